@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// One list of Swift settings for every target.
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "matchismo-live",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "matchismo", targets: ["Server"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CWebSockets",
+      pkgConfig: "libwebsockets",
+      providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
+    ),
+    .target(name: "Model", swiftSettings: swiftSettings),
+    .target(name: "Protocol", dependencies: ["Model"], swiftSettings: swiftSettings),
+    .target(
+      name: "Lobby",
+      dependencies: ["Protocol", "Model", .product(name: "Logging", package: "swift-log")],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "Server",
+      dependencies: [
+        "Lobby", "Protocol", "Model", "CWebSockets",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(name: "ModelTests", dependencies: ["Model"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ProtocolTests", dependencies: ["Protocol", "Model"],
+      resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "LobbyTests", dependencies: ["Lobby", "Protocol", "Model"], swiftSettings: swiftSettings),
+    .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),
+  ]
+)

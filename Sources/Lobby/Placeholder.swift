@@ -1,0 +1,1 @@
+// Placeholder; replaced as the target is written.
