@@ -1,0 +1,240 @@
+/// The generic card-matching engine shared by every game: a deck dealt from a seeded shuffle,
+/// a board, per-seat selections, matched cards and scores, with the match rule supplied by
+/// `Card`.
+///
+/// The game is a value. ``apply(_:)`` either returns the events a move caused and changes the
+/// game, or throws a ``MoveRejection`` and changes nothing. Replaying the same settings, seed and
+/// moves always produces an equal game.
+public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
+  /// The rules.
+  public let settings: GameSettings
+  /// Face-up cards, in display order.
+  public private(set) var board: [Card]
+  /// Ids of cards matched but still on the board (only when matched cards are kept).
+  public private(set) var matchedOnBoard: Set<Int> = []
+  /// Every seat, by seat number.
+  public private(set) var players: [PlayerState]
+  /// Whether the game has ended.
+  public private(set) var isOver = false
+
+  /// Undealt cards; the next card dealt is the last element. Secret.
+  private var deck: [Card]
+  /// Secret: where the next re-deal's shuffle comes from.
+  private var generator: SeededGenerator
+
+  /// Deals a new game.
+  public init(settings: GameSettings, seed: UInt64) {
+    precondition(settings.problem(deckSize: Card.fullDeck.count) == nil, "invalid settings")
+    self.settings = settings
+    self.generator = SeededGenerator(seed: seed)
+    self.players = Array(repeating: PlayerState(), count: settings.seats)
+    self.board = []
+    self.deck = []
+    deal()
+  }
+
+  /// How many cards are left in the deck.
+  public var deckCount: Int { deck.count }
+
+  /// Cards on the board that can still be chosen.
+  public var playableCards: [Card] {
+    matchedOnBoard.isEmpty ? board : board.filter { !matchedOnBoard.contains($0.id) }
+  }
+
+  /// Whether the playable cards hold a match.
+  public var boardHasMatch: Bool {
+    Card.containsMatch(in: playableCards, size: settings.matchSize)
+  }
+
+  /// Total points of every seat.
+  public var standings: [Standing] {
+    let order = players.indices.sorted {
+      (players[$0].score, -$0) > (players[$1].score, -$1)
+    }
+    return order.map { seat in
+      let better = players.filter { $0.score > players[seat].score }.count
+      return Standing(
+        seat: seat, score: players[seat].score, matches: players[seat].matches, rank: better + 1)
+    }
+  }
+
+  /// Applies `move`, returning what happened, or throws why it was refused (changing nothing).
+  @discardableResult
+  public mutating func apply(_ move: Move) throws(MoveRejection) -> [GameEvent<Card>] {
+    guard players.indices.contains(move.seat) else { throw .unknownSeat(move.seat) }
+    switch move {
+    case .choose(let seat, let id):
+      return try choose(id, seat: seat)
+    case .redeal:
+      deal()
+      return [.redealt(board: board, deckCount: deck.count)]
+    }
+  }
+
+  // MARK: - Choosing
+
+  private mutating func choose(_ id: Int, seat: Int) throws(MoveRejection) -> [GameEvent<Card>] {
+    guard let card = Card.card(withID: id) else { throw .unknownCard(id) }
+    guard !isOver else { throw .gameOver }
+    guard board.contains(card) else { throw .cardNotOnTable(id) }
+    guard !matchedOnBoard.contains(id) else { throw .cardAlreadyMatched(id) }
+
+    if let index = players[seat].selection.firstIndex(of: id) {
+      players[seat].selection.remove(at: index)
+      return [.deselected(seat: seat, card: card)]
+    }
+
+    var events: [GameEvent<Card>] = [.selected(seat: seat, card: card)]
+    players[seat].selection.append(id)
+    players[seat].score -= settings.costToChoose
+    if settings.costToChoose != 0 {
+      events.append(.scored(seat: seat, score: players[seat].score))
+    }
+    guard players[seat].selection.count == settings.matchSize else { return events }
+
+    let chosen = players[seat].selection.map { Card.fullDeck[$0] }
+    let score = Card.matchScore(chosen)
+    if score > 0 {
+      let points = score * settings.matchBonus
+      players[seat].score += points
+      players[seat].matches += 1
+      players[seat].selection = []
+      events.append(.matched(seat: seat, cards: chosen, points: points))
+      events.append(.scored(seat: seat, score: players[seat].score))
+      events += dropFromOtherSelections(chosen, except: seat)
+      events += retire(chosen)
+      events += dealWhileNoMatch()
+      if !boardHasMatch && (deck.isEmpty || !settings.dealsMoreWhenNoMatch) {
+        isOver = true
+        events.append(.ended(standings))
+      }
+    } else {
+      players[seat].score -= settings.mismatchPenalty
+      events.append(.mismatched(seat: seat, cards: chosen, penalty: settings.mismatchPenalty))
+      events.append(.scored(seat: seat, score: players[seat].score))
+      // The card just chosen stays chosen; the others are let go.
+      for other in chosen.dropLast() {
+        events.append(.deselected(seat: seat, card: other))
+      }
+      players[seat].selection = [id]
+    }
+    return events
+  }
+
+  /// Other seats lose matched cards from their selections, and are told.
+  private mutating func dropFromOtherSelections(_ cards: [Card], except seat: Int)
+    -> [GameEvent<Card>]
+  {
+    var events: [GameEvent<Card>] = []
+    let ids = Set(cards.map(\.id))
+    for other in players.indices where other != seat {
+      for id in players[other].selection where ids.contains(id) {
+        events.append(.deselected(seat: other, card: Card.fullDeck[id]))
+      }
+      players[other].selection.removeAll { ids.contains($0) }
+    }
+    return events
+  }
+
+  /// Takes matched cards out of play: kept in place, or replaced from the deck while the board
+  /// would otherwise shrink below its size, and removed beyond that.
+  private mutating func retire(_ cards: [Card]) -> [GameEvent<Card>] {
+    switch settings.matchedCards {
+    case .keep:
+      matchedOnBoard.formUnion(cards.map(\.id))
+      return []
+    case .replace:
+      let slots = cards.compactMap { board.firstIndex(of: $0) }.sorted()
+      let shortfall = max(0, settings.boardSize - (board.count - slots.count))
+      let replaceCount = min(shortfall, deck.count, slots.count)
+      var events: [GameEvent<Card>] = []
+      for slot in slots.prefix(replaceCount) {
+        let card = deck.removeLast()
+        board[slot] = card
+        events.append(.replaced(slot: slot, card: card))
+      }
+      let leaving = slots.dropFirst(replaceCount).map { board[$0] }
+      if !leaving.isEmpty {
+        board.removeAll { leaving.contains($0) }
+        events.append(.removed(leaving))
+      }
+      if replaceCount > 0 { events.append(.deckCount(deck.count)) }
+      return events
+    }
+  }
+
+  /// Deals extra cards while the board holds no match and the deck has cards (if the rules say so).
+  private mutating func dealWhileNoMatch() -> [GameEvent<Card>] {
+    guard settings.dealsMoreWhenNoMatch else { return [] }
+    var events: [GameEvent<Card>] = []
+    while !deck.isEmpty && !boardHasMatch {
+      let cards = draw(settings.extraDealSize)
+      board += cards
+      events.append(.dealt(cards, reason: .noMatch))
+      events.append(.deckCount(deck.count))
+    }
+    return events
+  }
+
+  private mutating func draw(_ count: Int) -> [Card] {
+    let n = min(count, deck.count)
+    let cards = Array(deck.suffix(n).reversed())
+    deck.removeLast(n)
+    return cards
+  }
+
+  /// Shuffles the full deck, deals the board, and starts every seat again.
+  private mutating func deal() {
+    deck = Card.fullDeck
+    generator.shuffle(&deck)
+    board = draw(settings.boardSize)
+    matchedOnBoard = []
+    players = Array(repeating: PlayerState(), count: settings.seats)
+    isOver = false
+    _ = dealWhileNoMatch()
+    if !boardHasMatch && (deck.isEmpty || !settings.dealsMoreWhenNoMatch) { isOver = true }
+  }
+}
+
+/// A whole game as data: enough to rebuild it exactly.
+public struct GameRecord: Hashable, Sendable, Codable {
+  /// The rules.
+  public var settings: GameSettings
+  /// The deal seed (secret while the game is live).
+  public var seed: UInt64
+  /// Every accepted move, in the order applied.
+  public var moves: [Move]
+
+  /// Creates a record.
+  public init(settings: GameSettings, seed: UInt64, moves: [Move] = []) {
+    self.settings = settings
+    self.seed = seed
+    self.moves = moves
+  }
+}
+
+/// A move in a record that the game refused: the record is not a real game.
+public struct ReplayError: Error, Hashable, Sendable {
+  /// Position of the refused move in the record.
+  public let index: Int
+  /// Why it was refused.
+  public let rejection: MoveRejection
+}
+
+extension CardMatchingGame {
+  /// Rebuilds the game that `record` describes, with every event in order.
+  public static func replay(_ record: GameRecord) throws(ReplayError) -> (
+    game: CardMatchingGame, events: [GameEvent<Card>]
+  ) {
+    var game = CardMatchingGame(settings: record.settings, seed: record.seed)
+    var events: [GameEvent<Card>] = []
+    for (index, move) in record.moves.enumerated() {
+      do {
+        events += try game.apply(move)
+      } catch {
+        throw ReplayError(index: index, rejection: error)
+      }
+    }
+    return (game, events)
+  }
+}

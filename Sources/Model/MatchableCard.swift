@@ -1,0 +1,55 @@
+/// A card that the generic matching engine can deal and match.
+///
+/// The card type supplies its deck and its match rule; everything else — dealing, choosing,
+/// scoring, replacing, ending — is the engine's and is the same for every game.
+public protocol MatchableCard: Hashable, Sendable {
+  /// A stable identifier, unique within the full deck, in `0..<fullDeck.count`.
+  var id: Int { get }
+
+  /// Every card of the game, in id order.
+  static var fullDeck: [Self] { get }
+
+  /// How good a match `cards` are: 0 when they do not match, otherwise a positive score that the
+  /// engine multiplies by the table's match bonus.
+  static func matchScore(_ cards: [Self]) -> Int
+
+  /// Whether some `size` cards among `cards` match. The default tries every combination; a card
+  /// type may answer faster.
+  static func containsMatch(in cards: [Self], size: Int) -> Bool
+}
+
+extension MatchableCard {
+  /// The card with `id`, or nil when no card of this game has it.
+  public static func card(withID id: Int) -> Self? {
+    let deck = fullDeck
+    return deck.indices.contains(id) ? deck[id] : nil
+  }
+
+  public static func containsMatch(in cards: [Self], size: Int) -> Bool {
+    guard size > 0, cards.count >= size else { return false }
+    var found = false
+    forEachCombination(of: cards.count, choose: size) { indices in
+      if matchScore(indices.map { cards[$0] }) > 0 {
+        found = true
+        return false
+      }
+      return true
+    }
+    return found
+  }
+}
+
+/// Calls `body` with every `k`-element combination of `0..<n` in lexicographic order until it
+/// returns false.
+func forEachCombination(of n: Int, choose k: Int, _ body: ([Int]) -> Bool) {
+  guard k > 0, k <= n else { return }
+  var indices = Array(0..<k)
+  while true {
+    if !body(indices) { return }
+    var i = k - 1
+    while i >= 0 && indices[i] == n - k + i { i -= 1 }
+    if i < 0 { return }
+    indices[i] += 1
+    for j in (i + 1)..<k { indices[j] = indices[j - 1] + 1 }
+  }
+}

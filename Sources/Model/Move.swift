@@ -1,0 +1,84 @@
+/// One player's intention, as the arbiter applies it. A game is its settings, seed and the ordered
+/// list of accepted moves.
+public enum Move: Hashable, Sendable, Codable {
+  /// Choose the card with this id, or un-choose it if it is already in the seat's selection.
+  case choose(seat: Int, card: Int)
+  /// Throw the board away and deal a new game from the same generator.
+  case redeal(seat: Int)
+
+  /// The seat that made the move.
+  public var seat: Int {
+    switch self {
+    case .choose(let seat, _), .redeal(let seat): seat
+    }
+  }
+}
+
+/// Why a move was refused. A refused move changes nothing.
+public enum MoveRejection: Error, Hashable, Sendable {
+  /// No card of this game has the id.
+  case unknownCard(Int)
+  /// The card exists but is not on the board (in the deck, or already matched away).
+  case cardNotOnTable(Int)
+  /// The card is on the board but already matched (games whose matched cards stay).
+  case cardAlreadyMatched(Int)
+  /// The game has ended; only a re-deal is possible.
+  case gameOver
+  /// No such seat at this table.
+  case unknownSeat(Int)
+}
+
+/// One row of the final standings.
+public struct Standing: Hashable, Sendable, Codable {
+  /// The seat.
+  public let seat: Int
+  /// Its final score.
+  public let score: Int
+  /// How many matches it made.
+  public let matches: Int
+  /// 1 for the best score; equal scores share a rank, and the next rank skips accordingly.
+  public let rank: Int
+}
+
+/// What one seat has: its score, its matches and its current selection.
+public struct PlayerState: Hashable, Sendable {
+  /// The running score (may be negative).
+  public internal(set) var score = 0
+  /// Matches made.
+  public internal(set) var matches = 0
+  /// Chosen card ids, in the order chosen.
+  public internal(set) var selection: [Int] = []
+}
+
+/// Why cards were dealt outside a replacement.
+public enum DealReason: String, Hashable, Sendable, Codable {
+  /// The board held no match.
+  case noMatch
+}
+
+/// Something that happened in the game, in the order it happened. Events are what a viewer may
+/// see: they never mention the deck's order.
+public enum GameEvent<Card: MatchableCard>: Hashable, Sendable {
+  /// A card joined the seat's selection.
+  case selected(seat: Int, card: Card)
+  /// A card left the seat's selection (un-chosen, mismatched, or taken by another seat's match).
+  case deselected(seat: Int, card: Card)
+  /// The seat's selection matched and earned `points`; those cards leave every selection.
+  case matched(seat: Int, cards: [Card], points: Int)
+  /// The seat's complete selection did not match and cost `penalty`.
+  case mismatched(seat: Int, cards: [Card], penalty: Int)
+  /// The seat's score is now `score`.
+  case scored(seat: Int, score: Int)
+  /// `board[slot]` is now `card`.
+  case replaced(slot: Int, card: Card)
+  /// These cards left the board; the rest keep their order.
+  case removed([Card])
+  /// These cards were added at the end of the board.
+  case dealt([Card], reason: DealReason)
+  /// The deck holds this many cards.
+  case deckCount(Int)
+  /// A new game: this board, every selection empty, every score zero.
+  case redealt(board: [Card], deckCount: Int)
+  /// The game ended with these standings, best first.
+  case ended([Standing])
+}
