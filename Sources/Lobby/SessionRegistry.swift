@@ -1,0 +1,89 @@
+/// Who is who: sessions by token, and which connection holds each. A pure value; the ``Lobby``
+/// actor owns one.
+///
+/// A session outlives its connection: when the connection drops, the session is detached and
+/// kept for a grace period, so `hello` with its token can take it back.
+public struct SessionRegistry: Sendable {
+  /// One player's session.
+  public struct Session: Hashable, Sendable {
+    /// The secret that resumes the session.
+    public let token: String
+    /// The display name.
+    public var name: String
+    /// The connection holding the session, or nil while detached.
+    public var connection: ConnectionID?
+    /// The table the session sits at.
+    public var tableID: String?
+    /// The seat at that table.
+    public var seat: Int?
+    /// When the session lost its connection (seconds on the lobby's clock).
+    public var detachedSince: Double?
+  }
+
+  private var sessions: [String: Session] = [:]
+  private var tokens: [ConnectionID: String] = [:]
+
+  /// Creates an empty registry.
+  public init() {}
+
+  /// How many sessions exist, attached or not.
+  public var count: Int { sessions.count }
+
+  /// The session `connection` holds, if it said hello.
+  public func session(for connection: ConnectionID) -> Session? {
+    tokens[connection].flatMap { sessions[$0] }
+  }
+
+  /// The session with `token`.
+  public func session(token: String) -> Session? { sessions[token] }
+
+  /// Opens a new session for `connection`.
+  public mutating func open(token: String, name: String, connection: ConnectionID) -> Session {
+    let session = Session(token: token, name: name, connection: connection)
+    sessions[token] = session
+    tokens[connection] = token
+    return session
+  }
+
+  /// Gives the session with `token` to `connection`. Returns the session and the connection that
+  /// held it before (which must be closed), or nil when there is no such session.
+  public mutating func resume(token: String, connection: ConnectionID) -> (
+    session: Session, replaced: ConnectionID?
+  )? {
+    guard var session = sessions[token] else { return nil }
+    let previous = session.connection
+    if let previous { tokens[previous] = nil }
+    session.connection = connection
+    session.detachedSince = nil
+    sessions[token] = session
+    tokens[connection] = token
+    return (session, previous == connection ? nil : previous)
+  }
+
+  /// Seats the session of `token` at a table (or nowhere).
+  public mutating func seat(token: String, tableID: String?, seat: Int?) {
+    sessions[token]?.tableID = tableID
+    sessions[token]?.seat = seat
+  }
+
+  /// The connection dropped: its session is kept, detached since `now`.
+  @discardableResult
+  public mutating func detach(_ connection: ConnectionID, now: Double) -> Session? {
+    guard let token = tokens.removeValue(forKey: connection) else { return nil }
+    sessions[token]?.connection = nil
+    sessions[token]?.detachedSince = now
+    return sessions[token]
+  }
+
+  /// Removes and returns the sessions detached for longer than `grace` seconds.
+  public mutating func expire(now: Double, grace: Double) -> [Session] {
+    let expired = sessions.values.filter { ($0.detachedSince.map { now - $0 > grace }) ?? false }
+    for session in expired { sessions[session.token] = nil }
+    return expired
+  }
+
+  /// Whether any session other than `token` sits at `tableID`.
+  public func othersSeated(at tableID: String, besides token: String) -> Bool {
+    sessions.values.contains { $0.tableID == tableID && $0.token != token }
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A JSON value with object keys kept in the order they were written, so that encoded messages
+/// are deterministic and match the examples in `docs/PROTOCOL.md`.
+public enum JSONValue: Hashable, Sendable {
+  case null
+  case bool(Bool)
+  case int(Int)
+  case double(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  /// The value of `key` in an object, or nil.
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.last { $0.0 == key }?.1
+  }
+
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.bool(let a), .bool(let b)): a == b
+    case (.int(let a), .int(let b)): a == b
+    case (.double(let a), .double(let b)): a == b
+    case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
+    case (.string(let a), .string(let b)): a == b
+    case (.array(let a), .array(let b)): a == b
+    case (.object(let a), .object(let b)):
+      // Objects are equal when they hold the same members, whatever their order.
+      a.count == b.count
+        && a.allSatisfy { member in b.contains { $0.0 == member.0 && $0.1 == member.1 } }
+    default: false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .bool(let b): hasher.combine(b)
+    case .int(let i): hasher.combine(Double(i))
+    case .double(let d): hasher.combine(d)
+    case .string(let s): hasher.combine(s)
+    case .array(let a): hasher.combine(a)
+    case .object(let members): hasher.combine(members.count)
+    }
+  }
+}
+
+extension JSONValue {
+  /// The compact UTF-8 encoding of this value.
+  public var encoded: [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(256)
+    write(to: &out)
+    return out
+  }
+
+  /// Appends the compact UTF-8 encoding of this value to `out`.
+  public func write(to out: inout [UInt8]) {
+    switch self {
+    case .null: out += "null".utf8
+    case .bool(let b): out += (b ? "true" : "false").utf8
+    case .int(let i): out += String(i).utf8
+    case .double(let d):
+      if d.isFinite && d == d.rounded() && abs(d) < 1e15 {
+        out += String(Int(d)).utf8
+      } else if d.isFinite {
+        out += String(d).utf8
+      } else {
+        out += "null".utf8
+      }
+    case .string(let s): Self.writeString(s, to: &out)
+    case .array(let items):
+      out.append(UInt8(ascii: "["))
+      for (i, item) in items.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        item.write(to: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      out.append(UInt8(ascii: "{"))
+      for (i, (key, value)) in members.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        Self.writeString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        value.write(to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
+  private static func writeString(_ s: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in s.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out += "\\\"".utf8
+      case UInt8(ascii: "\\"): out += "\\\\".utf8
+      case 0x0A: out += "\\n".utf8
+      case 0x0D: out += "\\r".utf8
+      case 0x09: out += "\\t".utf8
+      case 0..<0x20:
+        out += "\\u00".utf8
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0xF)])
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Parses one JSON text, or returns nil when it is not valid JSON.
+  public static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+  }
+}
+
+extension JSONValue: Decodable {
+  public init(from decoder: any Decoder) throws {
+    if var array = try? decoder.unkeyedContainer() {
+      var items: [JSONValue] = []
+      while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
+      self = .array(items)
+      return
+    }
+    if let object = try? decoder.container(keyedBy: AnyKey.self) {
+      self = .object(
+        try object.allKeys.map { ($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+      return
+    }
+    let single = try decoder.singleValueContainer()
+    if single.decodeNil() {
+      self = .null
+    } else if let b = try? single.decode(Bool.self) {
+      self = .bool(b)
+    } else if let i = try? single.decode(Int.self) {
+      self = .int(i)
+    } else if let d = try? single.decode(Double.self) {
+      self = .double(d)
+    } else {
+      self = .string(try single.decode(String.self))
+    }
+  }
+
+  private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}

@@ -1,0 +1,161 @@
+import Model
+
+/// Builds the server's messages (protocol v1) as JSON; `docs/PROTOCOL.md` shows each one.
+///
+/// Everything here encodes only what a viewer may see: board, selections, scores, deck count.
+/// The deck's order and the seed are not reachable from a ``CardMatchingGame``'s public API.
+public enum ServerMessage {
+  /// The protocol version this module speaks.
+  public static let protocolVersion = 1
+
+  /// Answers `hello`.
+  public static func welcome(
+    replyTo: MessageID?, session: String, name: String, resumed: Bool, maxMessageBytes: Int
+  ) -> JSONValue {
+    object(
+      "welcome", replyTo: replyTo,
+      [
+        ("protocol", .int(protocolVersion)), ("session", .string(session)),
+        ("name", .string(name)), ("resumed", .bool(resumed)),
+        ("maxMessageBytes", .int(maxMessageBytes)),
+      ])
+  }
+
+  /// The whole visible state of a table.
+  public static func snapshot<Card: WireCard>(
+    replyTo: MessageID?, tableID: String, version: Int, you: Int?,
+    game: CardMatchingGame<Card>, names: [String], status: [StyledRun]
+  ) -> JSONValue {
+    var table: [(String, JSONValue)] = [
+      ("id", .string(tableID)), ("game", .string(Card.gameName)), ("version", .int(version)),
+    ]
+    if let you { table.append(("you", .int(you))) }
+    table += [
+      ("over", .bool(game.isOver)), ("deckCount", .int(game.deckCount)),
+      ("settings", settings(game.settings)),
+      ("board", .array(game.board.map(\.wireObject))),
+    ]
+    if !game.matchedOnBoard.isEmpty {
+      table.append(("matched", .array(game.matchedOnBoard.sorted().map { .int($0) })))
+    }
+    table += [
+      (
+        "players",
+        .array(
+          game.players.enumerated().map { seat, player in
+            .object([
+              ("seat", .int(seat)), ("name", .string(name(of: seat, in: names))),
+              ("score", .int(player.score)), ("matches", .int(player.matches)),
+              ("selection", .array(player.selection.map { .int($0) })),
+            ])
+          })
+      ),
+      ("status", .array(status.map(\.json))),
+    ]
+    if game.isOver { table.append(("standings", standings(game.standings, names: names))) }
+    return object("snapshot", replyTo: replyTo, [("table", .object(table))])
+  }
+
+  /// What one accepted move changed.
+  public static func diff<Card: WireCard>(
+    tableID: String, version: Int, seat: Int, replyTo: MessageID?,
+    events: [GameEvent<Card>], names: [String]
+  ) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("type", .string("diff")), ("table", .string(tableID)), ("version", .int(version)),
+      ("seat", .int(seat)),
+    ]
+    if let replyTo { members.append(("replyTo", replyTo.json)) }
+    members.append(("events", .array(events.map { event($0, names: names) })))
+    return .object(members)
+  }
+
+  /// A styled status line for a table at `version`.
+  public static func status(tableID: String, version: Int, runs: [StyledRun]) -> JSONValue {
+    .object([
+      ("type", .string("status")), ("table", .string(tableID)), ("version", .int(version)),
+      ("runs", .array(runs.map(\.json))),
+    ])
+  }
+
+  /// A refusal.
+  public static func error(_ error: ProtocolError) -> JSONValue {
+    object(
+      "error", replyTo: error.replyTo,
+      [("code", .string(error.code.rawValue)), ("message", .string(error.message))])
+  }
+
+  /// One game event as a diff entry.
+  public static func event<Card: WireCard>(_ event: GameEvent<Card>, names: [String]) -> JSONValue {
+    func ids(_ cards: [Card]) -> JSONValue { .array(cards.map { .int($0.id) }) }
+    switch event {
+    case .selected(let seat, let card):
+      return .object([("kind", "select"), ("seat", .int(seat)), ("card", .int(card.id))])
+    case .deselected(let seat, let card):
+      return .object([("kind", "deselect"), ("seat", .int(seat)), ("card", .int(card.id))])
+    case .matched(let seat, let cards, let points):
+      return .object([
+        ("kind", "match"), ("seat", .int(seat)), ("cards", ids(cards)), ("points", .int(points)),
+      ])
+    case .mismatched(let seat, let cards, let penalty):
+      return .object([
+        ("kind", "mismatch"), ("seat", .int(seat)), ("cards", ids(cards)),
+        ("penalty", .int(penalty)),
+      ])
+    case .scored(let seat, let score):
+      return .object([("kind", "score"), ("seat", .int(seat)), ("score", .int(score))])
+    case .replaced(let slot, let card):
+      return .object([("kind", "replace"), ("slot", .int(slot)), ("card", card.wireObject)])
+    case .removed(let cards):
+      return .object([("kind", "remove"), ("cards", ids(cards))])
+    case .dealt(let cards, let reason):
+      return .object([
+        ("kind", "deal"), ("cards", .array(cards.map(\.wireObject))),
+        ("reason", .string(reason.rawValue)),
+      ])
+    case .deckCount(let count):
+      return .object([("kind", "deck"), ("count", .int(count))])
+    case .redealt(let board, let deckCount):
+      return .object([
+        ("kind", "redeal"), ("board", .array(board.map(\.wireObject))),
+        ("deckCount", .int(deckCount)),
+      ])
+    case .ended(let rows):
+      return .object([("kind", "over"), ("standings", standings(rows, names: names))])
+    }
+  }
+
+  private static func standings(_ rows: [Standing], names: [String]) -> JSONValue {
+    .array(
+      rows.map {
+        .object([
+          ("seat", .int($0.seat)), ("name", .string(name(of: $0.seat, in: names))),
+          ("score", .int($0.score)), ("matches", .int($0.matches)), ("rank", .int($0.rank)),
+        ])
+      })
+  }
+
+  private static func settings(_ s: GameSettings) -> JSONValue {
+    .object([
+      ("boardSize", .int(s.boardSize)), ("matchSize", .int(s.matchSize)),
+      ("costToChoose", .int(s.costToChoose)), ("mismatchPenalty", .int(s.mismatchPenalty)),
+      ("matchBonus", .int(s.matchBonus)),
+    ])
+  }
+
+  static func name(of seat: Int, in names: [String]) -> String {
+    names.indices.contains(seat) ? names[seat] : "Seat \(seat + 1)"
+  }
+
+  private static func object(
+    _ type: String, replyTo: MessageID?, _ members: [(String, JSONValue)]
+  ) -> JSONValue {
+    var all: [(String, JSONValue)] = [("type", .string(type))]
+    if let replyTo { all.append(("replyTo", replyTo.json)) }
+    return .object(all + members)
+  }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+  public init(stringLiteral value: String) { self = .string(value) }
+}

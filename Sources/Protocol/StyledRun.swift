@@ -1,0 +1,64 @@
+/// One run of a styled status line: the wire form of a piece of an attributed string.
+///
+/// A text run has only `text` (and maybe `color`); a card run names the card and carries how
+/// to draw it small.
+public struct StyledRun: Hashable, Sendable {
+  /// The text, or for a card the symbol glyph repeated `count` times (a plain-text fallback).
+  public var text: String
+  /// A CSS hex colour, or nil for the default.
+  public var color: String?
+  /// The id of the card this run shows, for card runs.
+  public var card: Int?
+  /// The card's symbol name (Set), for card runs.
+  public var symbol: String?
+  /// How many symbols the card shows (Set), for card runs.
+  public var count: Int?
+  /// The card's shading name (Set), for card runs.
+  public var shading: String?
+  /// Fill opacity: 1 solid, 0.35 striped, 0 open.
+  public var alpha: Double?
+  /// Outline width in pixels.
+  public var stroke: Double?
+
+  /// A plain text run.
+  public static func text(_ text: String, color: String? = nil) -> StyledRun {
+    StyledRun(text: text, color: color)
+  }
+
+  /// Creates a run; prefer ``text(_:color:)`` or a card's ``WireCard/statusRun``.
+  public init(
+    text: String, color: String? = nil, card: Int? = nil, symbol: String? = nil,
+    count: Int? = nil, shading: String? = nil, alpha: Double? = nil, stroke: Double? = nil
+  ) {
+    self.text = text
+    self.color = color
+    self.card = card
+    self.symbol = symbol
+    self.count = count
+    self.shading = shading
+    self.alpha = alpha
+    self.stroke = stroke
+  }
+
+  /// The run as a JSON object, with card fields only when present.
+  public var json: JSONValue {
+    var members: [(String, JSONValue)] = []
+    if let card { members.append(("card", .int(card))) }
+    members.append(("text", .string(text)))
+    if let symbol { members.append(("symbol", .string(symbol))) }
+    if let count { members.append(("count", .int(count))) }
+    if let color { members.append(("color", .string(color))) }
+    if let shading { members.append(("shading", .string(shading))) }
+    if let alpha { members.append(("alpha", .double(alpha))) }
+    if let stroke { members.append(("stroke", .double(stroke))) }
+    return .object(members)
+  }
+}
+
+/// Colours the status line uses for points.
+public enum StatusColor {
+  /// Points won.
+  public static let gain = "#1a7f37"
+  /// Points lost.
+  public static let loss = "#c62828"
+}

@@ -1,0 +1,52 @@
+import Model
+
+/// A card type the protocol can put on the wire.
+public protocol WireCard: MatchableCard {
+  /// The game's name on the wire, e.g. "set".
+  static var gameName: String { get }
+  /// What a player sees of the card, as a JSON object with its `id`.
+  var wireObject: JSONValue { get }
+  /// The card as a status-line run.
+  var statusRun: StyledRun { get }
+}
+
+extension SetCard: WireCard {
+  /// The colour of each Set colour value, as CSS hex, in value order (red, green, purple).
+  public static let colorHex = ["#d6204e", "#1a9b4b", "#6a3fb5"]
+  /// A plain-text glyph for each symbol value (diamond, squiggle, oval).
+  public static let glyphs = ["◆", "∿", "⬬"]
+
+  public static var gameName: String { "set" }
+
+  public var wireObject: JSONValue {
+    .object([
+      ("id", .int(id)),
+      ("number", .int(number)),
+      ("symbol", .string(valueName(1))),
+      ("shading", .string(valueName(2))),
+      ("color", .string(valueName(3))),
+    ])
+  }
+
+  public var statusRun: StyledRun {
+    let alpha = [1.0, 0.35, 0.0][shading]
+    return StyledRun(
+      text: String(repeating: Self.glyphs[symbol], count: number), color: Self.colorHex[color],
+      card: id, symbol: valueName(1), count: number, shading: valueName(2), alpha: alpha,
+      stroke: shading == 2 ? 2 : 0)
+  }
+}
+
+extension PlayingCard: WireCard {
+  public static var gameName: String { "matchismo" }
+
+  public var wireObject: JSONValue {
+    .object([
+      ("id", .int(id)), ("rank", .int(rank)), ("suit", .string(Self.suits[suit])),
+    ])
+  }
+
+  public var statusRun: StyledRun {
+    StyledRun(text: description, color: suit == 1 || suit == 2 ? "#c62828" : "#1b1b1b", card: id)
+  }
+}
