@@ -1,0 +1,57 @@
+# Matchismo Live: `make run` and `make test` install what is missing, then build and run or test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SERVER_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl
+TEST_PACKAGES := chromium chromium-driver
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+PORT ?= 8080
+HOST ?= 127.0.0.1
+ARGS ?=
+
+.PHONY: run test build release system-deps test-deps swift-test js-test e2e-test format clean
+
+## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
+run: system-deps release
+	.build/release/matchismo --host $(HOST) --port $(PORT) --web-root web-client $(ARGS)
+
+## Every test: Swift, web-client JS, end-to-end and browser.
+test: test-deps build swift-test js-test e2e-test
+
+release: system-deps
+	swift build -c release --product matchismo
+
+build: system-deps
+	swift build --build-tests 2>&1 | tee .build-output.log
+	@if grep -q "warning:" .build-output.log; then echo "The build has warnings (see above)."; rm -f .build-output.log; exit 1; fi
+	@rm -f .build-output.log
+
+swift-test: build
+	swift test --skip-build
+
+js-test:
+	node --test web-client/tests/
+
+e2e-test: build test-deps
+	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q tests
+
+# Installs the Debian packages that are missing (apt-get update only when something is).
+system-deps:
+	@./scripts/apt-install-missing.sh $(SERVER_PACKAGES)
+
+test-deps: system-deps $(VENV)/.installed
+	@./scripts/apt-install-missing.sh $(TEST_PACKAGES)
+
+$(VENV)/.installed: tests/requirements.txt
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || ./scripts/apt-install-missing.sh python3-venv python3-pip
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	touch $@
+
+format:
+	swift format -i -r Package.swift Sources Tests
+
+clean:
+	rm -rf .build $(VENV)

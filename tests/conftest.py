@@ -1,0 +1,85 @@
+"""Fixtures that start the real `matchismo` binary on a free loopback port."""
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BINARY = os.environ.get("MATCHISMO_BIN", str(ROOT / ".build" / "debug" / "matchismo"))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RunningServer:
+    """One `matchismo` process; stopped (and its log printed on failure) by the fixture."""
+
+    def __init__(self, extra_args=(), scheme="http"):
+        self.port = free_port()
+        self.scheme = scheme
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="matchismo-", suffix=".log", delete=False)
+        args = [BINARY, "--host", "127.0.0.1", "--port", str(self.port),
+                "--web-root", str(ROOT / "web-client"), "--log-level", "info", *extra_args]
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.output()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server did not start listening:\n{self.output()}")
+
+    @property
+    def http_url(self) -> str:
+        return f"{self.scheme}://127.0.0.1:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"{'wss' if self.scheme == 'https' else 'ws'}://127.0.0.1:{self.port}/"
+
+    def output(self) -> str:
+        self.log.flush()
+        with open(self.log.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def signal(self, sig) -> int:
+        """Sends `sig` and returns the exit code (waits at most 15 s)."""
+        self.process.send_signal(sig)
+        return self.process.wait(timeout=15)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+
+@pytest.fixture
+def server(request):
+    running = RunningServer()
+    yield running
+    running.stop()
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        print("---- server log ----\n" + running.output())
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, "rep_" + report.when, report)

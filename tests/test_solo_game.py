@@ -1,0 +1,98 @@
+"""A whole solo Set game over a real WebSocket against the real binary."""
+import asyncio
+
+from protocol_client import Client, TableState, find_non_set, find_sets
+
+
+def test_whole_solo_game_state_from_diffs_equals_snapshots(server):
+    asyncio.run(asyncio.wait_for(play_whole_game(server.ws_url), 120))
+
+
+async def play_whole_game(url):
+    client = await Client.connect(url)
+    welcome = await client.hello("Ada")
+    assert welcome["protocol"] == 1 and len(welcome["session"]) >= 22
+    table, status = await client.play_solo()
+    assert table["version"] == 0 and table["you"] == 0 and len(table["board"]) >= 12
+    assert status["runs"], "a new table has a status line"
+    state = TableState(table)
+    assert "seed" not in str(table) and "deck" not in table
+
+    moves = 0
+    mistakes = 0
+    while not state.over:
+        assert moves < 600, "the game should end"
+        sets = find_sets(state.board)
+        if mistakes < 5 and moves % 7 == 3 and find_non_set(state.board):
+            triple, mistakes = find_non_set(state.board), mistakes + 1
+        else:
+            assert sets, "the server must deal more cards when the board holds no set"
+            triple = sets[0]
+        for card in triple:
+            message_id = await client.send({"type": "choose", "card": card["id"]})
+            moves += 1
+            diff = await client.expect("diff")
+            assert diff["replyTo"] == message_id and diff["seat"] == 0
+            state.apply(diff)
+            status = await client.expect("status")
+            assert status["version"] == diff["version"] and status["runs"]
+            fresh = TableState(await client.snapshot())
+            assert state.comparable() == fresh.comparable()
+        # A triple that was not a set leaves its last card chosen: let it go (a free move).
+        for card_id in list(state.players[0]["selection"]):
+            await client.send({"type": "choose", "card": card_id})
+            state.apply(await client.expect("diff"))
+            await client.expect("status")
+
+    final = await client.snapshot()
+    assert final["over"] is True
+    assert final["standings"][0]["score"] == state.players[0]["score"]
+    assert state.players[0]["matches"] >= 20
+    # After the end, a choice is refused with a typed reason and changes nothing.
+    await client.send({"type": "choose", "card": state.board[0]["id"] if state.board else 0, "id": "late"})
+    error = await client.expect("error")
+    assert error["code"] == "gameOver" and error["replyTo"] == "late"
+    assert TableState(await client.snapshot()).comparable() == state.comparable()
+    await client.close()
+
+
+def test_redeal_starts_a_new_game(server):
+    async def run():
+        client = await Client.connect(server.ws_url)
+        await client.hello()
+        table, _ = await client.play_solo()
+        state = TableState(table)
+        await client.send({"type": "choose", "card": state.board[0]["id"]})
+        state.apply(await client.expect("diff"))
+        await client.expect("status")
+        assert state.players[0]["score"] == -1
+        await client.send({"type": "redeal"})
+        diff = await client.expect("diff")
+        assert [e["kind"] for e in diff["events"]] == ["redeal"]
+        state.apply(diff)
+        await client.expect("status")
+        assert state.players[0] == {"score": 0, "matches": 0, "selection": []}
+        assert state.comparable() == TableState(await client.snapshot()).comparable()
+        await client.close()
+
+    asyncio.run(asyncio.wait_for(run(), 30))
+
+
+def test_resume_with_session_token_returns_to_the_table(server):
+    async def run():
+        first = await Client.connect(server.ws_url)
+        await first.hello("Bea")
+        table, _ = await first.play_solo()
+        state = TableState(table)
+        await first.send({"type": "choose", "card": state.board[0]["id"]})
+        state.apply(await first.expect("diff"))
+        await first.close()
+
+        second = await Client.connect(server.ws_url)
+        welcome = await second.hello(resume=first.session)
+        assert welcome["resumed"] is True and welcome["name"] == "Bea"
+        snapshot = await second.expect("snapshot")
+        assert TableState(snapshot["table"]).comparable() == state.comparable()
+        await second.close()
+
+    asyncio.run(asyncio.wait_for(run(), 30))

@@ -1,0 +1,78 @@
+"""HTTPS + WSS on one port with a certificate the test makes; graceful shutdown on signals."""
+import asyncio
+import signal
+import ssl
+import subprocess
+import urllib.request
+
+import pytest
+import websockets
+
+from conftest import RunningServer
+from protocol_client import Client, TableState
+
+
+@pytest.fixture
+def certificate(tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True)
+    return cert, key
+
+
+def test_tls_serves_https_and_wss_on_one_port(certificate):
+    cert, key = certificate
+    server = RunningServer(["--tls-cert", str(cert), "--tls-key", str(key)], scheme="https")
+    try:
+        context = ssl.create_default_context(cafile=str(cert))
+        with urllib.request.urlopen(server.http_url, context=context, timeout=10) as response:
+            assert response.status == 200
+            assert b"<html" in response.read().lower()
+
+        async def run():
+            client = await Client.connect(server.ws_url, ssl=context)
+            await client.hello("Tls")
+            table, _ = await client.play_solo()
+            state = TableState(table)
+            await client.send({"type": "choose", "card": state.board[0]["id"]})
+            state.apply(await client.expect("diff"))
+            assert state.players[0]["selection"] == [state.board[0]["id"]]
+            await client.close()
+
+        asyncio.run(asyncio.wait_for(run(), 30))
+
+        # Plain ws:// to a TLS port does not get a game.
+        async def plain():
+            with pytest.raises(Exception):
+                ws = await websockets.connect(server.ws_url.replace("wss:", "ws:"), open_timeout=5)
+                await ws.close()
+
+        asyncio.run(plain())
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_closes_clients_with_going_away_and_exits_cleanly(sig):
+    server = RunningServer()
+    try:
+        async def run():
+            clients = [await Client.connect(server.ws_url) for _ in range(3)]
+            for client in clients:
+                await client.hello()
+            await clients[0].play_solo()
+            loop = asyncio.get_running_loop()
+            exit_code = loop.run_in_executor(None, server.signal, sig)
+            for client in clients:
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    while True:
+                        await asyncio.wait_for(client.ws.recv(), 10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+            assert await exit_code == 0
+
+        asyncio.run(asyncio.wait_for(run(), 30))
+    finally:
+        server.stop()
