@@ -33,7 +33,7 @@ extension SetCard: WireCard {
     return StyledRun(
       text: String(repeating: Self.glyphs[symbol], count: number), color: Self.colorHex[color],
       card: id, symbol: valueName(1), count: number, shading: valueName(2), alpha: alpha,
-      stroke: shading == 2 ? 2 : 0)
+      stroke: [0.0, 1.0, 2.0][shading])
   }
 }
 

@@ -1,0 +1,151 @@
+// The board: keeps one element per card id and updates it in place, so a card that stays on the
+// table keeps its element (and keyboard focus) across diffs. Sizes the grid to the space it has
+// (layout.js). Reports choices through `onChoose(cardId)`; it never changes the board by itself.
+
+import { CARD_ASPECT, createCardElement } from './card-view.js';
+import { chooseGrid } from './layout.js';
+
+const MIN_CARD_WIDTH = 54;
+const MAX_CARD_WIDTH = 190;
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} element    the grid (#board)
+   * @param {HTMLElement} area       the box the grid must fit in
+   * @param {object} options
+   * @param {(cardId: number) => void} options.onChoose
+   * @param {Record<string,string>} options.palette
+   */
+  constructor(element, area, { onChoose, palette }) {
+    this.element = element;
+    this.area = area;
+    this.onChoose = onChoose;
+    this.palette = palette;
+    this.cards = new Map(); // card id → element
+    this.count = 0;
+    this.disabled = false;
+
+    element.addEventListener('click', (event) => {
+      const card = event.target.closest?.('.card');
+      if (card && element.contains(card)) this.choose(card);
+    });
+    element.addEventListener('keydown', (event) => this.keydown(event));
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(() => this.layout()).observe(area);
+    } else {
+      window.addEventListener('resize', () => this.layout());
+    }
+  }
+
+  /** Show `board` (cards in slot order) with `selection` (card ids) marked. */
+  render(board, selection, { disabled = false } = {}) {
+    const focusedIndex = [...this.element.children].indexOf(document.activeElement);
+    const wanted = new Set(board.map((card) => card.id));
+    let lostFocus = false;
+    for (const [id, el] of this.cards) {
+      if (!wanted.has(id)) {
+        if (el === document.activeElement) lostFocus = true;
+        el.remove();
+        this.cards.delete(id);
+      }
+    }
+    board.forEach((card, i) => {
+      let el = this.cards.get(card.id);
+      if (el === undefined) {
+        el = createCardElement(card, this.palette);
+        if (this.count > 0) {
+          el.classList.add('entering');
+          el.addEventListener('animationend', () => el.classList.remove('entering'), { once: true });
+        }
+        this.cards.set(card.id, el);
+      }
+      if (this.element.children[i] !== el) this.element.insertBefore(el, this.element.children[i] ?? null);
+    });
+    const chosen = new Set(selection);
+    for (const [id, el] of this.cards) {
+      const selected = chosen.has(id);
+      el.classList.toggle('selected', selected);
+      el.setAttribute('aria-pressed', String(selected));
+      el.setAttribute('aria-disabled', String(disabled));
+    }
+    this.disabled = disabled;
+    if (lostFocus && board.length > 0) {
+      this.element.children[Math.min(focusedIndex, board.length - 1)]?.focus();
+    }
+    if (board.length !== this.count) {
+      this.count = board.length;
+      this.layout();
+    }
+  }
+
+  /** Add `className` to the cards `ids` for `ms` milliseconds (mismatch shake, hint…). */
+  flash(ids, className, ms) {
+    for (const id of ids) {
+      const el = this.cards.get(id);
+      if (el === undefined) continue;
+      el.classList.remove(className);
+      void el.offsetWidth; // restart the animation if it is running
+      el.classList.add(className);
+      setTimeout(() => el.classList.remove(className), ms);
+    }
+  }
+
+  /** Mark a card as chosen-and-waiting-for-the-server (cleared by clearPending). */
+  markPending(id) {
+    this.cards.get(id)?.classList.add('pending');
+  }
+
+  clearPending() {
+    for (const el of this.element.querySelectorAll('.card.pending')) el.classList.remove('pending');
+  }
+
+  /** Fit the grid to the area: number of columns and card width as CSS custom properties. */
+  layout() {
+    const style = getComputedStyle(this.area);
+    const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
+    const width = this.area.clientWidth - px('padding-left') - px('padding-right');
+    const height = this.area.clientHeight - px('padding-top') - px('padding-bottom');
+    if (width <= 0 || height <= 0 || this.count === 0) return;
+    const gap = Math.round(Math.max(6, Math.min(14, Math.min(width, height) * 0.015)));
+    const grid = chooseGrid({
+      count: this.count,
+      width,
+      height,
+      aspect: CARD_ASPECT,
+      gap,
+      minCardWidth: MIN_CARD_WIDTH,
+      maxCardWidth: MAX_CARD_WIDTH,
+    });
+    this.columns = grid.columns;
+    this.element.style.setProperty('--cols', String(grid.columns));
+    this.element.style.setProperty('--card-w', `${grid.cardWidth}px`);
+    this.element.style.setProperty('--gap', `${gap}px`);
+  }
+
+  choose(cardElement) {
+    if (this.disabled) return;
+    this.onChoose(Number(cardElement.dataset.cardId));
+  }
+
+  keydown(event) {
+    const card = event.target.closest?.('.card');
+    if (!card || !this.element.contains(card)) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      if (!event.repeat) this.choose(card);
+      return;
+    }
+    const cards = [...this.element.children];
+    const i = cards.indexOf(card);
+    const cols = this.columns ?? 4;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -i, End: cards.length - 1 - i }[
+      event.key
+    ];
+    if (step === undefined) return;
+    const target = cards[i + step];
+    if (target) {
+      event.preventDefault();
+      target.focus();
+    }
+  }
+}

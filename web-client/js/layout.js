@@ -1,0 +1,34 @@
+// Board layout: how many columns, and how wide a card, so that `count` cards of a fixed aspect
+// ratio fill the available box without scrolling. Pure; board-view.js applies the result as CSS
+// custom properties on a CSS grid.
+
+/**
+ * @param {object} box
+ * @param {number} box.count   cards to place
+ * @param {number} box.width   available width (px)
+ * @param {number} box.height  available height (px)
+ * @param {number} box.aspect  card height / card width
+ * @param {number} box.gap     space between cards (px)
+ * @param {number} [box.minCardWidth]  below this, fit the width only and let the page scroll
+ * @param {number} [box.maxCardWidth]  cards never grow wider than this
+ * @returns {{columns: number, rows: number, cardWidth: number}}
+ */
+export function chooseGrid({ count, width, height, aspect, gap, minCardWidth = 0, maxCardWidth = Infinity }) {
+  const n = Math.max(1, Math.floor(count));
+  let best = null;
+  for (let columns = 1; columns <= n; columns += 1) {
+    const rows = Math.ceil(n / columns);
+    if (columns > 1 && Math.ceil(n / (columns - 1)) === rows) continue; // same rows, fewer columns is tidier
+    const byWidth = (width - gap * (columns - 1)) / columns;
+    const byHeight = (height - gap * (rows - 1)) / rows / aspect;
+    const cardWidth = Math.min(byWidth, byHeight, maxCardWidth);
+    if (best === null || cardWidth > best.cardWidth + 0.5) best = { columns, rows, cardWidth };
+  }
+  if (best.cardWidth < minCardWidth) {
+    // Too small to use: keep cards at least minCardWidth wide, as many per row as fit.
+    const columns = Math.max(1, Math.min(n, Math.floor((width + gap) / (minCardWidth + gap))));
+    const cardWidth = Math.min(maxCardWidth, Math.max(minCardWidth, (width - gap * (columns - 1)) / columns));
+    best = { columns, rows: Math.ceil(n / columns), cardWidth };
+  }
+  return { ...best, cardWidth: Math.max(0, Math.floor(best.cardWidth)) };
+}

@@ -1,0 +1,83 @@
+// Protocol v1 (docs/PROTOCOL.md): the client messages as plain objects, and the small pure
+// helpers around them. No DOM, no sockets.
+
+/** The WebSocket subprotocol of protocol version 1. */
+export const SUBPROTOCOL = 'matchismo.v1';
+
+/** The protocol version this client speaks (`welcome.protocol`). */
+export const PROTOCOL_VERSION = 1;
+
+/** Longest name the server accepts, in characters after trimming. */
+export const MAX_NAME_LENGTH = 24;
+
+/** The WebSocket URL of the server that served the page: same host, `wss:` under https. */
+export function socketURL(location) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/`;
+}
+
+/** A name as the server will accept it: trimmed and cut to MAX_NAME_LENGTH characters (user-
+ * perceived characters where the runtime can split them, else code points). */
+export function normalizeName(raw) {
+  const trimmed = String(raw ?? '').trim();
+  const chars =
+    typeof Intl !== 'undefined' && typeof Intl.Segmenter === 'function'
+      ? Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(trimmed), (s) => s.segment)
+      : Array.from(trimmed);
+  return chars.slice(0, MAX_NAME_LENGTH).join('').trim();
+}
+
+/** A source of message ids: 1, 2, 3, … */
+export function createIdSource(first = 1) {
+  let next = first;
+  return () => next++;
+}
+
+/** `hello`: the first message on a connection. An empty name is left out (the server then says
+ * `Player`); `resume` is the session token of an earlier `welcome`, if any. */
+export function hello(id, { name = '', resume = null } = {}) {
+  const message = { type: 'hello', id };
+  const clean = normalizeName(name);
+  if (clean !== '') message.name = clean;
+  if (typeof resume === 'string' && resume !== '') message.resume = resume;
+  return message;
+}
+
+/** `playSolo`: a new one-seat table of `game`. */
+export function playSolo(id, game = 'set') {
+  return { type: 'playSolo', id, game };
+}
+
+/** `choose`: choose or un-choose a card on the board, by card id. */
+export function choose(id, card) {
+  if (!Number.isInteger(card)) throw new TypeError('card id must be an integer');
+  return { type: 'choose', id, card };
+}
+
+/** `redeal`: throw the board away and deal a new game. */
+export function redeal(id) {
+  return { type: 'redeal', id };
+}
+
+/** `resync`: ask for a fresh snapshot of my table. */
+export function resync(id) {
+  return { type: 'resync', id };
+}
+
+/** Encode a client message as the text of one frame. */
+export function encode(message) {
+  return JSON.stringify(message);
+}
+
+/** Decode one server frame: the object if it is a JSON object with a string `type`, else null. */
+export function decode(text) {
+  if (typeof text !== 'string') return null;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  return typeof value.type === 'string' ? value : null;
+}

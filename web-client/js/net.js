@@ -1,0 +1,195 @@
+// The connection to the server: one WebSocket speaking protocol v1, the `hello`/`welcome`
+// handshake, the session token, and reconnecting with backoff. It knows nothing of games or of
+// the DOM: messages in, messages out, and a connection state for the page to show.
+//
+// States: 'idle' (not started) → 'connecting' (socket opening, or hello sent and no welcome yet)
+// → 'online' (welcome received; send() works) → 'reconnecting' (dropped; a retry is scheduled)
+// → 'connecting' … ; 'stopped' after stop().
+//
+// Everything it uses from the environment is injectable, so the tests drive it with fakes.
+
+import { SUBPROTOCOL, decode, encode, hello } from './messages.js';
+import { reconnectDelay } from './backoff.js';
+
+/** sessionStorage key of the session token from `welcome`. */
+export const SESSION_KEY = 'matchismo.session';
+
+export class Connection {
+  /**
+   * @param {object} options
+   * @param {string} options.url                  ws:// or wss:// URL
+   * @param {() => number} options.nextId         message ids (shared with the page's messages)
+   * @param {() => string} [options.name]         the name to send in `hello`
+   * @param {(message: object) => void} [options.onMessage]   every server message, welcome included
+   * @param {(state: string, detail: object) => void} [options.onState]
+   * @param {typeof WebSocket} [options.WebSocketImpl]
+   * @param {Storage} [options.storage]           where the session token lives
+   * @param {{setTimeout: Function, clearTimeout: Function}} [options.timers]
+   * @param {() => number} [options.random]       for the backoff jitter
+   */
+  constructor({
+    url,
+    nextId,
+    name = () => '',
+    onMessage = () => {},
+    onState = () => {},
+    WebSocketImpl = globalThis.WebSocket,
+    storage = globalThis.sessionStorage,
+    timers = globalThis,
+    random = Math.random,
+  }) {
+    Object.assign(this, { url, nextId, name, onMessage, onState, WebSocketImpl, storage, timers, random });
+    this.socket = null;
+    this.state = 'idle';
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.helloId = null;
+    this.helloRetried = false;
+  }
+
+  /** The stored session token, or null. */
+  get session() {
+    try {
+      return this.storage?.getItem(SESSION_KEY) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Open the connection (if not already open or opening). */
+  start() {
+    if (this.state === 'stopped') this.state = 'idle';
+    if (this.socket !== null) return;
+    this.clearRetry();
+    this.open();
+  }
+
+  /** Drop the connection and the session, and connect again as a new session (a new `hello`,
+   * e.g. with a new name). */
+  restart() {
+    this.forgetSession();
+    this.closeSocket();
+    this.attempt = 0;
+    this.clearRetry();
+    this.open();
+  }
+
+  /** Retry now instead of waiting for the backoff (e.g. the browser says it is online again). */
+  retryNow() {
+    if (this.state !== 'reconnecting') return;
+    this.clearRetry();
+    this.open();
+  }
+
+  /** Close for good; no reconnect. */
+  stop() {
+    this.clearRetry();
+    this.closeSocket();
+    this.setState('stopped', {});
+  }
+
+  /** Send a client message. Only after `welcome`; returns false (and sends nothing) otherwise. */
+  send(message) {
+    if (this.state !== 'online' || this.socket === null) return false;
+    this.socket.send(encode(message));
+    return true;
+  }
+
+  forgetSession() {
+    try {
+      this.storage?.removeItem(SESSION_KEY);
+    } catch {
+      // Storage may be unavailable (private mode); the session then lasts as long as the socket.
+    }
+  }
+
+  open() {
+    let socket;
+    try {
+      socket = new this.WebSocketImpl(this.url, SUBPROTOCOL);
+    } catch {
+      this.scheduleRetry({ code: 0, reason: 'cannot open' });
+      return;
+    }
+    this.socket = socket;
+    this.setState('connecting', { attempt: this.attempt });
+    socket.addEventListener('open', () => {
+      if (this.socket === socket) this.sendHello({ resume: this.session });
+    });
+    socket.addEventListener('message', (event) => {
+      if (this.socket === socket) this.receive(event.data);
+    });
+    socket.addEventListener('close', (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.scheduleRetry({ code: event.code, reason: event.reason });
+    });
+    // 'error' is always followed by 'close', which does the work.
+  }
+
+  sendHello({ resume }) {
+    this.helloId = this.nextId();
+    this.socket.send(encode(hello(this.helloId, { name: this.name(), resume })));
+  }
+
+  receive(data) {
+    const message = decode(data);
+    if (message === null) return;
+    if (message.type === 'welcome') {
+      if (typeof message.session === 'string') {
+        try {
+          this.storage?.setItem(SESSION_KEY, message.session);
+        } catch {
+          // See forgetSession.
+        }
+      }
+      this.attempt = 0;
+      this.helloRetried = false;
+      this.setState('online', { name: message.name, resumed: message.resumed === true });
+    } else if (message.type === 'error' && message.replyTo === this.helloId && this.state === 'connecting') {
+      // The hello itself was refused (a name or token the server does not like): say hello once
+      // more with nothing optional in it rather than hang without a session.
+      if (!this.helloRetried) {
+        this.helloRetried = true;
+        this.forgetSession();
+        this.helloId = this.nextId();
+        this.socket.send(encode(hello(this.helloId)));
+      }
+    }
+    this.onMessage(message);
+  }
+
+  scheduleRetry({ code, reason }) {
+    if (this.state === 'stopped') return;
+    const delay = reconnectDelay(this.attempt, this.random);
+    this.attempt += 1;
+    this.clearRetry();
+    this.retryTimer = this.timers.setTimeout(() => {
+      this.retryTimer = null;
+      this.open();
+    }, delay);
+    this.setState('reconnecting', { delay, code, reason });
+  }
+
+  clearRetry() {
+    if (this.retryTimer !== null) this.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  closeSocket() {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket !== null) {
+      try {
+        socket.close(1000, 'bye');
+      } catch {
+        // Already closing.
+      }
+    }
+  }
+
+  setState(state, detail) {
+    this.state = state;
+    this.onState(state, detail);
+  }
+}

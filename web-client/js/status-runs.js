@@ -1,0 +1,55 @@
+// Status runs (PROTOCOL.md, `status`) checked and reduced to what the status view draws. Pure:
+// the view (status-view.js) only turns these parts into DOM nodes.
+//
+// A part is one of
+//   {kind: 'text', text, color}                       color: a CSS hex colour or null
+//   {kind: 'card', card, symbol, count, color, alpha, stroke, label}
+// Anything unexpected degrades to text, so a status line is never lost and never interpreted.
+
+import { ATTRIBUTES } from './set-cards.js';
+
+const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+/** The most symbols one card run draws (Set cards have 1–3). */
+export const MAX_RUN_COUNT = 3;
+
+/** A CSS hex colour, or null for anything else (names, `url(…)`, `var(…)` are refused). */
+export function safeColor(value) {
+  return typeof value === 'string' && HEX_COLOR.test(value) ? value : null;
+}
+
+/** The parts of a status line, from the server's runs. */
+export function statusParts(runs) {
+  if (!Array.isArray(runs)) return [];
+  return runs.filter((run) => run !== null && typeof run === 'object').map(partOf);
+}
+
+/** The status line as plain text (card runs by their glyph text). */
+export function plainText(runs) {
+  return statusParts(runs)
+    .map((part) => (part.kind === 'text' ? part.text : part.label))
+    .join('');
+}
+
+function partOf(run) {
+  const text = typeof run.text === 'string' ? run.text : '';
+  const color = safeColor(run.color);
+  const isCard =
+    run.card !== undefined && ATTRIBUTES.symbol.includes(run.symbol) && Number.isInteger(run.count);
+  if (!isCard) return { kind: 'text', text, color };
+  return {
+    kind: 'card',
+    card: run.card,
+    symbol: run.symbol,
+    count: Math.max(1, Math.min(MAX_RUN_COUNT, run.count)),
+    color: color ?? '#000000',
+    alpha: clamp(run.alpha, 0, 1, 1),
+    stroke: clamp(run.stroke, 0, 8, 0),
+    label: text,
+  };
+}
+
+function clamp(value, low, high, fallback) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.max(low, Math.min(high, value));
+}

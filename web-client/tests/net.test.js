@@ -1,0 +1,200 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Connection, SESSION_KEY } from '../js/net.js';
+import { createIdSource } from '../js/messages.js';
+
+/** A WebSocket stand-in: records what is sent, lets the test play the server. */
+class FakeSocket {
+  static all = [];
+  constructor(url, protocol) {
+    this.url = url;
+    this.protocol = protocol;
+    this.sent = [];
+    this.listeners = {};
+    this.closed = null;
+    FakeSocket.all.push(this);
+  }
+  addEventListener(type, fn) {
+    (this.listeners[type] ??= []).push(fn);
+  }
+  emit(type, event = {}) {
+    for (const fn of this.listeners[type] ?? []) fn(event);
+  }
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+  close(code, reason) {
+    this.closed = { code, reason };
+  }
+  // the server side
+  open() {
+    this.emit('open');
+  }
+  receive(message) {
+    this.emit('message', { data: JSON.stringify(message) });
+  }
+  drop(code = 1006, reason = '') {
+    this.emit('close', { code, reason });
+  }
+}
+
+class FakeStorage {
+  constructor() {
+    this.map = new Map();
+  }
+  getItem(k) {
+    return this.map.has(k) ? this.map.get(k) : null;
+  }
+  setItem(k, v) {
+    this.map.set(k, String(v));
+  }
+  removeItem(k) {
+    this.map.delete(k);
+  }
+}
+
+class FakeTimers {
+  constructor() {
+    this.pending = new Map();
+    this.next = 1;
+  }
+  setTimeout(fn, ms) {
+    const id = this.next++;
+    this.pending.set(id, { fn, ms });
+    return id;
+  }
+  clearTimeout(id) {
+    this.pending.delete(id);
+  }
+  fireAll() {
+    const due = [...this.pending.values()];
+    this.pending.clear();
+    for (const t of due) t.fn();
+  }
+}
+
+function setup({ storage = new FakeStorage(), name = 'Ada' } = {}) {
+  FakeSocket.all = [];
+  const timers = new FakeTimers();
+  const received = [];
+  const states = [];
+  const connection = new Connection({
+    url: 'ws://127.0.0.1:9/',
+    nextId: createIdSource(),
+    name: () => name,
+    onMessage: (m) => received.push(m),
+    onState: (s, d) => states.push([s, d]),
+    WebSocketImpl: FakeSocket,
+    storage,
+    timers,
+    random: () => 0,
+  });
+  return { connection, timers, received, states, storage, sockets: FakeSocket.all };
+}
+
+const welcome = (replyTo, session, resumed = false) => ({
+  type: 'welcome',
+  replyTo,
+  protocol: 1,
+  session,
+  name: 'Ada',
+  resumed,
+  maxMessageBytes: 8192,
+});
+
+test('connects with the subprotocol and says hello first', () => {
+  const { connection, sockets, states } = setup();
+  connection.start();
+  assert.equal(sockets.length, 1);
+  assert.equal(sockets[0].url, 'ws://127.0.0.1:9/');
+  assert.equal(sockets[0].protocol, 'matchismo.v1');
+  assert.equal(connection.state, 'connecting');
+  assert.equal(connection.send({ type: 'playSolo', id: 9, game: 'set' }), false, 'nothing before welcome');
+  sockets[0].open();
+  assert.deepEqual(sockets[0].sent, [{ type: 'hello', id: 1, name: 'Ada' }]);
+  assert.deepEqual(states.map((s) => s[0]), ['connecting']);
+});
+
+test('welcome stores the session and opens the way for messages', () => {
+  const { connection, sockets, storage, received } = setup();
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive(welcome(1, 'tok-1'));
+  assert.equal(connection.state, 'online');
+  assert.equal(storage.getItem(SESSION_KEY), 'tok-1');
+  assert.equal(received[0].type, 'welcome');
+  assert.equal(connection.send({ type: 'playSolo', id: 2, game: 'set' }), true);
+  assert.deepEqual(sockets[0].sent.at(-1), { type: 'playSolo', id: 2, game: 'set' });
+  sockets[0].emit('message', { data: 'garbage' });
+  assert.equal(received.length, 1, 'unreadable frames are dropped');
+});
+
+test('a dropped connection reconnects with backoff and resumes the session', () => {
+  const { connection, sockets, timers, states } = setup();
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive(welcome(1, 'tok-1'));
+  sockets[0].drop(1001, 'going away');
+  assert.equal(connection.state, 'reconnecting');
+  assert.deepEqual(states.at(-1), ['reconnecting', { delay: 250, code: 1001, reason: 'going away' }]);
+  assert.equal(connection.send({ type: 'resync', id: 3 }), false);
+  assert.equal(sockets.length, 1, 'waits before retrying');
+
+  timers.fireAll();
+  assert.equal(sockets.length, 2);
+  sockets[1].drop(); // the server is still down
+  assert.equal(states.at(-1)[1].delay, 500, 'the second wait is longer');
+  timers.fireAll();
+  sockets[2].open();
+  assert.deepEqual(sockets[2].sent, [{ type: 'hello', id: 2, name: 'Ada', resume: 'tok-1' }]);
+  sockets[2].receive(welcome(2, 'tok-1', true));
+  assert.equal(connection.state, 'online');
+  sockets[2].drop();
+  assert.equal(states.at(-1)[1].delay, 250, 'backoff starts over after a welcome');
+});
+
+test('a session token from an earlier page load is offered on the first hello', () => {
+  const storage = new FakeStorage();
+  storage.setItem(SESSION_KEY, 'old');
+  const { connection, sockets } = setup({ storage });
+  connection.start();
+  sockets[0].open();
+  assert.equal(sockets[0].sent[0].resume, 'old');
+});
+
+test('restart forgets the session and says hello afresh', () => {
+  const { connection, sockets, storage } = setup();
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive(welcome(1, 'tok-1'));
+  connection.restart();
+  assert.deepEqual(sockets[0].closed, { code: 1000, reason: 'bye' });
+  assert.equal(storage.getItem(SESSION_KEY), null);
+  sockets[0].drop(1000); // the old socket's close must not schedule a retry
+  assert.equal(connection.state, 'connecting');
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent, [{ type: 'hello', id: 2, name: 'Ada' }]);
+});
+
+test('a refused hello is retried once without the optional fields', () => {
+  const storage = new FakeStorage();
+  storage.setItem(SESSION_KEY, 'tok');
+  const { connection, sockets } = setup({ storage });
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive({ type: 'error', replyTo: 1, code: 'badField', message: 'name' });
+  assert.deepEqual(sockets[0].sent[1], { type: 'hello', id: 2 });
+  sockets[0].receive({ type: 'error', replyTo: 2, code: 'badField', message: 'name' });
+  assert.equal(sockets[0].sent.length, 2, 'only once');
+});
+
+test('stop closes for good', () => {
+  const { connection, sockets, timers } = setup();
+  connection.start();
+  sockets[0].open();
+  connection.stop();
+  assert.equal(connection.state, 'stopped');
+  sockets[0].drop();
+  timers.fireAll();
+  assert.equal(sockets.length, 1);
+});
