@@ -27,9 +27,11 @@ public enum JSONValue: Hashable, Sendable {
     case (.string(let a), .string(let b)): a == b
     case (.array(let a), .array(let b)): a == b
     case (.object(let a), .object(let b)):
-      // Objects are equal when they hold the same members, whatever their order.
+      // Objects are equal when they hold the same members, whatever their order. Both
+      // directions are checked so that equality stays symmetric when a key is repeated.
       a.count == b.count
         && a.allSatisfy { member in b.contains { $0.0 == member.0 && $0.1 == member.1 } }
+        && b.allSatisfy { member in a.contains { $0.0 == member.0 && $0.1 == member.1 } }
     default: false
     }
   }

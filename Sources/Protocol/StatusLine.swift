@@ -12,20 +12,25 @@ public enum StatusLine {
   {
     var sentences: [[StyledRun]] = []
     var selectionNews: [StyledRun]?
+    // Once a selection is judged, the deselections that follow are its consequences (the
+    // mismatched cards let go, or other seats losing matched cards), not news of their own.
+    var judged = false
     for event in events {
       switch event {
       case .selected(let seat, let card):
         selectionNews = [.text("\(name(seat, names)) chose "), card.statusRun]
-      case .deselected(let seat, let card) where selectionNews == nil:
+      case .deselected(let seat, let card) where selectionNews == nil && !judged:
         selectionNews = [.text("\(name(seat, names)) let go of "), card.statusRun]
       case .matched(let seat, let cards, let points):
         selectionNews = nil
+        judged = true
         sentences.append(
           [.text("\(name(seat, names)) matched ")] + cardList(cards) + [
             .text(" for "), .text("+\(points)", color: StatusColor.gain),
           ])
       case .mismatched(_, let cards, let penalty):
         selectionNews = nil
+        judged = true
         sentences.append(
           cardList(cards) + [
             .text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss),

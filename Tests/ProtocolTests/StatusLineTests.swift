@@ -1,0 +1,187 @@
+import Protocol
+import Testing
+
+@testable import Model
+
+@Suite struct StatusLineTests {
+  /// The card run PROTOCOL.md describes for Set card `id`, worked out from the id alone.
+  static func documentedRun(_ id: Int) -> StyledRun {
+    let number = id / 27 + 1
+    let symbol = id / 9 % 3
+    let shading = id / 3 % 3
+    let color = id % 3
+    return StyledRun(
+      text: String(repeating: ["◆", "∿", "⬬"][symbol], count: number),
+      color: ["#d6204e", "#1a9b4b", "#6a3fb5"][color], card: id,
+      symbol: ["diamond", "squiggle", "oval"][symbol], count: number,
+      shading: ["solid", "striped", "open"][shading], alpha: [1, 0.35, 0][shading],
+      stroke: [0, 0, 2][shading])
+  }
+
+  static func card(_ id: Int) -> SetCard { SetCard.fullDeck[id] }
+  static func run(_ id: Int) -> StyledRun { documentedRun(id) }
+
+  @Test func setCardRunsCarryHowToDrawTheCard() {
+    for card in SetCard.fullDeck {
+      #expect(card.statusRun == Self.documentedRun(card.id))
+    }
+    // The example's shapes: a striped card is 0.35 opaque and unstroked, an open one stroked.
+    let striped = Self.card(40).statusRun.json
+    #expect(striped["alpha"] == .double(0.35))
+    #expect(striped["stroke"] == .int(0))
+    #expect(
+      striped.keys == ["card", "text", "symbol", "count", "color", "shading", "alpha", "stroke"])
+    #expect(Self.card(17).statusRun.json.text.hasSuffix(#""alpha":0,"stroke":2}"#))
+    #expect(Self.card(63).statusRun.json.text.hasSuffix(#""alpha":1,"stroke":0}"#))
+  }
+
+  @Test func textRunsCarryOnlyTextAndColor() {
+    #expect(StyledRun.text("plain").json.text == #"{"text":"plain"}"#)
+    #expect(
+      StyledRun.text("+12", color: "#1a7f37").json.text == ##"{"text":"+12","color":"#1a7f37"}"##)
+  }
+
+  @Test func match() {
+    let cards = [17, 40, 63].map(Self.card)
+    let events: [GameEvent<SetCard>] = [
+      .selected(seat: 0, card: cards[2]), .scored(seat: 0, score: 7),
+      .matched(seat: 0, cards: cards, points: 12), .scored(seat: 0, score: 19),
+      .replaced(slot: 1, card: Self.card(5)), .deckCount(60),
+    ]
+    let expected: [StyledRun] = [
+      .text("Ada matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
+      .text(" for "), .text("+12", color: "#1a7f37"),
+    ]
+    #expect(StatusLine.runs(for: events, names: ["Ada"]) == expected)
+    #expect(expected.last?.color == StatusColor.gain)
+  }
+
+  @Test func mismatch() {
+    let cards = [0, 1, 5].map(Self.card)
+    let events: [GameEvent<SetCard>] = [
+      .selected(seat: 0, card: cards[2]), .scored(seat: 0, score: -3),
+      .mismatched(seat: 0, cards: cards, penalty: 2), .scored(seat: 0, score: -5),
+      .deselected(seat: 0, card: cards[0]), .deselected(seat: 0, card: cards[1]),
+    ]
+    let expected: [StyledRun] = [
+      Self.run(0), .text(" "), Self.run(1), .text(" "), Self.run(5),
+      .text(" don't match: "), .text("−2", color: "#c62828"),
+    ]
+    #expect(StatusLine.runs(for: events, names: ["Ada"]) == expected)
+    #expect(expected.last?.color == StatusColor.loss)
+  }
+
+  @Test func aMatchThatTakesAnotherSeatsCardSaysOnlyWhoMatched() {
+    let cards = [17, 40, 63].map(Self.card)
+    let events: [GameEvent<SetCard>] = [
+      .selected(seat: 1, card: cards[2]), .scored(seat: 1, score: -1),
+      .matched(seat: 1, cards: cards, points: 12), .scored(seat: 1, score: 11),
+      .deselected(seat: 0, card: cards[0]),
+    ]
+    let expected: [StyledRun] = [
+      .text("Bob matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
+      .text(" for "), .text("+12", color: "#1a7f37"),
+    ]
+    #expect(StatusLine.runs(for: events, names: ["Ada", "Bob"]) == expected)
+  }
+
+  @Test func chooseAndUnchoose() {
+    let chose: [GameEvent<SetCard>] = [
+      .selected(seat: 0, card: Self.card(17)), .scored(seat: 0, score: -1),
+    ]
+    #expect(StatusLine.runs(for: chose, names: ["Ada"]) == [.text("Ada chose "), Self.run(17)])
+    let letGo: [GameEvent<SetCard>] = [.deselected(seat: 0, card: Self.card(17))]
+    #expect(StatusLine.runs(for: letGo, names: ["Ada"]) == [.text("Ada let go of "), Self.run(17)])
+    // A seat with no name is called by its number.
+    #expect(StatusLine.runs(for: chose, names: []).first == .text("Seat 1 chose "))
+  }
+
+  @Test func extraDeal() {
+    let dealt = [3, 4, 8].map(Self.card)
+    let only: [GameEvent<SetCard>] = [.dealt(dealt, reason: .noMatch), .deckCount(30)]
+    #expect(
+      StatusLine.runs(for: only, names: ["Ada"])
+        == [.text("No match on the table: 3 more cards dealt.")])
+
+    let cards = [17, 40, 63].map(Self.card)
+    let afterMatch: [GameEvent<SetCard>] = [
+      .selected(seat: 0, card: cards[2]), .matched(seat: 0, cards: cards, points: 12),
+      .removed(cards), .dealt(dealt, reason: .noMatch), .deckCount(27),
+    ]
+    let expected: [StyledRun] = [
+      .text("Ada matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
+      .text(" for "), .text("+12", color: "#1a7f37"), .text(" "),
+      .text("No match on the table: 3 more cards dealt."),
+    ]
+    #expect(StatusLine.runs(for: afterMatch, names: ["Ada"]) == expected)
+  }
+
+  @Test func redeal() {
+    let events: [GameEvent<SetCard>] = [.redealt(board: [Self.card(0)], deckCount: 80)]
+    #expect(
+      StatusLine.runs(for: events, names: ["Ada"]) == [.text("New deal. "), .text("Find a set!")])
+    #expect(StatusLine.newGame == [.text("Find a set!")])
+  }
+
+  @Test func gameOverSolo() {
+    let cards = [17, 40, 63].map(Self.card)
+    let events: [GameEvent<SetCard>] = [
+      .matched(seat: 0, cards: cards, points: 12), .removed(cards),
+      .ended([Standing(seat: 0, score: 41, matches: 25, rank: 1)]),
+    ]
+    let runs = StatusLine.runs(for: events, names: ["Ada"])
+    #expect(runs.suffix(2) == [.text(" "), .text("Game over: 41 points from 25 matches.")])
+    let overOnly: [GameEvent<SetCard>] = [
+      .ended([Standing(seat: 0, score: -4, matches: 0, rank: 1)])
+    ]
+    #expect(
+      StatusLine.runs(for: overOnly, names: ["Ada"])
+        == [.text("Game over: -4 points from 0 matches.")])
+  }
+
+  @Test func gameOverWithATieAndWithAWinner() {
+    let tie: [GameEvent<SetCard>] = [
+      .ended([
+        Standing(seat: 1, score: 30, matches: 3, rank: 1),
+        Standing(seat: 0, score: 30, matches: 4, rank: 1),
+        Standing(seat: 2, score: 9, matches: 1, rank: 3),
+      ])
+    ]
+    #expect(
+      StatusLine.runs(for: tie, names: ["Ada", "Bob", "Cy"])
+        == [.text("Game over: Bob and Ada tie with 30.")])
+    let win: [GameEvent<SetCard>] = [
+      .ended([
+        Standing(seat: 1, score: 30, matches: 3, rank: 1),
+        Standing(seat: 0, score: 12, matches: 4, rank: 2),
+      ])
+    ]
+    #expect(
+      StatusLine.runs(for: win, names: ["Ada", "Bob"]) == [.text("Game over: Bob wins with 30.")])
+  }
+
+  @Test func nothingToSayIsAnEmptyLine() {
+    let events: [GameEvent<SetCard>] = [.scored(seat: 0, score: 3), .deckCount(3)]
+    #expect(StatusLine.runs(for: events, names: ["Ada"]).isEmpty)
+  }
+
+  /// The status line of real games: a mismatch never mentions letting go, a match never
+  /// mentions choosing.
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func statusOfRealMoves(seed: UInt64) throws {
+    var game = CardMatchingGame<SetCard>(settings: .set(), seed: seed)
+    var player = SetPlayer(seed: seed)
+    for _ in 0..<300 where !game.isOver {
+      guard let events = try? game.apply(player.nextMove(in: game)) else { continue }
+      let text = StatusLine.runs(for: events, names: ["Ada"]).map(\.text).joined()
+      if events.contains(where: { if case .mismatched = $0 { true } else { false } }) {
+        #expect(!text.contains("let go of"), "\(text)")
+        #expect(text.hasSuffix(" don't match: −2"), "\(text)")
+      }
+      if events.contains(where: { if case .matched = $0 { true } else { false } }) {
+        #expect(text.hasPrefix("Ada matched "), "\(text)")
+        #expect(!text.contains("chose"), "\(text)")
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Protocol
+import Testing
+
+/// The JSON files in `Fixtures/`, copied into the test bundle.
+enum Fixture {
+  /// The bundle's copy of the `Fixtures` folder.
+  static func root() throws -> URL {
+    try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+  }
+
+  /// The exact bytes of `path` (relative to `Fixtures/`).
+  static func bytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: root().appending(path: path)))
+  }
+
+  /// The text of `path`.
+  static func text(_ path: String) throws -> String {
+    String(decoding: try bytes(path), as: UTF8.self)
+  }
+
+  /// `path` parsed as JSON.
+  static func json(_ path: String) throws -> JSONValue {
+    try #require(JSONValue.parse(bytes(path)), "\(path) is not valid JSON")
+  }
+
+  /// The names of the files in `folder`, sorted.
+  static func files(in folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: root().appending(path: folder).path)
+      .sorted()
+  }
+}
+
+/// `json` with the whitespace between tokens removed: the compact form the server writes, with
+/// object members in the order they were written.
+func compacted(_ json: String) -> String {
+  var out = ""
+  var inString = false
+  var escaped = false
+  for character in json {
+    if inString {
+      out.append(character)
+      if escaped {
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        inString = false
+      }
+    } else if character == "\"" {
+      inString = true
+      out.append(character)
+    } else if !character.isWhitespace {
+      out.append(character)
+    }
+  }
+  return out
+}
+
+extension JSONValue {
+  /// The compact encoding as a string.
+  var text: String { String(decoding: encoded, as: UTF8.self) }
+
+  /// The members' keys, in order, when this is an object.
+  var keys: [String] {
+    guard case .object(let members) = self else { return [] }
+    return members.map(\.0)
+  }
+
+  /// The elements, when this is an array.
+  var elements: [JSONValue]? {
+    guard case .array(let items) = self else { return nil }
+    return items
+  }
+
+  /// The integer, when this is an integer.
+  var intValue: Int? {
+    guard case .int(let value) = self else { return nil }
+    return value
+  }
+
+  /// The string, when this is a string.
+  var stringValue: String? {
+    guard case .string(let value) = self else { return nil }
+    return value
+  }
+
+  /// Calls `body` with every object in this value (itself included), depth first.
+  func forEachObject(_ body: ([(String, JSONValue)]) -> Void) {
+    switch self {
+    case .object(let members):
+      body(members)
+      for (_, value) in members { value.forEachObject(body) }
+    case .array(let items):
+      for item in items { item.forEachObject(body) }
+    default:
+      break
+    }
+  }
+}
