@@ -44,7 +44,9 @@ let package = Package(
       name: "ProtocolTests", dependencies: ["Protocol", "Model"],
       resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
     .testTarget(
-      name: "LobbyTests", dependencies: ["Lobby", "Protocol", "Model"], swiftSettings: swiftSettings),
+      name: "LobbyTests",
+      dependencies: ["Lobby", "Protocol", "Model", .product(name: "Logging", package: "swift-log")],
+      swiftSettings: swiftSettings),
     .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),
   ]
 )

@@ -54,7 +54,9 @@ class TableState:
             if kind == "select":
                 self.players[e["seat"]]["selection"].append(e["card"])
             elif kind == "deselect":
-                self.players[e["seat"]]["selection"].remove(e["card"])
+                selection = self.players[e["seat"]]["selection"]
+                if e["card"] in selection:
+                    selection.remove(e["card"])
             elif kind == "match":
                 for p in self.players.values():
                     p["selection"] = [c for c in p["selection"] if c not in e["cards"]]

@@ -6,6 +6,9 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
   /// Wraps a transport's connection number.
   public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
+  /// Wraps a transport's connection number.
+  public init(rawValue: UInt64) { self.rawValue = rawValue }
+
   public var description: String { "c\(rawValue)" }
 }
 

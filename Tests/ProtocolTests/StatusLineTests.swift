@@ -15,7 +15,7 @@ import Testing
       color: ["#d6204e", "#1a9b4b", "#6a3fb5"][color], card: id,
       symbol: ["diamond", "squiggle", "oval"][symbol], count: number,
       shading: ["solid", "striped", "open"][shading], alpha: [1, 0.35, 0][shading],
-      stroke: [0, 0, 2][shading])
+      stroke: [0, 1, 2][shading])
   }
 
   static func card(_ id: Int) -> SetCard { SetCard.fullDeck[id] }
@@ -25,10 +25,10 @@ import Testing
     for card in SetCard.fullDeck {
       #expect(card.statusRun == Self.documentedRun(card.id))
     }
-    // The example's shapes: a striped card is 0.35 opaque and unstroked, an open one stroked.
+    // The example's shapes: a striped card is 0.35 opaque with a thin outline, an open one stroked.
     let striped = Self.card(40).statusRun.json
     #expect(striped["alpha"] == .double(0.35))
-    #expect(striped["stroke"] == .int(0))
+    #expect(striped["stroke"] == .int(1))
     #expect(
       striped.keys == ["card", "text", "symbol", "count", "color", "shading", "alpha", "stroke"])
     #expect(Self.card(17).statusRun.json.text.hasSuffix(#""alpha":0,"stroke":2}"#))
