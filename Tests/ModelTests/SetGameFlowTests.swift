@@ -105,21 +105,21 @@ struct SetGameFlowTests {
 
   @Test("A claimed set is replaced in the same slots while the deck has cards")
   func claimedSetIsReplacedInPlace() throws {
-    // A 12-card deal whose board still holds a set after the replacement.
-    var found: (CardMatchingGame<SetCard>, [SetCard], [GameEvent<SetCard>], Int)?
+    // A 12-card deal whose board still holds a set after the replacement (so nothing is dealt).
+    var found: (before: Step, seed: UInt64)?
     for seed in UInt64(0)..<100 where found == nil {
-      let game = CardMatchingGame<SetCard>(settings: .set(), seed: seed)
-      guard game.board.count == 12, let set = SetCard.allSets(in: game.board).first else {
+      let before = CardMatchingGame<SetCard>(settings: .set(), seed: seed)
+      guard before.board.count == 12, let set = SetCard.allSets(in: before.board).first else {
         continue
       }
-      var after = game
+      var after = before
       let events = claim(set, in: &after)
-      if after.board.count == 12 { found = (game, set, events, Int(seed)) }
+      if after.board.count == 12 {
+        found = (Step(before: before, set: set, seat: 0, events: events, after: after), seed)
+      }
     }
-    let (before, set, events, seed) = try #require(found)
-    var game = before
-    let lastEvents = claim(set, in: &game)
-    #expect(lastEvents == events)
+    let (step, seed) = try #require(found)
+    let (before, set, events, game) = (step.before, step.set, step.events, step.after)
 
     let slots = set.map { before.board.firstIndex(of: $0)! }.sorted()
     #expect(game.board.count == 12)
@@ -128,6 +128,7 @@ struct SetGameFlowTests {
       #expect(game.board[slot] == before.board[slot], "seed \(seed), slot \(slot)")
     }
     let newCards = slots.map { game.board[$0] }
+    #expect(Set(newCards).count == 3)
     for card in newCards {
       #expect(!before.board.contains(card))
     }
