@@ -1,2 +1,96 @@
 #pragma once
+
+// The single header the CWebSockets module exports to Swift: libwebsockets 4.1 itself plus
+// small `static inline` helpers for the parts that do not import (macros, variadic log calls)
+// and the few libev calls the transport needs to own its event loop.
+
 #include <libwebsockets.h>
+
+// Only the loop functions of libev are used; the 3.x compatibility names (`ev_loop()` as a
+// function, `EVUNLOOP_*`) would clash with `struct ev_loop` in Swift.
+#define EV_COMPAT3 0
+#include <ev.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/// `LWS_PRE`: bytes of headroom lws needs in front of every buffer passed to `lws_write`.
+static inline size_t shim_lws_pre(void) { return LWS_PRE; }
+
+/// What lws keeps per WebSocket session (its zeroed "per session data"): only the id the
+/// transport gave the connection and whether `LWS_CALLBACK_ESTABLISHED` ran for it.
+/// `LWS_CALLBACK_CLOSED` also arrives for failed upgrades, with both fields still zero.
+typedef struct shim_session {
+  uint64_t connection_id;
+  uint8_t established;
+} shim_session;
+
+/// An lws timer (`lws_sorted_usec_list_t`) with a pointer back to its owner.
+/// `sul` must stay the first member: the timer callback receives a pointer to it.
+typedef struct shim_timer {
+  lws_sorted_usec_list_t sul;
+  void *owner;
+} shim_timer;
+
+/// The owner pointer of the `shim_timer` whose `sul` fired.
+static inline void *shim_timer_owner(lws_sorted_usec_list_t *sul) {
+  return ((shim_timer *)(void *)sul)->owner;
+}
+
+/// A new libev loop for the transport's service thread. `EVFLAG_NOSIGMASK` keeps libev away
+/// from the thread's signal mask; no signal watcher is ever started on this loop.
+static inline struct ev_loop *shim_ev_loop_new(void) {
+  return ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
+}
+
+/// Makes the innermost `ev_run` on `loop` (inside `lws_service`) return; service thread only.
+static inline void shim_ev_break_all(struct ev_loop *loop) { ev_break(loop, EVBREAK_ALL); }
+
+/// Frees a loop made by `shim_ev_loop_new` after the lws context using it was destroyed.
+static inline void shim_ev_loop_destroy(struct ev_loop *loop) { ev_loop_destroy(loop); }
+
+/// The libev backend in use (`EVBACKEND_EPOLL` is 4 on Linux).
+static inline unsigned int shim_ev_backend(struct ev_loop *loop) { return ev_backend(loop); }
+
+/// Writes one WebSocket close frame (`payload`: 2-byte code + reason, with `LWS_PRE` bytes of
+/// headroom) without starting lws' own close. lws 4.1.6 uses opcode value 4 (`LWS_WRITE_CLOSE`,
+/// defined only in its private headers) for this in its own close path. The transport uses it
+/// so that it can wait for the peer's close reply before the TCP connection is closed: with an
+/// event library, lws' `lws_close_reason()` + `return -1` closes the socket right after the close
+/// frame, and if the peer is still sending, the kernel answers with a reset that can destroy the
+/// close frame before the peer reads it.
+static inline int shim_lws_write_close(struct lws *wsi, unsigned char *payload, size_t len) {
+  return lws_write(wsi, payload, len, (enum lws_write_protocol)4);
+}
+
+/// Timer callback of `shim_tick_start`: a self-wake of the lws service (its "event pipe").
+__attribute__((unused)) static void shim_tick_fire(struct ev_loop *loop, ev_timer *timer,
+                                                   int revents) {
+  (void)loop;
+  (void)revents;
+  lws_cancel_service((struct lws_context *)timer->data);
+}
+
+/// Starts a repeating libev timer that wakes `context` every `interval` seconds.
+///
+/// Why: lws 4.1.6 with libev runs its own timers (`lws_set_timeout`, keepalive, `lws_sul_*`)
+/// from one private `ev_timer` that it re-arms with `ev_timer_set` + `ev_timer_start`; that
+/// does nothing while the timer is already armed, so a timer that is due sooner than the armed
+/// one fires late (seen: a 5 s timeout after 17 s). Due timers are also checked after every
+/// socket event, so a periodic wake bounds the lateness to `interval`.
+static inline ev_timer *shim_tick_start(struct ev_loop *loop, struct lws_context *context,
+                                        double interval) {
+  ev_timer *timer = calloc(1, sizeof *timer);
+  if (!timer) return NULL;
+  ev_timer_init(timer, shim_tick_fire, interval, interval);
+  timer->data = context;
+  ev_timer_start(loop, timer);
+  return timer;
+}
+
+/// Stops and frees a timer made by `shim_tick_start`.
+static inline void shim_tick_stop(struct ev_loop *loop, ev_timer *timer) {
+  if (!timer) return;
+  ev_timer_stop(loop, timer);
+  free(timer);
+}

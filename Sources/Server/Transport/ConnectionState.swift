@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Everything the service thread keeps for one open WebSocket connection. Service thread only.
+final class ConnectionState {
+  /// A close the connection is waiting to send.
+  struct CloseRequest {
+    /// WebSocket close code sent to the peer.
+    var code: UInt16
+    /// Close reason (UTF-8, cut to 123 bytes when sent).
+    var reason: String
+    /// Whether queued frames go out first (`close()`, shutdown) or are dropped (violations).
+    var flushFirst: Bool
+  }
+
+  /// The connection's id.
+  let id: ConnectionID
+  /// The lws connection; valid until `LWS_CALLBACK_CLOSED`.
+  let wsi: OpaquePointer
+  /// Frames waiting for `LWS_CALLBACK_SERVER_WRITEABLE`.
+  var outbound: OutboundQueue
+  /// The message being received.
+  var inbound: MessageAssembler
+  /// Inbound message rate limit.
+  var rate: TokenBucket
+  /// Set once a close is decided; new frames are dropped from then on.
+  var closeRequest: CloseRequest?
+  /// Set after a protocol violation or once the close frame is out: input is ignored until the
+  /// connection is gone.
+  var ignoresInput = false
+  /// Set once the close frame was written; the connection now waits for the peer's close reply.
+  var closeFrameSent = false
+  /// Last time inbound traffic was reported to lws as proof of life.
+  var lastValidityConfirmation: Double
+
+  private var writeBuffer: UnsafeMutableRawPointer?
+  private var writeBufferCapacity = 0
+
+  /// State for a connection that was just established at time `now`.
+  init(id: ConnectionID, wsi: OpaquePointer, configuration: TransportConfiguration, now: Double) {
+    self.id = id
+    self.wsi = wsi
+    outbound = OutboundQueue(
+      frameLimit: configuration.outboundQueueFrameLimit,
+      byteLimit: configuration.outboundQueueByteLimit)
+    inbound = MessageAssembler(limit: configuration.maxMessageBytes)
+    rate = TokenBucket(
+      capacity: configuration.rateBurst, refillPerSecond: configuration.rateRefillPerSecond,
+      now: now)
+    lastValidityConfirmation = now
+  }
+
+  /// Whether the connection may still receive frames.
+  var isOpenForSending: Bool { closeRequest == nil }
+
+  /// This connection's own write buffer with at least `capacity` bytes (grown, never shared
+  /// with other connections, kept until `releaseWriteBuffer`).
+  func writeBuffer(capacity: Int) -> UnsafeMutableRawPointer {
+    if let writeBuffer, writeBufferCapacity >= capacity { return writeBuffer }
+    var size = max(256, writeBufferCapacity)
+    while size < capacity { size *= 2 }
+    guard let grown = realloc(writeBuffer, size) else {
+      fatalError("out of memory for a \(size)-byte write buffer")
+    }
+    writeBuffer = grown
+    writeBufferCapacity = size
+    return grown
+  }
+
+  /// Frees the write buffer and drops queued frames; called at `LWS_CALLBACK_CLOSED`.
+  func release() {
+    free(writeBuffer)
+    writeBuffer = nil
+    writeBufferCapacity = 0
+    outbound.removeAll()
+    inbound.reset()
+  }
+}

@@ -1,0 +1,135 @@
+import CWebSockets
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// C memory that must outlive the lws context: protocol, mount and option arrays, their
+/// strings, the keepalive policy and the shutdown timer. Owned by the service thread; freed
+/// in `deinit`, which must run only after `lws_context_destroy`.
+final class LWSResources {
+  /// Protocol array: `[0]` "http" (static files), `[1]` the game subprotocol, `[2]` zeroed end.
+  let protocols: UnsafeMutablePointer<lws_protocols>
+  /// Per-vhost protocol options: marks the game protocol as the default for clients that name
+  /// no subprotocol.
+  let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
+  /// The file mount at "/", or `nil` without a web root.
+  let mount: UnsafeMutablePointer<lws_http_mount>?
+  /// Keepalive: ping after `secs_since_valid_ping`, hang up after `secs_since_valid_hangup`.
+  let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+  /// The shutdown deadline timer (an lws `sul` with an owner pointer).
+  let deadlineTimer: UnsafeMutablePointer<shim_timer>
+  /// `foreign_loops` for the context: one libev loop.
+  let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+  private var allocations: [UnsafeMutableRawPointer] = []
+  private var mimeTypeNodes: [UnsafeMutablePointer<lws_protocol_vhost_options>] = []
+
+  /// File name endings lws 4.1.6 does not know (it answers 415 for those) or serves without a
+  /// charset. `.js` is `text/javascript` in lws already, which browsers accept for modules;
+  /// the charset keeps non-ASCII text (card symbols) intact.
+  static let extraMimeTypes: [(suffix: String, type: String)] = [
+    (".html", "text/html; charset=utf-8"),
+    (".htm", "text/html; charset=utf-8"),
+    (".js", "text/javascript; charset=utf-8"),
+    (".mjs", "text/javascript; charset=utf-8"),
+    (".css", "text/css; charset=utf-8"),
+    (".json", "application/json"),
+    (".map", "application/json"),
+    (".webmanifest", "application/manifest+json"),
+    (".txt", "text/plain; charset=utf-8"),
+    (".svg", "image/svg+xml"),
+    (".webp", "image/webp"),
+    (".wasm", "application/wasm"),
+  ]
+
+  /// Allocates everything for `configuration`. The caller fills in the protocols' callbacks.
+  init(configuration: TransportConfiguration, webRoot: String?, perSessionDataSize: Int) {
+    protocols = .allocate(capacity: 3)
+    protocols.initialize(repeating: lws_protocols(), count: 3)
+    protocolOptions = .allocate(capacity: 2)
+    protocolOptions.initialize(repeating: lws_protocol_vhost_options(), count: 2)
+    retryPolicy = .allocate(capacity: 1)
+    retryPolicy.initialize(to: lws_retry_bo_t())
+    deadlineTimer = .allocate(capacity: 1)
+    deadlineTimer.initialize(to: shim_timer())
+    foreignLoops = .allocate(capacity: 1)
+    foreignLoops.initialize(to: nil)
+    mount = webRoot == nil ? nil : .allocate(capacity: 1)
+
+    let httpName = string("http")
+    let gameName = string(configuration.subprotocol)
+
+    protocols[0].name = httpName
+
+    protocols[1].name = gameName
+    protocols[1].per_session_data_size = perSessionDataSize
+    // Receive chunk size; lws allocates this much per connection for its whole life. Game
+    // messages are small; bigger ones arrive in several chunks.
+    protocols[1].rx_buffer_size = 1024
+    // Without this lws caps every send() at rx_buffer_size and copies the rest of each frame
+    // into its own buffer.
+    protocols[1].tx_packet_size = 1 << 20
+
+    // protocolOptions[0]: options for the game protocol; [1]: its child "default" = "1".
+    protocolOptions[1].name = string("default")
+    protocolOptions[1].value = string("1")
+    protocolOptions[0].name = gameName
+    protocolOptions[0].value = string("")
+    protocolOptions[0].options = UnsafePointer(protocolOptions + 1)
+
+    if configuration.pingIdleSeconds > 0 {
+      retryPolicy.pointee.secs_since_valid_ping = configuration.pingIdleSeconds
+      retryPolicy.pointee.secs_since_valid_hangup = configuration.hangupIdleSeconds
+    }
+
+    if let mount, let webRoot {
+      mount.initialize(to: lws_http_mount())
+      var mimeTypes: UnsafePointer<lws_protocol_vhost_options>?
+      for entry in Self.extraMimeTypes.reversed() {
+        let node = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 1)
+        node.initialize(to: lws_protocol_vhost_options())
+        mimeTypeNodes.append(node)
+        node.pointee.next = mimeTypes
+        node.pointee.name = string(entry.suffix)
+        node.pointee.value = string(entry.type)
+        mimeTypes = UnsafePointer(node)
+      }
+      mount.pointee.mountpoint = string("/")
+      mount.pointee.mountpoint_len = 1
+      mount.pointee.origin = string(webRoot)
+      mount.pointee.def = string("index.html")
+      mount.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+      mount.pointee.extra_mimetypes = mimeTypes
+    }
+  }
+
+  /// A C copy of `text` that lives as long as this object.
+  func string(_ text: String) -> UnsafePointer<CChar> {
+    let copy = strdup(text)!
+    allocations.append(UnsafeMutableRawPointer(copy))
+    return UnsafePointer(copy)
+  }
+
+  deinit {
+    for allocation in allocations { free(allocation) }
+    for node in mimeTypeNodes {
+      node.deinitialize(count: 1)
+      node.deallocate()
+    }
+    protocols.deinitialize(count: 3)
+    protocols.deallocate()
+    protocolOptions.deinitialize(count: 2)
+    protocolOptions.deallocate()
+    retryPolicy.deinitialize(count: 1)
+    retryPolicy.deallocate()
+    deadlineTimer.deinitialize(count: 1)
+    deadlineTimer.deallocate()
+    foreignLoops.deinitialize(count: 1)
+    foreignLoops.deallocate()
+    if let mount {
+      mount.deinitialize(count: 1)
+      mount.deallocate()
+    }
+  }
+}

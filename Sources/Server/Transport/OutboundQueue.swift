@@ -1,0 +1,61 @@
+/// Frames waiting to be written to one connection, bounded by a frame count and a byte count.
+///
+/// A first-in first-out queue that never allocates while empty and releases large storage once
+/// drained, so idle connections stay small. `push` refuses a frame that would exceed either
+/// limit; the transport then drops the whole queue and closes the connection ("too slow").
+struct OutboundQueue {
+  /// Most frames that may wait.
+  let frameLimit: Int
+  /// Most payload bytes that may wait.
+  let byteLimit: Int
+  /// Waiting payload bytes.
+  private(set) var byteCount = 0
+
+  private var storage: [OutboundFrame?] = []
+  private var head = 0
+
+  /// An empty queue with the given bounds.
+  init(frameLimit: Int, byteLimit: Int) {
+    self.frameLimit = frameLimit
+    self.byteLimit = byteLimit
+  }
+
+  /// Number of waiting frames.
+  var count: Int { storage.count - head }
+
+  /// Whether nothing waits.
+  var isEmpty: Bool { head == storage.count }
+
+  /// Appends `frame` unless that would exceed `frameLimit` or `byteLimit`.
+  /// - Returns: `false` if the frame was refused (the queue is unchanged).
+  mutating func push(_ frame: OutboundFrame) -> Bool {
+    guard count < frameLimit, frame.count <= byteLimit - byteCount else { return false }
+    storage.append(frame)
+    byteCount += frame.count
+    return true
+  }
+
+  /// Removes and returns the oldest frame, or `nil` if the queue is empty.
+  mutating func popFirst() -> OutboundFrame? {
+    guard head < storage.count, let frame = storage[head] else { return nil }
+    storage[head] = nil
+    head += 1
+    byteCount -= frame.count
+    if head == storage.count {
+      // Drained: keep a small buffer for the next burst, give a large one back.
+      storage.removeAll(keepingCapacity: storage.capacity <= 16)
+      head = 0
+    } else if head >= 32 && head * 2 >= storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
+    return frame
+  }
+
+  /// Drops every waiting frame and releases the storage.
+  mutating func removeAll() {
+    storage = []
+    head = 0
+    byteCount = 0
+  }
+}

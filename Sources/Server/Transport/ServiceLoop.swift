@@ -1,0 +1,487 @@
+import CWebSockets
+import Logging
+import Synchronization
+
+/// Source of connection ids, shared by all transports so that an id is never reused in the process.
+private let connectionNumbers = Atomic<UInt64>(1)
+
+/// Owns the lws context, its libev loop and every connection; lives on the transport's service
+/// thread and is never touched from another thread.
+///
+/// Lifecycle (all on the service thread): `createContext()`, `run()` until a shutdown stops
+/// the loop, `destroy()`. lws reaches this object through the context's user pointer.
+///
+/// The libev loop is created here and handed to lws as a "foreign" loop. That keeps lws from
+/// installing its libev SIGINT watcher (which would take SIGINT away from the application and
+/// reset it to the default action when the context is destroyed), and lets the loop be stopped
+/// with `ev_break` instead of destroying the context from inside a callback.
+final class ServiceLoop {
+  private let configuration: TransportConfiguration
+  private let logger: Logger
+  private let inbox: TransportInbox
+  private let continuation: AsyncStream<TransportEvent>.Continuation
+
+  private var resources: LWSResources?
+  private var context: OpaquePointer?
+  private var eventLoop: OpaquePointer?
+  private var tick: UnsafeMutablePointer<ev_timer>?
+  private var connections: [ConnectionID: ConnectionState] = [:]
+  private var commandBuffer: [TransportCommand] = []
+  private var shuttingDown = false
+  private var stopRequested = false
+  private var refusedAtLimit = 0
+  private var lastLimitWarning = -Double.infinity
+  private let keepaliveConfirmInterval: Double
+
+  /// Seconds a decided close may take to get its close frame out before lws drops the socket.
+  private static let closeSendTimeoutSeconds: Int32 = 10
+  /// Seconds to wait for the peer's close reply after the close frame went out.
+  private static let closeAckTimeoutSeconds: Int32 = 5
+
+  /// A loop that reports to `continuation` and takes commands from `inbox`.
+  init(
+    configuration: TransportConfiguration, logger: Logger, inbox: TransportInbox,
+    continuation: AsyncStream<TransportEvent>.Continuation
+  ) {
+    self.configuration = configuration
+    self.logger = logger
+    self.inbox = inbox
+    self.continuation = continuation
+    keepaliveConfirmInterval = Double(configuration.pingIdleSeconds) / 2
+  }
+
+  // MARK: - Lifecycle
+
+  /// Creates the libev loop and the lws context (which binds the port), then opens the inbox
+  /// for commands.
+  /// - Parameter webRoot: absolute path of the directory to serve, or `nil`.
+  /// - Returns: the port actually listened on.
+  func createContext(webRoot: String?) throws(TransportError) -> Int {
+    let resources = LWSResources(
+      configuration: configuration, webRoot: webRoot,
+      perSessionDataSize: MemoryLayout<shim_session>.size)
+    resources.protocols[0].callback = httpProtocolCallback
+    resources.protocols[1].callback = websocketProtocolCallback
+    guard let eventLoop = shim_ev_loop_new() else { throw .eventLoopUnavailable }
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    resources.foreignLoops[0] = UnsafeMutableRawPointer(eventLoop)
+    resources.deadlineTimer.pointee.owner = me
+
+    var info = lws_context_creation_info()
+    info.port = Int32(configuration.port)
+    info.protocols = UnsafePointer(resources.protocols)
+    info.pvo = UnsafePointer(resources.protocolOptions)
+    info.mounts = resources.mount.map { UnsafePointer($0) }
+    info.user = me
+    info.foreign_loops = resources.foreignLoops
+    // lws only registers its SIGINT watcher on loops it creates itself; this no-op callback
+    // also keeps it from breaking the loop should it ever do so.
+    info.signal_cb = ignoreSignalCallback
+    info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
+    info.pt_serv_buf_size = 32 * 1024
+    info.max_http_header_pool = 256
+    // HTTP/1.1 only, also over TLS: no h2, so WebSockets never ride inside h2 streams.
+    info.alpn = resources.string("http/1.1")
+    // No `info.extensions`: permessage-deflate stays off. A deflate stream costs a few hundred
+    // KB per connection, which tens of thousands of connections cannot afford.
+    var options =
+      UInt64(LWS_SERVER_OPTION_LIBEV) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+      | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+      | UInt64(LWS_SERVER_OPTION_SKIP_SERVER_CANONICAL_NAME)
+    switch configuration.host {
+    case "0.0.0.0":
+      options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+    case "::":
+      break
+    default:
+      info.iface = resources.string(configuration.host)
+      if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+    }
+    if let certificate = configuration.tlsCertificatePath,
+      let key = configuration.tlsPrivateKeyPath
+    {
+      options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+      info.ssl_cert_filepath = resources.string(certificate)
+      info.ssl_private_key_filepath = resources.string(key)
+    }
+    info.options = options
+
+    LWSLogBridge.clearLastError()
+    guard let context = lws_create_context(&info) else {
+      shim_ev_loop_destroy(eventLoop)
+      throw BindProbe.diagnose(host: configuration.host, port: configuration.port)
+        ?? .contextCreationFailed(LWSLogBridge.lastError)
+    }
+    self.resources = resources
+    self.context = context
+    self.eventLoop = eventLoop
+    // lws initialises its protocols (which applies the "default" option) from a timer on the
+    // first loop pass; a client accepted before that would be bound to protocols[0] ("http")
+    // and refused. Do it now, before anyone can connect.
+    _ = lws_state_transition_steps(
+      lws_system_get_state_manager(context), Int32(LWS_SYSTATE_OPERATIONAL.rawValue))
+    tick = shim_tick_start(eventLoop, context, 1)
+    let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+    logger.debug(
+      "libwebsockets context created",
+      metadata: [
+        "port": "\(port)", "libevBackend": "\(shim_ev_backend(eventLoop))",
+        "tls": "\(configuration.usesTLS)",
+      ])
+    inbox.markRunning(context: context, listeningPort: port)
+    return port
+  }
+
+  /// Services the loop until a shutdown stops it.
+  func run() {
+    guard let context else { return }
+    while !stopRequested {
+      // With an event library, lws_service runs ev_run until ev_break.
+      _ = lws_service(context, 0)
+    }
+  }
+
+  /// Destroys the context (dropping any connection still open, which reports `.closed`),
+  /// frees everything, finishes the event stream and releases `shutdown()` waiters.
+  func destroy() {
+    if let eventLoop {
+      shim_tick_stop(eventLoop, tick)
+      tick = nil
+    }
+    if let context, let resources {
+      lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
+      // No wake may reach the context from now on (the inbox lock guards both).
+      inbox.detachContextForDestroy()
+      lws_context_destroy(context)
+    }
+    context = nil
+    if let eventLoop { shim_ev_loop_destroy(eventLoop) }
+    eventLoop = nil
+    resources = nil
+    continuation.finish()
+    inbox.finish()
+  }
+
+  private func stopLoop() {
+    guard !stopRequested else { return }
+    stopRequested = true
+    if let eventLoop { shim_ev_break_all(eventLoop) }
+  }
+
+  // MARK: - Callbacks
+
+  /// The game protocol's lws callback; anything not WebSocket goes to the HTTP dummy (plain
+  /// HTTP requests are bound to the default protocol first, which is this one).
+  fileprivate func handle(
+    _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+  ) -> Int32 {
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+      drainInbox()
+      return 0
+    case LWS_CALLBACK_PROTOCOL_INIT:
+      logger.debug("protocol initialised", metadata: ["protocol": "\(configuration.subprotocol)"])
+      return 0
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+      return acceptsUpgrade(wsi) ? 0 : 1
+    case LWS_CALLBACK_ESTABLISHED:
+      return established(wsi, session: user?.assumingMemoryBound(to: shim_session.self))
+    case LWS_CALLBACK_RECEIVE:
+      guard let state = connection(user) else { return 0 }
+      receive(state, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+      return 0
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+      guard let state = connection(user) else { return 0 }
+      return writable(state)
+    case LWS_CALLBACK_CLOSED:
+      closed(session: user?.assumingMemoryBound(to: shim_session.self))
+      return 0
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+      // The reply to our close frame: non-zero makes lws drop the connection without echoing
+      // another close. Otherwise the peer started the close and lws echoes it.
+      guard let state = connection(user) else { return 0 }
+      return state.closeFrameSent ? -1 : 0
+    case LWS_CALLBACK_RECEIVE_PONG:
+      return 0
+    default:
+      return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+  }
+
+  /// Called by the shutdown deadline timer.
+  fileprivate func deadlineReached() {
+    if !connections.isEmpty {
+      logger.warning(
+        "shutdown grace period over; dropping connections that did not close",
+        metadata: ["remaining": "\(connections.count)"])
+    }
+    stopLoop()
+  }
+
+  private func connection(_ user: UnsafeMutableRawPointer?) -> ConnectionState? {
+    guard let session = user?.assumingMemoryBound(to: shim_session.self),
+      session.pointee.established != 0
+    else { return nil }
+    return connections[ConnectionID(rawValue: session.pointee.connection_id)]
+  }
+
+  private func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
+    if shuttingDown { return false }
+    if connections.count >= configuration.maxConnections {
+      refusedAtLimit += 1
+      let now = MonotonicClock.now()
+      if now - lastLimitWarning >= 10 {
+        logger.warning(
+          "refusing WebSocket upgrades: connection limit reached",
+          metadata: [
+            "limit": "\(configuration.maxConnections)",
+            "refusedSinceLastWarning": "\(refusedAtLimit)",
+          ])
+        lastLimitWarning = now
+        refusedAtLimit = 0
+      }
+      return false
+    }
+    // lws treats every Sec-WebSocket-Version as 13; only 13 is defined (RFC 6455).
+    var version: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar) = (0, 0, 0, 0, 0, 0, 0, 0)
+    let length = withUnsafeMutableBytes(of: &version) { bytes in
+      lws_hdr_copy(
+        wsi, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+        WSI_TOKEN_VERSION)
+    }
+    return length == 2 && version.0 == 0x31 && version.1 == 0x33
+  }
+
+  private func established(_ wsi: OpaquePointer, session: UnsafeMutablePointer<shim_session>?)
+    -> Int32
+  {
+    guard let session else { return -1 }
+    let id = ConnectionID(
+      rawValue: connectionNumbers.wrappingAdd(1, ordering: .relaxed).oldValue)
+    session.pointee.connection_id = id.rawValue
+    session.pointee.established = 1
+    let state = ConnectionState(
+      id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
+    connections[id] = state
+    continuation.yield(.opened(id))
+    if shuttingDown {
+      requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
+    }
+    return 0
+  }
+
+  private func receive(_ state: ConnectionState, _ chunk: UnsafeRawBufferPointer) {
+    if state.ignoresInput { return }
+    let wsi = state.wsi
+    let first = lws_is_first_fragment(wsi) != 0
+    if first {
+      if lws_frame_is_binary(wsi) != 0 {
+        violation(state, code: 1003, reason: "text messages only")
+        return
+      }
+      let now = MonotonicClock.now()
+      guard state.rate.take(now: now) else {
+        violation(state, code: 1008, reason: "rate limit")
+        return
+      }
+      // Inbound traffic proves the peer alive, so an active client is not pinged. lws keeps
+      // its timers in a sorted list (insertion walks it), so this is done at most twice per
+      // ping interval and not for every message.
+      if keepaliveConfirmInterval > 0,
+        now - state.lastValidityConfirmation >= keepaliveConfirmInterval
+      {
+        state.lastValidityConfirmation = now
+        lws_validity_confirmed(wsi)
+      }
+    }
+    switch state.inbound.append(chunk, first: first, final: lws_is_final_fragment(wsi) != 0) {
+    case .incomplete:
+      break
+    case .message(let bytes):
+      continuation.yield(.message(state.id, bytes))
+    case .tooBig:
+      violation(state, code: 1009, reason: "message too big")
+    case .unexpectedContinuation:
+      violation(state, code: 1002, reason: "protocol error")
+    }
+  }
+
+  private func writable(_ state: ConnectionState) -> Int32 {
+    if state.closeFrameSent { return 0 }
+    if let close = state.closeRequest, !close.flushFirst || state.outbound.isEmpty {
+      return sendCloseFrame(state, code: close.code, reason: close.reason)
+    }
+    guard let frame = state.outbound.popFirst() else { return 0 }
+    let headroom = shim_lws_pre()
+    let buffer = state.writeBuffer(capacity: headroom + frame.count)
+    let payload = (buffer + headroom).assumingMemoryBound(to: UInt8.self)
+    frame.bytes.withUnsafeBufferPointer { bytes in
+      if let source = bytes.baseAddress { payload.update(from: source, count: bytes.count) }
+    }
+    if lws_write(state.wsi, payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+    if !state.outbound.isEmpty || state.closeRequest != nil {
+      lws_callback_on_writable(state.wsi)
+    }
+    return 0
+  }
+
+  private func closed(session: UnsafeMutablePointer<shim_session>?) {
+    // Also called for upgrades that failed before ESTABLISHED: then the session is all zero.
+    guard let session, session.pointee.established != 0 else { return }
+    session.pointee.established = 0
+    let id = ConnectionID(rawValue: session.pointee.connection_id)
+    connections.removeValue(forKey: id)?.release()
+    continuation.yield(.closed(id))
+    if shuttingDown && connections.isEmpty { stopLoop() }
+  }
+
+  // MARK: - Commands from other threads
+
+  private func drainInbox() {
+    // Wakes collapse and may be spurious: always take everything there is.
+    let drain = inbox.drain(into: &commandBuffer)
+    for command in commandBuffer {
+      switch command {
+      case .send(let frame, let id):
+        enqueue(frame, for: id)
+      case .sendMany(let frame, let ids):
+        for id in ids { enqueue(frame, for: id) }
+      case .close(let id, let code, let reason):
+        guard let state = connections[id], state.closeRequest == nil else { continue }
+        requestClose(state, code: Self.sendableCloseCode(code), reason: reason, flushFirst: true)
+      }
+    }
+    commandBuffer.removeAll(keepingCapacity: commandBuffer.capacity <= 1024)
+    if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
+  }
+
+  private func enqueue(_ frame: OutboundFrame, for id: ConnectionID) {
+    guard let state = connections[id], state.isOpenForSending else { return }
+    let wasEmpty = state.outbound.isEmpty
+    guard state.outbound.push(frame) else {
+      logger.debug(
+        "outbound queue full; closing", metadata: ["connection": "\(id)"])
+      violation(state, code: 4000, reason: "too slow")
+      return
+    }
+    // A non-empty queue always has a writable callback pending.
+    if wasEmpty { lws_callback_on_writable(state.wsi) }
+  }
+
+  private func beginShutdown(grace: Double) {
+    guard !shuttingDown else { return }
+    shuttingDown = true
+    logger.info(
+      "transport shutting down", metadata: ["connections": "\(connections.count)"])
+    for state in connections.values {
+      requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
+    }
+    guard !connections.isEmpty, let context, let resources else {
+      stopLoop()
+      return
+    }
+    let microseconds = lws_usec_t(max(0, grace) * 1_000_000)
+    lws_sul_schedule(
+      context, 0, &resources.deadlineTimer.pointee.sul, shutdownDeadlineCallback, microseconds)
+  }
+
+  // MARK: - Closing
+
+  /// A protocol violation: input is ignored, queued frames are dropped, the close goes first.
+  private func violation(_ state: ConnectionState, code: UInt16, reason: String) {
+    state.ignoresInput = true
+    state.inbound.reset()
+    state.outbound.removeAll()
+    if state.closeRequest != nil {
+      state.closeRequest?.flushFirst = false
+      lws_callback_on_writable(state.wsi)
+      return
+    }
+    logger.debug(
+      "closing connection", metadata: ["connection": "\(state.id)", "code": "\(code)"])
+    requestClose(state, code: code, reason: reason, flushFirst: false)
+  }
+
+  private func requestClose(
+    _ state: ConnectionState, code: UInt16, reason: String, flushFirst: Bool
+  ) {
+    guard state.closeRequest == nil else { return }
+    state.closeRequest = ConnectionState.CloseRequest(
+      code: code, reason: reason, flushFirst: flushFirst)
+    lws_callback_on_writable(state.wsi)
+    // A peer that reads nothing never makes the socket writable: drop it after a while.
+    lws_set_timeout(state.wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.closeSendTimeoutSeconds)
+  }
+
+  /// Writes the close frame and waits (at most `closeAckTimeoutSeconds`) for the peer's reply,
+  /// ignoring anything else it sends. Only then is the TCP connection closed, so the peer can
+  /// read the close frame even if it was still sending (see `shim_lws_write_close`).
+  private func sendCloseFrame(_ state: ConnectionState, code: UInt16, reason: String) -> Int32 {
+    // A close payload holds 125 bytes: the code and at most 123 bytes of UTF-8 reason.
+    var reasonLength = 0
+    for scalar in reason.unicodeScalars {
+      let length = UTF8.width(scalar)
+      if reasonLength + length > 123 { break }
+      reasonLength += length
+    }
+    let headroom = shim_lws_pre()
+    let buffer = state.writeBuffer(capacity: headroom + 2 + reasonLength)
+    let payload = (buffer + headroom).assumingMemoryBound(to: UInt8.self)
+    payload[0] = UInt8(code >> 8)
+    payload[1] = UInt8(code & 0xff)
+    var index = 2
+    for byte in reason.utf8.prefix(reasonLength) {
+      payload[index] = byte
+      index += 1
+    }
+    state.closeFrameSent = true
+    state.ignoresInput = true
+    state.outbound.removeAll()
+    if shim_lws_write_close(state.wsi, payload, 2 + reasonLength) < 0 { return -1 }
+    lws_set_timeout(state.wsi, PENDING_TIMEOUT_CLOSE_ACK, Self.closeAckTimeoutSeconds)
+    return 0
+  }
+
+  /// `code` if it may appear in a close frame, 1000 otherwise (1004-1006, 1015 and codes
+  /// outside 1000-4999 are reserved).
+  static func sendableCloseCode(_ code: UInt16) -> UInt16 {
+    switch code {
+    case 1000...1003, 1007...1014, 3000...4999: code
+    default: 1000
+    }
+  }
+}
+
+// MARK: - C entry points
+
+/// lws callback of the game protocol.
+private func websocketProtocolCallback(
+  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+  _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+  guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else {
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+  }
+  return Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue()
+    .handle(wsi, reason, user, input, length)
+}
+
+/// lws callback of `protocols[0]` ("http"): static files through lws' own file mount.
+private func httpProtocolCallback(
+  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+  _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+  // Only reached by a client that explicitly asks for subprotocol "http": no WebSocket here.
+  if reason == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION { return 1 }
+  return lws_callback_http_dummy(wsi, reason, user, input, length)
+}
+
+/// Shutdown deadline (an lws timer).
+private func shutdownDeadlineCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+  guard let sul, let owner = shim_timer_owner(sul) else { return }
+  Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().deadlineReached()
+}
+
+/// `info.signal_cb`: signals are the application's business (see `SignalWatcher`).
+private func ignoreSignalCallback(_ handle: UnsafeMutableRawPointer?, _ signal: Int32) {}

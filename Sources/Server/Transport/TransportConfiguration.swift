@@ -1,0 +1,74 @@
+/// Everything `WebSocketTransport` needs to know; the defaults are the limits of protocol v1
+/// (see docs/PROTOCOL.md, "Limits and close codes").
+struct TransportConfiguration: Sendable {
+  /// Interface address to bind: an IPv4 or IPv6 literal. `"0.0.0.0"` binds every IPv4
+  /// interface, `"::"` every interface (IPv4 and IPv6).
+  var host: String = "127.0.0.1"
+  /// TCP port for HTTP and WebSocket; `0` lets the kernel pick one (see
+  /// `WebSocketTransport.listeningPort`).
+  var port: Int = 8080
+  /// Directory served at `/` (with `index.html` as the default document); `nil` serves no files.
+  var webRoot: String?
+  /// PEM certificate chain. With `tlsPrivateKeyPath` also set, the port speaks https and wss only.
+  var tlsCertificatePath: String?
+  /// PEM private key for `tlsCertificatePath`.
+  var tlsPrivateKeyPath: String?
+  /// The WebSocket subprotocol. It is also used for clients that name no subprotocol.
+  var subprotocol: String = "matchismo.v1"
+  /// Largest accepted inbound message in bytes; a larger one closes the connection with 1009.
+  var maxMessageBytes: Int = 8192
+  /// Frames that may wait for one connection; one more drops its queue and closes it with
+  /// 4000 "too slow".
+  var outboundQueueFrameLimit: Int = 512
+  /// Bytes that may wait for one connection; more drops its queue and closes it with 4000.
+  var outboundQueueByteLimit: Int = 4 << 20
+  /// Messages a connection may send in a burst (token bucket size); an empty bucket closes the
+  /// connection with 1008 "rate limit".
+  var rateBurst: Double = 40
+  /// Tokens added back per second.
+  var rateRefillPerSecond: Double = 20
+  /// Seconds without a valid PONG (or, at most every half of this, a received message) before
+  /// the server sends a PING. `0` turns keepalive off.
+  var pingIdleSeconds: UInt16 = 30
+  /// Seconds without a valid PONG after which the connection is dropped; must exceed
+  /// `pingIdleSeconds`.
+  var hangupIdleSeconds: UInt16 = 60
+  /// Most WebSocket connections open at once; further upgrades are refused. `start()` sets the
+  /// soft open-file limit to this plus 1,024 (within the hard limit; see `FileDescriptorLimit`).
+  var maxConnections: Int = 100_000
+
+  /// Creates a configuration with the protocol v1 defaults.
+  init() {}
+
+  /// Whether both TLS paths are set (https and wss on `port`).
+  var usesTLS: Bool { tlsCertificatePath != nil && tlsPrivateKeyPath != nil }
+
+  /// Checks the values for consistency; returns a description of the first problem found.
+  func validationProblem() -> String? {
+    if !(0...65_535).contains(port) { return "port \(port) is not in 0...65535" }
+    if host.isEmpty { return "host is empty" }
+    if (tlsCertificatePath == nil) != (tlsPrivateKeyPath == nil) {
+      return "tlsCertificatePath and tlsPrivateKeyPath must be set together"
+    }
+    let tokenCharacters = Set(
+      "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    if subprotocol.isEmpty || subprotocol.utf8.count > 63
+      || !subprotocol.allSatisfy(tokenCharacters.contains)
+    {
+      return "subprotocol \"\(subprotocol)\" is not a valid token of at most 63 characters"
+    }
+    if subprotocol == "http" { return "subprotocol may not be \"http\" (the file server's name)" }
+    if maxMessageBytes < 1 { return "maxMessageBytes must be at least 1" }
+    if outboundQueueFrameLimit < 1 { return "outboundQueueFrameLimit must be at least 1" }
+    if outboundQueueByteLimit < 1 { return "outboundQueueByteLimit must be at least 1" }
+    if !(rateBurst >= 1) || !rateBurst.isFinite { return "rateBurst must be at least 1" }
+    if !(rateRefillPerSecond >= 0) || !rateRefillPerSecond.isFinite {
+      return "rateRefillPerSecond must be zero or more"
+    }
+    if pingIdleSeconds > 0 && hangupIdleSeconds <= pingIdleSeconds {
+      return "hangupIdleSeconds must be greater than pingIdleSeconds"
+    }
+    if maxConnections < 1 { return "maxConnections must be at least 1" }
+    return nil
+  }
+}

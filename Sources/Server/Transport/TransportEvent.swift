@@ -1,0 +1,11 @@
+/// What the transport reports to its single consumer, in order per connection:
+/// one `.opened`, any number of `.message`, one `.closed`.
+enum TransportEvent: Sendable {
+  /// A WebSocket upgrade completed; the id is new.
+  case opened(ConnectionID)
+  /// One complete text message (valid UTF-8, at most `maxMessageBytes` bytes).
+  case message(ConnectionID, [UInt8])
+  /// The connection is gone; only sent for connections that were `.opened`. Sends to the id
+  /// are dropped from now on.
+  case closed(ConnectionID)
+}

@@ -1,0 +1,136 @@
+import CWebSockets
+import Foundation
+import Logging
+import Synchronization
+
+/// WebSocket and static-file server on one port, built on libwebsockets 4.1 with libev.
+///
+/// It moves complete text messages in and out of WebSocket connections and knows nothing of
+/// the game. One service thread owns every lws object; the methods here may be called from any
+/// thread and only queue a command and wake that thread (`lws_cancel_service`).
+///
+/// Limits enforced per connection (close code in brackets): message size [1009], binary
+/// messages [1003], invalid UTF-8 [1007, by lws], message rate [1008 "rate limit"], outbound
+/// queue [4000 "too slow"], keepalive (ping, then hang up without pong). Shutdown sends 1001.
+final class WebSocketTransport: Sendable {
+  /// The configuration given at creation.
+  let configuration: TransportConfiguration
+  /// Inbound events; one consumer. The stream finishes after `shutdown()` completes.
+  let events: AsyncStream<TransportEvent>
+
+  private let logger: Logger
+  private let continuation: AsyncStream<TransportEvent>.Continuation
+  private let inbox = TransportInbox()
+
+  /// A transport that does nothing until `start()`.
+  init(configuration: TransportConfiguration, logger: Logger) {
+    self.configuration = configuration
+    self.logger = logger
+    (events, continuation) = AsyncStream.makeStream(
+      of: TransportEvent.self, bufferingPolicy: .unbounded)
+  }
+
+  /// The port actually listened on (useful with `port: 0`); `0` before `start()` succeeded.
+  var listeningPort: Int { inbox.listeningPort }
+
+  /// Binds the port, creates the lws context and starts the service thread.
+  ///
+  /// Blocks the caller until the context exists (milliseconds).
+  /// - Throws: `TransportError`, for example `.addressInUse` when the port is taken.
+  func start() throws(TransportError) {
+    if let problem = configuration.validationProblem() {
+      throw .invalidConfiguration(problem)
+    }
+    let webRoot = try configuration.webRoot.map { path throws(TransportError) in
+      try Self.resolvedDirectory(path)
+    }
+    for path in [configuration.tlsCertificatePath, configuration.tlsPrivateKeyPath] {
+      if let path, access(path, R_OK) != 0 { throw .tlsFileUnreadable(path) }
+    }
+    guard inbox.beginStart() else { throw .alreadyStarted }
+
+    let softLimit = FileDescriptorLimit.adjust(forConnections: configuration.maxConnections)
+    let wantedLimit =
+      rlim_t(clamping: configuration.maxConnections) + rlim_t(FileDescriptorLimit.headroom)
+    if softLimit < wantedLimit {
+      logger.warning(
+        "open file limit is below maxConnections; connections are capped by it",
+        metadata: ["limit": "\(softLimit)", "maxConnections": "\(configuration.maxConnections)"])
+    }
+    LWSLogBridge.install(logger)
+
+    let startup = StartupSignal()
+    let thread = Thread { [configuration, logger, inbox, continuation] in
+      let loop = ServiceLoop(
+        configuration: configuration, logger: logger, inbox: inbox, continuation: continuation)
+      let port: Int
+      do throws(TransportError) {
+        port = try loop.createContext(webRoot: webRoot)
+      } catch {
+        startup.report(.failure(error))
+        return
+      }
+      startup.report(.success(port))
+      loop.run()
+      loop.destroy()
+    }
+    thread.name = "lws-service"
+    thread.start()
+
+    switch startup.wait() {
+    case .success(let port):
+      logger.info(
+        "transport listening",
+        metadata: [
+          "host": "\(configuration.host)", "port": "\(port)",
+          "scheme": "\(configuration.usesTLS ? "https/wss" : "http/ws")",
+          "webRoot": "\(webRoot ?? "-")",
+        ])
+    case .failure(let error):
+      inbox.abortStart()
+      throw error
+    }
+  }
+
+  /// Queues `frame` for one connection. Any thread; an unknown or closing id drops it.
+  func send(_ frame: OutboundFrame, to id: ConnectionID) {
+    inbox.post(.send(frame, id))
+  }
+
+  /// Queues `frame` for several connections: one lock and at most one wake for all of them.
+  func send(_ frame: OutboundFrame, to ids: [ConnectionID]) {
+    guard !ids.isEmpty else { return }
+    inbox.post(.sendMany(frame, ids))
+  }
+
+  /// Closes a connection after the frames already queued for it are sent. Any thread.
+  ///
+  /// Codes that may not appear in a close frame (1004-1006, 1015, outside 1000-4999) are sent
+  /// as 1000. The reason is cut to 123 bytes.
+  func close(_ id: ConnectionID, code: UInt16, reason: String) {
+    inbox.post(.close(id, code: code, reason: reason))
+  }
+
+  /// Stops the transport: refuses new WebSocket upgrades, sends 1001 "server shutting down"
+  /// to every client (after what is queued for it), keeps serving until all are closed or
+  /// `graceSeconds` pass, then destroys the context (dropping whatever remains, which is still
+  /// reported as `.closed`) and finishes `events`. Idempotent; every caller returns once the
+  /// transport is stopped. Without a prior `start()` it just finishes `events`.
+  func shutdown(graceSeconds: Double = 5) async {
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      inbox.requestShutdown(grace: graceSeconds, waiter: waiter)
+    }
+    // The service thread finished the stream already; this covers a transport never started.
+    continuation.finish()
+  }
+
+  private static func resolvedDirectory(_ path: String) throws(TransportError) -> String {
+    guard let resolved = realpath(path, nil) else { throw .webRootNotFound(path) }
+    defer { free(resolved) }
+    var info = stat()
+    guard stat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+      access(resolved, R_OK | X_OK) == 0
+    else { throw .webRootNotFound(path) }
+    return String(cString: resolved)
+  }
+}

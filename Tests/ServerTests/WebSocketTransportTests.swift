@@ -1,0 +1,302 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import Server
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension LoopbackClient: @unchecked Sendable {}
+
+/// Integration tests: a real transport on a free loopback port, driven by `LoopbackClient`.
+@Suite struct WebSocketTransportTests {
+  private static let logger: Logger = {
+    var logger = Logger(label: "transport-test")
+    logger.logLevel = .warning
+    return logger
+  }()
+
+  /// A started transport on an ephemeral port plus a consumer that echoes every message and
+  /// records every event.
+  private final class EchoServer: Sendable {
+    let transport: WebSocketTransport
+    let consumer: Task<[TransportEvent], Never>
+    let opened = OpenedConnections()
+
+    init(configuration: TransportConfiguration = TransportConfiguration()) throws {
+      var configuration = configuration
+      configuration.port = 0
+      let transport = WebSocketTransport(
+        configuration: configuration, logger: WebSocketTransportTests.logger)
+      try transport.start()
+      self.transport = transport
+      let opened = self.opened
+      consumer = Task {
+        var log: [TransportEvent] = []
+        for await event in transport.events {
+          log.append(event)
+          switch event {
+          case .opened(let id): opened.ids.withLock { $0.append(id) }
+          case .message(let id, let bytes): transport.send(OutboundFrame(bytes), to: id)
+          case .closed: break
+          }
+        }
+        return log
+      }
+    }
+
+    var port: Int { transport.listeningPort }
+
+    /// Shuts down and returns every event seen (the stream has finished then).
+    func stop() async -> [TransportEvent] {
+      await transport.shutdown(graceSeconds: 10)
+      return await consumer.value
+    }
+  }
+
+  /// Runs `body` against a fresh echo server and always shuts it down (a service thread left
+  /// running would keep the test process alive). Returns every event the server reported.
+  private func withEchoServer(
+    _ configuration: TransportConfiguration = TransportConfiguration(),
+    _ body: (EchoServer) async throws -> Void
+  ) async throws -> [TransportEvent] {
+    let server = try EchoServer(configuration: configuration)
+    do {
+      try await body(server)
+    } catch {
+      _ = await server.stop()
+      throw error
+    }
+    return await server.stop()
+  }
+
+  private static func makeWebRoot() throws -> String {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("transport-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let files = [
+      "index.html": "<!doctype html><title>t</title><script type=module src=app.js></script>",
+      "app.js": "export const suit = \"\u{2660}\";\n",
+      "style.css": "body { color: #123; }\n",
+      "icon.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n",
+    ]
+    for (name, text) in files {
+      try Data(text.utf8).write(to: root.appendingPathComponent(name))
+    }
+    return root.path
+  }
+
+  @Test func servesStaticFilesWithBrowserReadyTypes() async throws {
+    let root = try Self.makeWebRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    var configuration = TransportConfiguration()
+    configuration.webRoot = root
+    let events = try await withEchoServer(configuration) { server in
+      let port = server.port
+      #expect(port > 0)
+      try await checkStaticFiles(port: port)
+    }
+    #expect(events.isEmpty)
+  }
+
+  private func checkStaticFiles(port: Int) async throws {
+    let responses = try await offPool {
+      let client = try LoopbackClient(port: port)
+      return try ["/", "/app.js", "/style.css", "/icon.svg", "/missing.js"].map { path in
+        let response = try client.get(path)
+        return (path, response.status, response.headers["content-type"] ?? "", response.body)
+      }
+    }
+    let byPath = Dictionary(uniqueKeysWithValues: responses.map { ($0.0, $0) })
+    #expect(byPath["/"]?.1 == 200)
+    #expect(byPath["/"]?.2.hasPrefix("text/html") == true)
+    #expect(byPath["/app.js"]?.1 == 200)
+    #expect(byPath["/app.js"]?.2.hasPrefix("text/javascript") == true)
+    #expect(byPath["/app.js"]?.3 == Array("export const suit = \"\u{2660}\";\n".utf8))
+    #expect(byPath["/style.css"]?.2.hasPrefix("text/css") == true)
+    #expect(byPath["/icon.svg"]?.2 == "image/svg+xml")
+    #expect(byPath["/missing.js"]?.1 == 404)
+  }
+
+  @Test func echoesTextMessagesAndSays1001OnShutdown() async throws {
+    let server = try EchoServer()
+    do {
+      try await echoAndShutDown(server)
+    } catch {
+      _ = await server.stop()
+      throw error
+    }
+  }
+
+  private func echoAndShutDown(_ server: EchoServer) async throws {
+    let port = server.port
+    let (named, unnamed) = try await offPool {
+      let named = try LoopbackClient(port: port)
+      let upgrade = try named.upgrade(subprotocol: "matchismo.v1")
+      #expect(upgrade.status == 101)
+      #expect(upgrade.headers["sec-websocket-accept"] == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+      #expect(upgrade.headers["sec-websocket-protocol"] == "matchismo.v1")
+      try named.sendText("hello \u{2660}")
+      #expect(try named.readFrame() == .init(opcode: 1, payload: Array("hello \u{2660}".utf8)))
+
+      // No subprotocol: served the game protocol anyway.
+      let unnamed = try LoopbackClient(port: port)
+      let plain = try unnamed.upgrade()
+      #expect(plain.status == 101)
+      #expect(plain.headers["sec-websocket-protocol"] == nil)
+      try unnamed.sendFrame(opcode: 1, Array("ab".utf8), final: false)
+      try unnamed.sendFrame(opcode: 0, Array("cd".utf8))
+      #expect(try unnamed.readFrame() == .init(opcode: 1, payload: Array("abcd".utf8)))
+      try unnamed.sendText("")
+      #expect(try unnamed.readFrame() == .init(opcode: 1, payload: []))
+      return (named, unnamed)
+    }
+
+    let stopping = Task { await server.stop() }
+    let closes = try await offPool {
+      try [named, unnamed].map { client in
+        let frame = try client.readFrame()
+        try client.sendFrame(opcode: 8, Array(frame.payload.prefix(2)))
+        return (frame.closeCode, frame.closeReason, client.readsEndOfStream())
+      }
+    }
+    for close in closes {
+      #expect(close.0 == 1001)
+      #expect(close.1 == "server shutting down")
+      #expect(close.2)
+    }
+
+    let events = await stopping.value
+    let opened = events.compactMap { if case .opened(let id) = $0 { id } else { nil } }
+    let closed = events.compactMap { if case .closed(let id) = $0 { id } else { nil } }
+    let messages = events.compactMap {
+      if case .message(_, let bytes) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }
+    }
+    #expect(opened.count == 2)
+    #expect(Set(opened) == Set(closed))
+    #expect(Set(opened).count == 2)
+    #expect(messages == ["hello \u{2660}", "abcd", ""])
+  }
+
+  @Test func closesConnectionsThatBreakTheLimits() async throws {
+    let events = try await withEchoServer { server in
+      try await breakTheLimits(port: server.port)
+    }
+    let opened = events.filter { if case .opened = $0 { true } else { false } }.count
+    let closed = events.filter { if case .closed = $0 { true } else { false } }.count
+    #expect(opened == 4)
+    #expect(closed == 4)
+  }
+
+  private func breakTheLimits(port: Int) async throws {
+    let results = try await offPool {
+      func closeAfter(_ send: (LoopbackClient) throws -> Void) throws -> (UInt16?, String) {
+        let client = try LoopbackClient(port: port)
+        #expect(try client.upgrade().status == 101)
+        try send(client)
+        var frame = try client.readFrame()
+        while frame.opcode == 1 { frame = try client.readFrame() }  // echoes before the close
+        try client.sendFrame(opcode: 8, Array(frame.payload.prefix(2)))
+        return (frame.closeCode, frame.closeReason)
+      }
+      return [
+        "too big": try closeAfter { try $0.sendText(String(repeating: "x", count: 9000)) },
+        "binary": try closeAfter { try $0.sendFrame(opcode: 2, [1, 2, 3]) },
+        "bad utf-8": try closeAfter { try $0.sendFrame(opcode: 1, [0xff, 0xfe, 0x41]) },
+        "flood": try closeAfter { client in
+          for index in 0..<200 { try client.sendText("m\(index)") }
+        },
+      ]
+    }
+    #expect(results["too big"]?.0 == 1009)
+    #expect(results["binary"]?.0 == 1003)
+    #expect(results["bad utf-8"]?.0 == 1007)
+    #expect(results["flood"]?.0 == 1008)
+    #expect(results["flood"]?.1 == "rate limit")
+
+    let refused = try await offPool {
+      let client = try LoopbackClient(port: port)
+      let status = (try? client.upgrade(version: "8"))?.status
+      return status
+    }
+    #expect(refused != 101)
+  }
+
+  @Test func appCloseSendsQueuedFramesFirst() async throws {
+    _ = try await withEchoServer { server in
+      try await closeAfterQueuedFrames(server)
+    }
+  }
+
+  private func closeAfterQueuedFrames(_ server: EchoServer) async throws {
+    let port = server.port
+    let client = try await offPool {
+      let client = try LoopbackClient(port: port)
+      #expect(try client.upgrade().status == 101)
+      try client.sendText("ping")
+      #expect(try client.readFrame().opcode == 1)
+      return client
+    }
+    // The echo arrived, so the consumer has seen `.opened`.
+    let first = server.opened.ids.withLock { $0.first }
+    let id = try #require(first)
+    for index in 0..<3 { server.transport.send(OutboundFrame(Array("n\(index)".utf8)), to: id) }
+    server.transport.close(id, code: 4100, reason: "kicked")
+    let frames = try await offPool {
+      let frames = try (0..<4).map { _ in try client.readFrame() }
+      try client.sendFrame(opcode: 8, Array(frames[3].payload.prefix(2)))
+      return frames
+    }
+    #expect(
+      frames[0..<3].map { String(decoding: $0.payload, as: UTF8.self) } == ["n0", "n1", "n2"])
+    #expect(frames[3].closeCode == 4100)
+    #expect(frames[3].closeReason == "kicked")
+  }
+
+  @Test func aTakenPortIsAnError() async throws {
+    _ = try await withEchoServer { first in
+      var configuration = TransportConfiguration()
+      configuration.port = first.port
+      let second = WebSocketTransport(configuration: configuration, logger: Self.logger)
+      #expect(throws: TransportError.addressInUse(host: "127.0.0.1", port: first.port)) {
+        try second.start()
+      }
+      await second.shutdown()
+    }
+  }
+
+  @Test func startsOnlyOnceAndShutsDownIdempotently() async throws {
+    let server = try EchoServer()
+    #expect(throws: TransportError.alreadyStarted) { try server.transport.start() }
+    async let first: Void = server.transport.shutdown()
+    async let second: Void = server.transport.shutdown()
+    _ = await (first, second)
+    _ = await server.stop()
+  }
+
+  @Test func shutdownWithoutStartFinishesTheEvents() async {
+    let transport = WebSocketTransport(
+      configuration: TransportConfiguration(), logger: Self.logger)
+    transport.send(OutboundFrame([1]), to: ConnectionID(rawValue: 7))
+    await transport.shutdown()
+    var count = 0
+    for await _ in transport.events { count += 1 }
+    #expect(count == 0)
+  }
+
+  @Test func aMissingWebRootIsAnError() {
+    var configuration = TransportConfiguration()
+    configuration.port = 0
+    configuration.webRoot = "/nonexistent/web"
+    let transport = WebSocketTransport(configuration: configuration, logger: Self.logger)
+    #expect(throws: TransportError.webRootNotFound("/nonexistent/web")) { try transport.start() }
+  }
+}
+
+/// Ids the echo consumer saw opened.
+private final class OpenedConnections: Sendable {
+  let ids = Mutex<[ConnectionID]>([])
+}
