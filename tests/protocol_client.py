@@ -6,6 +6,7 @@ it with a fresh snapshot from the server.
 import asyncio
 import itertools
 import json
+import time
 
 import websockets
 
@@ -85,6 +86,24 @@ class TableState:
                 raise AssertionError(f"unknown event kind {kind!r}")
 
 
+class Pacer:
+    """Keeps a client under the server's documented rate limit (a bucket of 40, 20 per second),
+    the way a well-behaved bot must: tokens refill at `rate` per second up to `burst`."""
+
+    def __init__(self, burst=30, rate=16.0):
+        self.burst, self.rate = burst, rate
+        self.tokens, self.last = float(burst), time.monotonic()
+
+    async def wait(self):
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+            self.tokens, self.last = 1.0, time.monotonic()
+        self.tokens -= 1
+
+
 class Client:
     """One WebSocket connection speaking protocol v1."""
 
@@ -92,6 +111,7 @@ class Client:
         self.ws = ws
         self.next_id = 1
         self.session = None
+        self.pacer = Pacer()
 
     @classmethod
     async def connect(cls, url, **kwargs):
@@ -103,6 +123,7 @@ class Client:
         message = dict(message)
         message.setdefault("id", self.next_id)
         self.next_id += 1
+        await self.pacer.wait()
         await self.ws.send(json.dumps(message))
         return message["id"]
 

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A minimal blocking HTTP / WebSocket client for loopback tests: one TCP connection to
-/// 127.0.0.1 with 10-second send and receive timeouts.
+/// 127.0.0.1 with 60-second send and receive timeouts (generous: on two cores, CPU-heavy suites running in
+/// parallel can keep the echo consumer task from running for several seconds).
 final class LoopbackClient {
   struct Failure: Error, CustomStringConvertible {
     var description: String
@@ -41,7 +42,7 @@ final class LoopbackClient {
   init(port: Int) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket() failed") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()

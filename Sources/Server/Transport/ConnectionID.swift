@@ -1,11 +1,4 @@
-/// Identifies one WebSocket connection for the life of the process; never reused.
-///
-/// Ids are handed out when a WebSocket upgrade completes (the `.opened` event), counting up
-/// from 1 across all transports of the process. `0` is never a valid id.
-struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
-  /// The number behind the id; unique within one process run.
-  let rawValue: UInt64
+import struct Lobby.ConnectionID
 
-  /// A short form for logs, for example `ws#42`.
-  var description: String { "ws#\(rawValue)" }
-}
+/// The transport numbers connections with the lobby's id type, so no conversion is needed.
+typealias ConnectionID = Lobby.ConnectionID

@@ -1,0 +1,112 @@
+import Foundation
+import Lobby
+import Logging
+
+/// Everything the server needs to start, independent of how it was asked for.
+struct ServerOptions: Sendable {
+  var host = "127.0.0.1"
+  var port = 8080
+  var webRoot = "web-client"
+  var logLevel: Logger.Level = .info
+  var tlsCertificatePath: String?
+  var tlsPrivateKeyPath: String?
+  var maxMessageBytes = 8192
+  var reconnectGrace: Double = 60
+}
+
+/// The running server: transport, lobby, and the loop that feeds one to the other.
+struct Application {
+  let options: ServerOptions
+
+  /// Starts listening, serves until SIGINT/SIGTERM, then closes every client with 1001.
+  func run() async throws {
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = options.logLevel
+      return handler
+    }
+    let logger = Logger(label: "matchismo")
+
+    var configuration = TransportConfiguration()
+    configuration.host = options.host
+    configuration.port = options.port
+    configuration.webRoot = Self.resolvedWebRoot(options.webRoot, logger: logger)
+    configuration.tlsCertificatePath = options.tlsCertificatePath
+    configuration.tlsPrivateKeyPath = options.tlsPrivateKeyPath
+    configuration.maxMessageBytes = options.maxMessageBytes
+
+    let transport = WebSocketTransport(configuration: configuration, logger: logger)
+    try transport.start()
+
+    var lobbyConfiguration = LobbyConfiguration()
+    lobbyConfiguration.maxMessageBytes = options.maxMessageBytes
+    lobbyConfiguration.reconnectGrace = options.reconnectGrace
+    let lobby = Lobby(
+      outbound: TransportOutbound(transport: transport), configuration: lobbyConfiguration,
+      logger: logger)
+
+    let scheme = options.tlsCertificatePath == nil ? "http" : "https"
+    let shownHost = options.host == "0.0.0.0" ? "localhost" : options.host
+    logger.notice(
+      "Matchismo Live is listening on \(scheme)://\(shownHost):\(transport.listeningPort)/")
+
+    let (watcher, signals) = SignalWatcher.stream(signals: [SIGINT, SIGTERM])
+    let shutdown = Task {
+      for await signal in signals {
+        logger.notice("received signal \(signal); closing every connection with 1001")
+        await transport.shutdown()
+        break
+      }
+    }
+    let sweeper = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(5))
+        await lobby.sweep()
+      }
+    }
+
+    for await event in transport.events {
+      switch event {
+      case .opened:
+        break
+      case .message(let id, let bytes):
+        await lobby.received(bytes, from: id)
+      case .closed(let id):
+        await lobby.disconnected(id)
+      }
+    }
+    sweeper.cancel()
+    shutdown.cancel()
+    watcher.cancel()
+    logger.notice("stopped")
+  }
+
+  /// The web root as an absolute path, or nil (with a warning) when it has no index.html.
+  static func resolvedWebRoot(_ path: String, logger: Logger) -> String? {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    guard FileManager.default.fileExists(atPath: url.appendingPathComponent("index.html").path)
+    else {
+      logger.warning("no index.html in \(url.path): serving WebSocket only")
+      return nil
+    }
+    return url.path
+  }
+}
+
+/// Lets the lobby send through the transport.
+struct TransportOutbound: Outbound {
+  let transport: WebSocketTransport
+
+  func send(_ message: [UInt8], to connections: [ConnectionID]) {
+    let frame = OutboundFrame(message)
+    if connections.count == 1 {
+      transport.send(frame, to: connections[0])
+    } else {
+      transport.send(frame, to: connections)
+    }
+  }
+
+  func close(_ connection: ConnectionID, code: UInt16, reason: String) {
+    transport.close(connection, code: code, reason: reason)
+  }
+}
