@@ -1,0 +1,114 @@
+"""Two people's views: one plays in headless Chromium, another watches through the table's share
+link (/#/t/<code>) in a second Chromium, and sees the player's selection and score."""
+import itertools
+import re
+import shutil
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from mp_support import FAST, start_server  # noqa: F401  (a fixture)
+from protocol_client import set_from_ids
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+CODE = re.compile(r"^[A-Z2-9]{6}$")
+
+
+@pytest.fixture
+def browsers():
+    """`browsers()` opens one more headless Chromium; all are closed after the test."""
+    drivers = []
+
+    def open_browser():
+        options = Options()
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", "--disable-gpu"):
+            options.add_argument(flag)
+        options.binary_location = CHROMIUM
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+        driver.set_page_load_timeout(20)
+        drivers.append(driver)
+        return driver
+
+    yield open_browser
+    for driver in drivers:
+        driver.quit()
+
+
+def card_ids(driver):
+    return [int(e.get_attribute("data-card-id"))
+            for e in driver.find_elements(By.CSS_SELECTOR, "#board .card[data-card-id]")]
+
+
+def card(driver, card_id):
+    return driver.find_element(By.CSS_SELECTOR, f'#board .card[data-card-id="{card_id}"]')
+
+
+def selected_by(driver, card_id):
+    found = driver.find_elements(By.CSS_SELECTOR, f'#board .card[data-card-id="{card_id}"]')
+    return (found[0].get_attribute("data-selected-by") or "").split() if found else None
+
+
+def seat_score(driver, seat):
+    rows = driver.find_elements(By.CSS_SELECTOR, f'#scoreboard [data-seat="{seat}"] .score')
+    return rows[0].get_attribute("textContent").strip() if rows else None
+
+
+def severe_errors(driver):
+    return [e for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and e.get("source") != "network"]
+
+
+def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
+    server = start_server(*FAST)
+    player, watcher = browsers(), browsers()
+
+    player.get(server.http_url)
+    wait = WebDriverWait(player, 15)
+    player.find_element(By.ID, "name").send_keys("Pia")
+    Select(player.find_element(By.ID, "seats")).select_by_value("2")
+    player.find_element(By.ID, "create-private").click()
+    wait.until(lambda d: CODE.match(d.find_element(By.ID, "table-code").get_attribute("textContent").strip()))
+    code = player.find_element(By.ID, "table-code").get_attribute("textContent").strip()
+    wait.until(lambda d: d.find_element(By.ID, "start").is_displayed())
+    player.find_element(By.ID, "start").click()
+    wait.until(lambda d: len(card_ids(d)) >= 12)
+
+    # The share link of a started table: the second browser watches it.
+    watcher.get(f"{server.http_url}#/t/{code}")
+    watch = WebDriverWait(watcher, 15)
+    watch.until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+    watch.until(lambda d: sorted(card_ids(d)) == sorted(card_ids(player)))
+    assert watcher.find_element(By.ID, "table-code").get_attribute("textContent").strip() == code
+    assert seat_score(watcher, 0) == "0"
+
+    ids = card_ids(player)
+    triple = next(t for t in itertools.combinations(ids, 3) if set_from_ids(*t))
+    card(player, triple[0]).click()
+    watch.until(lambda d: "0" in (selected_by(d, triple[0]) or []))
+    assert seat_score(watcher, 0) == "-1"
+    # Nothing else is shown as chosen.
+    assert all(not selected_by(watcher, i) for i in ids if i != triple[0])
+
+    for card_id in triple[1:]:
+        card(player, card_id).click()
+        if card_id != triple[-1]:
+            wait.until(lambda d, c=card_id: card(d, c).get_attribute("aria-pressed") == "true")
+    # 3 choices cost 3, the set earns 12: the spectator sees seat 0 go from -1 to 9.
+    watch.until(lambda d: seat_score(d, 0) == "9")
+    watch.until(lambda d: not set(card_ids(d)) & set(triple))
+    # The watcher cannot choose: clicking a card changes nobody's selection.
+    some = card_ids(watcher)[0]
+    card(watcher, some).click()
+    time.sleep(0.5)
+    assert not selected_by(player, some)
+
+    assert not severe_errors(player), severe_errors(player)
+    assert not severe_errors(watcher), severe_errors(watcher)
