@@ -162,11 +162,9 @@ public actor Table<Card: WireCard> {
 
   /// Applies a move from `connection`: broadcasts the diff and status, or answers with an error.
   public func play(_ move: Move, replyTo: MessageID?, from connection: ConnectionID) {
-    switch state.apply(move, replyTo: replyTo) {
-    case .accepted(let version, _, let diff, let status):
-      send(TableState<Card>.Broadcast(version: version, diff: diff, status: status))
-    case .rejected(let error):
-      reply(error, to: connection)
+    switch state.play(move, replyTo: replyTo) {
+    case .success(let (_, b)): send(b)
+    case .failure(let error): reply(error, to: connection)
     }
   }
 
@@ -203,8 +201,8 @@ public actor Table<Card: WireCard> {
   private func send(_ b: TableState<Card>.Broadcast) {
     let everyone = Array(members.keys)
     guard !everyone.isEmpty else { return }
-    outbound.send(b.diff.encoded, to: everyone)
-    outbound.send(b.status.encoded, to: everyone)
+    outbound.send(b.encodedDiff, to: everyone)
+    outbound.send(b.encodedStatus, to: everyone)
   }
 
   private func reply(_ error: ProtocolError, to connection: ConnectionID) {

@@ -26,7 +26,8 @@ public struct TableState<Card: WireCard>: Sendable {
     case rejected(ProtocolError)
   }
 
-  /// One numbered change for everyone at the table: the diff, then the status line.
+  /// One numbered change for everyone at the table: the diff, then the status line, each
+  /// encoded once for every recipient.
   public struct Broadcast: Sendable {
     /// The version the diff produces.
     public let version: Int
@@ -34,6 +35,10 @@ public struct TableState<Card: WireCard>: Sendable {
     public let diff: JSONValue
     /// The status message that follows it.
     public let status: JSONValue
+    /// `diff`, encoded.
+    public let encodedDiff: [UInt8]
+    /// `status`, encoded.
+    public let encodedStatus: [UInt8]
   }
 
   /// Who sits in a seat.
@@ -296,18 +301,30 @@ public struct TableState<Card: WireCard>: Sendable {
 
   /// Applies `move` (made by `move.seat`), answering the sender's message `replyTo`.
   public mutating func apply(_ move: Move, replyTo: MessageID?) -> Outcome {
+    switch play(move, replyTo: replyTo) {
+    case .success(let (events, b)):
+      .accepted(version: b.version, events: events, diff: b.diff, status: b.status)
+    case .failure(let error):
+      .rejected(error)
+    }
+  }
+
+  /// Applies `move`, returning its game events and the broadcast, or the refusal.
+  public mutating func play(_ move: Move, replyTo: MessageID?) -> Result<
+    (events: [GameEvent<Card>], broadcast: Broadcast), ProtocolError
+  > {
     if case .choose = move, phase != .playing {
       let message =
         phase == .finished
         ? "The game is over; deal again to play on." : "The game has not started yet."
-      return .rejected(
+      return .failure(
         ProtocolError(phase == .finished ? .gameOver : .notPlaying, message, replyTo: replyTo))
     }
     let events: [GameEvent<Card>]
     do {
       events = try game.apply(move)
     } catch {
-      return .rejected(Self.protocolError(for: error, replyTo: replyTo))
+      return .failure(Self.protocolError(for: error, replyTo: replyTo))
     }
     record.moves.append(move)
     var encoded: [JSONValue] = []
@@ -336,7 +353,7 @@ public struct TableState<Card: WireCard>: Sendable {
     let b = broadcast(
       seat: move.seat, replyTo: replyTo, events: encoded,
       status: StatusLine.runs(for: events, names: names))
-    return .accepted(version: b.version, events: events, diff: b.diff, status: b.status)
+    return .success((events, b))
   }
 
   /// Majority needed for a re-deal vote: more than half of the connected seated players.
@@ -347,12 +364,7 @@ public struct TableState<Card: WireCard>: Sendable {
     Broadcast, ProtocolError
   > {
     if seat == host || seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
-      switch apply(.redeal(seat: seat), replyTo: replyTo) {
-      case .accepted(let version, _, let diff, let status):
-        return .success(Broadcast(version: version, diff: diff, status: status))
-      case .rejected(let error):
-        return .failure(error)
-      }
+      return play(.redeal(seat: seat), replyTo: replyTo).map(\.broadcast)
     }
     if !votes.contains(seat) { votes.append(seat) }
     let name = names[seat]
@@ -372,9 +384,13 @@ public struct TableState<Card: WireCard>: Sendable {
     if let runs { status = runs }
     let diff = ServerMessage.diff(
       tableID: id, version: version, seat: seat, replyTo: replyTo, encodedEvents: events)
-    ring.append((version, diff.encoded))
+    let encodedDiff = diff.encoded
+    ring.append((version, encodedDiff))
     if ring.count > rules.ringSize { ring.removeFirst(ring.count - rules.ringSize) }
-    return Broadcast(version: version, diff: diff, status: statusMessage)
+    let status = statusMessage
+    return Broadcast(
+      version: version, diff: diff, status: status, encodedDiff: encodedDiff,
+      encodedStatus: status.encoded)
   }
 
   /// The encoded diffs after `version`, oldest first, or nil when some of them are gone.
