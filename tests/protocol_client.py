@@ -40,12 +40,19 @@ class TableState:
         self.board = [dict(c) for c in table["board"]]
         self.deck_count = table["deckCount"]
         self.over = table["over"]
+        self.phase = table.get("phase")
+        self.spectators = table.get("spectators", 0)
+        self.host = table.get("host")
+        self.vote = list(table.get("vote", {}).get("seats", []))
         self.players = {p["seat"]: {"score": p["score"], "matches": p["matches"],
-                                    "selection": list(p["selection"])} for p in table["players"]}
+                                    "selection": list(p["selection"]), "name": p["name"],
+                                    "connected": p.get("connected", True)}
+                        for p in table["players"]}
 
     def comparable(self):
         return {"version": self.version, "board": self.board, "deckCount": self.deck_count,
-                "over": self.over, "players": self.players}
+                "over": self.over, "players": self.players, "phase": self.phase,
+                "spectators": self.spectators, "host": self.host, "vote": self.vote}
 
     def apply(self, diff):
         assert diff["version"] == self.version + 1, f"version gap: {self.version} -> {diff['version']}"
@@ -82,6 +89,23 @@ class TableState:
                     p.update(score=0, matches=0, selection=[])
             elif kind == "over":
                 self.over = True
+            elif kind == "phase":
+                self.phase = e["phase"]
+            elif kind == "vote":
+                self.vote = list(e["seats"])
+            elif kind == "join":
+                self.players[e["seat"]] = {"score": 0, "matches": 0, "selection": [],
+                                           "name": e["name"], "connected": True}
+            elif kind == "leave":
+                self.players.pop(e["seat"], None)
+            elif kind == "away":
+                self.players[e["seat"]]["connected"] = False
+            elif kind == "back":
+                self.players[e["seat"]]["connected"] = True
+            elif kind == "host":
+                self.host = e["seat"]
+            elif kind == "spectators":
+                self.spectators = e["count"]
             else:
                 raise AssertionError(f"unknown event kind {kind!r}")
 

@@ -71,7 +71,8 @@ def test_redeal_starts_a_new_game(server):
         assert [e["kind"] for e in diff["events"]] == ["redeal"]
         state.apply(diff)
         await client.expect("status")
-        assert state.players[0] == {"score": 0, "matches": 0, "selection": []}
+        assert {k: state.players[0][k] for k in ("score", "matches", "selection")} == {
+            "score": 0, "matches": 0, "selection": []}
         assert state.comparable() == TableState(await client.snapshot()).comparable()
         await client.close()
 
@@ -88,11 +89,28 @@ def test_resume_with_session_token_returns_to_the_table(server):
         state.apply(await first.expect("diff"))
         await first.close()
 
+        # Back with the last version applied: only what was missed comes (the drop itself),
+        # then the status, then everyone hears the player is back.
         second = await Client.connect(server.ws_url)
-        welcome = await second.hello(resume=first.session)
+        await second.send({"type": "hello", "resume": first.session, "version": state.version})
+        welcome = await second.expect("welcome")
         assert welcome["resumed"] is True and welcome["name"] == "Bea"
-        snapshot = await second.expect("snapshot")
+        away = await second.expect("diff")
+        assert [e["kind"] for e in away["events"]] == ["away"]
+        state.apply(away)
+        await second.expect("status")
+        back = await second.expect("diff")
+        assert [e["kind"] for e in back["events"]] == ["back"]
+        state.apply(back)
+        await second.expect("status")
+        assert state.comparable() == TableState(await second.snapshot()).comparable()
+
+        # Without a version, a resume gets a snapshot.
+        third = await Client.connect(server.ws_url)
+        await third.hello(resume=first.session)
+        snapshot = await third.expect("snapshot")
         assert TableState(snapshot["table"]).comparable() == state.comparable()
+        await third.close()
         await second.close()
 
     asyncio.run(asyncio.wait_for(run(), 30))

@@ -1,9 +1,22 @@
 import Model
 import Protocol
 
-/// The arbiter of one table as a pure state machine: it applies moves one at a time to one game,
-/// numbers every accepted change, and says what to broadcast. The ``Table`` actor is a thin shell
-/// that feeds it and carries out its answers.
+/// Timings of a table, in seconds.
+public struct TableRules: Hashable, Sendable {
+  /// The countdown between a start and the deal.
+  public var countdown: Double = 3
+  /// How long a dropped player's seat is held.
+  public var reconnectGrace: Double = 60
+  /// How many recent diffs are kept for reconnecting clients.
+  public var ringSize = 64
+
+  /// The default rules.
+  public init() {}
+}
+
+/// The arbiter of one table as a pure state machine: seats, phases, votes and one game. It
+/// applies changes one at a time, numbers every broadcast, and says what to send. The ``Table``
+/// actor is a thin shell that feeds it and carries out its answers.
 public struct TableState<Card: WireCard>: Sendable {
   /// What applying a move came to.
   public enum Outcome: Sendable {
@@ -13,51 +26,398 @@ public struct TableState<Card: WireCard>: Sendable {
     case rejected(ProtocolError)
   }
 
+  /// One numbered change for everyone at the table: the diff, then the status line, each
+  /// encoded once for every recipient.
+  public struct Broadcast: Sendable {
+    /// The version the diff produces.
+    public let version: Int
+    /// The diff message.
+    public let diff: JSONValue
+    /// The status message that follows it.
+    public let status: JSONValue
+    /// `diff`, encoded.
+    public let encodedDiff: [UInt8]
+    /// `status`, encoded.
+    public let encodedStatus: [UInt8]
+  }
+
+  /// Who sits in a seat.
+  public struct Seat: Hashable, Sendable {
+    /// The player's name.
+    public var name: String
+    /// The player's session token (secret).
+    public var token: String
+    /// When a dropped player's seat is released, or nil while connected.
+    public var awayUntil: Double?
+  }
+
   /// The table's public id.
   public let id: String
-  /// The game being played.
+  /// The invite code.
+  public let code: String
+  /// Whether the table is left out of the lobby list.
+  public let isPrivate: Bool
+  /// Timings.
+  public let rules: TableRules
+  /// The game (dealt at creation, shown from the start of play).
   public private(set) var game: CardMatchingGame<Card>
   /// The settings, seed and accepted moves: enough to rebuild ``game``. Secret (holds the seed).
   public private(set) var record: GameRecord
-  /// The version of the state; grows by one per accepted move.
+  /// The version of the state; grows by one per broadcast.
   public private(set) var version = 0
-  /// Each seat's display name.
-  public private(set) var names: [String]
   /// The latest status line.
-  public private(set) var status: [StyledRun] = StatusLine.newGame
+  public private(set) var status: [StyledRun]
+  /// Every seat, nil when empty.
+  public private(set) var seats: [Seat?]
+  /// The phase.
+  public private(set) var phase: TablePhase
+  /// The host's seat.
+  public private(set) var host: Int?
+  /// How many are watching.
+  public private(set) var spectators = 0
+  /// When the countdown ends.
+  public private(set) var countdownEnds: Double?
+  /// Seats that voted for a re-deal, in voting order.
+  public private(set) var votes: [Int] = []
+  /// Since when no seat has been taken, or nil while someone sits here.
+  public private(set) var emptySince: Double?
+  /// The name each seat had last (for standings after someone left).
+  public private(set) var names: [String]
+  private var everSeated: Set<Int>
+  private var ring: [(version: Int, diff: [UInt8])] = []
 
-  /// Opens a table dealing a new game.
-  public init(id: String, settings: GameSettings, seed: UInt64, names: [String]) {
+  /// A table already playing with every seat taken by `names`: a solo table, or a test table.
+  public init(
+    id: String, settings: GameSettings, seed: UInt64, names: [String], code: String = "",
+    rules: TableRules = TableRules()
+  ) {
     self.id = id
+    self.code = code
+    self.isPrivate = true
+    self.rules = rules
     self.game = CardMatchingGame(settings: settings, seed: seed)
     self.record = GameRecord(settings: settings, seed: seed)
-    self.names = names
+    self.names = (0..<settings.seats).map {
+      names.indices.contains($0) ? names[$0] : "Seat \($0 + 1)"
+    }
+    self.seats = self.names.map { Seat(name: $0, token: "", awayUntil: nil) }
+    self.everSeated = Set(0..<settings.seats)
+    self.phase = .playing
+    self.host = 0
+    self.status = StatusLine.newGame
   }
+
+  /// An empty table waiting for players.
+  public init(
+    id: String, code: String, isPrivate: Bool, settings: GameSettings, seed: UInt64,
+    rules: TableRules, now: Double
+  ) {
+    self.id = id
+    self.code = code
+    self.isPrivate = isPrivate
+    self.rules = rules
+    self.game = CardMatchingGame(settings: settings, seed: seed)
+    self.record = GameRecord(settings: settings, seed: seed)
+    self.names = (0..<settings.seats).map { "Seat \($0 + 1)" }
+    self.seats = Array(repeating: nil, count: settings.seats)
+    self.everSeated = []
+    self.phase = .waiting
+    self.emptySince = now
+    self.status = [.text("Waiting for players.")]
+  }
+
+  /// How many seats are taken.
+  public var seatedCount: Int { seats.count { $0 != nil } }
+
+  /// How many seated players are connected.
+  public var connectedCount: Int { seats.count { $0 != nil && $0?.awayUntil == nil } }
+
+  /// The seat held by the session `token`.
+  public func seat(of token: String) -> Int? {
+    seats.firstIndex { $0?.token == token }
+  }
+
+  /// The lobby's row for this table.
+  public var listing: TableListing {
+    TableListing(
+      id: id, game: Card.gameName, seats: seats.count, seated: seatedCount,
+      spectators: spectators, phase: phase)
+  }
+
+  // MARK: - People
+
+  /// Seats a player in the lowest free seat; a full table starts its countdown.
+  public mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
+    -> Result<(seat: Int, broadcast: Broadcast), ProtocolError>
+  {
+    guard phase == .waiting else {
+      return .failure(
+        ProtocolError(.alreadyStarted, "This game has started; you can watch it.", replyTo: replyTo)
+      )
+    }
+    guard let seat = seats.firstIndex(where: { $0 == nil }) else {
+      return .failure(
+        ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo))
+    }
+    seats[seat] = Seat(name: name, token: token, awayUntil: nil)
+    names[seat] = name
+    everSeated.insert(seat)
+    emptySince = nil
+    var events: [JSONValue] = [TableEvent.joined(seat: seat, name: name).json]
+    var runs: [StyledRun] = [.text("\(name) joined.")]
+    if host == nil {
+      host = seat
+      events.append(TableEvent.host(seat: seat).json)
+    }
+    if seatedCount == seats.count {
+      let (more, line) = beginCountdown(now: now)
+      events += more
+      runs = [.text("\(name) joined. ")] + line
+    }
+    return .success((seat, broadcast(seat: seat, replyTo: replyTo, events: events, status: runs)))
+  }
+
+  /// The player in `seat` left (or did not come back in time): the seat is empty again.
+  public mutating func release(seat: Int, now: Double) -> Broadcast? {
+    guard seats.indices.contains(seat), let leaving = seats[seat] else { return nil }
+    seats[seat] = nil
+    var events: [JSONValue] = [TableEvent.left(seat: seat).json]
+    if votes.contains(seat) {
+      votes.removeAll { $0 == seat }
+      events.append(TableEvent.vote(seats: votes, needed: votesNeeded).json)
+    }
+    if host == seat {
+      host = seats.firstIndex { $0 != nil }
+      if let host { events.append(TableEvent.host(seat: host).json) }
+    }
+    if seatedCount == 0 {
+      emptySince = now
+      if phase == .countdown {
+        phase = .waiting
+        countdownEnds = nil
+        events.append(TableEvent.phase(.waiting, countdown: nil).json)
+      }
+    }
+    return broadcast(
+      seat: nil, replyTo: nil, events: events, status: [.text("\(leaving.name) left.")])
+  }
+
+  /// The player in `seat` dropped: the seat is held for the grace period.
+  public mutating func disconnect(seat: Int, now: Double) -> Broadcast? {
+    guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil == nil else {
+      return nil
+    }
+    seats[seat]?.awayUntil = now + rules.reconnectGrace
+    let seconds = Int(rules.reconnectGrace.rounded(.up))
+    return broadcast(
+      seat: nil, replyTo: nil, events: [TableEvent.away(seat: seat, seconds: seconds).json],
+      status: [.text("\(player.name) is reconnecting…")])
+  }
+
+  /// The dropped player in `seat` is back.
+  public mutating func reconnect(seat: Int) -> Broadcast? {
+    guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil != nil else {
+      return nil
+    }
+    seats[seat]?.awayUntil = nil
+    return broadcast(
+      seat: seat, replyTo: nil, events: [TableEvent.back(seat: seat).json],
+      status: [.text("\(player.name) is back.")])
+  }
+
+  /// The number of spectators changed.
+  public mutating func setSpectators(_ count: Int) -> Broadcast? {
+    guard count != spectators else { return nil }
+    spectators = count
+    return broadcast(
+      seat: nil, replyTo: nil, events: [TableEvent.spectators(count: count).json], status: nil)
+  }
+
+  // MARK: - Phases
+
+  /// The host starts a waiting table.
+  public mutating func start(by seat: Int, replyTo: MessageID?, now: Double) -> Result<
+    Broadcast, ProtocolError
+  > {
+    guard seat == host else {
+      return .failure(
+        ProtocolError(.notHost, "Only the host can start the game.", replyTo: replyTo))
+    }
+    guard phase == .waiting else {
+      return .failure(
+        ProtocolError(.alreadyStarted, "The game has already started.", replyTo: replyTo))
+    }
+    let (events, runs) = beginCountdown(now: now)
+    return .success(broadcast(seat: seat, replyTo: replyTo, events: events, status: runs))
+  }
+
+  private mutating func beginCountdown(now: Double) -> ([JSONValue], [StyledRun]) {
+    if rules.countdown <= 0 { return beginPlay() }
+    phase = .countdown
+    countdownEnds = now + rules.countdown
+    let seconds = Int(rules.countdown.rounded(.up))
+    return (
+      [TableEvent.phase(.countdown, countdown: seconds).json],
+      [.text("Starting in \(seconds)…")]
+    )
+  }
+
+  private mutating func beginPlay() -> ([JSONValue], [StyledRun]) {
+    phase = .playing
+    countdownEnds = nil
+    let deal = GameEvent<Card>.redealt(board: game.board, deckCount: game.deckCount)
+    return (
+      [TableEvent.phase(.playing, countdown: nil).json, ServerMessage.event(deal, names: names)],
+      [.text("Go! ")] + StatusLine.newGame
+    )
+  }
+
+  /// Moves time on: ends a countdown, releases seats whose grace period has passed. Returns the
+  /// broadcasts and the tokens of the sessions that lost their seat.
+  public mutating func tick(now: Double) -> (broadcasts: [Broadcast], released: [String]) {
+    var broadcasts: [Broadcast] = []
+    var released: [String] = []
+    if phase == .countdown, let ends = countdownEnds, now >= ends {
+      let (events, runs) = beginPlay()
+      broadcasts.append(broadcast(seat: nil, replyTo: nil, events: events, status: runs))
+    }
+    for (seat, player) in seats.enumerated() {
+      if let player, let until = player.awayUntil, now > until,
+        let b = release(seat: seat, now: now)
+      {
+        broadcasts.append(b)
+        released.append(player.token)
+      }
+    }
+    return (broadcasts, released)
+  }
+
+  /// When the next timed change is due, if any.
+  public var nextDeadline: Double? {
+    ([countdownEnds] + seats.map { $0?.awayUntil }).compactMap { $0 }.min()
+  }
+
+  // MARK: - Moves
 
   /// Applies `move` (made by `move.seat`), answering the sender's message `replyTo`.
   public mutating func apply(_ move: Move, replyTo: MessageID?) -> Outcome {
+    switch play(move, replyTo: replyTo) {
+    case .success(let (events, b)):
+      .accepted(version: b.version, events: events, diff: b.diff, status: b.status)
+    case .failure(let error):
+      .rejected(error)
+    }
+  }
+
+  /// Applies `move`, returning its game events and the broadcast, or the refusal.
+  public mutating func play(_ move: Move, replyTo: MessageID?) -> Result<
+    (events: [GameEvent<Card>], broadcast: Broadcast), ProtocolError
+  > {
+    if case .choose = move, phase != .playing {
+      let message =
+        phase == .finished
+        ? "The game is over; deal again to play on." : "The game has not started yet."
+      return .failure(
+        ProtocolError(phase == .finished ? .gameOver : .notPlaying, message, replyTo: replyTo))
+    }
     let events: [GameEvent<Card>]
     do {
       events = try game.apply(move)
     } catch {
-      return .rejected(Self.protocolError(for: error, replyTo: replyTo))
+      return .failure(Self.protocolError(for: error, replyTo: replyTo))
     }
     record.moves.append(move)
-    version += 1
-    status = StatusLine.runs(for: events, names: names)
-    let diff = ServerMessage.diff(
-      tableID: id, version: version, seat: move.seat, replyTo: replyTo, events: events,
-      names: names)
-    return .accepted(
-      version: version, events: events, diff: diff,
-      status: ServerMessage.status(tableID: id, version: version, runs: status))
+    var encoded: [JSONValue] = []
+    if case .redeal = move {
+      if !votes.isEmpty {
+        votes = []
+        encoded.append(TableEvent.vote(seats: [], needed: votesNeeded).json)
+      }
+      if phase != .playing {
+        phase = .playing
+        encoded.append(TableEvent.phase(.playing, countdown: nil).json)
+      }
+    }
+    for event in events {
+      if case .ended(let standings) = event {
+        let present = standings.filter { everSeated.contains($0.seat) }
+        encoded.append(
+          ServerMessage.event(
+            GameEvent<Card>.ended(ServerMessage.reranked(present)), names: names))
+        phase = .finished
+        encoded.append(TableEvent.phase(.finished, countdown: nil).json)
+      } else {
+        encoded.append(ServerMessage.event(event, names: names))
+      }
+    }
+    let b = broadcast(
+      seat: move.seat, replyTo: replyTo, events: encoded,
+      status: StatusLine.runs(for: events, names: names))
+    return .success((events, b))
   }
 
-  /// The snapshot a member sitting at `you` (nil for a spectator) sees now.
-  public func snapshot(replyTo: MessageID?, you: Int?) -> JSONValue {
-    ServerMessage.snapshot(
+  /// Majority needed for a re-deal vote: more than half of the connected seated players.
+  public var votesNeeded: Int { max(1, connectedCount / 2 + 1) }
+
+  /// A re-deal asked for by `seat`: at once for a solo table or the host, otherwise a vote.
+  public mutating func requestRedeal(by seat: Int, replyTo: MessageID?) -> Result<
+    Broadcast, ProtocolError
+  > {
+    if seat == host || seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
+      return play(.redeal(seat: seat), replyTo: replyTo).map(\.broadcast)
+    }
+    if !votes.contains(seat) { votes.append(seat) }
+    let name = names[seat]
+    return .success(
+      broadcast(
+        seat: seat, replyTo: replyTo,
+        events: [TableEvent.vote(seats: votes, needed: votesNeeded).json],
+        status: [.text("\(name) wants a re-deal (\(votes.count) of \(votesNeeded) votes).")]))
+  }
+
+  // MARK: - Messages
+
+  private mutating func broadcast(
+    seat: Int?, replyTo: MessageID?, events: [JSONValue], status runs: [StyledRun]?
+  ) -> Broadcast {
+    version += 1
+    if let runs { status = runs }
+    let diff = ServerMessage.diff(
+      tableID: id, version: version, seat: seat, replyTo: replyTo, encodedEvents: events)
+    let encodedDiff = diff.encoded
+    ring.append((version, encodedDiff))
+    if ring.count > rules.ringSize { ring.removeFirst(ring.count - rules.ringSize) }
+    let status = statusMessage
+    return Broadcast(
+      version: version, diff: diff, status: status, encodedDiff: encodedDiff,
+      encodedStatus: status.encoded)
+  }
+
+  /// The encoded diffs after `version`, oldest first, or nil when some of them are gone.
+  public func diffs(after version: Int) -> [[UInt8]]? {
+    if version == self.version { return [] }
+    guard version < self.version, let first = ring.first, first.version <= version + 1 else {
+      return nil
+    }
+    return ring.filter { $0.version > version }.map(\.diff)
+  }
+
+  /// The snapshot a member sitting at `you` (nil for a spectator) sees at `now`.
+  public func snapshot(replyTo: MessageID?, you: Int?, now: Double = 0) -> JSONValue {
+    let occupied = seats.enumerated().compactMap { seat, player -> SeatView? in
+      guard let player else { return nil }
+      return SeatView(
+        seat: seat, name: player.name, connected: player.awayUntil == nil,
+        away: player.awayUntil.map { max(0, Int(($0 - now).rounded(.up))) })
+    }
+    let meta = TableMeta(
+      phase: phase, code: code, isPrivate: isPrivate, seats: seats.count, host: host,
+      spectators: spectators,
+      countdown: countdownEnds.map { max(0, Int(($0 - now).rounded(.up))) },
+      vote: votes.isEmpty ? nil : (votes, votesNeeded), occupied: occupied)
+    return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
-      status: status)
+      status: status, meta: meta)
   }
 
   /// The status message that goes with the current version.

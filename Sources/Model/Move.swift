@@ -38,6 +38,14 @@ public struct Standing: Hashable, Sendable, Codable {
   public let matches: Int
   /// 1 for the best score; equal scores share a rank, and the next rank skips accordingly.
   public let rank: Int
+
+  /// Creates a row.
+  public init(seat: Int, score: Int, matches: Int, rank: Int) {
+    self.seat = seat
+    self.score = score
+    self.matches = matches
+    self.rank = rank
+  }
 }
 
 /// What one seat has: its score, its matches and its current selection.

@@ -14,8 +14,9 @@ public enum MessageID: Hashable, Sendable {
 
 /// What a client can ask for (protocol v1).
 public enum ClientMessage: Hashable, Sendable {
-  /// Opens (or, with `resume`, takes over) a session.
-  case hello(name: String?, resume: String?)
+  /// Opens (or, with `resume`, takes over) a session; `version` is the last table version the
+  /// client applied, so that only missed diffs need to be sent.
+  case hello(name: String?, resume: String?, version: Int? = nil)
   /// Starts a solo game of `game` at a new one-seat table.
   case playSolo(game: String)
   /// Chooses, or un-chooses, the card with this id.
@@ -24,6 +25,26 @@ public enum ClientMessage: Hashable, Sendable {
   case redeal
   /// Asks for a fresh snapshot of the current table.
   case resync
+  /// Subscribes to the lobby's table list.
+  case lobby
+  /// Sits at the fullest waiting public table of `game` with `seats` seats, or a new one.
+  case quickMatch(game: String, seats: Int)
+  /// Opens a new table and sits at it as host.
+  case createTable(game: String, seats: Int, isPrivate: Bool)
+  /// Sits at the table with this invite code or public id.
+  case join(TableReference)
+  /// Watches the table with this invite code or public id.
+  case spectate(TableReference)
+  /// Leaves the current table.
+  case leave
+  /// The host starts a waiting table.
+  case start
+}
+
+/// How a client names a table: by invite code (any table) or by id (public tables).
+public enum TableReference: Hashable, Sendable {
+  case code(String)
+  case id(String)
 }
 
 /// A decoded client message with its optional id.
@@ -44,6 +65,7 @@ public struct ClientEnvelope: Hashable, Sendable {
 public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case badJSON, unknownType, badField, helloRequired, alreadyHello, unknownGame, notAtTable
   case unknownCard, cardNotOnTable, gameOver
+  case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.
@@ -109,7 +131,8 @@ public enum ClientMessageDecoder {
         throw ProtocolError(.badField, "Field 'name' must be at most \(maxNameLength) characters.")
       }
       let resume = try optionalString(json, "resume", max: maxTokenLength)
-      return .hello(name: name?.isEmpty == true ? nil : name, resume: resume)
+      let version = try optionalInt(json, "version", in: 0...Int.max)
+      return .hello(name: name?.isEmpty == true ? nil : name, resume: resume, version: version)
     case "playSolo":
       guard let game = try optionalString(json, "game", max: 32) else {
         throw ProtocolError(.badField, "Field 'game' is required.")
@@ -122,8 +145,60 @@ public enum ClientMessageDecoder {
       return .choose(card: card)
     case "redeal": return .redeal
     case "resync": return .resync
+    case "lobby": return .lobby
+    case "leave": return .leave
+    case "start": return .start
+    case "quickMatch":
+      let game = try requiredString(json, "game", max: 32)
+      return .quickMatch(game: game, seats: try optionalInt(json, "seats", in: seatRange) ?? 4)
+    case "createTable":
+      let game = try requiredString(json, "game", max: 32)
+      guard let seats = try optionalInt(json, "seats", in: seatRange) else {
+        throw ProtocolError(.badField, "Field 'seats' must be an integer 1...8.")
+      }
+      var isPrivate = false
+      switch json["private"] {
+      case nil, .null?: break
+      case .bool(let b)?: isPrivate = b
+      default: throw ProtocolError(.badField, "Field 'private' must be true or false.")
+      }
+      return .createTable(game: game, seats: seats, isPrivate: isPrivate)
+    case "join", "spectate":
+      let reference: TableReference
+      if let code = try optionalString(json, "code", max: 16) {
+        reference = .code(code.uppercased())
+      } else if let id = try optionalString(json, "table", max: 32) {
+        reference = .id(id)
+      } else {
+        throw ProtocolError(.badField, "Give the table's 'code' or its 'table' id.")
+      }
+      return type == "join" ? .join(reference) : .spectate(reference)
     default:
       throw ProtocolError(.unknownType, "Unknown message type '\(type.prefix(32))'.")
+    }
+  }
+
+  /// The seat counts a table may have.
+  public static let seatRange = 1...8
+
+  private static func requiredString(_ json: JSONValue, _ key: String, max: Int)
+    throws(ProtocolError) -> String
+  {
+    guard let value = try optionalString(json, key, max: max) else {
+      throw ProtocolError(.badField, "Field '\(key)' is required.")
+    }
+    return value
+  }
+
+  private static func optionalInt(_ json: JSONValue, _ key: String, in range: ClosedRange<Int>)
+    throws(ProtocolError) -> Int?
+  {
+    switch json[key] {
+    case nil, .null?: return nil
+    case .int(let i)? where range.contains(i): return i
+    default:
+      throw ProtocolError(
+        .badField, "Field '\(key)' must be an integer \(range.lowerBound)...\(range.upperBound).")
     }
   }
 

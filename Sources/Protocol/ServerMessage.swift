@@ -21,39 +21,82 @@ public enum ServerMessage {
       ])
   }
 
-  /// The whole visible state of a table.
+  /// The whole visible state of a table. `meta` adds the table around the game (multiplayer
+  /// tables); without it every seat is listed as a player.
   public static func snapshot<Card: WireCard>(
     replyTo: MessageID?, tableID: String, version: Int, you: Int?,
-    game: CardMatchingGame<Card>, names: [String], status: [StyledRun]
+    game: CardMatchingGame<Card>, names: [String], status: [StyledRun], meta: TableMeta? = nil
   ) -> JSONValue {
+    let dealt = meta.map { $0.phase == .playing || $0.phase == .finished } ?? true
     var table: [(String, JSONValue)] = [
       ("id", .string(tableID)), ("game", .string(Card.gameName)), ("version", .int(version)),
     ]
     if let you { table.append(("you", .int(you))) }
-    table += [
-      ("over", .bool(game.isOver)), ("deckCount", .int(game.deckCount)),
-      ("settings", settings(game.settings)),
-      ("board", .array(game.board.map(\.wireObject))),
-    ]
-    if !game.matchedOnBoard.isEmpty {
-      table.append(("matched", .array(game.matchedOnBoard.sorted().map { .int($0) })))
+    if let meta {
+      table += [
+        ("phase", .string(meta.phase.rawValue)), ("code", .string(meta.code)),
+        ("private", .bool(meta.isPrivate)), ("seats", .int(meta.seats)),
+      ]
+      if let host = meta.host { table.append(("host", .int(host))) }
+      table.append(("spectators", .int(meta.spectators)))
+      if let countdown = meta.countdown { table.append(("countdown", .int(countdown))) }
+      if let vote = meta.vote {
+        table.append(
+          (
+            "vote",
+            .object([
+              ("seats", .array(vote.seats.map { .int($0) })), ("needed", .int(vote.needed)),
+            ])
+          ))
+      }
     }
     table += [
+      ("over", .bool(dealt && game.isOver)),
+      ("deckCount", .int(dealt ? game.deckCount : Card.fullDeck.count)),
+      ("settings", settings(game.settings)),
+      ("board", .array(dealt ? game.board.map(\.wireObject) : [])),
+    ]
+    if dealt && !game.matchedOnBoard.isEmpty {
+      table.append(("matched", .array(game.matchedOnBoard.sorted().map { .int($0) })))
+    }
+    let seats: [SeatView] =
+      meta?.occupied
+      ?? game.players.indices.map {
+        SeatView(seat: $0, name: name(of: $0, in: names), connected: true)
+      }
+    table.append(
       (
         "players",
         .array(
-          game.players.enumerated().map { seat, player in
-            .object([
-              ("seat", .int(seat)), ("name", .string(name(of: seat, in: names))),
+          seats.map { view in
+            let player = game.players[view.seat]
+            var members: [(String, JSONValue)] = [
+              ("seat", .int(view.seat)), ("name", .string(view.name)),
               ("score", .int(player.score)), ("matches", .int(player.matches)),
               ("selection", .array(player.selection.map { .int($0) })),
-            ])
+            ]
+            if meta != nil {
+              members.append(("connected", .bool(view.connected)))
+              if let away = view.away { members.append(("away", .int(away))) }
+            }
+            return .object(members)
           })
-      ),
-      ("status", .array(status.map(\.json))),
-    ]
-    if game.isOver { table.append(("standings", standings(game.standings, names: names))) }
+      ))
+    table.append(("status", .array(status.map(\.json))))
+    if dealt && game.isOver {
+      let standings = game.standings.filter { row in seats.contains { $0.seat == row.seat } }
+      table.append(("standings", Self.standings(reranked(standings), names: names)))
+    }
     return object("snapshot", replyTo: replyTo, [("table", .object(table))])
+  }
+
+  /// Standings with ranks recomputed among the rows given (best first, ties share a rank).
+  public static func reranked(_ rows: [Standing]) -> [Standing] {
+    rows.map { row in
+      Standing(
+        seat: row.seat, score: row.score, matches: row.matches,
+        rank: rows.filter { $0.score > row.score }.count + 1)
+    }
   }
 
   /// What one accepted move changed.

@@ -12,6 +12,9 @@ struct ServerOptions: Sendable {
   var tlsPrivateKeyPath: String?
   var maxMessageBytes = 8192
   var reconnectGrace: Double = 60
+  var countdown: Double = 3
+  var emptyTableGrace: Double = 10
+  var spectatorLimit = 50
 }
 
 /// The running server: transport, lobby, and the loop that feeds one to the other.
@@ -41,6 +44,9 @@ struct Application {
     var lobbyConfiguration = LobbyConfiguration()
     lobbyConfiguration.maxMessageBytes = options.maxMessageBytes
     lobbyConfiguration.reconnectGrace = options.reconnectGrace
+    lobbyConfiguration.countdown = options.countdown
+    lobbyConfiguration.emptyTableGrace = options.emptyTableGrace
+    lobbyConfiguration.spectatorLimit = options.spectatorLimit
     let lobby = Lobby(
       outbound: TransportOutbound(transport: transport), configuration: lobbyConfiguration,
       logger: logger)
@@ -58,10 +64,11 @@ struct Application {
         break
       }
     }
-    let sweeper = Task {
+    // Countdowns, reconnect grace periods and empty tables are timed by this tick.
+    let ticker = Task {
       while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(5))
-        await lobby.sweep()
+        try? await Task.sleep(for: .milliseconds(250))
+        await lobby.tick()
       }
     }
 
@@ -75,7 +82,7 @@ struct Application {
         await lobby.disconnected(id)
       }
     }
-    sweeper.cancel()
+    ticker.cancel()
     shutdown.cancel()
     watcher.cancel()
     logger.notice("stopped")

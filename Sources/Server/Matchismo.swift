@@ -32,6 +32,15 @@ struct Matchismo: AsyncParsableCommand {
   @Option(help: "Seconds a dropped player's session is kept for a resume.")
   var reconnectGrace: Double = 60
 
+  @Option(help: "Seconds of countdown between a table's start and its deal.")
+  var countdown: Double = 3
+
+  @Option(help: "Seconds a table with nobody seated stays open.")
+  var emptyTableGrace: Double = 10
+
+  @Option(help: "Most spectators at one table.")
+  var spectatorLimit = 50
+
   func validate() throws {
     if (tlsCert == nil) != (tlsKey == nil) {
       throw ValidationError("--tls-cert and --tls-key go together.")
@@ -43,7 +52,8 @@ struct Matchismo: AsyncParsableCommand {
   func run() async throws {
     let options = ServerOptions(
       host: host, port: port, webRoot: webRoot, logLevel: logLevel, tlsCertificatePath: tlsCert,
-      tlsPrivateKeyPath: tlsKey, maxMessageBytes: maxMessageBytes, reconnectGrace: reconnectGrace)
+      tlsPrivateKeyPath: tlsKey, maxMessageBytes: maxMessageBytes, reconnectGrace: reconnectGrace,
+      countdown: countdown, emptyTableGrace: emptyTableGrace, spectatorLimit: spectatorLimit)
     try await Application(options: options).run()
   }
 }

@@ -36,7 +36,7 @@ import Testing
     #expect(
       kinds == [
         "select", "deselect", "match", "mismatch", "score", "replace", "remove", "deal", "deck",
-        "redeal", "over",
+        "redeal", "over", "phase",
       ])
   }
 

@@ -135,9 +135,14 @@ func expectError(
     try #require(answer.count == 2)
     #expect(answer.allSatisfy { $0.recipients == [c1] })
     let game = CardMatchingGame<SetCard>(settings: .set(), seed: LobbyHarness.seed)
+    let code = try #require(answer[0].message["table"]?["code"]?.stringValue)
+    #expect(code.count == 6)
+    let meta = TableMeta(
+      phase: .playing, code: code, isPrivate: true, seats: 1, host: 0, spectators: 0,
+      occupied: [SeatView(seat: 0, name: "Ada", connected: true)])
     let expected = ServerMessage.snapshot(
       replyTo: .int(2), tableID: "t1", version: 0, you: 0, game: game, names: ["Ada"],
-      status: StatusLine.newGame)
+      status: StatusLine.newGame, meta: meta)
     #expect(answer[0].message == expected)
     #expect(
       answer[1].message
@@ -251,7 +256,9 @@ func expectError(
 
     let answer = try await harness.send(
       #"{"type":"hello","id":"back","name":"Someone else","resume":"\#(token)"}"#, from: c2)
-    try #require(answer.count == 3)
+    // Welcome, a snapshot (version 2: the drop was version 2) and its status, then the
+    // player's return as version 3 with its status.
+    try #require(answer.count == 5)
     #expect(answer.allSatisfy { $0.recipients == [c2] })
     #expect(
       answer[0].message
@@ -261,14 +268,19 @@ func expectError(
     #expect(answer[1].message["type"] == "snapshot")
     let after = try #require(answer[1].message["table"])
     #expect(after["id"] == "t1")
-    #expect(after["version"] == .int(1))
-    #expect(after == before)
+    #expect(after["version"] == .int(2))
+    #expect(after["board"] == before["board"])
+    #expect(after["players"]?.elements?.first?["selection"] == .array([.int(card)]))
+    #expect(after["players"]?.elements?.first?["connected"] == .bool(false))
     #expect(answer[2].message["type"] == "status")
-    #expect(answer[2].message["version"] == .int(1))
+    #expect(answer[2].message["version"] == .int(2))
+    #expect(answer[3].message["version"] == .int(3))
+    #expect(
+      answer[3].message["events"] == .array([.object([("kind", "back"), ("seat", .int(0))])]))
 
-    // The new connection plays on at version 2.
+    // The new connection plays on at version 4.
     let diff = try await harness.send(#"{"type":"choose","id":6,"card":\#(card)}"#, from: c2)
-    #expect(diff.first?.message["version"] == .int(2))
+    #expect(diff.first?.message["version"] == .int(4))
     #expect(diff.first?.recipients == [c2])
     #expect(await harness.lobby.sessionCount == 1)
     #expect(await harness.lobby.tableCount == 1)

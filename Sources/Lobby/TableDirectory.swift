@@ -1,0 +1,83 @@
+import Protocol
+
+/// The lobby's view of every table: the public list with its version, invite codes, and the
+/// quick-match choice. A pure value; the ``Lobby`` actor owns one.
+public struct TableDirectory: Sendable {
+  /// One table as the directory knows it.
+  public struct Entry: Hashable, Sendable {
+    /// The lobby row.
+    public var listing: TableListing
+    /// The invite code.
+    public var code: String
+    /// Whether it is left out of the list.
+    public var isPrivate: Bool
+  }
+
+  /// The list's version; grows by one per published change set.
+  public private(set) var version = 0
+  private var entries: [String: Entry] = [:]
+  private var codes: [String: String] = [:]
+
+  /// An empty directory.
+  public init() {}
+
+  /// Letters and digits for invite codes, without look-alikes (no I, O, 0, 1).
+  public static let codeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+
+  /// A code of six characters from ``codeAlphabet`` that no live table has, drawn with `random`.
+  public func newCode(using random: (Int) -> Int) -> String {
+    while true {
+      let code = String((0..<6).map { _ in Self.codeAlphabet[random(Self.codeAlphabet.count)] })
+      if codes[code] == nil { return code }
+    }
+  }
+
+  /// The table id for an invite code.
+  public func table(withCode code: String) -> String? { codes[code] }
+
+  /// The entry of a table.
+  public func entry(_ id: String) -> Entry? { entries[id] }
+
+  /// The public list, oldest table first.
+  public var publicListings: [TableListing] {
+    entries.values.filter { !$0.isPrivate }.map(\.listing).sorted {
+      ($0.id.count, $0.id) < ($1.id.count, $1.id)
+    }
+  }
+
+  /// The fullest waiting public table of `game` with `seats` seats and a free seat.
+  public func quickMatch(game: String, seats: Int) -> String? {
+    entries.values
+      .filter {
+        !$0.isPrivate && $0.listing.game == game && $0.listing.seats == seats
+          && $0.listing.phase == .waiting && $0.listing.seated < seats
+      }
+      .max { ($0.listing.seated, $1.listing.id) < ($1.listing.seated, $0.listing.id) }?
+      .listing.id
+  }
+
+  /// Records a table's current row; returns the change to publish, or nil when nothing a lobby
+  /// client sees changed.
+  public mutating func update(_ listing: TableListing, code: String, isPrivate: Bool)
+    -> LobbyChange?
+  {
+    let old = entries[listing.id]
+    entries[listing.id] = Entry(listing: listing, code: code, isPrivate: isPrivate)
+    codes[code] = listing.id
+    guard !isPrivate, old?.listing != listing else { return nil }
+    return .upsert(listing)
+  }
+
+  /// Forgets a table; returns the change to publish, if it was listed.
+  public mutating func remove(_ id: String) -> LobbyChange? {
+    guard let entry = entries.removeValue(forKey: id) else { return nil }
+    codes[entry.code] = nil
+    return entry.isPrivate ? nil : .remove(id: id)
+  }
+
+  /// Takes the next version for a set of changes about to be published.
+  public mutating func publish() -> Int {
+    version += 1
+    return version
+  }
+}

@@ -1,0 +1,209 @@
+/// A table's phase: seats fill, a countdown runs, the game is played, the game has ended.
+public enum TablePhase: String, Hashable, Sendable {
+  case waiting, countdown, playing, finished
+}
+
+/// What happened at a table outside the game itself: people coming and going, phases, votes.
+public enum TableEvent: Hashable, Sendable {
+  /// A player sat down.
+  case joined(seat: Int, name: String)
+  /// A seat is empty again.
+  case left(seat: Int)
+  /// A player dropped; the seat is held for `seconds`.
+  case away(seat: Int, seconds: Int)
+  /// A dropped player is back.
+  case back(seat: Int)
+  /// This seat is the host now.
+  case host(seat: Int)
+  /// How many are watching.
+  case spectators(count: Int)
+  /// The phase changed; `countdown` is the seconds left when it is `.countdown`.
+  case phase(TablePhase, countdown: Int?)
+  /// The seats that voted to re-deal and how many votes are needed; no seats closes the vote.
+  case vote(seats: [Int], needed: Int)
+
+  /// The event as a diff entry.
+  public var json: JSONValue {
+    switch self {
+    case .joined(let seat, let name):
+      .object([("kind", "join"), ("seat", .int(seat)), ("name", .string(name))])
+    case .left(let seat): .object([("kind", "leave"), ("seat", .int(seat))])
+    case .away(let seat, let seconds):
+      .object([("kind", "away"), ("seat", .int(seat)), ("seconds", .int(seconds))])
+    case .back(let seat): .object([("kind", "back"), ("seat", .int(seat))])
+    case .host(let seat): .object([("kind", "host"), ("seat", .int(seat))])
+    case .spectators(let count): .object([("kind", "spectators"), ("count", .int(count))])
+    case .phase(let phase, let countdown):
+      .object(
+        [("kind", "phase"), ("phase", .string(phase.rawValue))]
+          + (countdown.map { [("countdown", .int($0))] } ?? []))
+    case .vote(let seats, let needed):
+      .object([
+        ("kind", "vote"), ("seats", .array(seats.map { .int($0) })), ("needed", .int(needed)),
+      ])
+    }
+  }
+}
+
+/// One occupied seat as a snapshot shows it, beyond the game's own numbers.
+public struct SeatView: Hashable, Sendable {
+  /// The seat number.
+  public var seat: Int
+  /// The player's name.
+  public var name: String
+  /// Whether the player is connected.
+  public var connected: Bool
+  /// Seconds left before a disconnected player's seat is released.
+  public var away: Int?
+
+  /// Creates a seat view.
+  public init(seat: Int, name: String, connected: Bool, away: Int? = nil) {
+    self.seat = seat
+    self.name = name
+    self.connected = connected
+    self.away = away
+  }
+}
+
+/// What a snapshot says about the table around the game.
+public struct TableMeta: Hashable, Sendable {
+  /// The phase.
+  public var phase: TablePhase
+  /// The invite code.
+  public var code: String
+  /// Whether the table is left out of the lobby list.
+  public var isPrivate: Bool
+  /// Seats in all.
+  public var seats: Int
+  /// The host's seat, if anyone is seated.
+  public var host: Int?
+  /// How many are watching.
+  public var spectators: Int
+  /// Seconds left in the countdown.
+  public var countdown: Int?
+  /// The open re-deal vote: who voted, and how many votes are needed.
+  public var vote: (seats: [Int], needed: Int)?
+  /// The occupied seats.
+  public var occupied: [SeatView]
+
+  /// Creates table metadata.
+  public init(
+    phase: TablePhase, code: String, isPrivate: Bool, seats: Int, host: Int?, spectators: Int,
+    countdown: Int? = nil, vote: (seats: [Int], needed: Int)? = nil, occupied: [SeatView]
+  ) {
+    self.phase = phase
+    self.code = code
+    self.isPrivate = isPrivate
+    self.seats = seats
+    self.host = host
+    self.spectators = spectators
+    self.countdown = countdown
+    self.vote = vote
+    self.occupied = occupied
+  }
+
+  public static func == (a: TableMeta, b: TableMeta) -> Bool {
+    a.phase == b.phase && a.code == b.code && a.isPrivate == b.isPrivate && a.seats == b.seats
+      && a.host == b.host && a.spectators == b.spectators && a.countdown == b.countdown
+      && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
+      && a.occupied == b.occupied
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(phase)
+  }
+}
+
+/// One row of the lobby's table list.
+public struct TableListing: Hashable, Sendable {
+  /// The table's public id.
+  public var id: String
+  /// The game's wire name.
+  public var game: String
+  /// Seats in all.
+  public var seats: Int
+  /// Seats taken.
+  public var seated: Int
+  /// How many are watching.
+  public var spectators: Int
+  /// The phase.
+  public var phase: TablePhase
+
+  /// Creates a listing.
+  public init(
+    id: String, game: String, seats: Int, seated: Int, spectators: Int, phase: TablePhase
+  ) {
+    self.id = id
+    self.game = game
+    self.seats = seats
+    self.seated = seated
+    self.spectators = spectators
+    self.phase = phase
+  }
+
+  /// The listing on the wire.
+  public var json: JSONValue {
+    .object([
+      ("id", .string(id)), ("game", .string(game)), ("seats", .int(seats)),
+      ("seated", .int(seated)), ("spectators", .int(spectators)),
+      ("phase", .string(phase.rawValue)),
+    ])
+  }
+}
+
+/// A change to the lobby list.
+public enum LobbyChange: Hashable, Sendable {
+  /// The table is new or changed.
+  case upsert(TableListing)
+  /// The table is gone from the list.
+  case remove(id: String)
+
+  /// The change on the wire.
+  public var json: JSONValue {
+    switch self {
+    case .upsert(let listing): .object([("op", "upsert"), ("table", listing.json)])
+    case .remove(let id): .object([("op", "remove"), ("id", .string(id))])
+    }
+  }
+}
+
+extension ServerMessage {
+  /// The lobby's whole table list.
+  public static func lobbySnapshot(replyTo: MessageID?, version: Int, tables: [TableListing])
+    -> JSONValue
+  {
+    var members: [(String, JSONValue)] = [("type", "lobbySnapshot")]
+    if let replyTo { members.append(("replyTo", replyTo.json)) }
+    members += [("version", .int(version)), ("tables", .array(tables.map(\.json)))]
+    return .object(members)
+  }
+
+  /// Changes to the lobby list.
+  public static func lobbyDiff(version: Int, changes: [LobbyChange]) -> JSONValue {
+    .object([
+      ("type", "lobbyDiff"), ("version", .int(version)),
+      ("changes", .array(changes.map(\.json))),
+    ])
+  }
+
+  /// Answers `leave`.
+  public static func left(replyTo: MessageID?) -> JSONValue {
+    var members: [(String, JSONValue)] = [("type", "left")]
+    if let replyTo { members.append(("replyTo", replyTo.json)) }
+    return .object(members)
+  }
+
+  /// A diff made of already-encoded events; `seat` is nil when the server caused it.
+  public static func diff(
+    tableID: String, version: Int, seat: Int?, replyTo: MessageID?, encodedEvents: [JSONValue]
+  ) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("type", "diff"), ("table", .string(tableID)), ("version", .int(version)),
+    ]
+    if let seat { members.append(("seat", .int(seat))) }
+    if let replyTo { members.append(("replyTo", replyTo.json)) }
+    members.append(("events", .array(encodedEvents)))
+    return .object(members)
+  }
+}
