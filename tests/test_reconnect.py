@@ -38,6 +38,7 @@ async def resume_with_missed_diffs(url):
     for card in find_sets(ada.state.board)[0]:
         answer = await ada.request({"type": "choose", "card": card["id"]})
         assert replies_ok(answer, ada), answer
+    await bob.until(lambda: bob.state.version == ada.state.version, what="Bob sees Ada's set")
     answer = await bob.request({"type": "choose", "card": bob.state.board[0]["id"]})
     assert replies_ok(answer, bob), answer
     missed_up_to = (await converge(ada, bob))["version"]
