@@ -91,9 +91,12 @@ el['join-code'].addEventListener('keydown', (event) => {
   joinTyped();
 });
 el['tables-body'].addEventListener('click', (event) => {
-  const button = event.target.closest?.('button.watch');
+  const button = event.target.closest?.('button.watch, button.join');
   const row = button?.closest('[data-table-id]');
-  if (row) act((id) => messages.spectate(id, { table: row.dataset.tableId }), { needsName: false });
+  if (!row) return;
+  const table = row.dataset.tableId;
+  if (button.classList.contains('join')) act((id) => messages.joinListed(id, table));
+  else act((id) => messages.spectate(id, { table }), { needsName: false });
 });
 el.redeal.addEventListener('click', askRedeal);
 el['confirm-redeal-no'].addEventListener('click', () => el['confirm-redeal'].close());
@@ -603,6 +606,14 @@ function renderLobby() {
     watch.textContent = 'Watch';
     watch.setAttribute('aria-label', `Watch ${gameLabel(t.game)} table, ${seatsLabel(t)} players, ${phaseLabel(t.phase)}`);
     const action = document.createElement('td');
+    if (t.phase === 'waiting' && t.seated < t.seats) {
+      const join = document.createElement('button');
+      join.type = 'button';
+      join.className = 'join small';
+      join.textContent = 'Join';
+      join.setAttribute('aria-label', `Join ${gameLabel(t.game)} table, ${seatsLabel(t)} players`);
+      action.append(join, ' ');
+    }
     action.append(watch);
     tr.append(
       cell('game', gameLabel(t.game)),

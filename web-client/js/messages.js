@@ -89,6 +89,12 @@ export function join(id, code) {
   return { type: 'join', id, code };
 }
 
+/** `join` a listed public table by its id. */
+export function joinListed(id, table) {
+  if (typeof table !== 'string' || table === '') throw new TypeError('joinListed needs a table id');
+  return { type: 'join', id, table };
+}
+
 /** `spectate`: watch a table, by its listed id (`{table}`) or by its invite code (`{code}`). */
 export function spectate(id, { table, code } = {}) {
   if (typeof table === 'string' && table !== '') return { type: 'spectate', id, table };

@@ -92,3 +92,9 @@ test('typed invite codes are cleaned', () => {
   assert.equal(m.cleanCode('q7r t2m'), 'Q7RT2M');
   assert.equal(m.cleanCode(undefined), '');
 });
+
+test('joinListed joins a public table by its id', async () => {
+  const messages = await import('../js/messages.js');
+  assert.deepEqual(messages.joinListed(7, 't3'), { type: 'join', id: 7, table: 't3' });
+  assert.throws(() => messages.joinListed(7, ''), TypeError);
+});
