@@ -37,8 +37,11 @@ export class BoardView {
     }
   }
 
-  /** Show `board` (cards in slot order) with `selection` (card ids) marked. */
-  render(board, selection, { disabled = false } = {}) {
+  /** Show `board` (cards in slot order) with `selection` (my card ids) marked. `selectedBy` maps a
+   * card id to the seats whose selection holds it (table-state.js selectionsByCard): the card gets
+   * `data-selected-by="0 2"` and one ring per seat other than `mySeat`, in that seat's colour
+   * (`span.sel-ring[data-seat]`; my own selection is the `selected` highlight). */
+  render(board, selection, { disabled = false, selectedBy = new Map(), mySeat = null } = {}) {
     const focusedIndex = [...this.element.children].indexOf(document.activeElement);
     const wanted = new Set(board.map((card) => card.id));
     let lostFocus = false;
@@ -67,6 +70,7 @@ export class BoardView {
       el.classList.toggle('selected', selected);
       el.setAttribute('aria-pressed', String(selected));
       el.setAttribute('aria-disabled', String(disabled));
+      this.showSelectedBy(el, selectedBy.get(id) ?? [], mySeat);
     }
     this.disabled = disabled;
     if (lostFocus && board.length > 0) {
@@ -76,6 +80,26 @@ export class BoardView {
       this.count = board.length;
       this.layout();
     }
+  }
+
+  /** The seats' rings on one card, updated in place (one span per other seat, in seat order). */
+  showSelectedBy(el, seats, mySeat) {
+    const sorted = [...seats].sort((a, b) => a - b);
+    if (sorted.length === 0) el.removeAttribute('data-selected-by');
+    else el.dataset.selectedBy = sorted.join(' ');
+    const others = sorted.filter((seat) => seat !== mySeat);
+    const rings = [...el.querySelectorAll(':scope > .sel-ring')];
+    const same = rings.length === others.length && rings.every((r, i) => r.dataset.seat === String(others[i]));
+    if (same) return;
+    for (const r of rings) r.remove();
+    for (const seat of others) {
+      const ring = document.createElement('span');
+      ring.className = 'sel-ring';
+      ring.dataset.seat = String(seat);
+      ring.setAttribute('aria-hidden', 'true');
+      el.append(ring);
+    }
+    el.classList.toggle('others-selected', others.length > 0);
   }
 
   /** Add `className` to the cards `ids` for `ms` milliseconds (mismatch shake, hint…). */

@@ -1,31 +1,60 @@
-// Wires the page together: the connection (net.js), the table state (table-state.js), and the
-// views (board-view.js, status-view.js). All decisions about the game are the server's; this file
-// sends the player's intentions and draws what comes back.
+// Wires the page together: the connection (net.js), the lobby and table state (lobby-state.js,
+// table-state.js), the address (route.js) and the views (board-view.js, status-view.js, the
+// lobby, scoreboard and phase drawn below). All decisions about the game are the server's; this
+// file sends the player's intentions and draws what comes back.
 
 import * as messages from './messages.js';
 import { Connection } from './net.js';
-import { applyDiff, applySnapshot, applyStatus, initialState, myPlayer, mySelection } from './table-state.js';
+import {
+  applyDiff,
+  applySnapshot,
+  applyStatus,
+  initialState,
+  isHost,
+  isSpectator,
+  myPlayer,
+  mySelection,
+  secondsLeft,
+  selectionsByCard,
+} from './table-state.js';
+import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, gameLabel, initialLobby, phaseLabel, seatsLabel } from './lobby-state.js';
+import { parseRoute, shareLink, tableHash } from './route.js';
+import { awayText, phaseText, redealLabel, spectatorsText, startingText, voteLabel } from './seats.js';
 import { BoardView } from './board-view.js';
 import { renderStatus } from './status-view.js';
 import { readPalette } from './card-view.js';
 import { findSets, isValidCard } from './set-cards.js';
 
 const NAME_KEY = 'matchismo.name';
+/** sessionStorage: the code of the table this tab sits at (to know, after a reload, that the
+ * resumed session will get that table's snapshot and the share link need not be joined again). */
+const TABLE_KEY = 'matchismo.table';
 const TOAST_MS = 3500;
 const HINT_MS = 2500;
 const PENDING_MS = 3000;
+const RESUME_WAIT_MS = 2000;
+const TICK_MS = 250;
 
 const el = Object.fromEntries(
   [
-    'connection', 'home', 'home-form', 'name', 'play-solo', 'table', 'score', 'matches', 'deck', 'status',
-    'board', 'board-area', 'hint', 'redeal', 'gameover', 'standings', 'play-again', 'confirm-redeal',
+    'connection', 'lobby', 'home-form', 'name', 'seats', 'quick-match', 'create-private', 'join-code', 'join',
+    'play-solo', 'tables', 'tables-body', 'tables-empty', 'table', 'phase', 'invite', 'table-code', 'share-link',
+    'copy-link', 'spectators', 'leave', 'spectating', 'scoreboard', 'stat-score', 'stat-matches', 'score',
+    'matches', 'deck', 'vote', 'start', 'status', 'board', 'board-area', 'waiting', 'waiting-text',
+    'waiting-help', 'waiting-invite', 'waiting-code', 'countdown', 'hint', 'redeal', 'gameover', 'standings', 'play-again', 'confirm-redeal',
     'confirm-redeal-yes', 'confirm-redeal-no', 'toast',
   ].map((id) => [id, document.getElementById(id)]),
 );
 
 let state = initialState();
+let lobby = initialLobby();
 let helloName = null; // the name sent in this connection's hello
-let playWanted = false; // "Play Set" was clicked; send playSolo once we are online
+let pendingAction = null; // (id) => message: sent once we are online under the name typed
+let lobbyRequestId = null; // id of the last `lobby` we sent
+let joinRequest = null; // {id, code}: a `join` whose refusal may turn into `spectate`
+let heardFromTable = false; // a snapshot, diff or status arrived since the last welcome
+let resumeTimer = null;
+let tickTimer = null;
 let drawnStatus = null; // the runs array last drawn, to skip redrawing an unchanged line
 let toastTimer = null;
 let hint = { key: '', shown: 0 };
@@ -41,6 +70,7 @@ const connection = new Connection({
     helloName = messages.normalizeName(el.name.value);
     return helloName;
   },
+  version: () => (state.table !== null && !state.awaitingSnapshot ? state.table.version : null),
   onMessage: receive,
   onState: showConnection,
 });
@@ -48,43 +78,123 @@ const connection = new Connection({
 el.name.value = loadName();
 el['home-form'].addEventListener('submit', (event) => {
   event.preventDefault();
-  play();
+  act((id) => messages.playSolo(id, 'set'));
 });
-el.redeal.addEventListener('click', () => el['confirm-redeal'].showModal());
+el['quick-match'].addEventListener('click', () => act((id) => messages.quickMatch(id, { seats: chosenSeats() })));
+el['create-private'].addEventListener('click', () =>
+  act((id) => messages.createTable(id, { seats: chosenSeats(), private: true })),
+);
+el.join.addEventListener('click', joinTyped);
+el['join-code'].addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter') return;
+  event.preventDefault();
+  joinTyped();
+});
+el['tables-body'].addEventListener('click', (event) => {
+  const button = event.target.closest?.('button.watch, button.join');
+  const row = button?.closest('[data-table-id]');
+  if (!row) return;
+  const table = row.dataset.tableId;
+  if (button.classList.contains('join')) act((id) => messages.joinListed(id, table));
+  else act((id) => messages.spectate(id, { table }), { needsName: false });
+});
+el.redeal.addEventListener('click', askRedeal);
 el['confirm-redeal-no'].addEventListener('click', () => el['confirm-redeal'].close());
 el['confirm-redeal-yes'].addEventListener('click', () => {
   el['confirm-redeal'].close();
   send(messages.redeal(nextId()));
 });
 el['play-again'].addEventListener('click', () => send(messages.redeal(nextId())));
+el.start.addEventListener('click', () => send(messages.start(nextId())));
+el.leave.addEventListener('click', leaveTable);
+el['copy-link'].addEventListener('click', copyLink);
 el.hint.addEventListener('click', showHint);
 window.addEventListener('online', () => connection.retryNow());
+window.addEventListener('hashchange', followRoute);
 
+showView('lobby');
+renderLobby();
 connection.start();
 
 // ---- Intentions -------------------------------------------------------------------------------
 
-function play() {
+/**
+ * Send a lobby action as soon as we can. `hello` carries the name and is said once per
+ * connection, so a name edited since then needs a new session first (only ever from the lobby,
+ * where there is no seat to lose); watching needs no name.
+ */
+function act(build, { needsName = true } = {}) {
   const name = messages.normalizeName(el.name.value);
   saveName(name);
-  playWanted = true;
-  if (connection.state === 'online' && name !== helloName) {
-    connection.restart(); // hello is once per connection: a new name needs a new session
-  } else if (connection.state === 'online') {
-    sendPlay();
+  if (connection.state === 'online' && (!needsName || name === helloName)) {
+    send(build(nextId()));
+    return;
+  }
+  pendingAction = build;
+  if (connection.state === 'online') {
+    connection.restart();
   } else {
     connection.start();
+    connection.retryNow();
     showToast('Connecting to the server…');
   }
 }
 
-function sendPlay() {
-  playWanted = false;
-  send(messages.playSolo(nextId(), 'set'));
+function chosenSeats() {
+  const seats = Number.parseInt(el.seats.value, 10);
+  return Number.isInteger(seats) && seats >= 1 && seats <= 8 ? seats : 4;
+}
+
+function joinTyped() {
+  const code = messages.cleanCode(el['join-code'].value);
+  const route = parseRoute(tableHash(code));
+  if (route.view !== 'table') {
+    showToast('An invite code is 6 letters and digits, like ABC234.');
+    el['join-code'].focus();
+    return;
+  }
+  act((id) => joinMessage(id, route.code));
+}
+
+/** A `join`, remembered so that "full" or "already started" can turn into watching. */
+function joinMessage(id, code) {
+  joinRequest = { id, code };
+  return messages.join(id, code);
+}
+
+/** The address changed (a pasted share link, back/forward): go where it says. */
+function followRoute() {
+  const route = parseRoute(window.location.hash);
+  const table = state.table;
+  if (route.view === 'table') {
+    if (table !== null && table.code === route.code) return;
+    if (connection.state === 'online') act((id) => joinMessage(id, route.code), { needsName: false });
+  } else if (table !== null) {
+    leaveTable();
+  }
+}
+
+function leaveTable() {
+  if (state.table === null) return;
+  if (send(messages.leave(nextId()), { quiet: true })) return; // `left` brings us back to the lobby
+  // Offline: the seat is released after the grace period; do not let the session take it back.
+  connection.restart();
+  backToLobby();
+}
+
+function askRedeal() {
+  const table = state.table;
+  if (table === null || isSpectator(state)) return;
+  if (isHost(state) || table.seats === 1) {
+    el['confirm-redeal'].showModal();
+  } else {
+    send(messages.redeal(nextId())); // a vote
+  }
 }
 
 function choose(cardId) {
-  if (state.table === null || state.table.over) return;
+  const table = state.table;
+  if (table === null || table.over || isSpectator(state) || table.phase !== 'playing') return;
   const id = nextId();
   if (send(messages.choose(id, cardId))) {
     pendingChoices.set(id, cardId);
@@ -93,10 +203,17 @@ function choose(cardId) {
   }
 }
 
-function send(message) {
+function send(message, { quiet = false } = {}) {
   if (connection.send(message)) return true;
-  showToast('Not connected to the server — reconnecting…');
+  if (!quiet) showToast('Not connected to the server — reconnecting…');
   return false;
+}
+
+function subscribeLobby() {
+  lobby = awaitLobby(lobby);
+  lobbyRequestId = nextId();
+  connection.send(messages.lobby(lobbyRequestId));
+  renderLobby();
 }
 
 function showHint() {
@@ -112,68 +229,187 @@ function showHint() {
   board.flash(sets[0].slice(0, hint.shown).map((c) => c.id), 'hint', HINT_MS);
 }
 
+function copyLink() {
+  const link = el['share-link'].href;
+  const done = () => showToast('Link copied — send it to the players you want to invite.');
+  const failed = () => showToast(`Copy this link: ${link}`);
+  if (navigator.clipboard?.writeText) navigator.clipboard.writeText(link).then(done, failed);
+  else failed();
+}
+
 // ---- Messages from the server -----------------------------------------------------------------
 
 function receive(message) {
   switch (message.type) {
     case 'welcome':
-      if (message.resumed !== true && state.table !== null) {
-        state = initialState();
-        showView('home');
-        showToast('The connection was lost and the game with it. Start a new one!');
-      }
-      if (playWanted && helloName !== messages.normalizeName(el.name.value)) {
-        connection.restart(); // the name was edited while this hello was on its way
-      } else if (playWanted) {
-        sendPlay();
-      }
+      welcomed(message);
       break;
     case 'snapshot':
-      try {
-        state = applySnapshot(message.table);
-      } catch (error) {
-        console.warn('Unreadable snapshot', error);
-        return;
-      }
-      pendingChoices.clear();
-      board.clearPending();
-      showView('table');
-      render();
+      snapshot(message);
       break;
-    case 'diff': {
-      const result = applyDiff(state, message);
-      state = result.state;
-      if (result.resync) {
-        send(messages.resync(nextId()));
-        return;
-      }
-      settle(message.replyTo, message.seat);
-      render();
-      if (state.table !== null && message.seat === state.table.you && Array.isArray(message.events)) {
-        for (const event of message.events) {
-          if (event.kind === 'mismatch' && Array.isArray(event.cards)) board.flash(event.cards, 'mismatch', 450);
-        }
-      }
+    case 'diff':
+      diff(message);
       break;
-    }
     case 'status':
+      if (state.table !== null && message.table === state.table.id) heardFromTable = true;
       state = applyStatus(state, message);
       renderStatusLine();
       break;
-    case 'error':
-      settle(message.replyTo, state.table?.you);
-      showToast(typeof message.message === 'string' ? message.message : 'The server refused that.');
-      if (state.table !== null && (message.code === 'cardNotOnTable' || message.code === 'gameOver')) {
-        // We showed a card (or a live game) the server no longer has: our copy is stale.
-        send(messages.resync(nextId()));
-      } else if (state.table !== null && message.code === 'notAtTable') {
-        state = initialState();
-        showView('home');
+    case 'left':
+      backToLobby();
+      break;
+    case 'lobbySnapshot':
+      if (state.table !== null) return;
+      try {
+        lobby = applyLobbySnapshot(message);
+      } catch (error) {
+        console.warn('Unreadable lobby snapshot', error);
+        return;
       }
+      renderLobby();
+      break;
+    case 'lobbyDiff': {
+      if (state.table !== null) return;
+      const result = applyLobbyDiff(lobby, message);
+      lobby = result.state;
+      if (result.resync) subscribeLobby();
+      else renderLobby();
+      break;
+    }
+    case 'error':
+      error(message);
       break;
     default:
-      break; // Messages of later versions (lobby, history…) are not shown yet.
+      break; // Messages of later versions (history…) are not shown yet.
   }
+}
+
+function welcomed(message) {
+  clearTimeout(resumeTimer);
+  heardFromTable = false;
+  const resumed = message.resumed === true;
+  if (state.table !== null) {
+    if (resumed) {
+      // The server sends the diffs we missed (or a snapshot), then the status line. If nothing
+      // comes, the seat is gone or we were never told: ask.
+      resumeTimer = setTimeout(() => {
+        if (state.table !== null && !heardFromTable) send(messages.resync(nextId()), { quiet: true });
+      }, RESUME_WAIT_MS);
+      return;
+    }
+    state = initialState();
+    forgetTable();
+    showView('lobby');
+    showToast('The connection was lost and the game with it. Start a new one!');
+  }
+  if (pendingAction !== null) {
+    if (helloName !== messages.normalizeName(el.name.value)) {
+      connection.restart(); // the name was edited while this hello was on its way
+      return;
+    }
+    const build = pendingAction;
+    pendingAction = null;
+    subscribeLobby();
+    send(build(nextId()));
+    return;
+  }
+  if (resumed && storedTable() !== null) {
+    // After a reload: the resumed session sits at a table and its snapshot is on its way.
+    resumeTimer = setTimeout(() => {
+      if (state.table === null) {
+        forgetTable();
+        enterLobby();
+      }
+    }, RESUME_WAIT_MS);
+    return;
+  }
+  enterLobby();
+}
+
+/** Online without a table: list the tables, and follow a share link if the address has one. */
+function enterLobby() {
+  subscribeLobby();
+  const route = parseRoute(window.location.hash);
+  if (route.view === 'table') send(joinMessage(nextId(), route.code));
+}
+
+function snapshot(message) {
+  let next;
+  try {
+    next = applySnapshot(message.table, Date.now());
+  } catch (error) {
+    console.warn('Unreadable snapshot', error);
+    return;
+  }
+  const changedTable = state.table?.id !== next.table.id;
+  state = next;
+  heardFromTable = true;
+  joinRequest = null;
+  lobby = initialLobby(); // sitting or watching ends the lobby subscription
+  pendingChoices.clear();
+  board.clearPending();
+  rememberTable(state.table.code);
+  if (state.table.code !== null) replaceHash(tableHash(state.table.code));
+  showView('table');
+  render();
+  if (changedTable && isSpectator(state)) showToast('You are watching this table.');
+}
+
+function diff(message) {
+  if (state.table !== null && message.table === state.table.id) heardFromTable = true;
+  const result = applyDiff(state, message, Date.now());
+  state = result.state;
+  if (result.resync) {
+    send(messages.resync(nextId()));
+    return;
+  }
+  settle(message.replyTo, message.seat);
+  render();
+  if (state.table !== null && message.seat === state.table.you && Array.isArray(message.events)) {
+    for (const event of message.events) {
+      if (event.kind === 'mismatch' && Array.isArray(event.cards)) board.flash(event.cards, 'mismatch', 450);
+    }
+  }
+}
+
+function error(message) {
+  settle(message.replyTo, state.table?.you);
+  if (message.replyTo !== undefined && message.replyTo === lobbyRequestId) {
+    lobbyRequestId = null;
+    el['tables-empty'].textContent = 'This server does not list tables.';
+    return;
+  }
+  if (joinRequest !== null && message.replyTo === joinRequest.id) {
+    const { code } = joinRequest;
+    joinRequest = null;
+    if (message.code === 'alreadyStarted' || message.code === 'tableFull') {
+      showToast(message.code === 'tableFull' ? 'That table is full — watching instead.' : 'That game has started — watching instead.');
+      send(messages.spectate(nextId(), { code }));
+      return;
+    }
+    if (state.table === null) replaceHash(null);
+  }
+  showToast(typeof message.message === 'string' ? message.message : 'The server refused that.');
+  if (state.table === null) return;
+  if (message.code === 'cardNotOnTable' || message.code === 'gameOver' || message.code === 'notPlaying') {
+    // We showed a card (or a phase) the server no longer has: our copy is stale.
+    send(messages.resync(nextId()));
+  } else if (message.code === 'notAtTable') {
+    backToLobby();
+  }
+}
+
+function backToLobby() {
+  state = initialState();
+  pendingChoices.clear();
+  board.clearPending();
+  forgetTable();
+  replaceHash(null);
+  el['confirm-redeal'].close?.();
+  showView('lobby');
+  stopTicking();
+  if (connection.state === 'online') subscribeLobby();
+  else renderLobby();
 }
 
 /** Forget a pending choice once the server has answered it. */
@@ -183,18 +419,135 @@ function settle(replyTo, seat) {
   if (pendingChoices.size === 0) board.clearPending();
 }
 
-// ---- Drawing ----------------------------------------------------------------------------------
+// ---- Drawing: the table -----------------------------------------------------------------------
 
 function render() {
   const table = state.table;
   if (table === null) return;
-  board.render(table.board, mySelection(state), { disabled: table.over });
+  const spectator = isSpectator(state);
+  const solo = table.seats === 1;
+  board.render(table.board, mySelection(state), {
+    disabled: table.over || spectator || table.phase !== 'playing',
+    selectedBy: selectionsByCard(table),
+    mySeat: table.you,
+  });
   const me = myPlayer(state);
   el.score.textContent = String(me?.score ?? 0);
   el.matches.textContent = String(me?.matches ?? 0);
   el.deck.textContent = String(table.deckCount);
+  el['stat-score'].hidden = spectator;
+  el['stat-matches'].hidden = spectator;
+  el.table.dataset.phase = table.phase;
+  el.table.classList.toggle('watching', spectator);
+  el.spectating.hidden = !spectator;
+
+  // Header: invite code and share link, spectators.
+  el.invite.hidden = table.code === null;
+  if (table.code !== null) {
+    el['table-code'].textContent = table.code;
+    el['share-link'].href = shareLink(window.location, table.code);
+  }
+  el.spectators.textContent = spectatorsText(table.spectators);
+  el.spectators.dataset.count = String(table.spectators);
+  el.spectators.hidden = table.spectators === 0;
+
+  // Actions.
+  const host = isHost(state) || solo;
+  const live = table.phase === 'playing' || table.phase === 'finished';
+  const voted = table.vote !== null && table.you !== null && table.vote.seats.includes(table.you);
+  el.start.hidden = !(table.phase === 'waiting' && isHost(state));
+  el.hint.hidden = !solo || spectator;
+  el.hint.disabled = table.over || table.phase !== 'playing';
+  el.redeal.hidden = spectator || !live;
+  el.redeal.textContent = redealLabel({ host, voted });
+  el.redeal.disabled = !host && voted;
+  el.vote.textContent = voteLabel(table.vote);
+  el.vote.hidden = el.vote.textContent === '';
+  el['play-again'].hidden = spectator;
+  el['play-again'].textContent = host ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again';
+  el['play-again'].disabled = !host && voted;
+
+  renderScoreboard(table);
+  renderClock();
   renderStatusLine();
   renderGameOver(table);
+  if (hasDeadline(table)) startTicking();
+  else stopTicking();
+}
+
+/** Everything that shows a running clock: the phase line, the countdown, "reconnecting… Ns". */
+function renderClock() {
+  const table = state.table;
+  if (table === null) return;
+  const now = Date.now();
+  const toStart = secondsLeft(table.countdownUntil, now);
+  el.phase.textContent = phaseText(table, toStart);
+  el.phase.dataset.phase = table.phase;
+  el.countdown.hidden = table.phase !== 'countdown';
+  if (table.phase === 'countdown') el.countdown.textContent = startingText(toStart ?? 0);
+  const waiting = table.phase === 'waiting';
+  el.waiting.hidden = !waiting;
+  if (waiting) {
+    el['waiting-text'].textContent = phaseText(table, null);
+    el['waiting-help'].textContent = isHost(state)
+      ? 'Share the invite code or link, then start — or wait until every seat is taken.'
+      : 'The game starts when the host says so, or when every seat is taken.';
+    el['waiting-invite'].hidden = table.code === null;
+    el['waiting-code'].textContent = table.code ?? '';
+  }
+  for (const p of table.players) {
+    const row = el.scoreboard.querySelector(`li[data-seat="${p.seat}"]`);
+    const away = row?.querySelector('.away');
+    if (away) away.textContent = p.connected ? '' : awayText(secondsLeft(p.awayUntil, now));
+  }
+}
+
+function renderScoreboard(table) {
+  const rows = new Map([...el.scoreboard.querySelectorAll('li[data-seat]')].map((li) => [li.dataset.seat, li]));
+  const wanted = [];
+  for (const p of table.players) {
+    const key = String(p.seat);
+    let li = rows.get(key);
+    if (li === undefined) {
+      li = document.createElement('li');
+      li.dataset.seat = key;
+      li.className = 'seat';
+      li.append(
+        part('swatch', ''),
+        part('name', ''),
+        part('badge host-badge', 'host'),
+        part('badge you-badge', 'you'),
+        part('away', ''),
+        part('score', ''),
+        part('sets', ''),
+      );
+    }
+    rows.delete(key);
+    li.querySelector('.swatch').setAttribute('aria-hidden', 'true');
+    li.querySelector('.name').textContent = p.name;
+    li.querySelector('.score').textContent = String(p.score);
+    li.querySelector('.sets').textContent = `${p.matches} ${p.matches === 1 ? 'set' : 'sets'}`;
+    li.querySelector('.host-badge').hidden = p.seat !== table.host;
+    li.querySelector('.you-badge').hidden = p.seat !== table.you;
+    li.classList.toggle('you', p.seat === table.you);
+    li.classList.toggle('host', p.seat === table.host);
+    li.classList.toggle('away', !p.connected);
+    li.dataset.connected = String(p.connected);
+    wanted.push(li);
+  }
+  for (const li of rows.values()) li.remove();
+  const open = Math.max(0, table.seats - table.players.length);
+  let openRow = el.scoreboard.querySelector('li.open-seats');
+  if (open > 0) {
+    if (openRow === null) openRow = part('open-seats', '', 'li');
+    openRow.textContent = `${open} open ${open === 1 ? 'seat' : 'seats'}`;
+    wanted.push(openRow);
+  }
+  wanted.forEach((li, i) => {
+    if (el.scoreboard.children[i] !== li) el.scoreboard.insertBefore(li, el.scoreboard.children[i] ?? null);
+  });
+  while (el.scoreboard.children.length > wanted.length) el.scoreboard.lastElementChild.remove();
+  el.scoreboard.hidden = table.seats === 1 && table.players.length <= 1;
 }
 
 function renderStatusLine() {
@@ -208,7 +561,6 @@ function renderGameOver(table) {
   const over = table.over && Array.isArray(table.standings);
   const wasHidden = el.gameover.hidden;
   el.gameover.hidden = !over;
-  el.hint.disabled = table.over;
   if (!over) return;
   el.standings.replaceChildren(
     ...table.standings.map((s) => {
@@ -216,26 +568,93 @@ function renderGameOver(table) {
       li.dataset.seat = String(s.seat);
       if (s.seat === table.you) li.classList.add('you');
       li.append(
-        span('rank', `${s.rank}.`),
-        span('name', String(s.name ?? '')),
-        span('score', `${s.score} points`),
-        span('detail', `${s.matches} ${s.matches === 1 ? 'set' : 'sets'} found`),
+        part('rank', `${s.rank}.`),
+        part('name', String(s.name ?? '')),
+        part('score', `${s.score} points`),
+        part('detail', `${s.matches} ${s.matches === 1 ? 'set' : 'sets'} found`),
       );
       return li;
     }),
   );
-  if (wasHidden) el['play-again'].focus();
+  if (wasHidden && !el['play-again'].hidden) el['play-again'].focus();
 }
 
-function span(className, text) {
-  const s = document.createElement('span');
+function hasDeadline(table) {
+  return table.countdownUntil !== null || table.players.some((p) => p.awayUntil !== null);
+}
+
+function startTicking() {
+  if (tickTimer === null) tickTimer = setInterval(renderClock, TICK_MS);
+}
+
+function stopTicking() {
+  if (tickTimer !== null) clearInterval(tickTimer);
+  tickTimer = null;
+}
+
+// ---- Drawing: the lobby -----------------------------------------------------------------------
+
+function renderLobby() {
+  const focusedId = document.activeElement?.closest?.('[data-table-id]')?.dataset.tableId ?? null;
+  const rows = lobby.tables.map((t) => {
+    const tr = document.createElement('tr');
+    tr.dataset.tableId = t.id;
+    tr.dataset.phase = t.phase;
+    const watch = document.createElement('button');
+    watch.type = 'button';
+    watch.className = 'watch small';
+    watch.textContent = 'Watch';
+    watch.setAttribute('aria-label', `Watch ${gameLabel(t.game)} table, ${seatsLabel(t)} players, ${phaseLabel(t.phase)}`);
+    const action = document.createElement('td');
+    if (t.phase === 'waiting' && t.seated < t.seats) {
+      const join = document.createElement('button');
+      join.type = 'button';
+      join.className = 'join small';
+      join.textContent = 'Join';
+      join.setAttribute('aria-label', `Join ${gameLabel(t.game)} table, ${seatsLabel(t)} players`);
+      action.append(join, ' ');
+    }
+    action.append(watch);
+    tr.append(
+      cell('game', gameLabel(t.game)),
+      cell('seated', seatsLabel(t)),
+      cell('watching', String(t.spectators)),
+      cell('phase', phaseLabel(t.phase)),
+      action,
+    );
+    return tr;
+  });
+  el['tables-body'].replaceChildren(...rows);
+  if (focusedId !== null) {
+    const row = [...el['tables-body'].children].find((tr) => tr.dataset.tableId === focusedId);
+    row?.querySelector('button.watch')?.focus();
+  }
+  el.tables.hidden = rows.length === 0;
+  el['tables-empty'].hidden = rows.length > 0;
+  if (rows.length === 0) {
+    el['tables-empty'].textContent =
+      lobby.version === null ? 'Loading tables…' : 'No public tables right now — start one with Quick match.';
+  }
+}
+
+function cell(className, text) {
+  const td = document.createElement('td');
+  td.className = className;
+  td.textContent = text;
+  return td;
+}
+
+function part(className, text, tag = 'span') {
+  const s = document.createElement(tag);
   s.className = className;
   s.textContent = text;
   return s;
 }
 
+// ---- Page state -------------------------------------------------------------------------------
+
 function showView(view) {
-  el.home.hidden = view !== 'home';
+  el.lobby.hidden = view !== 'lobby';
   el.table.hidden = view !== 'table';
   if (view === 'table') requestAnimationFrame(() => board.layout());
 }
@@ -254,6 +673,22 @@ function showConnection(connectionState, detail) {
   if (connectionState === 'reconnecting') {
     pendingChoices.clear();
     board.clearPending();
+  }
+  if (connectionState === 'stopped' && detail?.code === 4001) {
+    showToast('This game continued in another tab.');
+    state = initialState();
+    forgetTable();
+    showView('lobby');
+    stopTicking();
+    renderLobby();
+  }
+}
+
+/** Set the address without a history entry or a hashchange; null clears it (the lobby). */
+function replaceHash(hash) {
+  const url = `${window.location.pathname}${window.location.search}${hash ?? ''}`;
+  if (`${window.location.pathname}${window.location.search}${window.location.hash}` !== url) {
+    history.replaceState(null, '', url);
   }
 }
 
@@ -279,5 +714,29 @@ function saveName(name) {
     localStorage.setItem(NAME_KEY, name);
   } catch {
     // No storage: the name is simply not remembered.
+  }
+}
+
+function storedTable() {
+  try {
+    return sessionStorage.getItem(TABLE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberTable(code) {
+  try {
+    sessionStorage.setItem(TABLE_KEY, code ?? '');
+  } catch {
+    // See saveName.
+  }
+}
+
+function forgetTable() {
+  try {
+    sessionStorage.removeItem(TABLE_KEY);
+  } catch {
+    // See saveName.
   }
 }

@@ -34,12 +34,16 @@ export function createIdSource(first = 1) {
 }
 
 /** `hello`: the first message on a connection. An empty name is left out (the server then says
- * `Player`); `resume` is the session token of an earlier `welcome`, if any. */
-export function hello(id, { name = '', resume = null } = {}) {
+ * `Player`); `resume` is the session token of an earlier `welcome`, if any; `version` the last
+ * table version applied (sent only with `resume`: it asks for the diffs missed since). */
+export function hello(id, { name = '', resume = null, version = null } = {}) {
   const message = { type: 'hello', id };
   const clean = normalizeName(name);
   if (clean !== '') message.name = clean;
-  if (typeof resume === 'string' && resume !== '') message.resume = resume;
+  if (typeof resume === 'string' && resume !== '') {
+    message.resume = resume;
+    if (Number.isInteger(version) && version >= 0) message.version = version;
+  }
   return message;
 }
 
@@ -62,6 +66,60 @@ export function redeal(id) {
 /** `resync`: ask for a fresh snapshot of my table. */
 export function resync(id) {
   return { type: 'resync', id };
+}
+
+/** `lobby`: subscribe to the list of public tables (a `lobbySnapshot`, then `lobbyDiff`s). */
+export function lobby(id) {
+  return { type: 'lobby', id };
+}
+
+/** `quickMatch`: a seat at the fullest waiting public table of `seats` seats, or a new one. */
+export function quickMatch(id, { game = 'set', seats = 4 } = {}) {
+  return { type: 'quickMatch', id, game, seats: requireSeats(seats) };
+}
+
+/** `createTable`: a new table with me as its host; `private` tables are reached only by code. */
+export function createTable(id, { game = 'set', seats = 4, private: isPrivate = false } = {}) {
+  return { type: 'createTable', id, game, seats: requireSeats(seats), private: isPrivate === true };
+}
+
+/** `join`: a seat at the table with this invite code. */
+export function join(id, code) {
+  if (typeof code !== 'string' || code === '') throw new TypeError('join needs a code');
+  return { type: 'join', id, code };
+}
+
+/** `join` a listed public table by its id. */
+export function joinListed(id, table) {
+  if (typeof table !== 'string' || table === '') throw new TypeError('joinListed needs a table id');
+  return { type: 'join', id, table };
+}
+
+/** `spectate`: watch a table, by its listed id (`{table}`) or by its invite code (`{code}`). */
+export function spectate(id, { table, code } = {}) {
+  if (typeof table === 'string' && table !== '') return { type: 'spectate', id, table };
+  if (typeof code === 'string' && code !== '') return { type: 'spectate', id, code };
+  throw new TypeError('spectate needs a table id or a code');
+}
+
+/** `leave`: give up my seat (or stop watching). */
+export function leave(id) {
+  return { type: 'leave', id };
+}
+
+/** `start`: the host starts the countdown. */
+export function start(id) {
+  return { type: 'start', id };
+}
+
+/** An invite code as typed: spaces and dashes dropped, upper case. */
+export function cleanCode(raw) {
+  return String(raw ?? '').replace(/[\s-]+/g, '').toUpperCase();
+}
+
+function requireSeats(seats) {
+  if (!Number.isInteger(seats) || seats < 1 || seats > 8) throw new RangeError('seats must be 1…8');
+  return seats;
 }
 
 /** Encode a client message as the text of one frame. */

@@ -4,7 +4,8 @@
 //
 // States: 'idle' (not started) → 'connecting' (socket opening, or hello sent and no welcome yet)
 // → 'online' (welcome received; send() works) → 'reconnecting' (dropped; a retry is scheduled)
-// → 'connecting' … ; 'stopped' after stop().
+// → 'connecting' … ; 'stopped' after stop(), or when another tab resumed this session (close 4001:
+// reconnecting would only take it back; the session is forgotten, start() begins a new one).
 //
 // Everything it uses from the environment is injectable, so the tests drive it with fakes.
 
@@ -14,12 +15,17 @@ import { reconnectDelay } from './backoff.js';
 /** sessionStorage key of the session token from `welcome`. */
 export const SESSION_KEY = 'matchismo.session';
 
+/** Close code: another connection resumed this session (PROTOCOL.md, "Limits and close codes"). */
+export const RESUMED_ELSEWHERE = 4001;
+
 export class Connection {
   /**
    * @param {object} options
    * @param {string} options.url                  ws:// or wss:// URL
    * @param {() => number} options.nextId         message ids (shared with the page's messages)
    * @param {() => string} [options.name]         the name to send in `hello`
+   * @param {() => (number|null)} [options.version] the last table version applied (sent in a
+   *                                              resuming `hello`, to get the missed diffs)
    * @param {(message: object) => void} [options.onMessage]   every server message, welcome included
    * @param {(state: string, detail: object) => void} [options.onState]
    * @param {typeof WebSocket} [options.WebSocketImpl]
@@ -31,6 +37,7 @@ export class Connection {
     url,
     nextId,
     name = () => '',
+    version = () => null,
     onMessage = () => {},
     onState = () => {},
     WebSocketImpl = globalThis.WebSocket,
@@ -38,7 +45,7 @@ export class Connection {
     timers = globalThis,
     random = Math.random,
   }) {
-    Object.assign(this, { url, nextId, name, onMessage, onState, WebSocketImpl, storage, timers, random });
+    Object.assign(this, { url, nextId, name, version, onMessage, onState, WebSocketImpl, storage, timers, random });
     this.socket = null;
     this.state = 'idle';
     this.attempt = 0;
@@ -122,6 +129,13 @@ export class Connection {
     socket.addEventListener('close', (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      if (event.code === RESUMED_ELSEWHERE) {
+        // Another tab took this session over: coming back would take it back, and so on forever.
+        this.forgetSession();
+        this.clearRetry();
+        this.setState('stopped', { code: event.code, reason: event.reason });
+        return;
+      }
       this.scheduleRetry({ code: event.code, reason: event.reason });
     });
     // 'error' is always followed by 'close', which does the work.
@@ -129,7 +143,8 @@ export class Connection {
 
   sendHello({ resume }) {
     this.helloId = this.nextId();
-    this.socket.send(encode(hello(this.helloId, { name: this.name(), resume })));
+    const version = resume ? this.version() : null;
+    this.socket.send(encode(hello(this.helloId, { name: this.name(), resume, version })));
   }
 
   receive(data) {

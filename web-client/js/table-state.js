@@ -5,42 +5,66 @@
 // State shape:
 //   { table: null | Table, awaitingSnapshot: boolean }
 //   Table = { id, game, version, you, over, deckCount, settings, board: [Card],
-//             players: [{seat, name, score, matches, selection: [cardId]}],
-//             status: [Run], standings: null | [{seat, name, score, matches, rank}] }
+//             players: [Player], status: [Run], standings: null | [{seat, name, score, matches, rank}],
+//             phase, code, private, seats, host, spectators,
+//             countdown, countdownUntil, vote }
+//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil }
+// `players` lists occupied seats only, in seat order. `you` is null for a spectator.
 // `standings` is client-side: set by the `over` event (or derived from the players when a
 // snapshot shows a finished game), cleared by `redeal`.
+// Timers: the server says "N seconds left" (`countdown`, a player's `away`); we keep the number as
+// sent and also the absolute deadline `now + N·1000` (ms, `countdownUntil`, `awayUntil`) so the
+// view can count down locally (secondsLeft). `now` is a parameter, so these stay pure.
+// `vote` is `{seats: [seat], needed}` while a re-deal vote is open, else null.
 //
 // Versions (PROTOCOL.md, "Versions"): a diff is applied only when its version is exactly one
 // more than ours; an older or equal one is a duplicate and ignored; a newer one means we missed
 // something: we ask for a resync and ignore every diff until the next snapshot.
+
+/** The table phases, in order. */
+export const PHASES = Object.freeze(['waiting', 'countdown', 'playing', 'finished']);
 
 /** The state before any snapshot. */
 export function initialState() {
   return { table: null, awaitingSnapshot: false };
 }
 
-/** A fresh state from a snapshot's `table` object. Throws TypeError if it is malformed. */
-export function applySnapshot(table) {
+/** A fresh state from a snapshot's `table` object, received at time `now` (ms). Throws TypeError
+ * if it is malformed. Fields a solo server of the first version leaves out get defaults: a one-seat
+ * table in phase `playing` (or `finished` when over), hosted by `you`, nobody watching. */
+export function applySnapshot(table, now = Date.now()) {
   if (table === null || typeof table !== 'object') throw new TypeError('snapshot without table');
   if (typeof table.id !== 'string') throw new TypeError('table.id');
   if (!Number.isInteger(table.version) || table.version < 0) throw new TypeError('table.version');
   if (!Array.isArray(table.board)) throw new TypeError('table.board');
   if (!Array.isArray(table.players)) throw new TypeError('table.players');
-  const players = table.players.map(copyPlayer);
-  const over = table.over === true;
+  const players = table.players.map((p) => copyPlayer(p, now)).sort((a, b) => a.seat - b.seat);
+  const you = Number.isInteger(table.you) ? table.you : null;
+  const phase = PHASES.includes(table.phase) ? table.phase : table.over === true ? 'finished' : 'playing';
+  const over = table.over === true || phase === 'finished';
+  const countdown = phase === 'countdown' && isCount(table.countdown) ? table.countdown : null;
   return {
     table: {
       id: table.id,
       game: table.game,
       version: table.version,
-      you: Number.isInteger(table.you) ? table.you : null,
+      you,
       over,
       deckCount: Number.isInteger(table.deckCount) ? table.deckCount : 0,
       settings: { ...(table.settings ?? {}) },
       board: table.board.map(copyCard),
       players,
       status: Array.isArray(table.status) ? table.status.map((run) => ({ ...run })) : [],
-      standings: over ? standingsFromPlayers(players) : null,
+      standings: over ? standingsFrom(table.standings, players) : null,
+      phase,
+      code: typeof table.code === 'string' ? table.code : null,
+      private: table.private === true,
+      seats: Number.isInteger(table.seats) && table.seats > 0 ? table.seats : Math.max(1, players.length),
+      host: Number.isInteger(table.host) ? table.host : (you ?? players[0]?.seat ?? null),
+      spectators: Number.isInteger(table.spectators) && table.spectators >= 0 ? table.spectators : 0,
+      countdown,
+      countdownUntil: countdown === null ? null : now + countdown * 1000,
+      vote: copyVote(table.vote),
     },
     awaitingSnapshot: false,
   };
@@ -49,9 +73,9 @@ export function applySnapshot(table) {
 /**
  * Apply one `diff` message. Returns `{state, resync}`: `resync` is true when the caller must send
  * a `resync` message (a version gap, or a diff this client cannot apply faithfully). The given
- * state is never modified.
+ * state is never modified. `now` (ms) turns the seconds of `away` and `countdown` into deadlines.
  */
-export function applyDiff(state, diff) {
+export function applyDiff(state, diff, now = Date.now()) {
   const table = state.table;
   if (table === null || state.awaitingSnapshot) return { state, resync: false };
   if (diff.table !== undefined && diff.table !== table.id) return { state, resync: false };
@@ -62,7 +86,7 @@ export function applyDiff(state, diff) {
 
   const next = structuredClone(table);
   try {
-    for (const event of diff.events) applyEvent(next, event);
+    for (const event of diff.events) applyEvent(next, event, now);
   } catch (error) {
     if (error instanceof TypeError || error instanceof RangeError) return needSnapshot(state);
     throw error;
@@ -93,6 +117,39 @@ export function mySelection(state) {
   return myPlayer(state)?.selection ?? [];
 }
 
+/** True when I watch this table rather than sit at it. */
+export function isSpectator(state) {
+  return state.table !== null && state.table.you === null;
+}
+
+/** True when I sit in the host's seat. */
+export function isHost(state) {
+  const table = state.table;
+  return table !== null && table.you !== null && table.host === table.you;
+}
+
+/** For every card in some selection, the seats whose selection holds it (ascending):
+ * `Map(cardId → [seat])`. */
+export function selectionsByCard(table) {
+  const result = new Map();
+  if (table === null) return result;
+  for (const p of [...table.players].sort((a, b) => a.seat - b.seat)) {
+    for (const id of p.selection) {
+      const seats = result.get(id);
+      if (seats === undefined) result.set(id, [p.seat]);
+      else if (!seats.includes(p.seat)) seats.push(p.seat);
+    }
+  }
+  return result;
+}
+
+/** Whole seconds left before `deadline` (ms) at `now` (ms), rounded up, never below 0; null for
+ * no deadline. 2.4 s left shows as 3, as a countdown should ("3, 2, 1" then 0). */
+export function secondsLeft(deadline, now) {
+  if (deadline === null || deadline === undefined || !Number.isFinite(deadline)) return null;
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
 /** Standings as the `over` event gives them, from a list of players: best score first, equal
  * scores share a rank (1, 1, 3). */
 export function standingsFromPlayers(players) {
@@ -112,10 +169,10 @@ function needSnapshot(state) {
 
 /** One event of a diff, applied in place to a table copy. Throws TypeError/RangeError when the
  * event cannot be applied (unknown kind, unknown seat, slot out of range…). */
-function applyEvent(table, event) {
+function applyEvent(table, event, now) {
   const handler = Object.hasOwn(EVENT_HANDLERS, event?.kind) ? EVENT_HANDLERS[event.kind] : null;
   if (handler === null) throw new TypeError(`unknown event kind ${event?.kind}`);
-  handler(table, event);
+  handler(table, event, now);
 }
 
 const EVENT_HANDLERS = {
@@ -167,10 +224,71 @@ const EVENT_HANDLERS = {
     }
     table.over = false;
     table.standings = null;
+    // A re-deal starts a game: from `finished` it goes "straight back to playing"; a vote that was
+    // open is settled by it.
+    if (table.phase === 'finished' || table.phase === 'waiting' || table.phase === 'countdown') table.phase = 'playing';
+    table.countdown = null;
+    table.countdownUntil = null;
+    table.vote = null;
   },
   over(table, e) {
     table.over = true;
+    table.phase = 'finished';
     table.standings = requireArray(e.standings, 'standings').map((s) => ({ ...s }));
+  },
+  join(table, e, now) {
+    const seat = requireSeat(e.seat);
+    const player = copyPlayer({ seat, name: requireString(e.name, 'name'), connected: true }, now);
+    table.players = table.players.filter((p) => p.seat !== seat);
+    table.players.push(player);
+    table.players.sort((a, b) => a.seat - b.seat);
+  },
+  leave(table, e) {
+    playerAt(table, e.seat);
+    table.players = table.players.filter((p) => p.seat !== e.seat);
+    if (table.vote !== null) table.vote = { ...table.vote, seats: table.vote.seats.filter((s) => s !== e.seat) };
+  },
+  away(table, e, now) {
+    const player = playerAt(table, e.seat);
+    const seconds = requireCount(e.seconds, 'seconds');
+    player.connected = false;
+    player.away = seconds;
+    player.awayUntil = now + seconds * 1000;
+  },
+  back(table, e) {
+    const player = playerAt(table, e.seat);
+    player.connected = true;
+    player.away = null;
+    player.awayUntil = null;
+  },
+  host(table, e) {
+    table.host = requireSeat(e.seat);
+  },
+  spectators(table, e) {
+    table.spectators = requireCount(e.count, 'count');
+  },
+  phase(table, e, now) {
+    if (!PHASES.includes(e.phase)) throw new TypeError(`phase ${e.phase}`);
+    table.phase = e.phase;
+    if (e.phase === 'countdown') {
+      table.countdown = requireCount(e.countdown, 'countdown');
+      table.countdownUntil = now + table.countdown * 1000;
+    } else {
+      table.countdown = null;
+      table.countdownUntil = null;
+    }
+    if (e.phase === 'finished') {
+      table.over = true;
+      if (table.standings === null) table.standings = standingsFromPlayers(table.players);
+    } else {
+      table.over = false;
+      table.standings = null;
+    }
+  },
+  vote(table, e) {
+    const seats = requireArray(e.seats, 'seats');
+    seats.forEach(requireSeat);
+    table.vote = seats.length === 0 ? null : { seats: [...seats], needed: requireCount(e.needed, 'needed') };
   },
 };
 
@@ -185,6 +303,36 @@ function requireInteger(value, name) {
   return value;
 }
 
+function requireSeat(value) {
+  if (!Number.isInteger(value) || value < 0) throw new TypeError('seat is not a seat number');
+  return value;
+}
+
+function requireCount(value, name) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`${name} is not a count`);
+  return value;
+}
+
+function requireString(value, name) {
+  if (typeof value !== 'string') throw new TypeError(`${name} is not a string`);
+  return value;
+}
+
+function isCount(value) {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function copyVote(vote) {
+  if (vote === null || typeof vote !== 'object' || !Array.isArray(vote.seats) || vote.seats.length === 0) return null;
+  return { seats: vote.seats.filter(Number.isInteger), needed: Number.isInteger(vote.needed) ? vote.needed : 0 };
+}
+
+/** The snapshot's standings when it has them, else derived from the players. */
+function standingsFrom(standings, players) {
+  if (Array.isArray(standings)) return standings.map((s) => ({ ...s }));
+  return standingsFromPlayers(players);
+}
+
 function requireArray(value, name) {
   if (!Array.isArray(value)) throw new TypeError(`${name} is not an array`);
   return value;
@@ -197,13 +345,18 @@ function copyCard(card) {
   return { ...card };
 }
 
-function copyPlayer(p) {
+function copyPlayer(p, now) {
   if (p === null || typeof p !== 'object' || !Number.isInteger(p.seat)) throw new TypeError('player');
+  const connected = p.connected !== false;
+  const away = !connected && isCount(p.away) ? p.away : null;
   return {
     seat: p.seat,
     name: typeof p.name === 'string' ? p.name : '',
     score: Number.isInteger(p.score) ? p.score : 0,
     matches: Number.isInteger(p.matches) ? p.matches : 0,
     selection: Array.isArray(p.selection) ? [...p.selection] : [],
+    connected,
+    away,
+    awayUntil: away === null ? null : now + away * 1000,
   };
 }

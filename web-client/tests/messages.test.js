@@ -57,3 +57,44 @@ test('ids count up from 1', () => {
   const next = m.createIdSource();
   assert.deepEqual([next(), next(), next()], [1, 2, 3]);
 });
+
+test('lobby and table messages', () => {
+  assert.equal(m.encode(m.lobby(3)), '{"type":"lobby","id":3}');
+  assert.equal(m.encode(m.quickMatch(4, { seats: 3 })), '{"type":"quickMatch","id":4,"game":"set","seats":3}');
+  assert.equal(m.encode(m.quickMatch(4)), '{"type":"quickMatch","id":4,"game":"set","seats":4}');
+  assert.equal(
+    m.encode(m.createTable(5, { seats: 2, private: true })),
+    '{"type":"createTable","id":5,"game":"set","seats":2,"private":true}',
+  );
+  assert.equal(m.encode(m.createTable(5, { seats: 6 })), '{"type":"createTable","id":5,"game":"set","seats":6,"private":false}');
+  assert.equal(m.encode(m.join(6, 'ABC234')), '{"type":"join","id":6,"code":"ABC234"}');
+  assert.equal(m.encode(m.spectate(7, { table: 't7' })), '{"type":"spectate","id":7,"table":"t7"}');
+  assert.equal(m.encode(m.spectate(7, { code: 'ABC234' })), '{"type":"spectate","id":7,"code":"ABC234"}');
+  assert.equal(m.encode(m.leave(8)), '{"type":"leave","id":8}');
+  assert.equal(m.encode(m.start(9)), '{"type":"start","id":9}');
+  assert.throws(() => m.quickMatch(1, { seats: 9 }), RangeError);
+  assert.throws(() => m.createTable(1, { seats: 0 }), RangeError);
+  assert.throws(() => m.join(1, ''), TypeError);
+  assert.throws(() => m.spectate(1, {}), TypeError);
+});
+
+test('hello carries the table version only when resuming', () => {
+  assert.deepEqual(m.hello(1, { name: 'Ada', resume: 'tok', version: 12 }), {
+    type: 'hello', id: 1, name: 'Ada', resume: 'tok', version: 12,
+  });
+  assert.deepEqual(m.hello(1, { name: 'Ada', resume: 'tok', version: 0 }).version, 0);
+  assert.deepEqual(m.hello(1, { name: 'Ada', version: 12 }), { type: 'hello', id: 1, name: 'Ada' });
+  assert.deepEqual(m.hello(1, { resume: 'tok', version: null }), { type: 'hello', id: 1, resume: 'tok' });
+});
+
+test('typed invite codes are cleaned', () => {
+  assert.equal(m.cleanCode(' abc-234 '), 'ABC234');
+  assert.equal(m.cleanCode('q7r t2m'), 'Q7RT2M');
+  assert.equal(m.cleanCode(undefined), '');
+});
+
+test('joinListed joins a public table by its id', async () => {
+  const messages = await import('../js/messages.js');
+  assert.deepEqual(messages.joinListed(7, 't3'), { type: 'join', id: 7, table: 't3' });
+  assert.throws(() => messages.joinListed(7, ''), TypeError);
+});

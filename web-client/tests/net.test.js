@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Connection, SESSION_KEY } from '../js/net.js';
+import { Connection, RESUMED_ELSEWHERE, SESSION_KEY } from '../js/net.js';
 import { createIdSource } from '../js/messages.js';
 
 /** A WebSocket stand-in: records what is sent, lets the test play the server. */
@@ -73,7 +73,7 @@ class FakeTimers {
   }
 }
 
-function setup({ storage = new FakeStorage(), name = 'Ada' } = {}) {
+function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null } = {}) {
   FakeSocket.all = [];
   const timers = new FakeTimers();
   const received = [];
@@ -82,6 +82,7 @@ function setup({ storage = new FakeStorage(), name = 'Ada' } = {}) {
     url: 'ws://127.0.0.1:9/',
     nextId: createIdSource(),
     name: () => name,
+    version,
     onMessage: (m) => received.push(m),
     onState: (s, d) => states.push([s, d]),
     WebSocketImpl: FakeSocket,
@@ -197,4 +198,35 @@ test('stop closes for good', () => {
   sockets[0].drop();
   timers.fireAll();
   assert.equal(sockets.length, 1);
+});
+
+test('a resuming hello carries the last table version applied', () => {
+  let version = null;
+  const { connection, sockets, timers } = setup({ version: () => version });
+  connection.start();
+  sockets[0].open();
+  assert.deepEqual(sockets[0].sent[0], { type: 'hello', id: 1, name: 'Ada' }, 'no version without a token');
+  sockets[0].receive(welcome(1, 'tok-1'));
+  version = 17;
+  sockets[0].drop();
+  timers.fireAll();
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent[0], { type: 'hello', id: 2, name: 'Ada', resume: 'tok-1', version: 17 });
+});
+
+test('resumed elsewhere (4001): stop, forget the session, do not take it back', () => {
+  const { connection, sockets, timers, storage, states } = setup();
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive(welcome(1, 'tok-1'));
+  sockets[0].drop(RESUMED_ELSEWHERE, 'resumed elsewhere');
+  assert.equal(RESUMED_ELSEWHERE, 4001);
+  assert.equal(connection.state, 'stopped');
+  assert.deepEqual(states.at(-1), ['stopped', { code: 4001, reason: 'resumed elsewhere' }]);
+  assert.equal(storage.getItem(SESSION_KEY), null);
+  timers.fireAll();
+  assert.equal(sockets.length, 1, 'no reconnect');
+  connection.start();
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent[0], { type: 'hello', id: 2, name: 'Ada' }, 'a new session when asked');
 });

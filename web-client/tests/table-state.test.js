@@ -188,7 +188,16 @@ test('over sets the standings; redeal starts a new game', () => {
   assert.equal(s.table.standings, null);
   assert.deepEqual(ids(s), [0, 1, 2]);
   assert.equal(s.table.deckCount, 78);
-  assert.deepEqual(myPlayer(s), { seat: 0, name: 'Ada', score: 0, matches: 0, selection: [] });
+  assert.deepEqual(myPlayer(s), {
+    seat: 0,
+    name: 'Ada',
+    score: 0,
+    matches: 0,
+    selection: [],
+    connected: true,
+    away: null,
+    awayUntil: null,
+  });
 });
 
 test('a duplicate diff is ignored', () => {

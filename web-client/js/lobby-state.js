@@ -1,0 +1,96 @@
+// The client's copy of the lobby: the list of public tables. Pure functions, like table-state.js.
+//
+// State shape:
+//   { version: null | number, tables: [Listing], awaitingSnapshot: boolean }
+//   Listing = { id, game, seats, seated, spectators, phase }
+// `tables` keeps the server's order for tables it already knew and appends new ones.
+//
+// Versions (PROTOCOL.md, "Lobby and multiplayer tables"): a `lobbyDiff` is applied only when its
+// version is exactly one more than ours. An older or equal one is a duplicate and ignored. A newer
+// one means we missed changes: the caller sends `lobby` again (resync: true) and diffs are ignored
+// until the new `lobbySnapshot`.
+
+/** The lobby before any snapshot: nothing to show, a snapshot is awaited. */
+export function initialLobby() {
+  return { version: null, tables: [], awaitingSnapshot: true };
+}
+
+/** A fresh lobby from a `lobbySnapshot` message. Malformed listings are skipped; a snapshot
+ * without a version is refused (TypeError). */
+export function applyLobbySnapshot(message) {
+  if (message === null || typeof message !== 'object') throw new TypeError('lobbySnapshot');
+  if (!Number.isInteger(message.version) || message.version < 0) throw new TypeError('lobbySnapshot.version');
+  const tables = [];
+  for (const raw of Array.isArray(message.tables) ? message.tables : []) {
+    const listing = copyListing(raw);
+    if (listing !== null) upsert(tables, listing);
+  }
+  return { version: message.version, tables, awaitingSnapshot: false };
+}
+
+/** Apply one `lobbyDiff`. Returns `{state, resync}`; resync true means: send `lobby` again. The
+ * given state is never modified. */
+export function applyLobbyDiff(state, diff) {
+  if (state.awaitingSnapshot || state.version === null) return { state, resync: false };
+  if (!Number.isInteger(diff?.version)) return needLobby(state);
+  if (diff.version <= state.version) return { state, resync: false };
+  if (diff.version > state.version + 1) return needLobby(state);
+  if (!Array.isArray(diff.changes)) return needLobby(state);
+  const tables = [...state.tables];
+  for (const change of diff.changes) {
+    if (change?.op === 'upsert') {
+      const listing = copyListing(change.table);
+      if (listing === null) return needLobby(state);
+      upsert(tables, listing);
+    } else if (change?.op === 'remove' && typeof change.id === 'string') {
+      const i = tables.findIndex((t) => t.id === change.id);
+      if (i >= 0) tables.splice(i, 1);
+    } else {
+      return needLobby(state);
+    }
+  }
+  return { state: { version: diff.version, tables, awaitingSnapshot: false }, resync: false };
+}
+
+/** The state after we have asked for a new snapshot (diffs are ignored until it comes). */
+export function awaitLobby(state) {
+  return { ...state, awaitingSnapshot: true };
+}
+
+/** A listing's seats as shown: "2/4". */
+export function seatsLabel(listing) {
+  return `${listing.seated}/${listing.seats}`;
+}
+
+/** A phase as shown in the lobby. */
+export function phaseLabel(phase) {
+  return { waiting: 'Waiting', countdown: 'Starting', playing: 'Playing', finished: 'Finished' }[phase] ?? phase;
+}
+
+/** A game id as shown. */
+export function gameLabel(game) {
+  return { set: 'Set', matchismo: 'Matchismo', concentration: 'Concentration' }[game] ?? String(game);
+}
+
+function needLobby(state) {
+  return { state: awaitLobby(state), resync: true };
+}
+
+function upsert(tables, listing) {
+  const i = tables.findIndex((t) => t.id === listing.id);
+  if (i >= 0) tables[i] = listing;
+  else tables.push(listing);
+}
+
+function copyListing(t) {
+  if (t === null || typeof t !== 'object' || typeof t.id !== 'string') return null;
+  const count = (v) => (Number.isInteger(v) && v >= 0 ? v : 0);
+  return {
+    id: t.id,
+    game: typeof t.game === 'string' ? t.game : 'set',
+    seats: count(t.seats),
+    seated: count(t.seated),
+    spectators: count(t.spectators),
+    phase: typeof t.phase === 'string' ? t.phase : 'waiting',
+  };
+}

@@ -1,0 +1,35 @@
+// The page's address: `#/` (or nothing) is the lobby, `#/t/<code>` a table's share link
+// (PROTOCOL.md: "The share link of a table is /#/t/<code>"). Pure.
+
+/** Invite codes as the server makes them: A–Z and 2–9 (PROTOCOL.md); we accept 4–12 of them, any
+ * case, and hand back upper case. */
+const CODE = /^[A-Za-z2-9]{4,12}$/;
+
+/** `{view: 'lobby'}` or `{view: 'table', code}` for a location hash ("#/t/ABC234"). Anything
+ * unreadable is the lobby. */
+export function parseRoute(hash) {
+  let path = String(hash ?? '');
+  if (path.startsWith('#')) path = path.slice(1);
+  path = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  const parts = path.split('/');
+  if (parts.length === 2 && parts[0] === 't') {
+    let code;
+    try {
+      code = decodeURIComponent(parts[1]).trim();
+    } catch {
+      return { view: 'lobby' };
+    }
+    if (CODE.test(code)) return { view: 'table', code: code.toUpperCase() };
+  }
+  return { view: 'lobby' };
+}
+
+/** The hash of a table's share link: "#/t/ABC234". */
+export function tableHash(code) {
+  return `#/t/${encodeURIComponent(code)}`;
+}
+
+/** The full share link of a table, for a page at `location` (origin + path + hash). */
+export function shareLink(location, code) {
+  return `${location.origin}${location.pathname}${tableHash(code)}`;
+}

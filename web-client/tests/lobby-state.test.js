@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  applyLobbyDiff,
+  applyLobbySnapshot,
+  awaitLobby,
+  gameLabel,
+  initialLobby,
+  phaseLabel,
+  seatsLabel,
+} from '../js/lobby-state.js';
+
+const t7 = { id: 't7', game: 'set', seats: 4, seated: 2, spectators: 1, phase: 'waiting' };
+const t5 = { id: 't5', game: 'set', seats: 2, seated: 2, spectators: 0, phase: 'playing' };
+const snap = () => applyLobbySnapshot({ type: 'lobbySnapshot', replyTo: 3, version: 12, tables: [t7, t5] });
+
+test('the initial lobby waits for a snapshot and ignores diffs', () => {
+  const s = initialLobby();
+  assert.deepEqual(s, { version: null, tables: [], awaitingSnapshot: true });
+  const r = applyLobbyDiff(s, { type: 'lobbyDiff', version: 1, changes: [{ op: 'remove', id: 't1' }] });
+  assert.equal(r.resync, false);
+  assert.equal(r.state, s);
+});
+
+test('a snapshot lists the tables in order with their version', () => {
+  const s = snap();
+  assert.equal(s.version, 12);
+  assert.equal(s.awaitingSnapshot, false);
+  assert.deepEqual(s.tables, [t7, t5]);
+  assert.throws(() => applyLobbySnapshot({ type: 'lobbySnapshot', tables: [] }), TypeError);
+});
+
+test('the example diff of PROTOCOL.md: upsert t7, remove t5', () => {
+  const s = snap();
+  const r = applyLobbyDiff(s, {
+    type: 'lobbyDiff',
+    version: 13,
+    changes: [{ op: 'upsert', table: { ...t7, seated: 3 } }, { op: 'remove', id: 't5' }],
+  });
+  assert.equal(r.resync, false);
+  assert.equal(r.state.version, 13);
+  assert.deepEqual(r.state.tables, [{ ...t7, seated: 3 }]);
+  assert.deepEqual(s.tables, [t7, t5], 'the input is not modified');
+});
+
+test('a new table is appended; removing an unknown id is harmless', () => {
+  const t9 = { id: 't9', game: 'set', seats: 8, seated: 1, spectators: 0, phase: 'waiting' };
+  const r = applyLobbyDiff(snap(), { version: 13, changes: [{ op: 'upsert', table: t9 }, { op: 'remove', id: 'zz' }] });
+  assert.deepEqual(r.state.tables.map((t) => t.id), ['t7', 't5', 't9']);
+});
+
+test('duplicates (version <= ours) are ignored', () => {
+  const s = snap();
+  for (const version of [12, 11, 0]) {
+    const r = applyLobbyDiff(s, { version, changes: [{ op: 'remove', id: 't7' }] });
+    assert.equal(r.resync, false);
+    assert.equal(r.state, s);
+  }
+});
+
+test('a gap asks for a new snapshot and ignores diffs until it comes', () => {
+  const s = snap();
+  const gap = applyLobbyDiff(s, { version: 14, changes: [{ op: 'remove', id: 't7' }] });
+  assert.equal(gap.resync, true);
+  assert.equal(gap.state.awaitingSnapshot, true);
+  assert.equal(gap.state.version, 12);
+  assert.deepEqual(gap.state.tables.map((t) => t.id), ['t7', 't5'], 'the old list stays on screen meanwhile');
+  const next = applyLobbyDiff(gap.state, { version: 13, changes: [{ op: 'remove', id: 't5' }] });
+  assert.equal(next.resync, false);
+  assert.equal(next.state, gap.state);
+  const fresh = applyLobbySnapshot({ version: 14, tables: [t5] });
+  assert.deepEqual(fresh.tables, [t5]);
+  assert.equal(applyLobbyDiff(fresh, { version: 15, changes: [] }).state.version, 15);
+});
+
+test('an unreadable diff asks for a new snapshot', () => {
+  for (const bad of [
+    { version: 13 },
+    { version: 'x', changes: [] },
+    { version: 13, changes: [{ op: 'move', id: 't7' }] },
+    { version: 13, changes: [{ op: 'upsert', table: { game: 'set' } }] },
+  ]) {
+    const r = applyLobbyDiff(snap(), bad);
+    assert.equal(r.resync, true, JSON.stringify(bad));
+    assert.equal(r.state.version, 12);
+  }
+  assert.equal(awaitLobby(snap()).awaitingSnapshot, true);
+});
+
+test('labels', () => {
+  assert.equal(seatsLabel(t7), '2/4');
+  assert.equal(phaseLabel('waiting'), 'Waiting');
+  assert.equal(phaseLabel('countdown'), 'Starting');
+  assert.equal(phaseLabel('playing'), 'Playing');
+  assert.equal(phaseLabel('finished'), 'Finished');
+  assert.equal(gameLabel('set'), 'Set');
+});
