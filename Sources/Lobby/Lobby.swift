@@ -101,7 +101,8 @@ public actor Lobby {
     for table in tables.values {
       let released = await table.tick(now: time)
       for token in released { registry.seat(token: token, tableID: nil, seat: nil) }
-      if !released.isEmpty { await publish(table) }
+      // A countdown that ended or a seat released changes the lobby row.
+      await publish(table)
       let solo = await table.listing.seats == 1
       if let since = await table.emptySince, solo || time - since >= configuration.emptyTableGrace {
         await close(table)
@@ -270,8 +271,9 @@ public actor Lobby {
       id: newTableID(), code: directory.newCode(using: randomBelow), isPrivate: isPrivate,
       settings: .set(seats: seats), seed: makeSeed(), rules: configuration.tableRules,
       now: now())
+    // Listed once its creator sits, so the lobby never shows it empty.
     let table = Table(state: state, outbound: outbound)
-    await open(table)
+    tables[table.id] = table
     return table
   }
 
