@@ -8,6 +8,11 @@ import tempfile
 import time
 
 import pytest
+import shutil
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = os.environ.get("MATCHISMO_BIN", str(ROOT / ".build" / "debug" / "matchismo"))
@@ -83,3 +88,29 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     setattr(item, "rep_" + report.when, report)
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture
+def browsers():
+    """`browsers()` opens one more headless Chromium; all are closed after the test."""
+    drivers = []
+
+    def open_browser():
+        options = Options()
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", "--disable-gpu"):
+            options.add_argument(flag)
+        options.binary_location = CHROMIUM
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+        driver.set_page_load_timeout(20)
+        drivers.append(driver)
+        return driver
+
+    yield open_browser
+    for driver in drivers:
+        driver.quit()

@@ -33,81 +33,115 @@ def find_non_set(board):
 
 
 class TableState:
-    """What a client knows about its table, built only from snapshot and diff messages."""
+    """A table as a multiplayer client or a spectator knows it: the solo fields plus phase, code,
+    seats, host, spectators, vote and each seat's name and connection, built from a snapshot and
+    the diffs (old and new event kinds). `you` is None for a spectator."""
 
     def __init__(self, table):
         self.version = table["version"]
         self.board = [dict(c) for c in table["board"]]
         self.deck_count = table["deckCount"]
         self.over = table["over"]
-        self.phase = table.get("phase")
-        self.spectators = table.get("spectators", 0)
-        self.host = table.get("host")
-        self.vote = list(table.get("vote", {}).get("seats", []))
         self.players = {p["seat"]: {"score": p["score"], "matches": p["matches"],
-                                    "selection": list(p["selection"]), "name": p["name"],
-                                    "connected": p.get("connected", True)}
-                        for p in table["players"]}
+                                    "selection": list(p["selection"])} for p in table["players"]}
+        self.id = table["id"]
+        self.you = table.get("you")
+        self.settings = dict(table.get("settings") or {})
+        self.phase = table.get("phase")
+        self.code = table.get("code")
+        self.private = table.get("private")
+        self.seats = table.get("seats")
+        self.host = table.get("host")
+        self.spectators = table.get("spectators")
+        self.countdown = table.get("countdown")
+        self.vote = self._vote(table.get("vote"))
+        self.standings = table.get("standings")
+        for p in table["players"]:
+            self.players[p["seat"]].update(name=p["name"], connected=p.get("connected", True))
+            self.players[p["seat"]]["away"] = p.get("away")
+
+    @staticmethod
+    def _vote(vote):
+        if not vote or not vote.get("seats"):
+            return None
+        return {"seats": sorted(vote["seats"]), "needed": vote["needed"]}
 
     def comparable(self):
-        return {"version": self.version, "board": self.board, "deckCount": self.deck_count,
-                "over": self.over, "players": self.players, "phase": self.phase,
-                "spectators": self.spectators, "host": self.host, "vote": self.vote}
+        """Everything every client at the table must agree on; not `you`, and not the seconds
+        left of a countdown or an away seat (a snapshot says how many are left *now*)."""
+        players = {seat: {k: v for k, v in p.items() if k != "away"} for seat, p in self.players.items()}
+        return {"id": self.id, "version": self.version, "board": self.board,
+                "deckCount": self.deck_count, "over": self.over, "players": players,
+                "phase": self.phase, "code": self.code, "private": self.private,
+                "seats": self.seats, "host": self.host, "spectators": self.spectators,
+                "vote": self.vote}
 
     def apply(self, diff):
         assert diff["version"] == self.version + 1, f"version gap: {self.version} -> {diff['version']}"
-        self.version = diff["version"]
+        if "table" in diff:
+            assert diff["table"] == self.id, f"a diff of table {diff['table']} reached table {self.id}"
         for e in diff["events"]:
-            kind = e["kind"]
-            if kind == "select":
-                self.players[e["seat"]]["selection"].append(e["card"])
-            elif kind == "deselect":
-                selection = self.players[e["seat"]]["selection"]
-                if e["card"] in selection:
-                    selection.remove(e["card"])
-            elif kind == "match":
-                for p in self.players.values():
-                    p["selection"] = [c for c in p["selection"] if c not in e["cards"]]
-                self.players[e["seat"]]["matches"] += 1
-            elif kind == "mismatch":
-                pass
-            elif kind == "score":
-                self.players[e["seat"]]["score"] = e["score"]
-            elif kind == "replace":
-                self.board[e["slot"]] = dict(e["card"])
-            elif kind == "remove":
-                self.board = [c for c in self.board if c["id"] not in e["cards"]]
-            elif kind == "deal":
-                self.board.extend(dict(c) for c in e["cards"])
-            elif kind == "deck":
-                self.deck_count = e["count"]
-            elif kind == "redeal":
-                self.board = [dict(c) for c in e["board"]]
-                self.deck_count = e["deckCount"]
-                self.over = False
-                for p in self.players.values():
-                    p.update(score=0, matches=0, selection=[])
-            elif kind == "over":
-                self.over = True
-            elif kind == "phase":
-                self.phase = e["phase"]
-            elif kind == "vote":
-                self.vote = list(e["seats"])
-            elif kind == "join":
-                self.players[e["seat"]] = {"score": 0, "matches": 0, "selection": [],
-                                           "name": e["name"], "connected": True}
-            elif kind == "leave":
-                self.players.pop(e["seat"], None)
-            elif kind == "away":
-                self.players[e["seat"]]["connected"] = False
-            elif kind == "back":
-                self.players[e["seat"]]["connected"] = True
-            elif kind == "host":
-                self.host = e["seat"]
-            elif kind == "spectators":
-                self.spectators = e["count"]
-            else:
-                raise AssertionError(f"unknown event kind {kind!r}")
+            self.apply_event(e)
+        self.version = diff["version"]
+
+    def apply_event(self, e):
+        kind = e["kind"]
+        players = self.players
+        if kind == "select":
+            players[e["seat"]]["selection"].append(e["card"])
+        elif kind == "deselect":
+            selection = players[e["seat"]]["selection"]
+            if e["card"] in selection:
+                selection.remove(e["card"])
+        elif kind == "match":
+            for p in players.values():
+                p["selection"] = [c for c in p["selection"] if c not in e["cards"]]
+            players[e["seat"]]["matches"] += 1
+        elif kind == "mismatch":
+            pass
+        elif kind == "score":
+            players[e["seat"]]["score"] = e["score"]
+        elif kind == "replace":
+            self.board[e["slot"]] = dict(e["card"])
+        elif kind == "remove":
+            self.board = [c for c in self.board if c["id"] not in e["cards"]]
+        elif kind == "deal":
+            self.board.extend(dict(c) for c in e["cards"])
+        elif kind == "deck":
+            self.deck_count = e["count"]
+        elif kind == "redeal":
+            self.board = [dict(c) for c in e["board"]]
+            self.deck_count = e["deckCount"]
+            self.over = False
+            self.standings = None
+            self.vote = None  # a re-deal settles any open vote
+            for p in players.values():
+                p.update(score=0, matches=0, selection=[])
+        elif kind == "over":
+            self.over = True
+            self.standings = e["standings"]
+        elif kind == "join":
+            assert e["seat"] not in players, f"join into occupied seat {e['seat']}"
+            players[e["seat"]] = {"score": 0, "matches": 0, "selection": [], "name": e["name"],
+                                  "connected": True, "away": None}
+        elif kind == "leave":
+            assert e["seat"] in players, f"leave of empty seat {e['seat']}"
+            del players[e["seat"]]
+        elif kind == "away":
+            players[e["seat"]].update(connected=False, away=e["seconds"])
+        elif kind == "back":
+            players[e["seat"]].update(connected=True, away=None)
+        elif kind == "host":
+            self.host = e["seat"]
+        elif kind == "spectators":
+            self.spectators = e["count"]
+        elif kind == "phase":
+            self.phase = e["phase"]
+            self.countdown = e.get("countdown")
+        elif kind == "vote":
+            self.vote = self._vote(e)
+        else:
+            raise AssertionError(f"unknown event kind {kind!r}")
 
 
 class Pacer:
@@ -201,111 +235,7 @@ def set_from_ids(a, b, c) -> bool:
     return True
 
 
-class MultiTableState(TableState):
-    """A table as a multiplayer client or a spectator knows it: the solo fields plus phase, code,
-    seats, host, spectators, vote and each seat's name and connection, built from a snapshot and
-    the diffs (old and new event kinds). `you` is None for a spectator."""
-
-    def __init__(self, table):
-        super().__init__(table)
-        self.id = table["id"]
-        self.you = table.get("you")
-        self.settings = dict(table.get("settings") or {})
-        self.phase = table["phase"]
-        self.code = table.get("code")
-        self.private = table.get("private")
-        self.seats = table["seats"]
-        self.host = table.get("host")
-        self.spectators = table.get("spectators")
-        self.countdown = table.get("countdown")
-        self.vote = self._vote(table.get("vote"))
-        self.standings = table.get("standings")
-        for p in table["players"]:
-            self.players[p["seat"]].update(name=p["name"], connected=p["connected"])
-            self.players[p["seat"]]["away"] = p.get("away")
-
-    @staticmethod
-    def _vote(vote):
-        if not vote or not vote.get("seats"):
-            return None
-        return {"seats": sorted(vote["seats"]), "needed": vote["needed"]}
-
-    def comparable(self):
-        """Everything every client at the table must agree on; not `you`, and not the seconds
-        left of a countdown or an away seat (a snapshot says how many are left *now*)."""
-        players = {seat: {k: v for k, v in p.items() if k != "away"} for seat, p in self.players.items()}
-        return {"id": self.id, "version": self.version, "board": self.board,
-                "deckCount": self.deck_count, "over": self.over, "players": players,
-                "phase": self.phase, "code": self.code, "private": self.private,
-                "seats": self.seats, "host": self.host, "spectators": self.spectators,
-                "vote": self.vote}
-
-    def apply(self, diff):
-        assert diff["version"] == self.version + 1, f"version gap: {self.version} -> {diff['version']}"
-        if "table" in diff:
-            assert diff["table"] == self.id, f"a diff of table {diff['table']} reached table {self.id}"
-        for e in diff["events"]:
-            self.apply_event(e)
-        self.version = diff["version"]
-
-    def apply_event(self, e):
-        kind = e["kind"]
-        players = self.players
-        if kind == "select":
-            players[e["seat"]]["selection"].append(e["card"])
-        elif kind == "deselect":
-            selection = players[e["seat"]]["selection"]
-            if e["card"] in selection:
-                selection.remove(e["card"])
-        elif kind == "match":
-            for p in players.values():
-                p["selection"] = [c for c in p["selection"] if c not in e["cards"]]
-            players[e["seat"]]["matches"] += 1
-        elif kind == "mismatch":
-            pass
-        elif kind == "score":
-            players[e["seat"]]["score"] = e["score"]
-        elif kind == "replace":
-            self.board[e["slot"]] = dict(e["card"])
-        elif kind == "remove":
-            self.board = [c for c in self.board if c["id"] not in e["cards"]]
-        elif kind == "deal":
-            self.board.extend(dict(c) for c in e["cards"])
-        elif kind == "deck":
-            self.deck_count = e["count"]
-        elif kind == "redeal":
-            self.board = [dict(c) for c in e["board"]]
-            self.deck_count = e["deckCount"]
-            self.over = False
-            self.standings = None
-            self.vote = None  # a re-deal settles any open vote
-            for p in players.values():
-                p.update(score=0, matches=0, selection=[])
-        elif kind == "over":
-            self.over = True
-            self.standings = e["standings"]
-        elif kind == "join":
-            assert e["seat"] not in players, f"join into occupied seat {e['seat']}"
-            players[e["seat"]] = {"score": 0, "matches": 0, "selection": [], "name": e["name"],
-                                  "connected": True, "away": None}
-        elif kind == "leave":
-            assert e["seat"] in players, f"leave of empty seat {e['seat']}"
-            del players[e["seat"]]
-        elif kind == "away":
-            players[e["seat"]].update(connected=False, away=e["seconds"])
-        elif kind == "back":
-            players[e["seat"]].update(connected=True, away=None)
-        elif kind == "host":
-            self.host = e["seat"]
-        elif kind == "spectators":
-            self.spectators = e["count"]
-        elif kind == "phase":
-            self.phase = e["phase"]
-            self.countdown = e.get("countdown")
-        elif kind == "vote":
-            self.vote = self._vote(e)
-        else:
-            raise AssertionError(f"unknown event kind {kind!r}")
+MultiTableState = TableState  # the name the multiplayer tests use
 
 
 class LobbyState:

@@ -1,30 +1,14 @@
 """A person's view: headless Chromium plays a set on the drawn board."""
 import itertools
-import shutil
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
 
 @pytest.fixture
-def browser():
-    options = Options()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,900", "--disable-gpu"):
-        options.add_argument(flag)
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(20)
-    yield driver
-    driver.quit()
+def browser(browsers):
+    return browsers()
 
 
 # What a person sees on a card, read from the drawn SVG: how many symbols, which shape,

@@ -2,44 +2,16 @@
 link (/#/t/<code>) in a second Chromium, and sees the player's selection and score."""
 import itertools
 import re
-import shutil
 import time
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
 from protocol_client import set_from_ids
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 CODE = re.compile(r"^[A-Z2-9]{6}$")
-
-
-@pytest.fixture
-def browsers():
-    """`browsers()` opens one more headless Chromium; all are closed after the test."""
-    drivers = []
-
-    def open_browser():
-        options = Options()
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", "--disable-gpu"):
-            options.add_argument(flag)
-        options.binary_location = CHROMIUM
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-        driver.set_page_load_timeout(20)
-        drivers.append(driver)
-        return driver
-
-    yield open_browser
-    for driver in drivers:
-        driver.quit()
 
 
 def card_ids(driver):
