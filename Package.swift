@@ -39,13 +39,18 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "TestSupport", dependencies: ["Model"], path: "Tests/TestSupport",
+      swiftSettings: swiftSettings),
     .testTarget(name: "ModelTests", dependencies: ["Model"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "ProtocolTests", dependencies: ["Protocol", "Model"],
+      name: "ProtocolTests", dependencies: ["Protocol", "Model", "TestSupport"],
       resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
     .testTarget(
       name: "LobbyTests",
-      dependencies: ["Lobby", "Protocol", "Model", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "Lobby", "Protocol", "Model", "TestSupport", .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: swiftSettings),
     .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),
   ]

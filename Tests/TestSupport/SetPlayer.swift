@@ -2,16 +2,16 @@ import Model
 
 /// A seeded, scripted player of Set: mostly claims sets it finds on the board, sometimes
 /// chooses a random card or un-chooses one, and now and then asks for a re-deal.
-struct SetPlayer {
+public struct SetPlayer {
   private var random: SeededGenerator
   private var plan: [Move] = []
   /// Chance in 100 of a re-deal instead of a choice.
-  var redealPercent = 0
+  public var redealPercent = 0
 
   init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
   /// The next move for `seat` in `game`.
-  mutating func nextMove(in game: CardMatchingGame<SetCard>, seat: Int = 0) -> Move {
+  public mutating func nextMove(in game: CardMatchingGame<SetCard>, seat: Int = 0) -> Move {
     if !plan.isEmpty { return plan.removeFirst() }
     if game.isOver || random.below(100) < redealPercent { return .redeal(seat: seat) }
     let selection = game.players[seat].selection
@@ -49,7 +49,7 @@ struct SetPlayer {
   }
 
   /// A random element of `items`.
-  mutating func pick<T>(_ items: [T]) -> T? {
+  public mutating func pick<T>(_ items: [T]) -> T? {
     items.isEmpty ? nil : items[random.below(items.count)]
   }
 }
