@@ -175,11 +175,14 @@ public struct TableState<Card: WireCard>: Sendable {
   /// The player in `seat` left (or did not come back in time): the seat is empty again.
   public mutating func release(seat: Int, now: Double) -> Broadcast? {
     guard seats.indices.contains(seat), let leaving = seats[seat] else { return nil }
+    let needed = votesNeeded
     seats[seat] = nil
     var events: [JSONValue] = [TableEvent.left(seat: seat).json]
     if votes.contains(seat) {
       votes.removeAll { $0 == seat }
       events.append(TableEvent.vote(seats: votes, needed: votesNeeded).json)
+    } else {
+      events += voteUpdate(neededBefore: needed)
     }
     if host == seat {
       host = seats.firstIndex { $0 != nil }
@@ -202,10 +205,13 @@ public struct TableState<Card: WireCard>: Sendable {
     guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil == nil else {
       return nil
     }
+    let needed = votesNeeded
     seats[seat]?.awayUntil = now + rules.reconnectGrace
     let seconds = Int(rules.reconnectGrace.rounded(.up))
     return broadcast(
-      seat: nil, replyTo: nil, events: [TableEvent.away(seat: seat, seconds: seconds).json],
+      seat: nil, replyTo: nil,
+      events: [TableEvent.away(seat: seat, seconds: seconds).json]
+        + voteUpdate(neededBefore: needed),
       status: [.text("\(player.name) is reconnecting…")])
   }
 
@@ -214,10 +220,19 @@ public struct TableState<Card: WireCard>: Sendable {
     guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil != nil else {
       return nil
     }
+    let needed = votesNeeded
     seats[seat]?.awayUntil = nil
     return broadcast(
-      seat: seat, replyTo: nil, events: [TableEvent.back(seat: seat).json],
+      seat: seat, replyTo: nil,
+      events: [TableEvent.back(seat: seat).json] + voteUpdate(neededBefore: needed),
       status: [.text("\(player.name) is back.")])
+  }
+
+  /// A `vote` event when a vote is open and the number of votes it needs has changed (the
+  /// number of connected players did), so that clients keep `needed` right.
+  private func voteUpdate(neededBefore: Int) -> [JSONValue] {
+    guard !votes.isEmpty, votesNeeded != neededBefore else { return [] }
+    return [TableEvent.vote(seats: votes, needed: votesNeeded).json]
   }
 
   /// The number of spectators changed.
