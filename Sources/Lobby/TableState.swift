@@ -413,7 +413,8 @@ public struct TableState<Card: WireCard>: Sendable {
       phase: phase, code: code, isPrivate: isPrivate, seats: seats.count, host: host,
       spectators: spectators,
       countdown: countdownEnds.map { max(0, Int(($0 - now).rounded(.up))) },
-      vote: votes.isEmpty ? nil : (votes, votesNeeded), occupied: occupied)
+      vote: votes.isEmpty ? nil : (votes, votesNeeded), occupied: occupied,
+      ranked: everSeated.sorted())
     return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
       status: status, meta: meta)
