@@ -101,7 +101,8 @@ public actor Lobby {
     for table in tables.values {
       let released = await table.tick(now: time)
       for token in released { registry.seat(token: token, tableID: nil, seat: nil) }
-      if !released.isEmpty { await publish(table) }
+      // A countdown that ended changes the row too; publish sends only real changes.
+      await publish(table)
       let solo = await table.listing.seats == 1
       if let since = await table.emptySince, solo || time - since >= configuration.emptyTableGrace {
         await close(table)
