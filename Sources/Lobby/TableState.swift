@@ -145,14 +145,16 @@ public struct TableState<Card: WireCard>: Sendable {
   public mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
     -> Result<(seat: Int, broadcast: Broadcast), ProtocolError>
   {
+    // A full table has always started (its last seat starts it), so check fullness first, or
+    // tableFull could never be answered.
+    guard let seat = seats.firstIndex(where: { $0 == nil }) else {
+      return .failure(
+        ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo))
+    }
     guard phase == .waiting else {
       return .failure(
         ProtocolError(.alreadyStarted, "This game has started; you can watch it.", replyTo: replyTo)
       )
-    }
-    guard let seat = seats.firstIndex(where: { $0 == nil }) else {
-      return .failure(
-        ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo))
     }
     seats[seat] = Seat(name: name, token: token, awayUntil: nil)
     names[seat] = name
