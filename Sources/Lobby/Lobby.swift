@@ -101,7 +101,8 @@ public actor Lobby {
     for table in tables.values {
       let released = await table.tick(now: time)
       for token in released { registry.seat(token: token, tableID: nil, seat: nil) }
-      // A countdown that ended or a seat released changes the lobby row.
+      // A countdown that ended or a seat released changes the lobby row; publish sends only
+      // real changes.
       await publish(table)
       let solo = await table.listing.seats == 1
       if let since = await table.emptySince, solo || time - since >= configuration.emptyTableGrace {

@@ -150,14 +150,16 @@ public struct TableState<Card: WireCard>: Sendable {
   public mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
     -> Result<(seat: Int, broadcast: Broadcast), ProtocolError>
   {
+    // A full table has always started (its last seat starts it), so check fullness first, or
+    // tableFull could never be answered.
+    guard let seat = seats.firstIndex(where: { $0 == nil }) else {
+      return .failure(
+        ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo))
+    }
     guard phase == .waiting else {
       return .failure(
         ProtocolError(.alreadyStarted, "This game has started; you can watch it.", replyTo: replyTo)
       )
-    }
-    guard let seat = seats.firstIndex(where: { $0 == nil }) else {
-      return .failure(
-        ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo))
     }
     seats[seat] = Seat(name: name, token: token, awayUntil: nil)
     names[seat] = name
@@ -180,11 +182,14 @@ public struct TableState<Card: WireCard>: Sendable {
   /// The player in `seat` left (or did not come back in time): the seat is empty again.
   public mutating func release(seat: Int, now: Double) -> Broadcast? {
     guard seats.indices.contains(seat), let leaving = seats[seat] else { return nil }
+    let needed = votesNeeded
     seats[seat] = nil
     var events: [JSONValue] = [TableEvent.left(seat: seat).json]
     if votes.contains(seat) {
       votes.removeAll { $0 == seat }
       events.append(TableEvent.vote(seats: votes, needed: votesNeeded).json)
+    } else {
+      events += voteUpdate(neededBefore: needed)
     }
     if host == seat {
       host = seats.firstIndex { $0 != nil }
@@ -207,10 +212,13 @@ public struct TableState<Card: WireCard>: Sendable {
     guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil == nil else {
       return nil
     }
+    let needed = votesNeeded
     seats[seat]?.awayUntil = now + rules.reconnectGrace
     let seconds = Int(rules.reconnectGrace.rounded(.up))
     return broadcast(
-      seat: nil, replyTo: nil, events: [TableEvent.away(seat: seat, seconds: seconds).json],
+      seat: nil, replyTo: nil,
+      events: [TableEvent.away(seat: seat, seconds: seconds).json]
+        + voteUpdate(neededBefore: needed),
       status: [.text("\(player.name) is reconnecting…")])
   }
 
@@ -219,10 +227,19 @@ public struct TableState<Card: WireCard>: Sendable {
     guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil != nil else {
       return nil
     }
+    let needed = votesNeeded
     seats[seat]?.awayUntil = nil
     return broadcast(
-      seat: seat, replyTo: nil, events: [TableEvent.back(seat: seat).json],
+      seat: seat, replyTo: nil,
+      events: [TableEvent.back(seat: seat).json] + voteUpdate(neededBefore: needed),
       status: [.text("\(player.name) is back.")])
+  }
+
+  /// A `vote` event when a vote is open and the number of votes it needs has changed (the
+  /// number of connected players did), so that clients keep `needed` right.
+  private func voteUpdate(neededBefore: Int) -> [JSONValue] {
+    guard !votes.isEmpty, votesNeeded != neededBefore else { return [] }
+    return [TableEvent.vote(seats: votes, needed: votesNeeded).json]
   }
 
   /// The number of spectators changed.
@@ -414,7 +431,8 @@ public struct TableState<Card: WireCard>: Sendable {
       phase: phase, code: code, isPrivate: isPrivate, seats: seats.count, host: host,
       spectators: spectators,
       countdown: countdownEnds.map { max(0, Int(($0 - now).rounded(.up))) },
-      vote: votes.isEmpty ? nil : (votes, votesNeeded), occupied: occupied)
+      vote: votes.isEmpty ? nil : (votes, votesNeeded), occupied: occupied,
+      ranked: everSeated.sorted())
     return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
       status: status, meta: meta)

@@ -84,7 +84,8 @@ public enum ServerMessage {
       ))
     table.append(("status", .array(status.map(\.json))))
     if dealt && game.isOver {
-      let standings = game.standings.filter { row in seats.contains { $0.seat == row.seat } }
+      let ranked = meta?.ranked ?? seats.map(\.seat)
+      let standings = game.standings.filter { ranked.contains($0.seat) }
       table.append(("standings", Self.standings(reranked(standings), names: names)))
     }
     return object("snapshot", replyTo: replyTo, [("table", .object(table))])

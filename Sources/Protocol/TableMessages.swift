@@ -85,11 +85,15 @@ public struct TableMeta: Hashable, Sendable {
   public var vote: (seats: [Int], needed: Int)?
   /// The occupied seats.
   public var occupied: [SeatView]
+  /// The seats ranked in the final standings: every seat that was ever taken this game, so a
+  /// player who left still counts. Nil ranks the occupied seats.
+  public var ranked: [Int]?
 
   /// Creates table metadata.
   public init(
     phase: TablePhase, code: String, isPrivate: Bool, seats: Int, host: Int?, spectators: Int,
-    countdown: Int? = nil, vote: (seats: [Int], needed: Int)? = nil, occupied: [SeatView]
+    countdown: Int? = nil, vote: (seats: [Int], needed: Int)? = nil, occupied: [SeatView],
+    ranked: [Int]? = nil
   ) {
     self.phase = phase
     self.code = code
@@ -100,13 +104,14 @@ public struct TableMeta: Hashable, Sendable {
     self.countdown = countdown
     self.vote = vote
     self.occupied = occupied
+    self.ranked = ranked
   }
 
   public static func == (a: TableMeta, b: TableMeta) -> Bool {
     a.phase == b.phase && a.code == b.code && a.isPrivate == b.isPrivate && a.seats == b.seats
       && a.host == b.host && a.spectators == b.spectators && a.countdown == b.countdown
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
-      && a.occupied == b.occupied
+      && a.occupied == b.occupied && a.ranked == b.ranked
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -1,6 +1,7 @@
 import Lobby
 import Model
 import Protocol
+import TestSupport
 import Testing
 
 /// A client that starts from a snapshot and applies every diff and status it is sent ends up

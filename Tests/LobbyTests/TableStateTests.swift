@@ -1,6 +1,7 @@
 import Lobby
 import Model
 import Protocol
+import TestSupport
 import Testing
 
 @Suite struct TableStateTests {

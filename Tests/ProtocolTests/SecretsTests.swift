@@ -1,5 +1,6 @@
 import Model
 import Protocol
+import TestSupport
 import Testing
 
 /// Nothing secret — the seed, the deck, undealt cards — ever reaches the wire.

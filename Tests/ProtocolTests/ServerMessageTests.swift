@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 @testable import Model

@@ -1,4 +1,5 @@
 import Protocol
+import TestSupport
 import Testing
 
 @testable import Model

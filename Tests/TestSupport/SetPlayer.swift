@@ -8,7 +8,7 @@ public struct SetPlayer {
   /// Chance in 100 of a re-deal instead of a choice.
   public var redealPercent = 0
 
-  init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+  public init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
   /// The next move for `seat` in `game`.
   public mutating func nextMove(in game: CardMatchingGame<SetCard>, seat: Int = 0) -> Move {
