@@ -52,7 +52,11 @@ public struct TableDirectory: Sendable {
         !$0.isPrivate && $0.listing.game == game && $0.listing.seats == seats
           && $0.listing.phase == .waiting && $0.listing.seated < seats
       }
-      .max { ($0.listing.seated, $1.listing.id) < ($1.listing.seated, $0.listing.id) }?
+      // The fullest; among equals the oldest (ids are "t" + a growing number).
+      .max {
+        ($0.listing.seated, $1.listing.id.count, $1.listing.id)
+          < ($1.listing.seated, $0.listing.id.count, $0.listing.id)
+      }?
       .listing.id
   }
 

@@ -346,6 +346,8 @@ public struct TableState<Card: WireCard>: Sendable {
     record.moves.append(move)
     var encoded: [JSONValue] = []
     if case .redeal = move {
+      // The new game's standings rank the players sitting now.
+      everSeated = Set(seats.indices.filter { seats[$0] != nil })
       if !votes.isEmpty {
         votes = []
         encoded.append(TableEvent.vote(seats: [], needed: votesNeeded).json)
@@ -380,6 +382,10 @@ public struct TableState<Card: WireCard>: Sendable {
   public mutating func requestRedeal(by seat: Int, replyTo: MessageID?) -> Result<
     Broadcast, ProtocolError
   > {
+    guard phase == .playing || phase == .finished else {
+      return .failure(
+        ProtocolError(.notPlaying, "The game has not started yet.", replyTo: replyTo))
+    }
     if seat == host || seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
       return play(.redeal(seat: seat), replyTo: replyTo).map(\.broadcast)
     }

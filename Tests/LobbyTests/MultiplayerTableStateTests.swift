@@ -269,6 +269,24 @@ enum Multi {
     #expect(state.game.players.allSatisfy { $0.selection.isEmpty && $0.score == 0 })
   }
 
+  @Test func reDealingBeforePlayIsNotPlaying() throws {
+    var state = Multi.table(seats: 3, countdown: 3)
+    _ = try Multi.sit("Ada", at: &state)
+    _ = try Multi.sit("Bob", at: &state)
+    let version = state.version
+    for seat in [0, 1] {
+      guard case .failure(let error) = state.requestRedeal(by: seat, replyTo: .int(seat)) else {
+        Issue.record("a re-deal before play was accepted")
+        return
+      }
+      #expect(error.code == .notPlaying)
+      #expect(error.replyTo == .int(seat))
+    }
+    #expect(state.version == version)
+    #expect(state.votes.isEmpty)
+    #expect(state.phase == .waiting)
+  }
+
   @Test func releasingTheHostPassesHostToTheLowestOccupiedSeat() throws {
     var state = Multi.table(seats: 4)
     for name in ["Ada", "Bob", "Cy"] { _ = try Multi.sit(name, at: &state) }

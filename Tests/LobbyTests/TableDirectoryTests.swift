@@ -90,6 +90,14 @@ import Testing
     #expect(directory.quickMatch(game: "set", seats: 4) == "t1")
   }
 
+  @Test func quickMatchPrefersTheOlderTableByNumberNotByText() {
+    var directory = TableDirectory()
+    for id in ["t10", "t9"] {
+      _ = directory.update(Self.row(id, seated: 2), code: "C\(id)AA", isPrivate: false)
+    }
+    #expect(directory.quickMatch(game: "set", seats: 4) == "t9")
+  }
+
   @Test func updatePublishesOnlyRealChangesOfPublicTables() {
     var directory = TableDirectory()
     let row = Self.row("t1", seated: 1)
