@@ -12,11 +12,9 @@ enum BindProbe {
     var storage = sockaddr_storage()
     let length: socklen_t
     let family: Int32
-    let hostV4 = host == "0.0.0.0" ? "0.0.0.0" : host
-    let hostV6 = host == "::" ? "::" : host
     var address4 = in_addr()
     var address6 = in6_addr()
-    if inet_pton(AF_INET, hostV4, &address4) == 1 {
+    if inet_pton(AF_INET, host, &address4) == 1 {
       family = AF_INET
       length = socklen_t(MemoryLayout<sockaddr_in>.size)
       withUnsafeMutableBytes(of: &storage) { raw in
@@ -25,7 +23,7 @@ enum BindProbe {
         sin.pointee.sin_port = in_port_t(UInt16(port).bigEndian)
         sin.pointee.sin_addr = address4
       }
-    } else if inet_pton(AF_INET6, hostV6, &address6) == 1 {
+    } else if inet_pton(AF_INET6, host, &address6) == 1 {
       family = AF_INET6
       length = socklen_t(MemoryLayout<sockaddr_in6>.size)
       withUnsafeMutableBytes(of: &storage) { raw in
