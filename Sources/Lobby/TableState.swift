@@ -289,8 +289,9 @@ public struct TableState<Card: WireCard>: Sendable {
     )
   }
 
-  /// Moves time on: ends a countdown, releases seats whose grace period has passed. Returns the
-  /// broadcasts and the tokens of the sessions that lost their seat.
+  /// Moves time on: ends a countdown, releases seats whose grace period has passed, carries out
+  /// a re-deal vote that now has its majority. Returns the broadcasts and the tokens of the
+  /// sessions that lost their seat.
   public mutating func tick(now: Double) -> (broadcasts: [Broadcast], released: [String]) {
     var broadcasts: [Broadcast] = []
     var released: [String] = []
@@ -305,6 +306,13 @@ public struct TableState<Card: WireCard>: Sendable {
         broadcasts.append(b)
         released.append(player.token)
       }
+    }
+    // A vote can reach its majority without a new vote: players who had not voted dropped or
+    // left, so fewer votes are needed. It is carried out here rather than left waiting.
+    if !votes.isEmpty, votes.count >= votesNeeded, let voter = votes.last,
+      case .success(let (_, b)) = play(.redeal(seat: voter), replyTo: nil)
+    {
+      broadcasts.append(b)
     }
     return (broadcasts, released)
   }

@@ -544,6 +544,26 @@ enum Multi {
     #expect(Multi.events(other.diff) == Multi.parse(#"[{"kind":"leave","seat":2}]"#))
   }
 
+  @Test func aVoteThatReachesItsMajorityByADropIsCarriedOutOnTheNextTick() throws {
+    var state = Multi.table(seats: 4, countdown: 0)
+    for name in ["Ada", "Bob", "Cy", "Dee"] { _ = try Multi.sit(name, at: &state) }
+    _ = try Multi.success(state.requestRedeal(by: 1, replyTo: nil))
+    _ = try Multi.success(state.requestRedeal(by: 3, replyTo: nil))
+    #expect(state.votes == [1, 3])
+    let board = state.game.board
+    _ = try Multi.must(state.disconnect(seat: 2, now: 10))
+    #expect(state.votesNeeded == 2)
+    let (broadcasts, released) = state.tick(now: 10.25)
+    #expect(released.isEmpty)
+    try #require(broadcasts.count == 1)
+    let kinds = Multi.events(broadcasts[0].diff).compactMap { $0["kind"]?.stringValue }
+    #expect(kinds == ["vote", "redeal"])
+    #expect(state.votes.isEmpty)
+    #expect(state.game.board != board)
+    // Nothing more to do on the next tick.
+    #expect(state.tick(now: 10.5).broadcasts.isEmpty)
+  }
+
   @Test func everyBroadcastAddsExactlyOneVersion() throws {
     var state = Multi.table(seats: 3, countdown: 1)
     var versions: [Int] = []
