@@ -1,5 +1,6 @@
 # Matchismo Live: `make run` and `make test` install what is missing, then build and run or test.
 SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 .DEFAULT_GOAL := run
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
