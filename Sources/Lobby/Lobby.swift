@@ -112,9 +112,6 @@ public actor Lobby {
     _ = registry.expire(now: time, grace: configuration.reconnectGrace)
   }
 
-  /// The old name of ``tick()``.
-  public func sweep() async { await tick() }
-
   // MARK: - Messages
 
   private func handle(_ envelope: ClientEnvelope, from connection: ConnectionID) async {

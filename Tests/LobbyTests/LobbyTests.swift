@@ -252,7 +252,7 @@ func expectError(
     #expect(harness.outbound.take().isEmpty)
     #expect(await harness.lobby.sessionCount == 1)
     harness.clock.set(59)
-    await harness.lobby.sweep()
+    await harness.lobby.tick()
 
     let answer = try await harness.send(
       #"{"type":"hello","id":"back","name":"Someone else","resume":"\#(token)"}"#, from: c2)
@@ -316,7 +316,7 @@ func expectError(
     // … and its going away does not detach the new one.
     await harness.lobby.disconnected(c1)
     harness.clock.set(1000)
-    await harness.lobby.sweep()
+    await harness.lobby.tick()
     #expect(await harness.lobby.sessionCount == 1)
     #expect(await harness.lobby.tableCount == 1)
     let resync = try await harness.send(#"{"type":"resync","id":4}"#, from: c2)
@@ -331,12 +331,12 @@ func expectError(
     await harness.lobby.disconnected(c1)
 
     harness.clock.set(1060)
-    await harness.lobby.sweep()
+    await harness.lobby.tick()
     #expect(await harness.lobby.sessionCount == 1)
     #expect(await harness.lobby.tableCount == 1)
 
     harness.clock.set(1060.5)
-    await harness.lobby.sweep()
+    await harness.lobby.tick()
     #expect(await harness.lobby.sessionCount == 0)
     #expect(await harness.lobby.tableCount == 0)
 
@@ -357,7 +357,7 @@ func expectError(
     let harness = LobbyHarness(grace: 1)
     try await harness.seatSolo(c1)
     harness.clock.set(1_000_000)
-    await harness.lobby.sweep()
+    await harness.lobby.tick()
     #expect(await harness.lobby.sessionCount == 1)
     #expect(await harness.lobby.tableCount == 1)
   }
@@ -366,7 +366,7 @@ func expectError(
     let harness = LobbyHarness()
     try await harness.seatSolo(c1)
     await harness.lobby.disconnected(c3)
-    await harness.lobby.sweep()
+    await harness.lobby.tick()
     #expect(harness.outbound.take().isEmpty)
     #expect(await harness.lobby.sessionCount == 1)
   }
