@@ -47,7 +47,7 @@ import Testing
     let names = ["Ada", "Bob", "Cy"].prefix(game.seats).map { $0 }
     var state = TableState<SetCard>(
       id: "t1", settings: .set(seats: game.seats), seed: game.seed, names: names)
-    var view = try ClientView(snapshot: state.snapshot(replyTo: .int(0), you: 0))
+    var view = try TableClientView(snapshot: state.snapshot(replyTo: .int(0), you: 0))
     var players = (0..<game.seats).map { SetPlayer(seed: game.seed &+ UInt64($0) &* 7919) }
     var turns = SeededGenerator(seed: game.seed)
     var redealt = false
@@ -67,11 +67,11 @@ import Testing
         }
         try view.apply(diff: diff)
         try view.apply(status: status)
-        let fresh = try ClientView(snapshot: state.snapshot(replyTo: nil, you: 0))
+        let fresh = try TableClientView(snapshot: state.snapshot(replyTo: nil, you: 0))
         try #require(view == fresh, "after \(move) (\(diff.text)):\n\(view)\n\(fresh)")
       case .rejected:
         // Another seat's claim can take a planned card away; nothing changes.
-        let fresh = try ClientView(snapshot: state.snapshot(replyTo: nil, you: 0))
+        let fresh = try TableClientView(snapshot: state.snapshot(replyTo: nil, you: 0))
         #expect(view == fresh)
       }
     }
