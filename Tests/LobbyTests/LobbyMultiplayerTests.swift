@@ -11,11 +11,7 @@ extension LobbyHarness {
     configuration.countdown = countdown
     configuration.reconnectGrace = grace
     configuration.emptyTableGrace = emptyTableGrace
-    let tokens = TokenSequence()
-    lobby = Lobby(
-      outbound: outbound, configuration: configuration,
-      logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-      now: clock.reader, makeSeed: { Self.seed }, makeToken: { tokens.next() })
+    self.init(configuration: configuration)
   }
 
   /// Says hello as `name`; returns the session token.

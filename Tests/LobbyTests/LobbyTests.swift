@@ -14,6 +14,10 @@ struct LobbyHarness {
   init(grace: Double = 60) {
     var configuration = LobbyConfiguration()
     configuration.reconnectGrace = grace
+    self.init(configuration: configuration)
+  }
+
+  init(configuration: LobbyConfiguration) {
     let tokens = TokenSequence()
     lobby = Lobby(
       outbound: outbound, configuration: configuration,
