@@ -40,7 +40,7 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(
-      name: "TestSupport", dependencies: ["Model"], path: "Tests/TestSupport",
+      name: "TestSupport", dependencies: ["Model", "Protocol"], path: "Tests/TestSupport",
       swiftSettings: swiftSettings),
     .testTarget(name: "ModelTests", dependencies: ["Model"], swiftSettings: swiftSettings),
     .testTarget(
@@ -49,7 +49,8 @@ let package = Package(
     .testTarget(
       name: "LobbyTests",
       dependencies: [
-        "Lobby", "Protocol", "Model", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        "Lobby", "Protocol", "Model", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings),
     .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),

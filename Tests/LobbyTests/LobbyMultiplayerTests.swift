@@ -2,6 +2,7 @@ import Lobby
 import Logging
 import Model
 import Protocol
+import TestSupport
 import Testing
 
 extension LobbyHarness {

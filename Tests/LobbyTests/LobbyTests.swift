@@ -2,6 +2,7 @@ import Lobby
 import Logging
 import Model
 import Protocol
+import TestSupport
 import Testing
 
 /// A lobby wired to an in-memory transport, a fixed seed, predictable tokens and a hand clock.

@@ -1,6 +1,7 @@
 import Lobby
 import Model
 import Protocol
+import TestSupport
 import Testing
 
 /// Random interleavings of several players at one table — claims that race each other, stale

@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 /// A client frame that must decode, and what it must decode to.

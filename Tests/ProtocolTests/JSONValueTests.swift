@@ -1,4 +1,5 @@
 import Protocol
+import TestSupport
 import Testing
 
 @Suite struct JSONValueTests {

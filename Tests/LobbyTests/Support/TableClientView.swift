@@ -1,4 +1,5 @@
 import Protocol
+import TestSupport
 import Testing
 
 /// What a client at a multiplayer table knows, built only from the wire: a `snapshot`, then every

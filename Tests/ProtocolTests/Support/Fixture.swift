@@ -58,33 +58,6 @@ func compacted(_ json: String) -> String {
 }
 
 extension JSONValue {
-  /// The compact encoding as a string.
-  var text: String { String(decoding: encoded, as: UTF8.self) }
-
-  /// The members' keys, in order, when this is an object.
-  var keys: [String] {
-    guard case .object(let members) = self else { return [] }
-    return members.map(\.0)
-  }
-
-  /// The elements, when this is an array.
-  var elements: [JSONValue]? {
-    guard case .array(let items) = self else { return nil }
-    return items
-  }
-
-  /// The integer, when this is an integer.
-  var intValue: Int? {
-    guard case .int(let value) = self else { return nil }
-    return value
-  }
-
-  /// The string, when this is a string.
-  var stringValue: String? {
-    guard case .string(let value) = self else { return nil }
-    return value
-  }
-
   /// Calls `body` with every object in this value (itself included), depth first.
   func forEachObject(_ body: ([(String, JSONValue)]) -> Void) {
     switch self {

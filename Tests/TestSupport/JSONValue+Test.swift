@@ -2,32 +2,38 @@ import Protocol
 
 extension JSONValue {
   /// The compact encoding as a string.
-  var text: String { String(decoding: encoded, as: UTF8.self) }
+  public var text: String { String(decoding: encoded, as: UTF8.self) }
+
+  /// The members' keys, in order, when this is an object.
+  public var keys: [String] {
+    guard case .object(let members) = self else { return [] }
+    return members.map(\.0)
+  }
 
   /// The elements, when this is an array.
-  var elements: [JSONValue]? {
+  public var elements: [JSONValue]? {
     guard case .array(let items) = self else { return nil }
     return items
   }
 
   /// The integer, when this is an integer.
-  var intValue: Int? {
+  public var intValue: Int? {
     guard case .int(let value) = self else { return nil }
     return value
   }
 
   /// The string, when this is a string.
-  var stringValue: String? {
+  public var stringValue: String? {
     guard case .string(let value) = self else { return nil }
     return value
   }
 
   /// The boolean, when this is one.
-  var boolValue: Bool? {
+  public var boolValue: Bool? {
     guard case .bool(let value) = self else { return nil }
     return value
   }
 
   /// Parses a message written in a test.
-  static func parse(_ text: String) -> JSONValue? { parse(Array(text.utf8)) }
+  public static func parse(_ text: String) -> JSONValue? { parse(Array(text.utf8)) }
 }
