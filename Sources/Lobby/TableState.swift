@@ -91,19 +91,14 @@ public struct TableState<Card: WireCard>: Sendable {
     id: String, settings: GameSettings, seed: UInt64, names: [String], code: String = "",
     rules: TableRules = TableRules()
   ) {
-    self.id = id
-    self.code = code
-    self.isPrivate = true
-    self.rules = rules
-    self.game = CardMatchingGame(settings: settings, seed: seed)
-    self.record = GameRecord(settings: settings, seed: seed)
-    self.names = (0..<settings.seats).map {
-      names.indices.contains($0) ? names[$0] : "Seat \($0 + 1)"
-    }
+    self.init(
+      id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: 0)
+    for (seat, name) in names.prefix(settings.seats).enumerated() { self.names[seat] = name }
     self.seats = self.names.map { Seat(name: $0, token: "", awayUntil: nil) }
     self.everSeated = Set(0..<settings.seats)
     self.phase = .playing
     self.host = 0
+    self.emptySince = nil
     self.status = StatusLine.newGame
   }
 
