@@ -75,6 +75,18 @@ public struct SessionRegistry: Sendable {
     return sessions[token]
   }
 
+  /// Forgets the session with `token` if it has been detached for longer than `grace` seconds
+  /// at `now`; returns it when it was forgotten.
+  public mutating func expire(token: String, now: Double, grace: Double) -> Session? {
+    guard let session = sessions[token], let since = session.detachedSince, now - since > grace
+    else { return nil }
+    sessions[token] = nil
+    return session
+  }
+
+  /// Every session (for invariant checks in tests).
+  public var all: [Session] { Array(sessions.values) }
+
   /// Removes and returns the sessions detached for longer than `grace` seconds.
   public mutating func expire(now: Double, grace: Double) -> [Session] {
     let expired = sessions.values.filter { ($0.detachedSince.map { now - $0 > grace }) ?? false }

@@ -24,10 +24,13 @@ public struct TableDirectory: Sendable {
   /// Letters and digits for invite codes, without look-alikes (no I, O, 0, 1).
   public static let codeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
 
-  /// A code of six characters from ``codeAlphabet`` that no live table has, drawn with `random`.
-  public func newCode(using random: (Int) -> Int) -> String {
+  /// A code of `length` characters from ``codeAlphabet`` that no live table has, drawn with
+  /// `random`. Ten characters hold 50 bits: with the per-session miss limit, guessing a live
+  /// table's code is hopeless.
+  public func newCode(length: Int = 10, using random: (Int) -> Int) -> String {
     while true {
-      let code = String((0..<6).map { _ in Self.codeAlphabet[random(Self.codeAlphabet.count)] })
+      let code = String(
+        (0..<length).map { _ in Self.codeAlphabet[random(Self.codeAlphabet.count)] })
       if codes[code] == nil { return code }
     }
   }

@@ -20,26 +20,14 @@ public struct TableRules: Hashable, Sendable {
 public struct TableState<Card: WireCard>: Sendable {
   /// What applying a move came to.
   public enum Outcome: Sendable {
-    /// The move changed the game: broadcast `diff` then `status` to everyone at the table.
-    case accepted(version: Int, events: [GameEvent<Card>], diff: JSONValue, status: JSONValue)
+    /// The move changed the game: broadcast `frame` (the diff, with its status) to everyone.
+    case accepted(version: Int, events: [GameEvent<Card>], diff: JSONValue, frame: Frame)
     /// The move was refused; tell its sender only. Nothing changed.
     case rejected(ProtocolError)
   }
 
-  /// One numbered change for everyone at the table: the diff, then the status line, each
-  /// encoded once for every recipient.
-  public struct Broadcast: Sendable {
-    /// The version the diff produces.
-    public let version: Int
-    /// The diff message.
-    public let diff: JSONValue
-    /// The status message that follows it.
-    public let status: JSONValue
-    /// `diff`, encoded.
-    public let encodedDiff: [UInt8]
-    /// `status`, encoded.
-    public let encodedStatus: [UInt8]
-  }
+  /// One numbered change for everyone at the table.
+  public typealias Broadcast = TableBroadcast
 
   /// Who sits in a seat.
   public struct Seat: Hashable, Sendable {
@@ -84,7 +72,7 @@ public struct TableState<Card: WireCard>: Sendable {
   /// The name each seat had last (for standings after someone left).
   public private(set) var names: [String]
   private var everSeated: Set<Int>
-  private var ring: [(version: Int, diff: [UInt8])] = []
+  private var ring: [(version: Int, frame: Frame)] = []
 
   /// A table already playing with every seat taken by `names`: a solo table, or a test table.
   public init(
@@ -141,21 +129,27 @@ public struct TableState<Card: WireCard>: Sendable {
 
   // MARK: - People
 
+  /// Why ``sit(token:name:replyTo:now:)`` would refuse a newcomer now, or nil when it would
+  /// seat them. Asking changes nothing, so a refused request can leave its sender where they are.
+  public func sitProblem(replyTo: MessageID?) -> ProtocolError? {
+    // A full table has always started (its last seat starts it), so check fullness first, or
+    // tableFull could never be answered.
+    guard seats.contains(where: { $0 == nil }) else {
+      return ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo)
+    }
+    guard phase == .waiting else {
+      return ProtocolError(
+        .alreadyStarted, "This game has started; you can watch it.", replyTo: replyTo)
+    }
+    return nil
+  }
+
   /// Seats a player in the lowest free seat; a full table starts its countdown.
   public mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
     -> Result<(seat: Int, broadcast: Broadcast), ProtocolError>
   {
-    // A full table has always started (its last seat starts it), so check fullness first, or
-    // tableFull could never be answered.
-    guard let seat = seats.firstIndex(where: { $0 == nil }) else {
-      return .failure(
-        ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo))
-    }
-    guard phase == .waiting else {
-      return .failure(
-        ProtocolError(.alreadyStarted, "This game has started; you can watch it.", replyTo: replyTo)
-      )
-    }
+    if let problem = sitProblem(replyTo: replyTo) { return .failure(problem) }
+    guard let seat = seats.firstIndex(where: { $0 == nil }) else { fatalError("checked above") }
     seats[seat] = Seat(name: name, token: token, awayUntil: nil)
     names[seat] = name
     everSeated.insert(seat)
@@ -314,7 +308,9 @@ public struct TableState<Card: WireCard>: Sendable {
 
   /// When the next timed change is due, if any.
   public var nextDeadline: Double? {
-    ([countdownEnds] + seats.map { $0?.awayUntil }).compactMap { $0 }.min()
+    // A held seat is released once the time is past `awayUntil` (not at it): the deadline is
+    // the first instant after it.
+    ([countdownEnds] + seats.map { $0?.awayUntil?.nextUp }).compactMap { $0 }.min()
   }
 
   // MARK: - Moves
@@ -323,7 +319,7 @@ public struct TableState<Card: WireCard>: Sendable {
   public mutating func apply(_ move: Move, replyTo: MessageID?) -> Outcome {
     switch play(move, replyTo: replyTo) {
     case .success(let (events, b)):
-      .accepted(version: b.version, events: events, diff: b.diff, status: b.status)
+      .accepted(version: b.version, events: events, diff: b.diff, frame: b.frame)
     case .failure(let error):
       .rejected(error)
     }
@@ -409,23 +405,21 @@ public struct TableState<Card: WireCard>: Sendable {
     version += 1
     if let runs { status = runs }
     let diff = ServerMessage.diff(
-      tableID: id, version: version, seat: seat, replyTo: replyTo, encodedEvents: events)
-    let encodedDiff = diff.encoded
-    ring.append((version, encodedDiff))
+      tableID: id, version: version, seat: seat, replyTo: replyTo, encodedEvents: events,
+      status: runs)
+    let frame = Frame(diff)
+    ring.append((version, frame))
     if ring.count > rules.ringSize { ring.removeFirst(ring.count - rules.ringSize) }
-    let status = statusMessage
-    return Broadcast(
-      version: version, diff: diff, status: status, encodedDiff: encodedDiff,
-      encodedStatus: status.encoded)
+    return Broadcast(version: version, diff: diff, frame: frame)
   }
 
-  /// The encoded diffs after `version`, oldest first, or nil when some of them are gone.
-  public func diffs(after version: Int) -> [[UInt8]]? {
+  /// The diffs after `version`, oldest first, or nil when some of them are gone.
+  public func diffs(after version: Int) -> [Frame]? {
     if version == self.version { return [] }
     guard version < self.version, let first = ring.first, first.version <= version + 1 else {
       return nil
     }
-    return ring.filter { $0.version > version }.map(\.diff)
+    return ring.filter { $0.version > version }.map(\.frame)
   }
 
   /// The snapshot a member sitting at `you` (nil for a spectator) sees at `now`.
@@ -445,11 +439,6 @@ public struct TableState<Card: WireCard>: Sendable {
     return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
       status: status, meta: meta)
-  }
-
-  /// The status message that goes with the current version.
-  public var statusMessage: JSONValue {
-    ServerMessage.status(tableID: id, version: version, runs: status)
   }
 
   /// The wire error for a refused move.

@@ -66,6 +66,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case badJSON, unknownType, badField, helloRequired, alreadyHello, unknownGame, notAtTable
   case unknownCard, cardNotOnTable, gameOver
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
+  case tooManyTables, serverFull, tooManyGuesses
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

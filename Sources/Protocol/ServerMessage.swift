@@ -1,12 +1,12 @@
 import Model
 
-/// Builds the server's messages (protocol v1) as JSON; `docs/PROTOCOL.md` shows each one.
+/// Builds the server's messages (protocol v2) as JSON; `docs/PROTOCOL.md` shows each one.
 ///
 /// Everything here encodes only what a viewer may see: board, selections, scores, deck count.
 /// The deck's order and the seed are not reachable from a ``CardMatchingGame``'s public API.
 public enum ServerMessage {
   /// The protocol version this module speaks.
-  public static let protocolVersion = 1
+  public static let protocolVersion = 2
 
   /// Answers `hello`.
   public static func welcome(
@@ -100,26 +100,14 @@ public enum ServerMessage {
     }
   }
 
-  /// What one accepted move changed.
+  /// What one accepted move changed, with the status line it brought.
   public static func diff<Card: WireCard>(
     tableID: String, version: Int, seat: Int, replyTo: MessageID?,
-    events: [GameEvent<Card>], names: [String]
+    events: [GameEvent<Card>], names: [String], status: [StyledRun]? = nil
   ) -> JSONValue {
-    var members: [(String, JSONValue)] = [
-      ("type", .string("diff")), ("table", .string(tableID)), ("version", .int(version)),
-      ("seat", .int(seat)),
-    ]
-    if let replyTo { members.append(("replyTo", replyTo.json)) }
-    members.append(("events", .array(events.map { event($0, names: names) })))
-    return .object(members)
-  }
-
-  /// A styled status line for a table at `version`.
-  public static func status(tableID: String, version: Int, runs: [StyledRun]) -> JSONValue {
-    .object([
-      ("type", .string("status")), ("table", .string(tableID)), ("version", .int(version)),
-      ("runs", .array(runs.map(\.json))),
-    ])
+    diff(
+      tableID: tableID, version: version, seat: seat, replyTo: replyTo,
+      encodedEvents: events.map { event($0, names: names) }, status: status)
   }
 
   /// A refusal.

@@ -199,9 +199,12 @@ extension ServerMessage {
     return .object(members)
   }
 
-  /// A diff made of already-encoded events; `seat` is nil when the server caused it.
+  /// A diff made of already-encoded events; `seat` is nil when the server caused it. `status`
+  /// is the table's new status line when the change brought one (protocol v2: the status
+  /// travels inside the diff, so one change is one frame).
   public static func diff(
-    tableID: String, version: Int, seat: Int?, replyTo: MessageID?, encodedEvents: [JSONValue]
+    tableID: String, version: Int, seat: Int?, replyTo: MessageID?, encodedEvents: [JSONValue],
+    status: [StyledRun]? = nil
   ) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("type", "diff"), ("table", .string(tableID)), ("version", .int(version)),
@@ -209,6 +212,7 @@ extension ServerMessage {
     if let seat { members.append(("seat", .int(seat))) }
     if let replyTo { members.append(("replyTo", replyTo.json)) }
     members.append(("events", .array(encodedEvents)))
+    if let status { members.append(("status", .array(status.map(\.json)))) }
     return .object(members)
   }
 }

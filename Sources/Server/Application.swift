@@ -47,9 +47,11 @@ struct Application {
     lobbyConfiguration.countdown = options.countdown
     lobbyConfiguration.emptyTableGrace = options.emptyTableGrace
     lobbyConfiguration.spectatorLimit = options.spectatorLimit
-    let lobby = Lobby(
-      outbound: TransportOutbound(transport: transport), configuration: lobbyConfiguration,
-      logger: logger)
+    let outbound = TransportOutbound(transport: transport)
+    let lobby = LobbyExecutor(
+      state: LobbyState(configuration: lobbyConfiguration, entropy: .system),
+      now: MonotonicClock.now, perform: { outbound.perform($0) })
+    lobby.start()
 
     let scheme = options.tlsCertificatePath == nil ? "http" : "https"
     let shownHost = options.host == "0.0.0.0" ? "localhost" : options.host
@@ -64,25 +66,17 @@ struct Application {
         break
       }
     }
-    // Countdowns, reconnect grace periods and empty tables are timed by this tick.
-    let ticker = Task {
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .milliseconds(250))
-        await lobby.tick()
-      }
-    }
-
     for await event in transport.events {
       switch event {
       case .opened:
         break
       case .message(let id, let bytes):
-        await lobby.received(bytes, from: id)
+        lobby.post(.message(id, bytes))
       case .closed(let id):
-        await lobby.disconnected(id)
+        lobby.post(.closed(id))
       }
     }
-    ticker.cancel()
+    lobby.stop()
     shutdown.cancel()
     watcher.cancel()
     logger.notice("stopped")
@@ -100,20 +94,23 @@ struct Application {
   }
 }
 
-/// Lets the lobby send through the transport.
-struct TransportOutbound: Outbound {
+/// Carries out the lobby's actions on the transport.
+struct TransportOutbound: Sendable {
   let transport: WebSocketTransport
 
-  func send(_ message: [UInt8], to connections: [ConnectionID]) {
-    let frame = OutboundFrame(message)
-    if connections.count == 1 {
-      transport.send(frame, to: connections[0])
-    } else {
-      transport.send(frame, to: connections)
+  func perform(_ actions: [LobbyAction]) {
+    for action in actions {
+      switch action {
+      case .send(let frame, let connections):
+        let outbound = OutboundFrame(frame.payload)
+        if connections.count == 1 {
+          transport.send(outbound, to: connections[0])
+        } else {
+          transport.send(outbound, to: connections)
+        }
+      case .close(let connection, let code, let reason):
+        transport.close(connection, code: code, reason: reason)
+      }
     }
-  }
-
-  func close(_ connection: ConnectionID, code: UInt16, reason: String) {
-    transport.close(connection, code: code, reason: reason)
   }
 }

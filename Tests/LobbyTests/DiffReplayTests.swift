@@ -61,12 +61,11 @@ import Testing
         redealt = true
       }
       switch state.apply(move, replyTo: .int(step)) {
-      case .accepted(_, _, let diff, let status):
+      case .accepted(_, _, let diff, _):
         for event in diff["events"]?.elements ?? [] {
           if let kind = event["kind"]?.stringValue { kinds.insert(kind) }
         }
         try view.apply(diff: diff)
-        try view.apply(status: status)
         let fresh = try TableClientView(snapshot: state.snapshot(replyTo: nil, you: 0))
         try #require(view == fresh, "after \(move) (\(diff.text)):\n\(view)\n\(fresh)")
       case .rejected:

@@ -25,7 +25,7 @@ extension LobbyHarness {
   /// Moves the clock to `time` and ticks; returns what was sent.
   func tick(at time: Double) async throws -> [OutboundRecorder.Delivery] {
     clock.set(time)
-    await lobby.tick()
+    lobby.tick()
     return try outbound.takeDeliveries()
   }
 }
@@ -119,7 +119,7 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
       try lobby.apply(all: messages(answer, to: c[8]))
       #expect(lobby.tables["t1"]?["seated"] == .int(i + 1))
     }
-    #expect(await harness.lobby.tableCount == 1)
+    #expect(harness.lobby.tableCount == 1)
     for (i, snapshot) in snapshots.enumerated() {
       #expect(snapshot["table"]?["id"] == "t1")
       #expect(snapshot["table"]?["you"] == .int(i))
@@ -181,7 +181,7 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     #expect(table["host"] == .int(0))
     #expect(table["phase"] == "waiting")
     let code = try #require(table["code"]?.stringValue)
-    #expect(code.count == 6)
+    #expect(code.count == 10)
     #expect(code.allSatisfy { TableDirectory.codeAlphabet.contains($0) })
 
     try await harness.hello(c[1], "Bob")
@@ -289,7 +289,7 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
       .alreadyStarted, replyTo: .int(5))
   }
 
-  @Test func aResumedPlayerGetsTheMissedDiffsThenStatusThenBack() async throws {
+  @Test func aResumedPlayerGetsTheMissedDiffsThenBack() async throws {
     let harness = LobbyHarness(countdown: 0, grace: 60)
     try await harness.hello(c[0], "Ada")
     let bobToken = try await harness.hello(c[1], "Bob")
@@ -301,7 +301,7 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     let board = try #require(bobSnapshot["board"]?.elements).compactMap { $0["id"]?.intValue }
 
     harness.clock.set(10)
-    await harness.lobby.disconnected(c[1])
+    harness.lobby.disconnected(c[1])
     let drop = try harness.outbound.takeDeliveries()
     #expect(
       diffEvents(messages(drop, to: c[0]))
@@ -319,17 +319,15 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     let resumed = try await harness.send(
       #"{"type":"hello","id":9,"resume":"\#(bobToken)","version":\#(bobVersion)}"#, from: c[2])
     let bob = resumed.filter { $0.recipients.contains(c[2]) }
-    try #require(bob.count == 6, "\(bob.map(\.message.text))")
+    try #require(bob.count == 4, "\(bob.map(\.message.text))")
     #expect(bob[0].message["type"] == "welcome")
     #expect(bob[0].message["resumed"] == .bool(true))
     #expect(bob[1].bytes == missedDiffs[0])
     #expect(bob[2].bytes == missedDiffs[1])
-    #expect(bob[3].message["type"] == "status")
-    #expect(bob[3].message["version"] == .int(bobVersion + 2))
-    #expect(bob[4].message["type"] == "diff")
-    #expect(bob[4].message["version"] == .int(bobVersion + 3))
-    #expect(bob[4].message["events"] == .array(Multi.parse(#"[{"kind":"back","seat":1}]"#)))
-    #expect(bob[5].message["type"] == "status")
+    #expect(bob[3].message["type"] == "diff")
+    #expect(bob[3].message["version"] == .int(bobVersion + 3))
+    #expect(bob[3].message["events"] == .array(Multi.parse(#"[{"kind":"back","seat":1}]"#)))
+    #expect(bob[3].message["status"] != nil)
     // Ada hears Bob is back.
     #expect(
       diffEvents(messages(resumed, to: c[0]))
@@ -348,11 +346,11 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     let token = try await harness.hello(c[1], "Bob")
     try await harness.send(#"{"type":"quickMatch","game":"set","seats":2}"#, from: c[0])
     try await harness.send(#"{"type":"quickMatch","game":"set","seats":2}"#, from: c[1])
-    await harness.lobby.disconnected(c[1])
+    harness.lobby.disconnected(c[1])
     _ = harness.outbound.take()
     let resumed = try await harness.send(#"{"type":"hello","resume":"\#(token)"}"#, from: c[2])
     let bob = messages(resumed, to: c[2])
-    #expect(bob.map { $0["type"] } == ["welcome", "snapshot", "status", "diff", "status"])
+    #expect(bob.map { $0["type"] } == ["welcome", "snapshot", "diff"])
     #expect(bob[1]["table"]?["you"] == .int(1))
     #expect(bob[1]["table"]?["players"]?.elements?[1]["connected"] == .bool(false))
   }
@@ -364,7 +362,7 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     let token = try await harness.hello(c[1], "Bob")
     try await harness.send(#"{"type":"quickMatch","game":"set","seats":3}"#, from: c[0])
     try await harness.send(#"{"type":"quickMatch","game":"set","seats":3}"#, from: c[1])
-    await harness.lobby.disconnected(c[1])
+    harness.lobby.disconnected(c[1])
     _ = harness.outbound.take()
 
     #expect(try await harness.tick(at: 160).isEmpty)
@@ -372,7 +370,7 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     #expect(
       diffEvents(messages(expiry, to: c[0])) == [Multi.parse(#"[{"kind":"leave","seat":1}]"#)])
     #expect(messages(expiry, to: c[1]).isEmpty)
-    #expect(await harness.lobby.sessionCount == 1)
+    #expect(harness.lobby.sessionCount == 1)
     // Bob's session is gone too: a resume starts afresh, at no table.
     let answer = try await harness.send(#"{"type":"hello","resume":"\#(token)"}"#, from: c[2])
     #expect(messages(answer, to: c[2]).map { $0["resumed"] } == [.bool(false)])
@@ -396,13 +394,13 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     #expect(lobby.tables["t1"]?["seated"] == .int(0))
 
     #expect(try await harness.tick(at: 14.9).isEmpty)
-    #expect(await harness.lobby.tableCount == 1)
+    #expect(harness.lobby.tableCount == 1)
     let closed = try await harness.tick(at: 15)
     let diff = try only(closed, to: c[8])
     #expect(diff["changes"] == .array([.object([("op", "remove"), ("id", "t1")])]))
     try lobby.apply(diff)
     #expect(lobby.tables.isEmpty)
-    #expect(await harness.lobby.tableCount == 0)
+    #expect(harness.lobby.tableCount == 0)
     // Its code is gone with it.
     try await harness.hello(c[1], "Bob")
     let code = try #require(messages(created, to: c[0]).first?["table"]?["code"]?.stringValue)
@@ -417,6 +415,6 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     try await harness.hello(c[0], "Ada")
     try await harness.send(#"{"type":"createTable","game":"set","seats":2}"#, from: c[0])
     _ = try await harness.tick(at: 1000)
-    #expect(await harness.lobby.tableCount == 1)
+    #expect(harness.lobby.tableCount == 1)
   }
 }

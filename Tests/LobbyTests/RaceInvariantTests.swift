@@ -244,9 +244,9 @@ import Testing
       let move = Move.choose(seat: seat, card: card)
       let before = Frozen(state)
       switch state.apply(move, replyTo: .int(step)) {
-      case .accepted(let version, _, let diff, let status):
+      case .accepted(let version, _, let diff, _):
         #expect(state.record.moves.last == move)
-        try deliver(version: version, diff: diff, status: status)
+        try deliver(version: version, diff: diff)
       case .rejected(let error):
         rejections.insert(error.code)
         #expect(Frozen(state) == before, "a refused \(move) changed the table")
@@ -269,16 +269,15 @@ import Testing
 
     /// Sends a broadcast to the spectator's view and keeps the books its events imply.
     mutating func deliver(_ b: State.Broadcast) throws {
-      try deliver(version: b.version, diff: b.diff, status: b.status)
+      try deliver(version: b.version, diff: b.diff)
     }
 
-    mutating func deliver(version: Int, diff: JSONValue, status: JSONValue) throws {
+    mutating func deliver(version: Int, diff: JSONValue) throws {
       // (A tick may return several broadcasts at once, so the state can be ahead already.)
       #expect(version == view.version + 1, "version \(version) after \(view.version)")
       #expect(version <= state.version)
       #expect(diff["version"] == .int(version))
       try view.apply(diff: diff)
-      try view.apply(status: status)
       for event in diff["events"]?.elements ?? [] {
         let kind = try #require(event["kind"]?.stringValue)
         kinds.insert(kind)

@@ -20,13 +20,13 @@ import Testing
     #expect(alphabet.allSatisfy { ("A"..."Z").contains($0) || ("2"..."9").contains($0) })
   }
 
-  @Test func codesAreSixCharactersOfTheAlphabetAndUnique() {
+  @Test func codesAreTenCharactersOfTheAlphabetAndUnique() {
     var directory = TableDirectory()
     var random = SeededGenerator(seed: 3)
     var seen = Set<String>()
     for n in 0..<300 {
       let code = directory.newCode { random.below($0) }
-      #expect(code.count == 6)
+      #expect(code.count == 10)
       #expect(code.allSatisfy { TableDirectory.codeAlphabet.contains($0) })
       #expect(!seen.contains(code))
       seen.insert(code)
@@ -37,19 +37,19 @@ import Testing
 
   @Test func aCodeInUseIsDrawnAgain() {
     var directory = TableDirectory()
-    // Draws "AAAAAA" twice, then "BBBBBB".
+    // Draws "AAAAAA" twice, then "BBBBBB" (six-character codes keep the test short).
     var draws = Array(repeating: 0, count: 12) + Array(repeating: 1, count: 6)
-    let first = directory.newCode { _ in draws.removeFirst() }
+    let first = directory.newCode(length: 6) { _ in draws.removeFirst() }
     #expect(first == "AAAAAA")
     _ = directory.update(Self.row("t1"), code: first, isPrivate: true)
-    let second = directory.newCode { _ in draws.removeFirst() }
+    let second = directory.newCode(length: 6) { _ in draws.removeFirst() }
     #expect(second == "BBBBBB")
     #expect(draws.isEmpty)
     // Once the table is gone its code is free again.
     _ = directory.remove("t1")
     #expect(directory.table(withCode: "AAAAAA") == nil)
     var zeros = Array(repeating: 0, count: 6)
-    #expect(directory.newCode { _ in zeros.removeFirst() } == "AAAAAA")
+    #expect(directory.newCode(length: 6) { _ in zeros.removeFirst() } == "AAAAAA")
   }
 
   @Test func quickMatchPicksTheFullestWaitingPublicTableOfThatSize() {

@@ -69,7 +69,7 @@ import Testing
       status = StatusLine.runs(for: events, names: ["Ada"])
       let diff = ServerMessage.diff(
         tableID: "t1", version: version, seat: 0, replyTo: .int(version), events: events,
-        names: ["Ada"])
+        names: ["Ada"], status: status)
       try check(diff, "diff v\(version)")
       // Cards a diff shows in full are on the board after it.
       diff.forEachObject { members in
@@ -78,7 +78,6 @@ import Testing
           #expect(game.board.contains { $0.id == id }, "diff v\(version) shows card \(id)")
         }
       }
-      try check(ServerMessage.status(tableID: "t1", version: version, runs: status), "status")
       if version.isMultiple(of: 10) || game.isOver { try checkSnapshot(version: version) }
     }
   }

@@ -32,18 +32,15 @@ private struct ScriptedTable {
       status: status)
   }
 
-  var statusMessage: JSONValue {
-    ServerMessage.status(tableID: "t1", version: version, runs: status)
-  }
-
-  /// Chooses `card`, returning the diff and status messages.
-  mutating func choose(_ card: Int, id: MessageID?) throws -> (diff: JSONValue, status: JSONValue) {
+  /// Chooses `card`, returning the diff (which carries the new status line).
+  mutating func choose(_ card: Int, id: MessageID?) throws -> JSONValue {
     let events = try game.apply(.choose(seat: 0, card: card))
     version += 1
     status = StatusLine.runs(for: events, names: names)
     let diff = ServerMessage.diff(
-      tableID: "t1", version: version, seat: 0, replyTo: id, events: events, names: names)
-    return (diff, statusMessage)
+      tableID: "t1", version: version, seat: 0, replyTo: id, events: events, names: names,
+      status: status)
+    return diff
   }
 }
 
@@ -85,7 +82,7 @@ private struct ScriptedTable {
       replyTo: nil, session: "tok", name: "Bea", resumed: true, maxMessageBytes: 4096)
     #expect(
       welcome.text
-        == #"{"type":"welcome","protocol":1,"session":"tok","name":"Bea","resumed":true,"maxMessageBytes":4096}"#
+        == #"{"type":"welcome","protocol":2,"session":"tok","name":"Bea","resumed":true,"maxMessageBytes":4096}"#
     )
   }
 
@@ -94,27 +91,22 @@ private struct ScriptedTable {
   @Test func seededGameMessagesMatchFixtures() throws {
     var table = ScriptedTable(seed: 42)
     try expect(table.snapshot(replyTo: .int(2)), matches: "server/seed42-v0-snapshot.json")
-    try expect(table.statusMessage, matches: "server/seed42-v0-status.json")
 
     let v1 = try table.choose(6, id: .int(3))
-    try expect(v1.diff, matches: "server/seed42-v1-diff.json")
-    try expect(v1.status, matches: "server/seed42-v1-status.json")
+    try expect(v1, matches: "server/seed42-v1-diff.json")
     _ = try table.choose(78, id: .int(4))
     let v3 = try table.choose(42, id: .int(5))
-    try expect(v3.diff, matches: "server/seed42-v3-diff.json")
-    try expect(v3.status, matches: "server/seed42-v3-status.json")
+    try expect(v3, matches: "server/seed42-v3-diff.json")
     try expect(table.snapshot(replyTo: .int(6)), matches: "server/seed42-v3-snapshot.json")
 
     _ = try table.choose(77, id: .int(7))
     _ = try table.choose(30, id: .int(8))
     let v6 = try table.choose(53, id: .int(9))
-    try expect(v6.diff, matches: "server/seed42-v6-diff.json")
-    try expect(v6.status, matches: "server/seed42-v6-status.json")
+    try expect(v6, matches: "server/seed42-v6-diff.json")
     try expect(table.snapshot(replyTo: .string("r-10")), matches: "server/seed42-v6-snapshot.json")
 
     let v7 = try table.choose(53, id: .int(11))
-    try expect(v7.diff, matches: "server/seed42-v7-diff.json")
-    try expect(v7.status, matches: "server/seed42-v7-status.json")
+    try expect(v7, matches: "server/seed42-v7-diff.json")
   }
 
   @Test func everyEventKindEncodesToTheDocumentedFields() throws {

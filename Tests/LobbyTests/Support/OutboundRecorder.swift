@@ -2,8 +2,8 @@ import Lobby
 import Protocol
 import Synchronization
 
-/// An in-memory ``Outbound``: remembers every message sent and every connection closed, in order.
-final class OutboundRecorder: Outbound {
+/// An in-memory transport: remembers every message sent and every connection closed, in order.
+final class OutboundRecorder: Sendable {
   /// One thing the lobby or a table asked the transport to do.
   enum Entry: Sendable, Equatable {
     case sent(bytes: [UInt8], to: [ConnectionID])
@@ -20,12 +20,18 @@ final class OutboundRecorder: Outbound {
 
   private let entries = Mutex<[Entry]>([])
 
-  func send(_ message: [UInt8], to connections: [ConnectionID]) {
-    entries.withLock { $0.append(.sent(bytes: message, to: connections)) }
-  }
-
-  func close(_ connection: ConnectionID, code: UInt16, reason: String) {
-    entries.withLock { $0.append(.closed(connection, code: code, reason: reason)) }
+  /// Records what the lobby asked for, in order.
+  func record(_ actions: [LobbyAction]) {
+    entries.withLock { entries in
+      for action in actions {
+        switch action {
+        case .send(let frame, let connections):
+          entries.append(.sent(bytes: frame.payload, to: connections))
+        case .close(let connection, let code, let reason):
+          entries.append(.closed(connection, code: code, reason: reason))
+        }
+      }
+    }
   }
 
   /// Everything recorded since the last call, which forgets it.

@@ -107,14 +107,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
       try apply(event: event)
     }
     version = next
-  }
-
-  /// Applies the `status` that follows a diff (or a snapshot), for the same version.
-  mutating func apply(status message: JSONValue) throws {
-    #expect(message["type"] == "status")
-    #expect(message["table"]?.stringValue == tableID)
-    #expect(message["version"]?.intValue == version)
-    status = try #require(message["runs"])
+    // Protocol v2: a change's status line travels inside its diff.
+    if let runs = diff["status"] { status = runs }
   }
 
   private mutating func apply(event: JSONValue) throws {

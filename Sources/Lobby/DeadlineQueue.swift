@@ -1,0 +1,95 @@
+/// Timers as data: each key has at most one deadline, and ``popDue(now:)`` hands out the keys
+/// whose deadline has come, earliest first. Nothing is visited until it is due, so idle tables
+/// cost nothing.
+///
+/// A binary heap with lazy deletion: moving or cancelling a key's deadline only updates the
+/// key's entry in `current`; heap entries that no longer match it are dropped when they surface.
+public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
+  private var heap: [(time: Double, key: Key)] = []
+  private var current: [Key: Double] = [:]
+
+  /// An empty queue.
+  public init() {}
+
+  /// How many keys have a deadline.
+  public var count: Int { current.count }
+
+  /// The earliest deadline, if any.
+  public mutating func earliest() -> Double? {
+    dropStale()
+    return heap.first?.time
+  }
+
+  /// The deadline of `key`, if it has one.
+  public func deadline(of key: Key) -> Double? { current[key] }
+
+  /// Sets (or with nil, cancels) the deadline of `key`.
+  public mutating func schedule(_ key: Key, at time: Double?) {
+    guard let time, !time.isNaN else {
+      current[key] = nil
+      return
+    }
+    if current[key] == time { return }
+    current[key] = time
+    push((time, key))
+    // Stale entries are dropped lazily; rebuild when they dominate so memory stays bounded.
+    if heap.count > 64 && heap.count > 4 * current.count { rebuild() }
+  }
+
+  /// Removes and returns every key whose deadline is at or before `now`, earliest first.
+  public mutating func popDue(now: Double) -> [Key] {
+    var due: [Key] = []
+    while let top = heap.first, top.time <= now {
+      popTop()
+      if current[top.key] == top.time {
+        current[top.key] = nil
+        due.append(top.key)
+      }
+    }
+    return due
+  }
+
+  private mutating func dropStale() {
+    while let top = heap.first, current[top.key] != top.time { popTop() }
+  }
+
+  private mutating func rebuild() {
+    heap = current.map { (time: $0.value, key: $0.key) }
+    var index = heap.count / 2 - 1
+    while index >= 0 {
+      siftDown(index)
+      index -= 1
+    }
+  }
+
+  private mutating func push(_ entry: (time: Double, key: Key)) {
+    heap.append(entry)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].time < heap[parent].time else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private mutating func popTop() {
+    heap.swapAt(0, heap.count - 1)
+    heap.removeLast()
+    if !heap.isEmpty { siftDown(0) }
+  }
+
+  private mutating func siftDown(_ start: Int) {
+    var parent = start
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count && heap[left].time < heap[smallest].time { smallest = left }
+      if right < heap.count && heap[right].time < heap[smallest].time { smallest = right }
+      if smallest == parent { return }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+}

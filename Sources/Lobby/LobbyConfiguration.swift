@@ -1,0 +1,36 @@
+/// Settings for the lobby and its tables.
+public struct LobbyConfiguration: Sendable {
+  /// The largest message the transport accepts, announced in `welcome`.
+  public var maxMessageBytes = 8192
+  /// How long a dropped session (and its seat) is kept for a resume, in seconds.
+  public var reconnectGrace: Double = 60
+  /// Seconds between a table's start and its deal.
+  public var countdown: Double = 3
+  /// Seconds a table with nobody seated stays open.
+  public var emptyTableGrace: Double = 10
+  /// Most spectators at one table.
+  public var spectatorLimit = 50
+  /// Most tables open at once on this server.
+  public var maxTables = 20_000
+  /// Most open tables one session may have opened.
+  public var tablesPerSession = 4
+  /// Characters in an invite code.
+  public var inviteCodeLength = 10
+  /// Unknown invite codes a session may try in a burst.
+  public var inviteMissBurst = 10
+  /// Seconds for one more unknown code to be allowed again.
+  public var inviteMissRefillSeconds: Double = 6
+  /// Lobby changes are published at most this often, in seconds (one `lobbyDiff` per interval).
+  public var lobbyFlushInterval: Double = 0.25
+
+  /// Creates the default configuration.
+  public init() {}
+
+  /// The timings every table gets.
+  var tableRules: TableRules {
+    var rules = TableRules()
+    rules.countdown = countdown
+    rules.reconnectGrace = reconnectGrace
+    return rules
+  }
+}

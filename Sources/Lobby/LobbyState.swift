@@ -1,0 +1,712 @@
+import Model
+import Protocol
+
+/// What the lobby asks its shell to do. The shell carries the actions out in order.
+public enum LobbyAction: Sendable {
+  /// Send one frame, shared by every recipient, to each of `to`.
+  case send(Frame, to: [ConnectionID])
+  /// Close a connection with a WebSocket close code, after what was queued for it.
+  case close(ConnectionID, code: UInt16, reason: String)
+}
+
+/// Where the lobby's secrets come from: deal seeds, session tokens, invite codes. Tests pass
+/// fixed ones, so that a run is repeatable; the server passes the system's random source.
+public struct LobbyEntropy: Sendable {
+  /// A new deal seed.
+  public var seed: @Sendable () -> UInt64
+  /// A new session token.
+  public var token: @Sendable () -> String
+  /// A number below the argument (for invite codes).
+  public var below: @Sendable (Int) -> Int
+
+  /// Creates entropy from the three sources.
+  public init(
+    seed: @escaping @Sendable () -> UInt64, token: @escaping @Sendable () -> String,
+    below: @escaping @Sendable (Int) -> Int
+  ) {
+    self.seed = seed
+    self.token = token
+    self.below = below
+  }
+
+  /// The system's random source (unguessable tokens, seeds and codes).
+  public static let system = LobbyEntropy(
+    seed: { UInt64.random(in: .min ... .max) }, token: SessionToken.make,
+    below: { Int.random(in: 0..<$0) })
+}
+
+/// The lobby and every table as one pure state machine.
+///
+/// An event goes in — a client's message, a connection gone, the clock reaching a deadline —
+/// and actions come out (frames to send, connections to close). Nothing here waits, reads a
+/// clock or touches a socket: `now` is a parameter, the next moment anything is due is
+/// ``nextDeadline``, and one event is handled completely before the next, so no interleaving
+/// can split a decision. Tests drive it directly; ``Lobby`` is the shell that runs it.
+public struct LobbyState: Sendable {
+  /// What a connection is at a table.
+  public enum Role: Hashable, Sendable {
+    /// A seated player.
+    case player(seat: Int)
+    /// A spectator.
+    case spectator
+  }
+
+  /// A table and the connections at it.
+  struct Slot: Sendable {
+    var table: any TableArbiter
+    /// Every connection at the table, and what it is there.
+    var members: [ConnectionID: Role] = [:]
+    /// `members`' keys, kept in step, so a broadcast does not build an array.
+    var recipients: [ConnectionID] = []
+    /// The session that opened the table (for the per-session cap).
+    var creator: String
+
+    mutating func add(_ connection: ConnectionID, as role: Role) {
+      if members.updateValue(role, forKey: connection) == nil { recipients.append(connection) }
+    }
+
+    @discardableResult
+    mutating func remove(_ connection: ConnectionID) -> Role? {
+      guard let role = members.removeValue(forKey: connection) else { return nil }
+      recipients.removeAll { $0 == connection }
+      return role
+    }
+  }
+
+  /// Something timed.
+  enum Deadline: Hashable, Sendable {
+    /// A table's countdown, held seats or empty-table grace.
+    case table(String)
+    /// A detached session's grace period.
+    case session(String)
+    /// Pending lobby changes go out.
+    case lobbyFlush
+  }
+
+  /// A bucket of invite-code misses a session may make.
+  struct Misses: Sendable {
+    var level: Double
+    var updated: Double
+  }
+
+  /// The settings.
+  public let configuration: LobbyConfiguration
+  private let entropy: LobbyEntropy
+  private(set) var registry = SessionRegistry()
+  private(set) var directory = TableDirectory()
+  private(set) var slots: [String: Slot] = [:]
+  private(set) var watchers: Set<ConnectionID> = []
+  private var deadlines = DeadlineQueue<Deadline>()
+  private var pendingOrder: [String] = []
+  private var pendingChanges: [String: LobbyChange] = [:]
+  private var lastFlush = -Double.infinity
+  /// The lobby snapshot after its `replyTo`, encoded once per directory version.
+  private var snapshotTail: (version: Int, bytes: [UInt8])?
+  private var openedBy: [String: Int] = [:]
+  private var misses: [String: Misses] = [:]
+  private var nextTableNumber = 1
+  private var out: [LobbyAction] = []
+
+  /// An empty lobby.
+  public init(configuration: LobbyConfiguration = LobbyConfiguration(), entropy: LobbyEntropy) {
+    self.configuration = configuration
+    self.entropy = entropy
+  }
+
+  // MARK: - Reading
+
+  /// How many tables are open.
+  public var tableCount: Int { slots.count }
+
+  /// How many sessions exist (attached or waiting for a resume).
+  public var sessionCount: Int { registry.count }
+
+  /// The earliest moment ``advance(to:)`` has something to do, if any.
+  public mutating func nextDeadline() -> Double? { deadlines.earliest() }
+
+  /// The table with `id`, if open.
+  public func table(_ id: String) -> (any TableArbiter)? { slots[id]?.table }
+
+  /// The connections at table `id` and what they are there.
+  public func members(of id: String) -> [ConnectionID: Role] { slots[id]?.members ?? [:] }
+
+  /// Every open table's id.
+  public var tableIDs: [String] { Array(slots.keys) }
+
+  /// Every session.
+  public var sessions: [SessionRegistry.Session] { registry.all }
+
+  /// The session a connection holds.
+  public func session(for connection: ConnectionID) -> SessionRegistry.Session? {
+    registry.session(for: connection)
+  }
+
+  /// The lobby directory (the public list and invite codes).
+  public var tableDirectory: TableDirectory { directory }
+
+  /// Connections subscribed to the lobby list.
+  public var lobbyWatchers: Set<ConnectionID> { watchers }
+
+  // MARK: - Events
+
+  /// One complete text message from `connection`.
+  public mutating func receive(_ bytes: [UInt8], from connection: ConnectionID, now: Double)
+    -> [LobbyAction]
+  {
+    switch ClientMessageDecoder.decode(bytes) {
+    case .failure(let error): reply(error, to: connection)
+    case .success(let envelope): handle(envelope, from: connection, now: now)
+    }
+    return takeActions()
+  }
+
+  /// One decoded message from `connection`.
+  public mutating func receive(
+    _ envelope: ClientEnvelope, from connection: ConnectionID, now: Double
+  ) -> [LobbyAction] {
+    handle(envelope, from: connection, now: now)
+    return takeActions()
+  }
+
+  /// The connection has gone: its session waits for a resume; its seat is held for the grace
+  /// period (the others see it "away"); a spectator stops watching.
+  public mutating func disconnected(_ connection: ConnectionID, now: Double) -> [LobbyAction] {
+    watchers.remove(connection)
+    if let session = registry.detach(connection, now: now) {
+      // Expires once the grace period is over: the first instant after it.
+      deadlines.schedule(.session(session.token), at: (now + configuration.reconnectGrace).nextUp)
+      if let tableID = session.tableID, var slot = slots[tableID] {
+        let role = slot.remove(connection)
+        var broadcasts: [TableBroadcast] = []
+        switch role {
+        case .spectator?:
+          if let b = slot.table.setSpectators(max(0, slot.table.spectators - 1)) {
+            broadcasts.append(b)
+          }
+          registry.seat(token: session.token, tableID: nil, seat: nil)
+        case .player(let seat)?:
+          if let b = slot.table.disconnect(seat: seat, now: now) { broadcasts.append(b) }
+        case nil:
+          break
+        }
+        slots[tableID] = slot
+        for b in broadcasts { broadcast(b, at: tableID) }
+        settle(tableID, now: now)
+      }
+    }
+    return takeActions()
+  }
+
+  /// Moves time on to `now`: whatever is due happens (countdowns end, held seats and detached
+  /// sessions expire, empty tables close, pending lobby changes go out).
+  public mutating func advance(to now: Double) -> [LobbyAction] {
+    // What is handled can make something else due at once (a table that closes queues a lobby
+    // change); a few rounds settle it, and no deadline re-arms itself at `now`.
+    for _ in 0..<4 {
+      let due = deadlines.popDue(now: now)
+      if due.isEmpty { break }
+      handle(due, now: now)
+    }
+    return takeActions()
+  }
+
+  private mutating func handle(_ due: [Deadline], now: Double) {
+    for deadline in due {
+      switch deadline {
+      case .table(let id):
+        tick(id, now: now)
+      case .session(let token):
+        if let session = registry.expire(
+          token: token, now: now, grace: configuration.reconnectGrace)
+        {
+          misses[session.token] = nil
+        }
+      case .lobbyFlush:
+        flushLobby(now: now)
+      }
+    }
+  }
+
+  // MARK: - Messages
+
+  private mutating func handle(
+    _ envelope: ClientEnvelope, from connection: ConnectionID, now: Double
+  ) {
+    let replyTo = envelope.id
+    if case .hello(let name, let resume, let version) = envelope.message {
+      hello(name: name, resume: resume, version: version, replyTo: replyTo, from: connection, now)
+      return
+    }
+    guard let session = registry.session(for: connection) else {
+      reply(ProtocolError(.helloRequired, "Say hello first.", replyTo: replyTo), to: connection)
+      return
+    }
+    switch envelope.message {
+    case .hello:
+      break
+    case .choose(let card):
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      switch slots[tableID]!.table.choose(card: card, by: seat, replyTo: replyTo) {
+      case .success(let b): broadcast(b, at: tableID)
+      case .failure(let error): reply(error, to: connection)
+      }
+    case .lobby:
+      // Changes not yet published go out first, so the snapshot and the diffs that follow it
+      // agree on the version.
+      flushLobby(now: now)
+      watchers.insert(connection)
+      send(lobbySnapshot(replyTo: replyTo), to: connection)
+    case .playSolo(let game):
+      guard checkGame(game, replyTo: replyTo, connection),
+        checkCanOpen(session, replyTo: replyTo, connection)
+      else { return }
+      leaveTable(session, now: now)
+      // A solo table is dealt and playing from the start: nobody to wait for.
+      let id = openTable(
+        game: game, seats: 1, isPrivate: true, creator: session.token, soloName: session.name,
+        now: now)
+      slots[id]!.add(connection, as: .player(seat: 0))
+      registry.seat(token: session.token, tableID: id, seat: 0)
+      watchers.remove(connection)
+      send(slots[id]!.table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection)
+      settle(id, now: now)
+    case .quickMatch(let game, let seats):
+      guard checkGame(game, replyTo: replyTo, connection) else { return }
+      let candidate = directory.quickMatch(game: game, seats: seats)
+      if candidate == nil || candidate == session.tableID {
+        guard checkCanOpen(session, replyTo: replyTo, connection) else { return }
+      }
+      leaveTable(session, now: now)
+      // Leaving may have changed the list (the table left could be the candidate).
+      if let id = directory.quickMatch(game: game, seats: seats),
+        slots[id]?.table.sitProblem(replyTo: replyTo) == nil
+      {
+        sit(session, connection, at: id, replyTo: replyTo, now: now)
+      } else {
+        let id = openTable(
+          game: game, seats: seats, isPrivate: false, creator: session.token, now: now)
+        sit(session, connection, at: id, replyTo: replyTo, now: now)
+      }
+    case .createTable(let game, let seats, let isPrivate):
+      guard checkGame(game, replyTo: replyTo, connection),
+        checkCanOpen(session, replyTo: replyTo, connection)
+      else { return }
+      leaveTable(session, now: now)
+      let id = openTable(
+        game: game, seats: seats, isPrivate: isPrivate, creator: session.token, now: now)
+      sit(session, connection, at: id, replyTo: replyTo, now: now)
+    case .join(let reference):
+      guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
+      else { return }
+      if session.tableID == id, let seat = session.seat {
+        send(slots[id]!.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
+        return
+      }
+      if let problem = slots[id]!.table.sitProblem(replyTo: replyTo) {
+        reply(problem, to: connection)
+        return
+      }
+      leaveTable(session, now: now)
+      sit(session, connection, at: id, replyTo: replyTo, now: now)
+    case .spectate(let reference):
+      guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
+      else { return }
+      if session.tableID == id && session.seat == nil {
+        send(slots[id]!.table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection)
+        return
+      }
+      guard slots[id]!.table.spectators < configuration.spectatorLimit else {
+        reply(
+          ProtocolError(
+            .spectatorLimit, "This table has as many spectators as it takes.", replyTo: replyTo),
+          to: connection)
+        return
+      }
+      leaveTable(session, now: now)
+      watch(session, connection, at: id, replyTo: replyTo, now: now)
+    case .leave:
+      leaveTable(session, now: now)
+      send(ServerMessage.left(replyTo: replyTo), to: connection)
+    case .start:
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      switch slots[tableID]!.table.start(by: seat, replyTo: replyTo, now: now) {
+      case .success(let b):
+        broadcast(b, at: tableID)
+        settle(tableID, now: now)
+      case .failure(let error): reply(error, to: connection)
+      }
+    case .redeal:
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      switch slots[tableID]!.table.requestRedeal(by: seat, replyTo: replyTo) {
+      case .success(let b):
+        broadcast(b, at: tableID)
+        settle(tableID, now: now)
+      case .failure(let error): reply(error, to: connection)
+      }
+    case .resync:
+      guard let tableID = session.tableID, let slot = slots[tableID] else {
+        reply(
+          ProtocolError(.notAtTable, "You are not at a table.", replyTo: replyTo), to: connection)
+        return
+      }
+      send(slot.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+    }
+  }
+
+  private mutating func hello(
+    name: String?, resume: String?, version: Int?, replyTo: MessageID?,
+    from connection: ConnectionID, _ now: Double
+  ) {
+    if registry.session(for: connection) != nil {
+      reply(
+        ProtocolError(.alreadyHello, "This connection said hello already.", replyTo: replyTo),
+        to: connection)
+      return
+    }
+    if let resume, let (session, replaced) = registry.resume(token: resume, connection: connection)
+    {
+      deadlines.schedule(.session(session.token), at: nil)
+      if let replaced {
+        watchers.remove(replaced)
+        out.append(
+          .close(replaced, code: CloseCode.sessionTakenOver, reason: "session resumed elsewhere"))
+      }
+      send(
+        ServerMessage.welcome(
+          replyTo: replyTo, session: session.token, name: session.name, resumed: true,
+          maxMessageBytes: configuration.maxMessageBytes), to: connection)
+      if let tableID = session.tableID, slots[tableID] != nil {
+        rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
+      }
+      return
+    }
+    let session = registry.open(
+      token: entropy.token(), name: name ?? "Player", connection: connection)
+    send(
+      ServerMessage.welcome(
+        replyTo: replyTo, session: session.token, name: session.name, resumed: false,
+        maxMessageBytes: configuration.maxMessageBytes), to: connection)
+  }
+
+  /// A session is back at its table on a new connection: it gets the diffs it missed after
+  /// `version` or a snapshot; a held seat is reclaimed and everyone is told.
+  private mutating func rejoin(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, replacing old: ConnectionID?,
+    at tableID: String, version: Int?, now: Double
+  ) {
+    var slot = slots[tableID]!
+    let role: Role = session.seat.map { .player(seat: $0) } ?? .spectator
+    let wasHere = old.flatMap { slot.remove($0) } != nil
+    slot.add(connection, as: role)
+    var broadcasts: [TableBroadcast] = []
+    if role == .spectator && !wasHere,
+      let b = slot.table.setSpectators(slot.table.spectators + 1)
+    {
+      broadcasts.append(b)
+    }
+    // The catch-up shows the table as it was; the return is the next diff.
+    let missed = version.flatMap { slot.table.diffs(after: $0) }
+    let snapshot =
+      missed == nil ? slot.table.snapshot(replyTo: nil, you: session.seat, now: now) : nil
+    if let seat = session.seat, !wasHere, let b = slot.table.reconnect(seat: seat) {
+      broadcasts.append(b)
+    }
+    slots[tableID] = slot
+    // The catch-up comes before the broadcasts that follow it, which the connection (already a
+    // member) also receives.
+    if let missed {
+      for frame in missed { out.append(.send(frame, to: [connection])) }
+    } else if let snapshot {
+      send(snapshot, to: connection)
+    }
+    for b in broadcasts { broadcast(b, at: tableID) }
+    settle(tableID, now: now)
+  }
+
+  // MARK: - Tables
+
+  private mutating func openTable(
+    game: String, seats: Int, isPrivate: Bool, creator: String, soloName: String? = nil,
+    now: Double
+  ) -> String {
+    let id = "t\(nextTableNumber)"
+    nextTableNumber += 1
+    let code = directory.newCode(length: configuration.inviteCodeLength, using: entropy.below)
+    let table = GameCatalog.table(
+      game: game, id: id, code: code, isPrivate: isPrivate, seats: seats, soloName: soloName,
+      seed: entropy.seed(), rules: configuration.tableRules, now: now)
+    slots[id] = Slot(table: table, creator: creator)
+    openedBy[creator, default: 0] += 1
+    // Listed once its creator sits (settle), so the lobby never shows it empty.
+    return id
+  }
+
+  private mutating func closeTable(_ id: String, now: Double) {
+    guard let slot = slots.removeValue(forKey: id) else { return }
+    if !slot.recipients.isEmpty {
+      out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: slot.recipients))
+    }
+    for connection in slot.recipients {
+      if let session = registry.session(for: connection), session.tableID == id {
+        registry.seat(token: session.token, tableID: nil, seat: nil)
+      }
+    }
+    openedBy[slot.creator, default: 1] -= 1
+    if openedBy[slot.creator] == 0 { openedBy[slot.creator] = nil }
+    deadlines.schedule(.table(id), at: nil)
+    if let change = directory.remove(id) { queueLobbyChange(id, change, now: now) }
+  }
+
+  private mutating func sit(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
+    replyTo: MessageID?, now: Double
+  ) {
+    var slot = slots[id]!
+    switch slot.table.sit(token: session.token, name: session.name, replyTo: replyTo, now: now) {
+    case .failure(let error):
+      // Callers check sitProblem first; should it refuse anyway, nothing changed.
+      reply(error, to: connection)
+    case .success(let (seat, b)):
+      slots[id] = slot
+      // Everyone already here hears of the newcomer; the newcomer gets a snapshot instead.
+      broadcast(b, at: id)
+      slots[id]!.add(connection, as: .player(seat: seat))
+      registry.seat(token: session.token, tableID: id, seat: seat)
+      watchers.remove(connection)
+      send(slot.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
+      settle(id, now: now)
+    }
+  }
+
+  private mutating func watch(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
+    replyTo: MessageID?, now: Double
+  ) {
+    if let b = slots[id]!.table.setSpectators(slots[id]!.table.spectators + 1) {
+      broadcast(b, at: id)
+    }
+    slots[id]!.add(connection, as: .spectator)
+    registry.seat(token: session.token, tableID: id, seat: nil)
+    watchers.remove(connection)
+    send(slots[id]!.table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection)
+    settle(id, now: now)
+  }
+
+  /// Takes the session away from its table: a seat is released at once.
+  private mutating func leaveTable(_ session: SessionRegistry.Session, now: Double) {
+    guard let tableID = session.tableID else { return }
+    registry.seat(token: session.token, tableID: nil, seat: nil)
+    guard var slot = slots[tableID] else { return }
+    var broadcasts: [TableBroadcast] = []
+    if let connection = session.connection, slot.remove(connection) == .spectator,
+      let b = slot.table.setSpectators(max(0, slot.table.spectators - 1))
+    {
+      broadcasts.append(b)
+    }
+    if let seat = session.seat, let b = slot.table.release(seat: seat, now: now) {
+      broadcasts.append(b)
+    }
+    slots[tableID] = slot
+    for b in broadcasts { broadcast(b, at: tableID) }
+    settle(tableID, now: now)
+  }
+
+  /// After a table changed: carries out what is due at once (a vote that reached its majority
+  /// because someone left), closes it when nobody is left to wait for, otherwise publishes its
+  /// row and schedules its next deadline.
+  private mutating func settle(_ id: String, now: Double) {
+    tick(id, now: now)
+  }
+
+  private mutating func tick(_ id: String, now: Double) {
+    guard var slot = slots[id] else { return }
+    let (broadcasts, released) = slot.table.tick(now: now)
+    // Only held seats are released here, and a held seat's connection already left `members`.
+    for token in released where registry.session(token: token)?.tableID == id {
+      registry.seat(token: token, tableID: nil, seat: nil)
+    }
+    slots[id] = slot
+    for b in broadcasts { broadcast(b, at: id) }
+    let table = slot.table
+    if let since = table.emptySince {
+      let solo = table.listing.seats == 1
+      let closesAt = solo ? since : since + configuration.emptyTableGrace
+      if closesAt <= now {
+        closeTable(id, now: now)
+        return
+      }
+      schedule(id, [table.nextDeadline, closesAt])
+    } else {
+      schedule(id, [table.nextDeadline])
+    }
+    if let change = directory.update(table.listing, code: table.code, isPrivate: table.isPrivate) {
+      queueLobbyChange(id, change, now: now)
+    }
+  }
+
+  private mutating func schedule(_ id: String, _ times: [Double?]) {
+    deadlines.schedule(.table(id), at: times.compactMap { $0 }.min())
+  }
+
+  // MARK: - The lobby list
+
+  private mutating func queueLobbyChange(_ id: String, _ change: LobbyChange, now: Double) {
+    if pendingChanges.updateValue(change, forKey: id) == nil { pendingOrder.append(id) }
+    if deadlines.deadline(of: .lobbyFlush) == nil {
+      deadlines.schedule(.lobbyFlush, at: max(now, lastFlush + configuration.lobbyFlushInterval))
+    }
+  }
+
+  /// Publishes the pending lobby changes as one `lobbyDiff`.
+  private mutating func flushLobby(now: Double) {
+    deadlines.schedule(.lobbyFlush, at: nil)
+    guard !pendingOrder.isEmpty else { return }
+    let changes = pendingOrder.compactMap { pendingChanges[$0] }
+    pendingOrder = []
+    pendingChanges = [:]
+    lastFlush = now
+    let version = directory.publish()
+    if !watchers.isEmpty {
+      out.append(
+        .send(
+          Frame(ServerMessage.lobbyDiff(version: version, changes: changes)),
+          to: Array(watchers)))
+    }
+  }
+
+  private mutating func lobbySnapshot(replyTo: MessageID?) -> Frame {
+    if snapshotTail?.version != directory.version {
+      // Everything after the reply id, encoded once per version.
+      let whole = ServerMessage.lobbySnapshot(
+        replyTo: nil, version: directory.version, tables: directory.publicListings
+      ).encoded
+      let head = #"{"type":"lobbySnapshot""#.utf8.count
+      snapshotTail = (directory.version, Array(whole[head...]))
+    }
+    let tail = snapshotTail!.bytes
+    return Frame { out in
+      out += #"{"type":"lobbySnapshot""#.utf8
+      if let replyTo {
+        out += #","replyTo":"#.utf8
+        replyTo.json.write(to: &out)
+      }
+      out += tail
+    }
+  }
+
+  // MARK: - Checks
+
+  private mutating func find(
+    _ reference: TableReference, session: SessionRegistry.Session, replyTo: MessageID?,
+    _ connection: ConnectionID, now: Double
+  ) -> String? {
+    switch reference {
+    case .code(let code):
+      guard takeGuess(session.token, now: now) else {
+        reply(
+          ProtocolError(
+            .tooManyGuesses, "Too many unknown invite codes; wait a little.", replyTo: replyTo),
+          to: connection)
+        return nil
+      }
+      if let id = directory.table(withCode: code), slots[id] != nil { return id }
+      var bucket = misses[session.token] ?? Misses(level: 0, updated: now)
+      bucket.level += 1
+      misses[session.token] = bucket
+    case .id(let id):
+      if let entry = directory.entry(id), !entry.isPrivate, slots[id] != nil { return id }
+    }
+    reply(ProtocolError(.unknownTable, "There is no such table.", replyTo: replyTo), to: connection)
+    return nil
+  }
+
+  /// Whether the session may look up another invite code (misses refill over time).
+  private mutating func takeGuess(_ token: String, now: Double) -> Bool {
+    guard var bucket = misses[token] else { return true }
+    let refill = (now - bucket.updated) / configuration.inviteMissRefillSeconds
+    bucket.level = max(0, bucket.level - refill)
+    bucket.updated = now
+    misses[token] = bucket.level == 0 ? nil : bucket
+    return bucket.level < Double(configuration.inviteMissBurst)
+  }
+
+  private mutating func checkGame(_ game: String, replyTo: MessageID?, _ connection: ConnectionID)
+    -> Bool
+  {
+    guard GameCatalog.games.contains(game) else {
+      let served = GameCatalog.games.sorted().map { "'\($0)'" }.joined(separator: ", ")
+      reply(
+        ProtocolError(.unknownGame, "This server deals \(served).", replyTo: replyTo),
+        to: connection)
+      return false
+    }
+    return true
+  }
+
+  /// Whether the session may open one more table (per-session and per-server caps).
+  private mutating func checkCanOpen(
+    _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID
+  ) -> Bool {
+    // The table the session sits at now may close when it leaves; count it as going.
+    let current = session.tableID.flatMap { slots[$0] }
+    let leavingOwn = current.map { $0.creator == session.token } == true ? 1 : 0
+    if (openedBy[session.token] ?? 0) - leavingOwn >= configuration.tablesPerSession {
+      reply(
+        ProtocolError(
+          .tooManyTables,
+          "You have \(configuration.tablesPerSession) tables open; leave one first.",
+          replyTo: replyTo), to: connection)
+      return false
+    }
+    if slots.count >= configuration.maxTables {
+      reply(
+        ProtocolError(.serverFull, "The server has no room for another table.", replyTo: replyTo),
+        to: connection)
+      return false
+    }
+    return true
+  }
+
+  private mutating func seated(
+    _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID
+  ) -> (String, Int)? {
+    guard let tableID = session.tableID, slots[tableID] != nil else {
+      reply(
+        ProtocolError(.notAtTable, "You are not at a table; start a game first.", replyTo: replyTo),
+        to: connection)
+      return nil
+    }
+    guard let seat = session.seat else {
+      reply(
+        ProtocolError(.spectator, "Spectators watch; they cannot play.", replyTo: replyTo),
+        to: connection)
+      return nil
+    }
+    return (tableID, seat)
+  }
+
+  // MARK: - Output
+
+  private mutating func broadcast(_ b: TableBroadcast, at id: String) {
+    guard let recipients = slots[id]?.recipients, !recipients.isEmpty else { return }
+    out.append(.send(b.frame, to: recipients))
+  }
+
+  private mutating func reply(_ error: ProtocolError, to connection: ConnectionID) {
+    send(ServerMessage.error(error), to: connection)
+  }
+
+  private mutating func send(_ message: JSONValue, to connection: ConnectionID) {
+    out.append(.send(Frame(message), to: [connection]))
+  }
+
+  private mutating func send(_ frame: Frame, to connection: ConnectionID) {
+    out.append(.send(frame, to: [connection]))
+  }
+
+  private mutating func takeActions() -> [LobbyAction] {
+    let actions = out
+    out = []
+    return actions
+  }
+}

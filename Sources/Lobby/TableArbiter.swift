@@ -1,0 +1,77 @@
+import Model
+import Protocol
+
+/// One table as the lobby sees it, whatever game it holds: seats, phases, votes, spectators
+/// and the versioned diffs. ``TableState`` is the implementation for every card game of the
+/// engine; the lobby keeps tables as `any TableArbiter`, so a new game needs a new card type
+/// (or game), never a copy of the lobby or the table.
+///
+/// Every method that changes something returns the ``TableState/Broadcast`` to send to
+/// everyone at the table, or a refusal that changed nothing.
+public protocol TableArbiter: Sendable {
+  /// The table's public id.
+  var id: String { get }
+  /// The invite code.
+  var code: String { get }
+  /// Whether the table is left out of the lobby list.
+  var isPrivate: Bool { get }
+  /// The version of the table's state.
+  var version: Int { get }
+  /// How many spectators watch.
+  var spectators: Int { get }
+  /// The lobby's row for the table.
+  var listing: TableListing { get }
+  /// Since when nobody has been seated (nil while someone is).
+  var emptySince: Double? { get }
+  /// When the table next needs ``tick(now:)``.
+  var nextDeadline: Double? { get }
+  /// The seat held by the session `token`.
+  func seat(of token: String) -> Int?
+  /// Why a newcomer could not sit now (nil when they could). Changes nothing.
+  func sitProblem(replyTo: MessageID?) -> ProtocolError?
+  /// Seats a player in the lowest free seat.
+  mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
+    -> Result<(seat: Int, broadcast: TableBroadcast), ProtocolError>
+  /// The seat is empty again.
+  mutating func release(seat: Int, now: Double) -> TableBroadcast?
+  /// The seat's player dropped; the seat is held.
+  mutating func disconnect(seat: Int, now: Double) -> TableBroadcast?
+  /// The seat's player is back.
+  mutating func reconnect(seat: Int) -> TableBroadcast?
+  /// The number of spectators changed.
+  mutating func setSpectators(_ count: Int) -> TableBroadcast?
+  /// The host starts a waiting table.
+  mutating func start(by seat: Int, replyTo: MessageID?, now: Double)
+    -> Result<TableBroadcast, ProtocolError>
+  /// The seat chooses a card.
+  mutating func choose(card: Int, by seat: Int, replyTo: MessageID?)
+    -> Result<TableBroadcast, ProtocolError>
+  /// The seat asks for a re-deal: at once or as a vote.
+  mutating func requestRedeal(by seat: Int, replyTo: MessageID?)
+    -> Result<TableBroadcast, ProtocolError>
+  /// Moves time on; returns the broadcasts and the tokens whose seats were released.
+  mutating func tick(now: Double) -> (broadcasts: [TableBroadcast], released: [String])
+  /// The encoded diffs after `version`, or nil when some are gone.
+  func diffs(after version: Int) -> [Frame]?
+  /// The snapshot a member sitting at `you` (nil: a spectator) sees at `now`.
+  func snapshot(replyTo: MessageID?, you: Int?, now: Double) -> JSONValue
+}
+
+/// One numbered change for everyone at a table, whatever its game: one diff (with the status
+/// line it brought) encoded once into one frame that every recipient shares.
+public struct TableBroadcast: Sendable {
+  /// The version the diff produces.
+  public let version: Int
+  /// The diff message.
+  public let diff: JSONValue
+  /// `diff`, encoded once.
+  public let frame: Frame
+}
+
+extension TableState: TableArbiter {
+  public mutating func choose(card: Int, by seat: Int, replyTo: MessageID?)
+    -> Result<TableBroadcast, ProtocolError>
+  {
+    play(.choose(seat: seat, card: card), replyTo: replyTo).map(\.broadcast)
+  }
+}
