@@ -1,6 +1,7 @@
 import Foundation
 import Lobby
 import Logging
+import Protocol
 
 /// Everything the server needs to start, independent of how it was asked for.
 struct ServerOptions: Sendable {
@@ -78,6 +79,7 @@ struct Application {
         break
       case .message(let id, let bytes):
         await lobby.received(bytes, from: id)
+        transport.acknowledge(bytes: bytes.count)
       case .closed(let id):
         await lobby.disconnected(id)
       }
@@ -105,7 +107,7 @@ struct TransportOutbound: Outbound {
   let transport: WebSocketTransport
 
   func send(_ message: [UInt8], to connections: [ConnectionID]) {
-    let frame = OutboundFrame(message)
+    let frame = Frame(message)
     if connections.count == 1 {
       transport.send(frame, to: connections[0])
     } else {
