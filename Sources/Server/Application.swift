@@ -16,6 +16,10 @@ struct ServerOptions: Sendable {
   var countdown: Double = 3
   var emptyTableGrace: Double = 10
   var spectatorLimit = 50
+  /// Messages per second per connection; the burst is twice as many.
+  var rateLimit: Double = 20
+  /// Origins allowed besides the page's own (see `TransportConfiguration.allowedOrigins`).
+  var allowedOrigins: [String] = []
 }
 
 /// The running server: transport, lobby, and the loop that feeds one to the other.
@@ -38,6 +42,9 @@ struct Application {
     configuration.tlsCertificatePath = options.tlsCertificatePath
     configuration.tlsPrivateKeyPath = options.tlsPrivateKeyPath
     configuration.maxMessageBytes = options.maxMessageBytes
+    configuration.rateRefillPerSecond = options.rateLimit
+    configuration.rateBurst = max(1, 2 * options.rateLimit)
+    configuration.allowedOrigins = options.allowedOrigins
 
     let transport = WebSocketTransport(configuration: configuration, logger: logger)
     try transport.start()
