@@ -273,11 +273,27 @@ final class ServiceLoop {
     guard originPolicy.allows(origin: origin, host: Self.header(wsi, WSI_TOKEN_HOST)) else {
       logger.info(
         "refusing WebSocket upgrade from a foreign origin", metadata: ["origin": "\(origin ?? "")"])
-      // A 403 tells the browser why; lws closes the connection after it.
-      _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil)
+      refuseUpgradeWithForbidden(wsi)
       return false
     }
     return true
+  }
+
+  /// Answers an upgrade request with 403 before lws closes the connection, so the client
+  /// learns why. Written by hand: lws (`lws_return_http_status` and its header helpers) labels
+  /// any response to an upgrade request HTTP/1.0, which WebSocket clients reject as malformed.
+  private func refuseUpgradeWithForbidden(_ wsi: OpaquePointer) {
+    var response = "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n"
+    for header in StaticFiles.securityHeaders(host: nil) {
+      response += "\(header.name): \(header.value)\r\n"
+    }
+    response += "\r\n"
+    let headroom = shim_lws_pre()
+    var buffer = [UInt8](repeating: 0, count: headroom) + Array(response.utf8)
+    buffer.withUnsafeMutableBufferPointer { buffer in
+      _ = lws_write(
+        wsi, buffer.baseAddress! + headroom, buffer.count - headroom, LWS_WRITE_HTTP_HEADERS)
+    }
   }
 
   /// The value of request header `token`, or `nil` if absent or empty.
@@ -401,7 +417,8 @@ final class ServiceLoop {
     var headers = StaticFiles.securityHeaders(host: Self.header(wsi, WSI_TOKEN_HOST))
     guard lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 else {
       // A body may follow (POST): answer and close rather than read it.
-      _ = respondWithoutBody(wsi, status: 405, headers: headers + [("Allow", "GET")])
+      _ = respondWithoutBody(
+        wsi, status: 405, headers: headers + [("Allow", "GET")], finish: false)
       return -1
     }
     // lws hands over the path percent-decoded, without the query, with `..` segments
@@ -421,9 +438,11 @@ final class ServiceLoop {
     return 0
   }
 
-  /// Sends a header-only response and finishes the HTTP transaction.
+  /// Sends a header-only response and, if `finish`, ends the HTTP transaction (keeping the
+  /// connection for the next request when lws can).
   private func respondWithoutBody(
-    _ wsi: OpaquePointer, status: UInt32, headers: [(name: String, value: String)]
+    _ wsi: OpaquePointer, status: UInt32, headers: [(name: String, value: String)],
+    finish: Bool = true
   ) -> Int32 {
     let headroom = shim_lws_pre()
     var buffer = [UInt8](repeating: 0, count: headroom + 4096)
@@ -444,7 +463,7 @@ final class ServiceLoop {
       }
       return lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
     }
-    if failed || lws_http_transaction_completed(wsi) != 0 { return -1 }
+    if failed || (finish && lws_http_transaction_completed(wsi) != 0) { return -1 }
     return 0
   }
 
