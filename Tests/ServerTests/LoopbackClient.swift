@@ -169,16 +169,22 @@ final class LoopbackClient {
     try sendFrame(opcode: 1, Array(text.utf8))
   }
 
-  /// Reads one (unmasked) server frame.
+  /// Reads one (unmasked) server frame, answering keepalive pings on the way: when parallel
+  /// CPU-heavy suites starve the server's consumer for longer than the ping interval, the
+  /// server pings, and a test waiting for its echo must not mistake the ping for it.
   func readFrame() throws -> Frame {
-    let head = try take(2)
-    var length = Int(head[1] & 0x7f)
-    if length == 126 {
-      length = try take(2).reduce(0) { $0 << 8 | Int($1) }
-    } else if length == 127 {
-      length = try take(8).reduce(0) { $0 << 8 | Int($1) }
+    while true {
+      let head = try take(2)
+      var length = Int(head[1] & 0x7f)
+      if length == 126 {
+        length = try take(2).reduce(0) { $0 << 8 | Int($1) }
+      } else if length == 127 {
+        length = try take(8).reduce(0) { $0 << 8 | Int($1) }
+      }
+      let frame = Frame(opcode: head[0] & 0x0f, payload: try take(length))
+      guard frame.opcode == 9 else { return frame }
+      try sendFrame(opcode: 10, frame.payload)
     }
-    return Frame(opcode: head[0] & 0x0f, payload: try take(length))
   }
 
   /// Whether the server closed the connection (reads until end of stream, at most 10 s).
