@@ -1,6 +1,7 @@
 import Foundation
 import Lobby
 import Logging
+import Protocol
 
 /// Everything the server needs to start, independent of how it was asked for.
 struct ServerOptions: Sendable {
@@ -15,6 +16,10 @@ struct ServerOptions: Sendable {
   var countdown: Double = 3
   var emptyTableGrace: Double = 10
   var spectatorLimit = 50
+  /// Messages per second per connection; the burst is twice as many.
+  var rateLimit: Double = 20
+  /// Origins allowed besides the page's own (see `TransportConfiguration.allowedOrigins`).
+  var allowedOrigins: [String] = []
 }
 
 /// The running server: transport, lobby, and the loop that feeds one to the other.
@@ -37,6 +42,9 @@ struct Application {
     configuration.tlsCertificatePath = options.tlsCertificatePath
     configuration.tlsPrivateKeyPath = options.tlsPrivateKeyPath
     configuration.maxMessageBytes = options.maxMessageBytes
+    configuration.rateRefillPerSecond = options.rateLimit
+    configuration.rateBurst = max(1, 2 * options.rateLimit)
+    configuration.allowedOrigins = options.allowedOrigins
 
     let transport = WebSocketTransport(configuration: configuration, logger: logger)
     try transport.start()
@@ -50,7 +58,8 @@ struct Application {
     let outbound = TransportOutbound(transport: transport)
     let lobby = LobbyExecutor(
       state: LobbyState(configuration: lobbyConfiguration, entropy: .system),
-      now: MonotonicClock.now, perform: { outbound.perform($0) })
+      now: MonotonicClock.now, perform: { outbound.perform($0) },
+      consumed: { [transport] in transport.acknowledge(bytes: $0) })
     lobby.start()
 
     let scheme = options.tlsCertificatePath == nil ? "http" : "https"
@@ -99,18 +108,14 @@ struct TransportOutbound: Sendable {
   let transport: WebSocketTransport
 
   func perform(_ actions: [LobbyAction]) {
-    for action in actions {
-      switch action {
-      case .send(let frame, let connections):
-        let outbound = OutboundFrame(frame.payload)
-        if connections.count == 1 {
-          transport.send(outbound, to: connections[0])
-        } else {
-          transport.send(outbound, to: connections)
+    // One lock and at most one wake of the service thread for the whole batch.
+    transport.perform(
+      actions.map { action in
+        switch action {
+        case .send(let frame, let connections): .send(frame, to: connections)
+        case .close(let connection, let code, let reason):
+          .close(connection, code: code, reason: reason)
         }
-      case .close(let connection, let code, let reason):
-        transport.close(connection, code: code, reason: reason)
-      }
-    }
+      })
   }
 }

@@ -41,19 +41,58 @@ struct Matchismo: AsyncParsableCommand {
   @Option(help: "Most spectators at one table.")
   var spectatorLimit = 50
 
+  @Option(help: "Messages per second one connection may send (bursts of twice as many).")
+  var rateLimit: Double = 20
+
+  @Option(
+    help: ArgumentHelp(
+      "A browser origin (scheme://host[:port]) allowed to open WebSockets besides the page's own; repeatable. '*' allows any.",
+      valueName: "origin"))
+  var allowedOrigin: [String] = []
+
+  /// Longest time any option may name: a day. More makes no sense for a game and would
+  /// overflow the clocks' arithmetic.
+  static let longestSeconds: Double = 86_400
+
   func validate() throws {
     if (tlsCert == nil) != (tlsKey == nil) {
       throw ValidationError("--tls-cert and --tls-key go together.")
     }
     if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535.") }
-    if maxMessageBytes < 256 { throw ValidationError("--max-message-bytes must be at least 256.") }
+    if !(256...(16 << 20)).contains(maxMessageBytes) {
+      throw ValidationError("--max-message-bytes must be 256...16777216.")
+    }
+    try Self.check(reconnectGrace, "--reconnect-grace", allowsZero: false)
+    try Self.check(countdown, "--countdown", allowsZero: true)
+    try Self.check(emptyTableGrace, "--empty-table-grace", allowsZero: false)
+    if spectatorLimit < 1 { throw ValidationError("--spectator-limit must be at least 1.") }
+    guard rateLimit.isFinite, rateLimit > 0, rateLimit <= 10_000 else {
+      throw ValidationError("--rate-limit must be a number of messages per second in (0, 10000].")
+    }
+    for origin in allowedOrigin {
+      if let problem = OriginPolicy.problem(withAllowedOrigin: origin) {
+        throw ValidationError("--allowed-origin: \(problem).")
+      }
+    }
+  }
+
+  /// Refuses a number of seconds that is not finite, negative, zero (unless `allowsZero`), or
+  /// longer than `longestSeconds`.
+  private static func check(_ seconds: Double, _ name: String, allowsZero: Bool) throws {
+    let lowest = allowsZero ? "0" : "more than 0"
+    guard seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= longestSeconds
+    else {
+      throw ValidationError(
+        "\(name) must be a number of seconds, \(lowest) and at most \(Int(longestSeconds)).")
+    }
   }
 
   func run() async throws {
     let options = ServerOptions(
       host: host, port: port, webRoot: webRoot, logLevel: logLevel, tlsCertificatePath: tlsCert,
       tlsPrivateKeyPath: tlsKey, maxMessageBytes: maxMessageBytes, reconnectGrace: reconnectGrace,
-      countdown: countdown, emptyTableGrace: emptyTableGrace, spectatorLimit: spectatorLimit)
+      countdown: countdown, emptyTableGrace: emptyTableGrace, spectatorLimit: spectatorLimit,
+      rateLimit: rateLimit, allowedOrigins: allowedOrigin)
     try await Application(options: options).run()
   }
 }

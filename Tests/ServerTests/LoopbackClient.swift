@@ -37,9 +37,11 @@ final class LoopbackClient {
   }
 
   private let fd: Int32
+  private let port: Int
   private var buffer: [UInt8] = []
 
   init(port: Int) throws {
+    self.port = port
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket() failed") }
     var timeout = timeval(tv_sec: 60, tv_usec: 0)
@@ -116,35 +118,46 @@ final class LoopbackClient {
 
   /// `GET path`, returning status, lower-cased headers and body.
   func get(_ path: String) throws -> Response {
-    try write(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+    try write(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
     let (status, headers) = try readHead()
     let length = Int(headers["content-length"] ?? "0") ?? 0
     return Response(status: status, headers: headers, body: try take(length))
   }
 
   /// Sends a WebSocket upgrade request; returns the response status and headers.
-  func upgrade(subprotocol: String? = nil, version: String = "13") throws -> (
-    status: Int, headers: [String: String]
-  ) {
+  /// `origin` adds an `Origin` header; `Host` is `127.0.0.1:<port>`.
+  func upgrade(subprotocol: String? = nil, version: String = "13", origin: String? = nil) throws
+    -> (status: Int, headers: [String: String])
+  {
     var request =
-      "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-      + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: \(version)\r\n"
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+      + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+      + "Sec-WebSocket-Version: \(version)\r\n"
     if let subprotocol { request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
+    if let origin { request += "Origin: \(origin)\r\n" }
     try write(Array((request + "\r\n").utf8))
     return try readHead()
   }
 
   /// Sends one masked client frame.
   func sendFrame(opcode: UInt8, _ payload: [UInt8], final: Bool = true) throws {
+    try sendFrame(opcode: opcode, payload, declaredLength: payload.count, final: final)
+  }
+
+  /// Sends a masked frame header announcing `declaredLength` bytes followed by `payload`
+  /// (which may be only the start of what the header announces).
+  func sendFrame(opcode: UInt8, _ payload: [UInt8], declaredLength: Int, final: Bool = true)
+    throws
+  {
     var frame: [UInt8] = [(final ? 0x80 : 0) | opcode]
-    if payload.count < 126 {
-      frame.append(0x80 | UInt8(payload.count))
-    } else if payload.count < 65_536 {
+    if declaredLength < 126 {
+      frame.append(0x80 | UInt8(declaredLength))
+    } else if declaredLength < 65_536 {
       frame.append(0x80 | 126)
-      frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+      frame += [UInt8(declaredLength >> 8), UInt8(declaredLength & 0xff)]
     } else {
       frame.append(0x80 | 127)
-      frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xff) }
+      frame += (0..<8).reversed().map { UInt8((declaredLength >> ($0 * 8)) & 0xff) }
     }
     let mask: [UInt8] = [0x37, 0xfa, 0x21, 0x3d]
     frame += mask
@@ -156,16 +169,22 @@ final class LoopbackClient {
     try sendFrame(opcode: 1, Array(text.utf8))
   }
 
-  /// Reads one (unmasked) server frame.
+  /// Reads one (unmasked) server frame, answering keepalive pings on the way: when parallel
+  /// CPU-heavy suites starve the server's consumer for longer than the ping interval, the
+  /// server pings, and a test waiting for its echo must not mistake the ping for it.
   func readFrame() throws -> Frame {
-    let head = try take(2)
-    var length = Int(head[1] & 0x7f)
-    if length == 126 {
-      length = try take(2).reduce(0) { $0 << 8 | Int($1) }
-    } else if length == 127 {
-      length = try take(8).reduce(0) { $0 << 8 | Int($1) }
+    while true {
+      let head = try take(2)
+      var length = Int(head[1] & 0x7f)
+      if length == 126 {
+        length = try take(2).reduce(0) { $0 << 8 | Int($1) }
+      } else if length == 127 {
+        length = try take(8).reduce(0) { $0 << 8 | Int($1) }
+      }
+      let frame = Frame(opcode: head[0] & 0x0f, payload: try take(length))
+      guard frame.opcode == 9 else { return frame }
+      try sendFrame(opcode: 10, frame.payload)
     }
-    return Frame(opcode: head[0] & 0x0f, payload: try take(length))
   }
 
   /// Whether the server closed the connection (reads until end of stream, at most 10 s).

@@ -1,14 +1,15 @@
+import Protocol
 import Testing
 
 @testable import Server
 
 @Suite struct OutboundQueueTests {
-  private func frame(_ size: Int, fill: UInt8 = 0) -> OutboundFrame {
-    OutboundFrame([UInt8](repeating: fill, count: size))
+  private func frame(_ size: Int, fill: UInt8 = 0) -> Frame {
+    Frame([UInt8](repeating: fill, count: size))
   }
 
-  private func numbered(_ number: Int) -> OutboundFrame {
-    OutboundFrame(withUnsafeBytes(of: number) { Array($0) })
+  private func numbered(_ number: Int) -> Frame {
+    Frame(withUnsafeBytes(of: number) { Array($0) })
   }
 
   @Test func isFirstInFirstOut() {
@@ -20,7 +21,7 @@ import Testing
     #expect(queue.count == 5)
     for index in 0..<5 {
       let result = queue.popFirst()
-      #expect(result?.bytes == [UInt8(index)])
+      #expect(result?.payload == [UInt8(index)])
     }
     let result21 = queue.popFirst()
     #expect(result21 == nil)
@@ -91,14 +92,14 @@ import Testing
       }
       for _ in 0..<(round % 5 + 1) {
         guard let popped = queue.popFirst() else { break }
-        #expect(popped.bytes == numbered(expected).bytes)
+        #expect(popped.payload == numbered(expected).payload)
         expected += 1
       }
       #expect(queue.count == next - expected)
       #expect(queue.byteCount == (next - expected) * MemoryLayout<Int>.size)
     }
     while let popped = queue.popFirst() {
-      #expect(popped.bytes == numbered(expected).bytes)
+      #expect(popped.payload == numbered(expected).payload)
       expected += 1
     }
     #expect(expected == next)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Protocol
 import Synchronization
 import Testing
 
@@ -40,7 +41,7 @@ extension LoopbackClient: @unchecked Sendable {}
           log.append(event)
           switch event {
           case .opened(let id): opened.ids.withLock { $0.append(id) }
-          case .message(let id, let bytes): transport.send(OutboundFrame(bytes), to: id)
+          case .message(let id, let bytes): transport.send(Frame(bytes), to: id)
           case .closed: break
           }
         }
@@ -76,20 +77,24 @@ extension LoopbackClient: @unchecked Sendable {}
   private static func makeWebRoot() throws -> String {
     let root = FileManager.default.temporaryDirectory
       .appendingPathComponent("transport-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     let files = [
-      "index.html": "<!doctype html><title>t</title><script type=module src=app.js></script>",
-      "app.js": "export const suit = \"\u{2660}\";\n",
-      "style.css": "body { color: #123; }\n",
-      "icon.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n",
+      "index.html": "<!doctype html><title>t</title><script type=module src=js/app.js></script>",
+      "js/app.js": "export const suit = \"\u{2660}\";\n",
+      "css/style.css": "body { color: #123; }\n",
+      "favicon.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n",
+      "app.js": "// not in a public folder\n",
+      "tests/app.test.js": "// tests are not served\n",
     ]
     for (name, text) in files {
-      try Data(text.utf8).write(to: root.appendingPathComponent(name))
+      let url = root.appendingPathComponent(name)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: url)
     }
     return root.path
   }
 
-  @Test func servesStaticFilesWithBrowserReadyTypes() async throws {
+  @Test func servesOnlyPublicFilesWithSecurityHeaders() async throws {
     let root = try Self.makeWebRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
     var configuration = TransportConfiguration()
@@ -103,22 +108,35 @@ extension LoopbackClient: @unchecked Sendable {}
   }
 
   private func checkStaticFiles(port: Int) async throws {
+    let paths = [
+      "/", "/js/app.js", "/css/style.css", "/favicon.svg", "/missing.js", "/app.js",
+      "/tests/app.test.js",
+    ]
     let responses = try await offPool {
       let client = try LoopbackClient(port: port)
-      return try ["/", "/app.js", "/style.css", "/icon.svg", "/missing.js"].map { path in
-        let response = try client.get(path)
-        return (path, response.status, response.headers["content-type"] ?? "", response.body)
-      }
+      return try paths.map { path in (path, try client.get(path)) }
     }
-    let byPath = Dictionary(uniqueKeysWithValues: responses.map { ($0.0, $0) })
-    #expect(byPath["/"]?.1 == 200)
-    #expect(byPath["/"]?.2.hasPrefix("text/html") == true)
-    #expect(byPath["/app.js"]?.1 == 200)
-    #expect(byPath["/app.js"]?.2.hasPrefix("text/javascript") == true)
-    #expect(byPath["/app.js"]?.3 == Array("export const suit = \"\u{2660}\";\n".utf8))
-    #expect(byPath["/style.css"]?.2.hasPrefix("text/css") == true)
-    #expect(byPath["/icon.svg"]?.2 == "image/svg+xml")
-    #expect(byPath["/missing.js"]?.1 == 404)
+    let byPath = Dictionary(uniqueKeysWithValues: responses)
+    #expect(byPath["/"]?.status == 200)
+    #expect(byPath["/"]?.headers["content-type"]?.hasPrefix("text/html") == true)
+    #expect(byPath["/"]?.headers["cache-control"] == "no-cache")
+    #expect(byPath["/js/app.js"]?.status == 200)
+    #expect(byPath["/js/app.js"]?.headers["content-type"]?.hasPrefix("text/javascript") == true)
+    #expect(byPath["/js/app.js"]?.body == Array("export const suit = \"\u{2660}\";\n".utf8))
+    #expect(byPath["/js/app.js"]?.headers["cache-control"]?.hasPrefix("max-age=") == true)
+    #expect(byPath["/css/style.css"]?.headers["content-type"]?.hasPrefix("text/css") == true)
+    #expect(byPath["/favicon.svg"]?.headers["content-type"] == "image/svg+xml")
+    for path in ["/missing.js", "/app.js", "/tests/app.test.js"] {
+      #expect(byPath[path]?.status == 404, "\(path)")
+    }
+    for (path, response) in responses {
+      #expect(response.headers["x-content-type-options"] == "nosniff", "\(path)")
+      #expect(response.headers["referrer-policy"] == "no-referrer", "\(path)")
+      let policy = response.headers["content-security-policy"] ?? ""
+      #expect(policy.contains("default-src 'self'"), "\(path)")
+      #expect(policy.contains("connect-src 'self' ws://127.0.0.1:\(port) wss://127.0.0.1:\(port)"))
+      #expect(policy.contains("frame-ancestors 'none'"), "\(path)")
+    }
   }
 
   @Test func echoesTextMessagesAndSays1001OnShutdown() async throws {
@@ -243,7 +261,7 @@ extension LoopbackClient: @unchecked Sendable {}
     // The echo arrived, so the consumer has seen `.opened`.
     let first = server.opened.ids.withLock { $0.first }
     let id = try #require(first)
-    for index in 0..<3 { server.transport.send(OutboundFrame(Array("n\(index)".utf8)), to: id) }
+    for index in 0..<3 { server.transport.send(Frame(Array("n\(index)".utf8)), to: id) }
     server.transport.close(id, code: 4100, reason: "kicked")
     let frames = try await offPool {
       let frames = try (0..<4).map { _ in try client.readFrame() }
@@ -280,7 +298,7 @@ extension LoopbackClient: @unchecked Sendable {}
   @Test func shutdownWithoutStartFinishesTheEvents() async {
     let transport = WebSocketTransport(
       configuration: TransportConfiguration(), logger: Self.logger)
-    transport.send(OutboundFrame([1]), to: ConnectionID(rawValue: 7))
+    transport.send(Frame([1]), to: ConnectionID(rawValue: 7))
     await transport.shutdown()
     var count = 0
     for await _ in transport.events { count += 1 }

@@ -54,8 +54,9 @@ final class ConnectionState {
   /// Whether the connection may still receive frames.
   var isOpenForSending: Bool { closeRequest == nil }
 
-  /// This connection's own write buffer with at least `capacity` bytes (grown, never shared
-  /// with other connections, kept until `releaseWriteBuffer`).
+  /// This connection's own buffer with at least `capacity` bytes, for close frames only
+  /// (messages are written from their shared `Frame`); allocated on first use, kept until
+  /// `release`.
   func writeBuffer(capacity: Int) -> UnsafeMutableRawPointer {
     if let writeBuffer, writeBufferCapacity >= capacity { return writeBuffer }
     var size = max(256, writeBufferCapacity)

@@ -4,7 +4,7 @@ import CWebSockets
   import Glibc
 #endif
 
-/// C memory that must outlive the lws context: protocol, mount and option arrays, their
+/// C memory that must outlive the lws context: protocol and option arrays, their
 /// strings, the keepalive policy and the shutdown timer. Owned by the service thread; freed
 /// in `deinit`, which must run only after `lws_context_destroy`.
 final class LWSResources {
@@ -13,8 +13,6 @@ final class LWSResources {
   /// Per-vhost protocol options: marks the game protocol as the default for clients that name
   /// no subprotocol.
   let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
-  /// The file mount at "/", or `nil` without a web root.
-  let mount: UnsafeMutablePointer<lws_http_mount>?
   /// Keepalive: ping after `secs_since_valid_ping`, hang up after `secs_since_valid_hangup`.
   let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
   /// The shutdown deadline timer (an lws `sul` with an owner pointer).
@@ -23,28 +21,8 @@ final class LWSResources {
   let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   private var allocations: [UnsafeMutableRawPointer] = []
-  private var mimeTypeNodes: [UnsafeMutablePointer<lws_protocol_vhost_options>] = []
-
-  /// File name endings lws 4.1.6 does not know (it answers 415 for those) or serves without a
-  /// charset. `.js` is `text/javascript` in lws already, which browsers accept for modules;
-  /// the charset keeps non-ASCII text (card symbols) intact.
-  static let extraMimeTypes: [(suffix: String, type: String)] = [
-    (".html", "text/html; charset=utf-8"),
-    (".htm", "text/html; charset=utf-8"),
-    (".js", "text/javascript; charset=utf-8"),
-    (".mjs", "text/javascript; charset=utf-8"),
-    (".css", "text/css; charset=utf-8"),
-    (".json", "application/json"),
-    (".map", "application/json"),
-    (".webmanifest", "application/manifest+json"),
-    (".txt", "text/plain; charset=utf-8"),
-    (".svg", "image/svg+xml"),
-    (".webp", "image/webp"),
-    (".wasm", "application/wasm"),
-  ]
-
   /// Allocates everything for `configuration`. The caller fills in the protocols' callbacks.
-  init(configuration: TransportConfiguration, webRoot: String?, perSessionDataSize: Int) {
+  init(configuration: TransportConfiguration, perSessionDataSize: Int) {
     protocols = .allocate(capacity: 3)
     protocols.initialize(repeating: lws_protocols(), count: 3)
     protocolOptions = .allocate(capacity: 2)
@@ -55,7 +33,6 @@ final class LWSResources {
     deadlineTimer.initialize(to: shim_timer())
     foreignLoops = .allocate(capacity: 1)
     foreignLoops.initialize(to: nil)
-    mount = webRoot == nil ? nil : .allocate(capacity: 1)
 
     let httpName = string("http")
     let gameName = string(configuration.subprotocol)
@@ -82,26 +59,6 @@ final class LWSResources {
       retryPolicy.pointee.secs_since_valid_ping = configuration.pingIdleSeconds
       retryPolicy.pointee.secs_since_valid_hangup = configuration.hangupIdleSeconds
     }
-
-    if let mount, let webRoot {
-      mount.initialize(to: lws_http_mount())
-      var mimeTypes: UnsafePointer<lws_protocol_vhost_options>?
-      for entry in Self.extraMimeTypes.reversed() {
-        let node = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 1)
-        node.initialize(to: lws_protocol_vhost_options())
-        mimeTypeNodes.append(node)
-        node.pointee.next = mimeTypes
-        node.pointee.name = string(entry.suffix)
-        node.pointee.value = string(entry.type)
-        mimeTypes = UnsafePointer(node)
-      }
-      mount.pointee.mountpoint = string("/")
-      mount.pointee.mountpoint_len = 1
-      mount.pointee.origin = string(webRoot)
-      mount.pointee.def = string("index.html")
-      mount.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-      mount.pointee.extra_mimetypes = mimeTypes
-    }
   }
 
   /// A C copy of `text` that lives as long as this object.
@@ -113,10 +70,6 @@ final class LWSResources {
 
   deinit {
     for allocation in allocations { free(allocation) }
-    for node in mimeTypeNodes {
-      node.deinitialize(count: 1)
-      node.deallocate()
-    }
     protocols.deinitialize(count: 3)
     protocols.deallocate()
     protocolOptions.deinitialize(count: 2)
@@ -127,9 +80,5 @@ final class LWSResources {
     deadlineTimer.deallocate()
     foreignLoops.deinitialize(count: 1)
     foreignLoops.deallocate()
-    if let mount {
-      mount.deinitialize(count: 1)
-      mount.deallocate()
-    }
   }
 }

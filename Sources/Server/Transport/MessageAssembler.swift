@@ -33,6 +33,14 @@ struct MessageAssembler {
   /// Whether a message is partly received.
   var isAssembling: Bool { inMessage }
 
+  /// Whether a chunk of `count` bytes, followed by the `remainingInFrame` bytes its frame
+  /// header still announces, would take the message beyond `limit`: then the message can be
+  /// refused before those bytes arrive.
+  func wouldExceedLimit(chunk count: Int, first: Bool, remainingInFrame: Int) -> Bool {
+    let soFar = first || !inMessage ? 0 : charged
+    return remainingInFrame > limit || soFar + count + remainingInFrame > limit
+  }
+
   /// Adds one receive chunk.
   mutating func append(_ chunk: UnsafeRawBufferPointer, first: Bool, final: Bool) -> Outcome {
     if first {

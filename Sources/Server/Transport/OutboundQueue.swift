@@ -1,3 +1,5 @@
+import Protocol
+
 /// Frames waiting to be written to one connection, bounded by a frame count and a byte count.
 ///
 /// A first-in first-out queue that never allocates while empty and releases large storage once
@@ -11,7 +13,7 @@ struct OutboundQueue {
   /// Waiting payload bytes.
   private(set) var byteCount = 0
 
-  private var storage: [OutboundFrame?] = []
+  private var storage: [Frame?] = []
   private var head = 0
 
   /// An empty queue with the given bounds.
@@ -28,7 +30,7 @@ struct OutboundQueue {
 
   /// Appends `frame` unless that would exceed `frameLimit` or `byteLimit`.
   /// - Returns: `false` if the frame was refused (the queue is unchanged).
-  mutating func push(_ frame: OutboundFrame) -> Bool {
+  mutating func push(_ frame: Frame) -> Bool {
     guard count < frameLimit, frame.count <= byteLimit - byteCount else { return false }
     storage.append(frame)
     byteCount += frame.count
@@ -36,7 +38,7 @@ struct OutboundQueue {
   }
 
   /// Removes and returns the oldest frame, or `nil` if the queue is empty.
-  mutating func popFirst() -> OutboundFrame? {
+  mutating func popFirst() -> Frame? {
     guard head < storage.count, let frame = storage[head] else { return nil }
     storage[head] = nil
     head += 1

@@ -1,5 +1,6 @@
 import CWebSockets
 import Logging
+import Protocol
 import Synchronization
 
 /// Source of connection ids, shared by all transports so that an id is never reused in the process.
@@ -20,12 +21,17 @@ final class ServiceLoop {
   private let logger: Logger
   private let inbox: TransportInbox
   private let continuation: AsyncStream<TransportEvent>.Continuation
+  private let backPressure: InboundBackPressure
+  private let originPolicy: OriginPolicy
+  private var staticFiles: StaticFiles?
 
   private var resources: LWSResources?
   private var context: OpaquePointer?
   private var eventLoop: OpaquePointer?
   private var tick: UnsafeMutablePointer<ev_timer>?
   private var connections: [ConnectionID: ConnectionState] = [:]
+  /// Connections whose reading is paused by back-pressure (`lws_rx_flow_control(wsi, 0)`).
+  private var pausedConnections: Set<ConnectionID> = []
   private var commandBuffer: [TransportCommand] = []
   private var shuttingDown = false
   private var stopRequested = false
@@ -41,12 +47,14 @@ final class ServiceLoop {
   /// A loop that reports to `continuation` and takes commands from `inbox`.
   init(
     configuration: TransportConfiguration, logger: Logger, inbox: TransportInbox,
-    continuation: AsyncStream<TransportEvent>.Continuation
+    continuation: AsyncStream<TransportEvent>.Continuation, backPressure: InboundBackPressure
   ) {
     self.configuration = configuration
     self.logger = logger
     self.inbox = inbox
     self.continuation = continuation
+    self.backPressure = backPressure
+    originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
     keepaliveConfirmInterval = Double(configuration.pingIdleSeconds) / 2
   }
 
@@ -58,8 +66,8 @@ final class ServiceLoop {
   /// - Returns: the port actually listened on.
   func createContext(webRoot: String?) throws(TransportError) -> Int {
     let resources = LWSResources(
-      configuration: configuration, webRoot: webRoot,
-      perSessionDataSize: MemoryLayout<shim_session>.size)
+      configuration: configuration, perSessionDataSize: MemoryLayout<shim_session>.size)
+    staticFiles = webRoot.map(StaticFiles.init(root:))
     resources.protocols[0].callback = httpProtocolCallback
     resources.protocols[1].callback = websocketProtocolCallback
     guard let eventLoop = shim_ev_loop_new() else { throw .eventLoopUnavailable }
@@ -71,7 +79,6 @@ final class ServiceLoop {
     info.port = Int32(configuration.port)
     info.protocols = UnsafePointer(resources.protocols)
     info.pvo = UnsafePointer(resources.protocolOptions)
-    info.mounts = resources.mount.map { UnsafePointer($0) }
     info.user = me
     info.foreign_loops = resources.foreignLoops
     // lws only registers its SIGINT watcher on loops it creates itself; this no-op callback
@@ -185,6 +192,8 @@ final class ServiceLoop {
       return 0
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
       return acceptsUpgrade(wsi) ? 0 : 1
+    case LWS_CALLBACK_HTTP:
+      return serveHTTP(wsi, path: input, length: length)
     case LWS_CALLBACK_ESTABLISHED:
       return established(wsi, session: user?.assumingMemoryBound(to: shim_session.self))
     case LWS_CALLBACK_RECEIVE:
@@ -199,9 +208,18 @@ final class ServiceLoop {
       return 0
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
       // The reply to our close frame: non-zero makes lws drop the connection without echoing
-      // another close. Otherwise the peer started the close and lws echoes it.
+      // another close. Otherwise the peer started the close and lws echoes it, unless its
+      // payload breaks RFC 6455 (section 7.4): that is answered with 1002 instead.
       guard let state = connection(user) else { return 0 }
-      return state.closeFrameSent ? -1 : 0
+      if state.closeFrameSent { return -1 }
+      let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+      if Self.isValidPeerClosePayload(payload) { return 0 }
+      logger.debug("invalid close frame; answering 1002", metadata: ["connection": "\(state.id)"])
+      // Written here rather than through `lws_close_reason`, which would make lws wait up to
+      // five seconds for a second close from a peer that has already sent its own. The peer
+      // is done sending, so dropping the socket right after cannot reset the close frame away.
+      _ = writeCloseFrame(state, code: 1002, reason: "protocol error")
+      return -1
     case LWS_CALLBACK_RECEIVE_PONG:
       return 0
     default:
@@ -250,7 +268,42 @@ final class ServiceLoop {
         wsi, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
         WSI_TOKEN_VERSION)
     }
-    return length == 2 && version.0 == 0x31 && version.1 == 0x33
+    guard length == 2 && version.0 == 0x31 && version.1 == 0x33 else { return false }
+    let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
+    guard originPolicy.allows(origin: origin, host: Self.header(wsi, WSI_TOKEN_HOST)) else {
+      logger.info(
+        "refusing WebSocket upgrade from a foreign origin", metadata: ["origin": "\(origin ?? "")"])
+      refuseUpgradeWithForbidden(wsi)
+      return false
+    }
+    return true
+  }
+
+  /// Answers an upgrade request with 403 before lws closes the connection, so the client
+  /// learns why. Written by hand: lws (`lws_return_http_status` and its header helpers) labels
+  /// any response to an upgrade request HTTP/1.0, which WebSocket clients reject as malformed.
+  private func refuseUpgradeWithForbidden(_ wsi: OpaquePointer) {
+    var response = "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n"
+    for header in StaticFiles.securityHeaders(host: nil) {
+      response += "\(header.name): \(header.value)\r\n"
+    }
+    response += "\r\n"
+    let headroom = shim_lws_pre()
+    var buffer = [UInt8](repeating: 0, count: headroom) + Array(response.utf8)
+    buffer.withUnsafeMutableBufferPointer { buffer in
+      _ = lws_write(
+        wsi, buffer.baseAddress! + headroom, buffer.count - headroom, LWS_WRITE_HTTP_HEADERS)
+    }
+  }
+
+  /// The value of request header `token`, or `nil` if absent or empty.
+  private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    let length = Int(lws_hdr_total_length(wsi, token))
+    guard length > 0 else { return nil }
+    var buffer = [CChar](repeating: 0, count: length + 1)
+    let copied = Int(lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token))
+    guard copied > 0 else { return nil }
+    return String(decoding: buffer[..<copied].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private func established(_ wsi: OpaquePointer, session: UnsafeMutablePointer<shim_session>?)
@@ -295,11 +348,23 @@ final class ServiceLoop {
         lws_validity_confirmed(wsi)
       }
     }
+    // The frame header declares its length: refuse a frame that cannot fit at its first chunk
+    // instead of reading up to the limit's worth of it first.
+    if state.inbound.wouldExceedLimit(
+      chunk: chunk.count, first: first,
+      remainingInFrame: Int(clamping: lws_remaining_packet_payload(wsi)))
+    {
+      violation(state, code: 1009, reason: "message too big")
+      return
+    }
     switch state.inbound.append(chunk, first: first, final: lws_is_final_fragment(wsi) != 0) {
     case .incomplete:
       break
     case .message(let bytes):
+      // Counted before the consumer can see (and acknowledge) it.
+      let queued = backPressure.add(bytes.count)
       continuation.yield(.message(state.id, bytes))
+      if queued > backPressure.highWater { pauseReading(state) }
     case .tooBig:
       violation(state, code: 1009, reason: "message too big")
     case .unexpectedContinuation:
@@ -313,13 +378,15 @@ final class ServiceLoop {
       return sendCloseFrame(state, code: close.code, reason: close.reason)
     }
     guard let frame = state.outbound.popFirst() else { return 0 }
-    let headroom = shim_lws_pre()
-    let buffer = state.writeBuffer(capacity: headroom + frame.count)
-    let payload = (buffer + headroom).assumingMemoryBound(to: UInt8.self)
-    frame.bytes.withUnsafeBufferPointer { bytes in
-      if let source = bytes.baseAddress { payload.update(from: source, count: bytes.count) }
+    // Written straight from the shared frame: lws puts the frame header in its headroom
+    // (`start()` checked that `LWS_PRE` fits) and either sends everything or copies what the
+    // socket did not take into its own buffer. That holds because permessage-deflate is off
+    // (no `info.extensions`): with deflate lws keeps pointing into the buffer until the next
+    // WRITEABLE, and a buffer shared between connections would be corrupted.
+    let written = frame.withWireBuffer { payload, length in
+      lws_write(state.wsi, payload, length, LWS_WRITE_TEXT)
     }
-    if lws_write(state.wsi, payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+    if written < 0 { return -1 }
     if !state.outbound.isEmpty || state.closeRequest != nil {
       lws_callback_on_writable(state.wsi)
     }
@@ -332,8 +399,72 @@ final class ServiceLoop {
     session.pointee.established = 0
     let id = ConnectionID(rawValue: session.pointee.connection_id)
     connections.removeValue(forKey: id)?.release()
+    if pausedConnections.remove(id) != nil {
+      backPressure.pausedConnections.store(
+        pausedConnections.count, ordering: .sequentiallyConsistent)
+    }
     continuation.yield(.closed(id))
     if shuttingDown && connections.isEmpty { stopLoop() }
+  }
+
+  // MARK: - Static files
+
+  /// `LWS_CALLBACK_HTTP`: sends a public file of the web root with the security headers, or
+  /// an empty 404 (405 for anything but GET) with the same headers.
+  fileprivate func serveHTTP(_ wsi: OpaquePointer, path: UnsafeMutableRawPointer?, length: Int)
+    -> Int32
+  {
+    var headers = StaticFiles.securityHeaders(host: Self.header(wsi, WSI_TOKEN_HOST))
+    guard lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 else {
+      // A body may follow (POST): answer and close rather than read it.
+      _ = respondWithoutBody(
+        wsi, status: 405, headers: headers + [("Allow", "GET")], finish: false)
+      return -1
+    }
+    // lws hands over the path percent-decoded, without the query, with `..` segments
+    // already folded; `StaticFiles` still refuses anything outside the public files.
+    let requestPath =
+      path.map {
+        String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self)
+      } ?? "/"
+    guard let file = staticFiles?.resolve(requestPath) else {
+      return respondWithoutBody(wsi, status: 404, headers: headers)
+    }
+    headers.append(("Cache-Control", file.cacheControl))
+    let extra = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+    let result = lws_serve_http_file(
+      wsi, file.path, file.contentType, extra, Int32(extra.utf8.count))
+    if result < 0 || (result > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
+    return 0
+  }
+
+  /// Sends a header-only response and, if `finish`, ends the HTTP transaction (keeping the
+  /// connection for the next request when lws can).
+  private func respondWithoutBody(
+    _ wsi: OpaquePointer, status: UInt32, headers: [(name: String, value: String)],
+    finish: Bool = true
+  ) -> Int32 {
+    let headroom = shim_lws_pre()
+    var buffer = [UInt8](repeating: 0, count: headroom + 4096)
+    let failed = buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
+      let start = buffer.baseAddress! + headroom
+      let end = buffer.baseAddress! + buffer.count - 1
+      var cursor: UnsafeMutablePointer<UInt8>? = start
+      if lws_add_http_common_headers(wsi, status, "text/plain; charset=utf-8", 0, &cursor, end)
+        != 0
+      {
+        return true
+      }
+      for header in headers {
+        let name = header.name.lowercased() + ":"
+        let added = lws_add_http_header_by_name(
+          wsi, name, header.value, Int32(header.value.utf8.count), &cursor, end)
+        if added != 0 { return true }
+      }
+      return lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
+    }
+    if failed || (finish && lws_http_transaction_completed(wsi) != 0) { return -1 }
+    return 0
   }
 
   // MARK: - Commands from other threads
@@ -343,9 +474,7 @@ final class ServiceLoop {
     let drain = inbox.drain(into: &commandBuffer)
     for command in commandBuffer {
       switch command {
-      case .send(let frame, let id):
-        enqueue(frame, for: id)
-      case .sendMany(let frame, let ids):
+      case .send(let frame, let ids):
         for id in ids { enqueue(frame, for: id) }
       case .close(let id, let code, let reason):
         guard let state = connections[id], state.closeRequest == nil else { continue }
@@ -353,10 +482,37 @@ final class ServiceLoop {
       }
     }
     commandBuffer.removeAll(keepingCapacity: commandBuffer.capacity <= 1024)
+    if drain.resumeReading { resumeReadingIfBelowLowWater() }
     if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
   }
 
-  private func enqueue(_ frame: OutboundFrame, for id: ConnectionID) {
+  // MARK: - Inbound back-pressure
+
+  /// Stops reading `state` until the consumer has caught up (`lws_rx_flow_control` takes
+  /// effect at once: lws keeps whatever else it already read for later).
+  private func pauseReading(_ state: ConnectionState) {
+    guard pausedConnections.insert(state.id).inserted else { return }
+    backPressure.pausedConnections.store(pausedConnections.count, ordering: .sequentiallyConsistent)
+    lws_rx_flow_control(state.wsi, 0)
+    // The consumer may have acknowledged everything between the count and the pause, seeing
+    // no paused connection and so asking for no resume: check again now that the pause is
+    // published.
+    resumeReadingIfBelowLowWater()
+  }
+
+  /// Reads every paused connection again once the unacknowledged bytes fell below the
+  /// low-water mark (the request may be stale: more may have arrived since).
+  private func resumeReadingIfBelowLowWater() {
+    guard !pausedConnections.isEmpty, backPressure.isBelowLowWater else { return }
+    for id in pausedConnections {
+      if let state = connections[id] { lws_rx_flow_control(state.wsi, 1) }
+    }
+    logger.trace("reading resumed", metadata: ["connections": "\(pausedConnections.count)"])
+    pausedConnections.removeAll()
+    backPressure.pausedConnections.store(0, ordering: .sequentiallyConsistent)
+  }
+
+  private func enqueue(_ frame: Frame, for id: ConnectionID) {
     guard let state = connections[id], state.isOpenForSending else { return }
     let wasEmpty = state.outbound.isEmpty
     guard state.outbound.push(frame) else {
@@ -418,6 +574,13 @@ final class ServiceLoop {
   /// ignoring anything else it sends. Only then is the TCP connection closed, so the peer can
   /// read the close frame even if it was still sending (see `shim_lws_write_close`).
   private func sendCloseFrame(_ state: ConnectionState, code: UInt16, reason: String) -> Int32 {
+    if writeCloseFrame(state, code: code, reason: reason) < 0 { return -1 }
+    lws_set_timeout(state.wsi, PENDING_TIMEOUT_CLOSE_ACK, Self.closeAckTimeoutSeconds)
+    return 0
+  }
+
+  /// Writes a close frame from the connection's own buffer and stops all other traffic on it.
+  private func writeCloseFrame(_ state: ConnectionState, code: UInt16, reason: String) -> Int32 {
     // A close payload holds 125 bytes: the code and at most 123 bytes of UTF-8 reason.
     var reasonLength = 0
     for scalar in reason.unicodeScalars {
@@ -438,9 +601,16 @@ final class ServiceLoop {
     state.closeFrameSent = true
     state.ignoresInput = true
     state.outbound.removeAll()
-    if shim_lws_write_close(state.wsi, payload, 2 + reasonLength) < 0 { return -1 }
-    lws_set_timeout(state.wsi, PENDING_TIMEOUT_CLOSE_ACK, Self.closeAckTimeoutSeconds)
-    return 0
+    return shim_lws_write_close(state.wsi, payload, 2 + reasonLength) < 0 ? -1 : 0
+  }
+
+  /// Whether a peer's close payload may be echoed: empty, or a code that may be sent (RFC 6455
+  /// section 7.4) and a reason. A 1-byte payload or a reserved code gets 1002 instead.
+  static func isValidPeerClosePayload(_ payload: UnsafeRawBufferPointer) -> Bool {
+    if payload.isEmpty { return true }
+    guard payload.count >= 2 else { return false }
+    let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+    return sendableCloseCode(code) == code
   }
 
   /// `code` if it may appear in a close frame, 1000 otherwise (1004-1006, 1015 and codes
@@ -467,13 +637,17 @@ private func websocketProtocolCallback(
     .handle(wsi, reason, user, input, length)
 }
 
-/// lws callback of `protocols[0]` ("http"): static files through lws' own file mount.
+/// lws callback of `protocols[0]` ("http"): static files, should a request be bound to it.
 private func httpProtocolCallback(
   _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
   _ input: UnsafeMutableRawPointer?, _ length: Int
 ) -> Int32 {
   // Only reached by a client that explicitly asks for subprotocol "http": no WebSocket here.
   if reason == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION { return 1 }
+  if reason == LWS_CALLBACK_HTTP, let wsi, let raw = lws_context_user(lws_get_context(wsi)) {
+    return Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue()
+      .serveHTTP(wsi, path: input, length: length)
+  }
   return lws_callback_http_dummy(wsi, reason, user, input, length)
 }
 

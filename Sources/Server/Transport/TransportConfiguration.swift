@@ -36,6 +36,16 @@ struct TransportConfiguration: Sendable {
   /// Most WebSocket connections open at once; further upgrades are refused. `start()` sets the
   /// soft open-file limit to this plus 1,024 (within the hard limit; see `FileDescriptorLimit`).
   var maxConnections: Int = 100_000
+  /// Inbound bytes handed to the consumer and not yet acknowledged above which connections
+  /// that deliver a message stop being read (`lws_rx_flow_control`).
+  var inboundHighWaterBytes: Int = 4 << 20
+  /// Once acknowledgements bring the unacknowledged bytes below this, every paused connection
+  /// is read again.
+  var inboundLowWaterBytes: Int = 1 << 20
+  /// Browser origins (`scheme://host[:port]`) allowed to open a WebSocket besides the page's
+  /// own (an `Origin` whose host and port equal the request's `Host`); `"*"` allows any.
+  /// Requests without an `Origin` header (not from a browser) are always allowed.
+  var allowedOrigins: [String] = []
 
   /// Creates a configuration with the protocol v1 defaults.
   init() {}
@@ -69,6 +79,13 @@ struct TransportConfiguration: Sendable {
       return "hangupIdleSeconds must be greater than pingIdleSeconds"
     }
     if maxConnections < 1 { return "maxConnections must be at least 1" }
+    if inboundLowWaterBytes < 1 { return "inboundLowWaterBytes must be at least 1" }
+    if inboundHighWaterBytes < inboundLowWaterBytes {
+      return "inboundHighWaterBytes must be at least inboundLowWaterBytes"
+    }
+    for origin in allowedOrigins {
+      if let problem = OriginPolicy.problem(withAllowedOrigin: origin) { return problem }
+    }
     return nil
   }
 }

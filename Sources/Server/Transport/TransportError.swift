@@ -16,6 +16,8 @@ enum TransportError: Error, Equatable, CustomStringConvertible {
   case addressNotAvailable(host: String)
   /// libev could not create an event loop.
   case eventLoopUnavailable
+  /// libwebsockets needs more room before a payload (`LWS_PRE`) than `Frame` leaves.
+  case insufficientFrameHeadroom(needed: Int, available: Int)
   /// libwebsockets refused to create its context; the text is its last error line, if any.
   case contextCreationFailed(String)
 
@@ -30,6 +32,8 @@ enum TransportError: Error, Equatable, CustomStringConvertible {
     case .permissionDenied(let host, let port): "no permission to listen on \(host):\(port)"
     case .addressNotAvailable(let host): "\(host) is not an address of this machine"
     case .eventLoopUnavailable: "libev could not create an event loop"
+    case .insufficientFrameHeadroom(let needed, let available):
+      "libwebsockets needs \(needed) bytes before each frame (LWS_PRE) but frames leave \(available)"
     case .contextCreationFailed(let text):
       text.isEmpty
         ? "libwebsockets could not create its context"

@@ -26,6 +26,8 @@ final class TransportInbox: Sendable {
   struct Drain {
     /// Grace period of a shutdown request not yet seen by the service thread.
     var shutdownGrace: Double?
+    /// Whether acknowledgements asked for paused connections to be read again.
+    var resumeReading = false
   }
 
   /// The lws context pointer, which is not `Sendable` by itself; only `lws_cancel_service` is
@@ -41,6 +43,7 @@ final class TransportInbox: Sendable {
     var wakePending = false
     var shutdownGrace: Double?
     var shutdownSeen = false
+    var resumeReading = false
     var waiters: [CheckedContinuation<Void, Never>] = []
     var listeningPort = 0
   }
@@ -101,13 +104,34 @@ final class TransportInbox: Sendable {
     }
   }
 
+  /// Appends a whole batch under one lock with at most one wake. Dropped silently unless
+  /// running.
+  func post(contentsOf batch: [TransportCommand]) {
+    guard !batch.isEmpty else { return }
+    state.withLock { state in
+      guard state.phase == .running else { return }
+      state.commands.append(contentsOf: batch)
+      Self.wake(&state)
+    }
+  }
+
+  /// Asks the service thread to read paused connections again (back-pressure has eased).
+  func requestResumeReading() {
+    state.withLock { state in
+      guard state.phase == .running, !state.resumeReading else { return }
+      state.resumeReading = true
+      Self.wake(&state)
+    }
+  }
+
   /// Service thread: swaps the pending commands into `commands` (which must be empty) and
   /// clears the pending wake.
   func drain(into commands: inout [TransportCommand]) -> Drain {
     state.withLock { state in
       swap(&state.commands, &commands)
       state.wakePending = false
-      var drain = Drain()
+      var drain = Drain(resumeReading: state.resumeReading)
+      state.resumeReading = false
       if let grace = state.shutdownGrace, !state.shutdownSeen {
         state.shutdownSeen = true
         drain.shutdownGrace = grace

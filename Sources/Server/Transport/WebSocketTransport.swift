@@ -1,6 +1,7 @@
 import CWebSockets
 import Foundation
 import Logging
+import Protocol
 import Synchronization
 
 /// WebSocket and static-file server on one port, built on libwebsockets 4.1 with libev.
@@ -12,6 +13,12 @@ import Synchronization
 /// Limits enforced per connection (close code in brackets): message size [1009], binary
 /// messages [1003], invalid UTF-8 [1007, by lws], message rate [1008 "rate limit"], outbound
 /// queue [4000 "too slow"], keepalive (ping, then hang up without pong). Shutdown sends 1001.
+///
+/// Inbound back-pressure: the consumer calls `acknowledge(bytes:)` for every message it has
+/// handled. While more than `inboundHighWaterBytes` are unacknowledged, connections that
+/// deliver a message stop being read; they are read again once acknowledgements bring the
+/// count below `inboundLowWaterBytes`. So the events buffered for the consumer stay bounded by
+/// about the high-water mark plus one message per connection.
 final class WebSocketTransport: Sendable {
   /// The configuration given at creation.
   let configuration: TransportConfiguration
@@ -21,11 +28,14 @@ final class WebSocketTransport: Sendable {
   private let logger: Logger
   private let continuation: AsyncStream<TransportEvent>.Continuation
   private let inbox = TransportInbox()
+  private let backPressure: InboundBackPressure
 
   /// A transport that does nothing until `start()`.
   init(configuration: TransportConfiguration, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
+    backPressure = InboundBackPressure(
+      highWater: configuration.inboundHighWaterBytes, lowWater: configuration.inboundLowWaterBytes)
     (events, continuation) = AsyncStream.makeStream(
       of: TransportEvent.self, bufferingPolicy: .unbounded)
   }
@@ -40,6 +50,10 @@ final class WebSocketTransport: Sendable {
   func start() throws(TransportError) {
     if let problem = configuration.validationProblem() {
       throw .invalidConfiguration(problem)
+    }
+    // Frames are written in place, with the WebSocket header in their headroom.
+    guard shim_lws_pre() <= Frame.headroom else {
+      throw .insufficientFrameHeadroom(needed: shim_lws_pre(), available: Frame.headroom)
     }
     let webRoot = try configuration.webRoot.map { path throws(TransportError) in
       try Self.resolvedDirectory(path)
@@ -60,9 +74,10 @@ final class WebSocketTransport: Sendable {
     LWSLogBridge.install(logger)
 
     let startup = StartupSignal()
-    let thread = Thread { [configuration, logger, inbox, continuation] in
+    let thread = Thread { [configuration, logger, inbox, continuation, backPressure] in
       let loop = ServiceLoop(
-        configuration: configuration, logger: logger, inbox: inbox, continuation: continuation)
+        configuration: configuration, logger: logger, inbox: inbox, continuation: continuation,
+        backPressure: backPressure)
       let port: Int
       do throws(TransportError) {
         port = try loop.createContext(webRoot: webRoot)
@@ -93,15 +108,35 @@ final class WebSocketTransport: Sendable {
   }
 
   /// Queues `frame` for one connection. Any thread; an unknown or closing id drops it.
-  func send(_ frame: OutboundFrame, to id: ConnectionID) {
-    inbox.post(.send(frame, id))
+  func send(_ frame: Frame, to id: ConnectionID) {
+    inbox.post(.send(frame, to: [id]))
   }
 
   /// Queues `frame` for several connections: one lock and at most one wake for all of them.
-  func send(_ frame: OutboundFrame, to ids: [ConnectionID]) {
+  func send(_ frame: Frame, to ids: [ConnectionID]) {
     guard !ids.isEmpty else { return }
-    inbox.post(.sendMany(frame, ids))
+    inbox.post(.send(frame, to: ids))
   }
+
+  /// Queues a whole batch of commands, in order, under one lock and with at most one
+  /// `lws_cancel_service`. Any thread.
+  func perform(_ commands: [TransportCommand]) {
+    inbox.post(contentsOf: commands)
+  }
+
+  /// Tells the transport that the consumer has handled messages totalling `bytes` (the sum of
+  /// their sizes). Any thread. Reading paused by back-pressure resumes once the
+  /// unacknowledged bytes fall below `inboundLowWaterBytes`.
+  func acknowledge(bytes: Int) {
+    guard bytes > 0 else { return }
+    if backPressure.acknowledge(bytes) { inbox.requestResumeReading() }
+  }
+
+  /// Inbound message bytes handed to the consumer and not yet acknowledged (for metrics).
+  var queuedInboundBytes: Int { backPressure.queuedBytes.load(ordering: .relaxed) }
+
+  /// Connections whose reading is paused by back-pressure right now (for metrics).
+  var pausedConnections: Int { backPressure.pausedConnections.load(ordering: .relaxed) }
 
   /// Closes a connection after the frames already queued for it are sent. Any thread.
   ///

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import Server
+
+/// The `matchismo` command refuses option values that make no sense, with a clear message.
+@Suite struct CommandLineTests {
+  @Test(arguments: [
+    (["--rate-limit", "nan"], "--rate-limit"),
+    (["--rate-limit", "inf"], "--rate-limit"),
+    (["--rate-limit=0"], "--rate-limit"),
+    (["--rate-limit=-5"], "--rate-limit"),
+    (["--reconnect-grace", "inf"], "--reconnect-grace"),
+    (["--reconnect-grace=0"], "--reconnect-grace"),
+    (["--countdown=-1"], "--countdown"),
+    (["--countdown", "nan"], "--countdown"),
+    (["--empty-table-grace=0"], "--empty-table-grace"),
+    (["--empty-table-grace", "1e300"], "--empty-table-grace"),
+    (["--spectator-limit=0"], "--spectator-limit"),
+    (["--max-message-bytes=0"], "--max-message-bytes"),
+    (["--allowed-origin", "evil.example"], "--allowed-origin"),
+  ])
+  func refusesNonsense(arguments: [String], option: String) {
+    do {
+      _ = try Matchismo.parse(arguments)
+      Issue.record("\(arguments) was accepted")
+    } catch {
+      let message = Matchismo.message(for: error)
+      #expect(message.contains(option), "\(message)")
+    }
+  }
+
+  @Test func acceptsSensibleValues() throws {
+    let command = try Matchismo.parse([
+      "--rate-limit", "5", "--countdown", "0", "--allowed-origin", "https://game.example",
+      "--allowed-origin", "*",
+    ])
+    #expect(command.rateLimit == 5)
+    #expect(command.allowedOrigin == ["https://game.example", "*"])
+  }
+}

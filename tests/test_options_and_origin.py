@@ -1,0 +1,58 @@
+"""Command-line values that make no sense stop the server; the WebSocket Origin check."""
+import asyncio
+import subprocess
+
+import pytest
+import websockets
+
+from conftest import BINARY, RunningServer
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--rate-limit", "nan"], "--rate-limit"),
+    (["--rate-limit", "inf"], "--rate-limit"),
+    (["--rate-limit=0"], "--rate-limit"),
+    (["--reconnect-grace=-1"], "--reconnect-grace"),
+    (["--countdown", "inf"], "--countdown"),
+    (["--empty-table-grace=0"], "--empty-table-grace"),
+    (["--spectator-limit=0"], "--spectator-limit"),
+    (["--max-message-bytes=0"], "--max-message-bytes"),
+    (["--allowed-origin", "not an origin"], "--allowed-origin"),
+])
+def test_nonsense_values_exit_with_a_message(args, option):
+    result = subprocess.run([BINARY, "--port", "0", *args], capture_output=True, text=True,
+                            timeout=20)
+    assert result.returncode != 0
+    assert option in result.stderr
+
+
+async def upgrade_status(server, origin):
+    headers = {"Origin": origin} if origin else None
+    try:
+        async with websockets.connect(server.ws_url, additional_headers=headers,
+                                      subprotocols=["matchismo.v1"], open_timeout=10):
+            return 101
+    except websockets.exceptions.InvalidStatus as refused:
+        return refused.response.status_code
+
+
+def test_foreign_origins_are_refused_with_403(server):
+    own = f"http://127.0.0.1:{server.port}"
+    statuses = [asyncio.run(upgrade_status(server, origin))
+                for origin in (None, own, "http://evil.example", "null")]
+    assert statuses == [101, 101, 403, 403]
+
+
+def test_allowed_origins_are_accepted():
+    server = RunningServer(["--allowed-origin", "https://game.example"])
+    try:
+        statuses = [asyncio.run(upgrade_status(server, origin))
+                    for origin in ("https://game.example", "https://other.example")]
+        assert statuses == [101, 403]
+    finally:
+        server.stop()
+    anyone = RunningServer(["--allowed-origin", "*"])
+    try:
+        assert asyncio.run(upgrade_status(anyone, "https://other.example")) == 101
+    finally:
+        anyone.stop()
