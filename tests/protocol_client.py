@@ -135,7 +135,7 @@ class TableState:
         elif kind == "back":
             players[e["seat"]].update(connected=True, away=None)
         elif kind == "host":
-            self.host = e["seat"]
+            self.host = e.get("seat")
         elif kind == "spectators":
             self.spectators = e["count"]
         elif kind == "phase":

@@ -254,7 +254,8 @@ const EVENT_HANDLERS = {
     player.awayUntil = null;
   },
   host(table, e) {
-    table.host = requireSeat(e.seat);
+    // No seat: nobody is left to host.
+    table.host = e.seat === undefined || e.seat === null ? null : requireSeat(e.seat);
   },
   spectators(table, e) {
     table.spectators = requireCount(e.count, 'count');
