@@ -16,6 +16,8 @@ struct ServerOptions: Sendable {
   var countdown: Double = 3
   var emptyTableGrace: Double = 10
   var spectatorLimit = 50
+  /// Threads that run the lobby: 0 runs it on the transport's service thread.
+  var executors = 0
   /// Messages per second per connection; the burst is twice as many.
   var rateLimit: Double = 20
   /// Origins allowed besides the page's own (see `TransportConfiguration.allowedOrigins`).
@@ -46,21 +48,29 @@ struct Application {
     configuration.rateBurst = max(1, 2 * options.rateLimit)
     configuration.allowedOrigins = options.allowedOrigins
 
-    let transport = WebSocketTransport(configuration: configuration, logger: logger)
-    try transport.start()
-
     var lobbyConfiguration = LobbyConfiguration()
     lobbyConfiguration.maxMessageBytes = options.maxMessageBytes
     lobbyConfiguration.reconnectGrace = options.reconnectGrace
     lobbyConfiguration.countdown = options.countdown
     lobbyConfiguration.emptyTableGrace = options.emptyTableGrace
     lobbyConfiguration.spectatorLimit = options.spectatorLimit
-    let outbound = TransportOutbound(transport: transport)
-    let lobby = LobbyExecutor(
-      state: LobbyState(configuration: lobbyConfiguration, entropy: .system),
-      now: MonotonicClock.now, perform: { outbound.perform($0) },
+    let state = LobbyState(configuration: lobbyConfiguration, entropy: .system)
+
+    // The lobby runs on the transport's thread (no hop per move), or on a thread of its own.
+    let executor =
+      options.executors == 0 ? nil : LobbyExecutor(state: state, now: MonotonicClock.now)
+    let transport = WebSocketTransport(
+      configuration: configuration, logger: logger,
+      handler: executor ?? InlineLobby(state: state))
+    try transport.start()
+    executor?.start(
+      perform: { [transport] actions in
+        var commands: [TransportCommand] = []
+        commands.append(actions: actions)
+        // One lock and at most one wake of the service thread for the whole batch.
+        transport.perform(commands)
+      },
       consumed: { [transport] in transport.acknowledge(bytes: $0) })
-    lobby.start()
 
     let scheme = options.tlsCertificatePath == nil ? "http" : "https"
     let shownHost = options.host == "0.0.0.0" ? "localhost" : options.host
@@ -75,17 +85,9 @@ struct Application {
         break
       }
     }
-    for await event in transport.events {
-      switch event {
-      case .opened:
-        break
-      case .message(let id, let bytes):
-        lobby.post(.message(id, bytes))
-      case .closed(let id):
-        lobby.post(.closed(id))
-      }
-    }
-    lobby.stop()
+    // The events go to the lobby on the service thread; the stream only finishes at shutdown.
+    for await _ in transport.events {}
+    executor?.stop()
     shutdown.cancel()
     watcher.cancel()
     logger.notice("stopped")
@@ -100,22 +102,5 @@ struct Application {
       return nil
     }
     return url.path
-  }
-}
-
-/// Carries out the lobby's actions on the transport.
-struct TransportOutbound: Sendable {
-  let transport: WebSocketTransport
-
-  func perform(_ actions: [LobbyAction]) {
-    // One lock and at most one wake of the service thread for the whole batch.
-    transport.perform(
-      actions.map { action in
-        switch action {
-        case .send(let frame, let connections): .send(frame, to: connections)
-        case .close(let connection, let code, let reason):
-          .close(connection, code: code, reason: reason)
-        }
-      })
   }
 }

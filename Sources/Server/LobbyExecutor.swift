@@ -8,7 +8,7 @@ import Lobby
 /// hands all the resulting actions to `perform` as one batch (so the transport is woken once
 /// per batch, not once per frame). Between batches it sleeps until the next event or the
 /// state's next deadline. It never waits in the middle of a decision.
-final class LobbyExecutor: @unchecked Sendable {
+final class LobbyExecutor: ServiceThreadHandler, @unchecked Sendable {
   /// What reaches the lobby from the transport.
   enum Event: Sendable {
     /// A complete text message.
@@ -23,27 +23,26 @@ final class LobbyExecutor: @unchecked Sendable {
   private var stopping = false
   // Executor thread only.
   private var state: LobbyState
-  private let perform: @Sendable ([LobbyAction]) -> Void
-  private let consumed: @Sendable (Int) -> Void
+  private var perform: @Sendable ([LobbyAction]) -> Void = { _ in }
+  private var consumed: @Sendable (Int) -> Void = { _ in }
   private let now: @Sendable () -> Double
   private var thread: Thread?
   private let finished = DispatchSemaphore(value: 0)
 
-  /// An executor for `state`; `perform` carries out each batch of actions, `consumed` is told
-  /// how many message bytes a batch took off the queue (for the transport's back-pressure).
-  init(
-    state: LobbyState, now: @escaping @Sendable () -> Double,
-    perform: @escaping @Sendable ([LobbyAction]) -> Void,
-    consumed: @escaping @Sendable (Int) -> Void = { _ in }
-  ) {
+  /// An executor for `state`, idle until `start`.
+  init(state: LobbyState, now: @escaping @Sendable () -> Double) {
     self.state = state
     self.now = now
-    self.perform = perform
-    self.consumed = consumed
   }
 
-  /// Starts the executor thread.
-  func start() {
+  /// Starts the executor thread: `perform` carries out each batch of actions, `consumed` is
+  /// told how many message bytes a batch took off the queue (for the transport's back-pressure).
+  func start(
+    perform: @escaping @Sendable ([LobbyAction]) -> Void,
+    consumed: @escaping @Sendable (Int) -> Void
+  ) {
+    self.perform = perform
+    self.consumed = consumed
     let thread = Thread { [self] in run() }
     thread.name = "lobby"
     self.thread = thread
@@ -58,6 +57,22 @@ final class LobbyExecutor: @unchecked Sendable {
     condition.unlock()
     if wasEmpty { condition.signal() }
   }
+
+  // As the transport's service-thread handler: every event is queued for the executor thread
+  // at once, with nothing to carry out here.
+  var decidesInline: Bool { false }
+
+  func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
+    switch event {
+    case .opened: break
+    case .message(let connection, let bytes): post(.message(connection, bytes))
+    case .closed(let connection): post(.closed(connection))
+    }
+  }
+
+  func deadlineReached(now: Double, commands: inout [TransportCommand]) {}
+
+  func nextDeadline() -> Double? { nil }
 
   /// Stops after the events already queued; returns when the thread has ended.
   func stop() {

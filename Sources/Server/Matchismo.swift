@@ -41,6 +41,12 @@ struct Matchismo: AsyncParsableCommand {
   @Option(help: "Most spectators at one table.")
   var spectatorLimit = 50
 
+  @Option(
+    help:
+      "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move), 1 on a thread of its own."
+  )
+  var executors = 0
+
   @Option(help: "Messages per second one connection may send (bursts of twice as many).")
   var rateLimit: Double = 20
 
@@ -65,6 +71,7 @@ struct Matchismo: AsyncParsableCommand {
     try Self.check(reconnectGrace, "--reconnect-grace", allowsZero: false)
     try Self.check(countdown, "--countdown", allowsZero: true)
     try Self.check(emptyTableGrace, "--empty-table-grace", allowsZero: false)
+    if !(0...1).contains(executors) { throw ValidationError("--executors must be 0 or 1.") }
     if spectatorLimit < 1 { throw ValidationError("--spectator-limit must be at least 1.") }
     // No upper bound: benchmarks lift the limit with a huge value (a closed loop).
     guard rateLimit.isFinite, rateLimit > 0 else {
@@ -93,7 +100,7 @@ struct Matchismo: AsyncParsableCommand {
       host: host, port: port, webRoot: webRoot, logLevel: logLevel, tlsCertificatePath: tlsCert,
       tlsPrivateKeyPath: tlsKey, maxMessageBytes: maxMessageBytes, reconnectGrace: reconnectGrace,
       countdown: countdown, emptyTableGrace: emptyTableGrace, spectatorLimit: spectatorLimit,
-      rateLimit: rateLimit, allowedOrigins: allowedOrigin)
+      executors: executors, rateLimit: rateLimit, allowedOrigins: allowedOrigin)
     try await Application(options: options).run()
   }
 }

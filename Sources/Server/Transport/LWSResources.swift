@@ -17,6 +17,8 @@ final class LWSResources {
   let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
   /// The shutdown deadline timer (an lws `sul` with an owner pointer).
   let deadlineTimer: UnsafeMutablePointer<shim_timer>
+  /// The service-thread handler's timer.
+  let handlerTimer: UnsafeMutablePointer<shim_timer>
   /// `foreign_loops` for the context: one libev loop.
   let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
@@ -31,6 +33,8 @@ final class LWSResources {
     retryPolicy.initialize(to: lws_retry_bo_t())
     deadlineTimer = .allocate(capacity: 1)
     deadlineTimer.initialize(to: shim_timer())
+    handlerTimer = .allocate(capacity: 1)
+    handlerTimer.initialize(to: shim_timer())
     foreignLoops = .allocate(capacity: 1)
     foreignLoops.initialize(to: nil)
 
@@ -78,6 +82,8 @@ final class LWSResources {
     retryPolicy.deallocate()
     deadlineTimer.deinitialize(count: 1)
     deadlineTimer.deallocate()
+    handlerTimer.deinitialize(count: 1)
+    handlerTimer.deallocate()
     foreignLoops.deinitialize(count: 1)
     foreignLoops.deallocate()
   }

@@ -22,6 +22,10 @@ final class ServiceLoop {
   private let inbox: TransportInbox
   private let continuation: AsyncStream<TransportEvent>.Continuation
   private let backPressure: InboundBackPressure
+  /// Takes the events on this thread when set (the `events` stream then stays empty).
+  private let handler: (any ServiceThreadHandler)?
+  private var handlerCommands: [TransportCommand] = []
+  private var handlerTimerArmedAt: Double?
   private let originPolicy: OriginPolicy
   private var staticFiles: StaticFiles?
 
@@ -47,8 +51,10 @@ final class ServiceLoop {
   /// A loop that reports to `continuation` and takes commands from `inbox`.
   init(
     configuration: TransportConfiguration, logger: Logger, inbox: TransportInbox,
-    continuation: AsyncStream<TransportEvent>.Continuation, backPressure: InboundBackPressure
+    continuation: AsyncStream<TransportEvent>.Continuation, backPressure: InboundBackPressure,
+    handler: (any ServiceThreadHandler)? = nil
   ) {
+    self.handler = handler
     self.configuration = configuration
     self.logger = logger
     self.inbox = inbox
@@ -74,6 +80,7 @@ final class ServiceLoop {
     let me = Unmanaged.passUnretained(self).toOpaque()
     resources.foreignLoops[0] = UnsafeMutableRawPointer(eventLoop)
     resources.deadlineTimer.pointee.owner = me
+    resources.handlerTimer.pointee.owner = me
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)
@@ -157,6 +164,7 @@ final class ServiceLoop {
     }
     if let context, let resources {
       lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
+      lws_sul_cancel(&resources.handlerTimer.pointee.sul)
       // No wake may reach the context from now on (the inbox lock guards both).
       inbox.detachContextForDestroy()
       lws_context_destroy(context)
@@ -317,7 +325,7 @@ final class ServiceLoop {
     let state = ConnectionState(
       id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
     connections[id] = state
-    continuation.yield(.opened(id))
+    deliver(.opened(id))
     if shuttingDown {
       requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
     }
@@ -362,9 +370,15 @@ final class ServiceLoop {
       break
     case .message(let bytes):
       // Counted before the consumer can see (and acknowledge) it.
-      let queued = backPressure.add(bytes.count)
-      continuation.yield(.message(state.id, bytes))
-      if queued > backPressure.highWater { pauseReading(state) }
+      if handler?.decidesInline == true {
+        // Decided right here: nothing waits in between, so nothing to count.
+        deliver(.message(state.id, bytes))
+      } else {
+        // Counted before the consumer can see (and acknowledge) it.
+        let queued = backPressure.add(bytes.count)
+        deliver(.message(state.id, bytes))
+        if queued > backPressure.highWater { pauseReading(state) }
+      }
     case .tooBig:
       violation(state, code: 1009, reason: "message too big")
     case .unexpectedContinuation:
@@ -403,7 +417,7 @@ final class ServiceLoop {
       backPressure.pausedConnections.store(
         pausedConnections.count, ordering: .sequentiallyConsistent)
     }
-    continuation.yield(.closed(id))
+    deliver(.closed(id))
     if shuttingDown && connections.isEmpty { stopLoop() }
   }
 
@@ -472,7 +486,14 @@ final class ServiceLoop {
   private func drainInbox() {
     // Wakes collapse and may be spurious: always take everything there is.
     let drain = inbox.drain(into: &commandBuffer)
-    for command in commandBuffer {
+    execute(commandBuffer)
+    commandBuffer.removeAll(keepingCapacity: commandBuffer.capacity <= 1024)
+    if drain.resumeReading { resumeReadingIfBelowLowWater() }
+    if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
+  }
+
+  private func execute(_ commands: [TransportCommand]) {
+    for command in commands {
       switch command {
       case .send(let frame, let ids):
         for id in ids { enqueue(frame, for: id) }
@@ -481,9 +502,45 @@ final class ServiceLoop {
         requestClose(state, code: Self.sendableCloseCode(code), reason: reason, flushFirst: true)
       }
     }
-    commandBuffer.removeAll(keepingCapacity: commandBuffer.capacity <= 1024)
-    if drain.resumeReading { resumeReadingIfBelowLowWater() }
-    if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
+  }
+
+  // MARK: - The service-thread handler
+
+  /// Hands an event to the handler (carrying out its commands at once), or to the stream.
+  private func deliver(_ event: TransportEvent) {
+    guard let handler else {
+      continuation.yield(event)
+      return
+    }
+    handler.handle(event, now: MonotonicClock.now(), commands: &handlerCommands)
+    finishHandlerCall(handler)
+  }
+
+  /// The handler's timer fired.
+  fileprivate func handlerDeadlineReached() {
+    guard let handler else { return }
+    handlerTimerArmedAt = nil
+    handler.deadlineReached(now: MonotonicClock.now(), commands: &handlerCommands)
+    finishHandlerCall(handler)
+  }
+
+  private func finishHandlerCall(_ handler: any ServiceThreadHandler) {
+    if !handlerCommands.isEmpty {
+      execute(handlerCommands)
+      handlerCommands.removeAll(keepingCapacity: handlerCommands.capacity <= 1024)
+    }
+    // Re-arm the timer only when the deadline moved: lws keeps timers in a sorted list.
+    let deadline = handler.nextDeadline()
+    guard deadline != handlerTimerArmedAt, let context, let resources else { return }
+    handlerTimerArmedAt = deadline
+    guard let deadline else {
+      lws_sul_cancel(&resources.handlerTimer.pointee.sul)
+      return
+    }
+    let microseconds = lws_usec_t(
+      max(0, (deadline - MonotonicClock.now()) * 1_000_000).rounded(.up))
+    lws_sul_schedule(
+      context, 0, &resources.handlerTimer.pointee.sul, handlerDeadlineCallback, microseconds)
   }
 
   // MARK: - Inbound back-pressure
@@ -649,6 +706,12 @@ private func httpProtocolCallback(
       .serveHTTP(wsi, path: input, length: length)
   }
   return lws_callback_http_dummy(wsi, reason, user, input, length)
+}
+
+/// The service-thread handler's deadline (an lws timer).
+private func handlerDeadlineCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+  guard let sul, let owner = shim_timer_owner(sul) else { return }
+  Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().handlerDeadlineReached()
 }
 
 /// Shutdown deadline (an lws timer).

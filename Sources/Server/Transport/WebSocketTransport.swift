@@ -30,10 +30,17 @@ final class WebSocketTransport: Sendable {
   private let inbox = TransportInbox()
   private let backPressure: InboundBackPressure
 
-  /// A transport that does nothing until `start()`.
-  init(configuration: TransportConfiguration, logger: Logger) {
+  private let handler: ServiceThreadHandlerBox?
+
+  /// A transport that does nothing until `start()`. With a `handler`, events go to it on the
+  /// service thread (and `events` only finishes); otherwise they go to `events`.
+  init(
+    configuration: TransportConfiguration, logger: Logger,
+    handler: (any ServiceThreadHandler)? = nil
+  ) {
     self.configuration = configuration
     self.logger = logger
+    self.handler = handler.map(ServiceThreadHandlerBox.init)
     backPressure = InboundBackPressure(
       highWater: configuration.inboundHighWaterBytes, lowWater: configuration.inboundLowWaterBytes)
     (events, continuation) = AsyncStream.makeStream(
@@ -74,10 +81,10 @@ final class WebSocketTransport: Sendable {
     LWSLogBridge.install(logger)
 
     let startup = StartupSignal()
-    let thread = Thread { [configuration, logger, inbox, continuation, backPressure] in
+    let thread = Thread { [configuration, logger, inbox, continuation, backPressure, handler] in
       let loop = ServiceLoop(
         configuration: configuration, logger: logger, inbox: inbox, continuation: continuation,
-        backPressure: backPressure)
+        backPressure: backPressure, handler: handler?.handler)
       let port: Int
       do throws(TransportError) {
         port = try loop.createContext(webRoot: webRoot)
