@@ -142,7 +142,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     }
   }
 
-  @Test func nameLengthCountsCharactersNotBytes() {
+  @Test func nameOf24TwoByteLettersFitsBothLimits() {
     let name = String(repeating: "é", count: 24)
     let frame = Array(#"{"type":"hello","name":"\#(name)"}"#.utf8)
     #expect(frame.count > 24 * 2)
