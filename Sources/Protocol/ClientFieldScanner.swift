@@ -1,19 +1,32 @@
-/// The fields a client message may carry. A new field is one more case; its raw value is its
-/// key on the wire.
-enum ClientField: String, CaseIterable, Sendable {
-  case type, id, name, resume, version, game, card, seats
-  case isPrivate = "private"
-  case code, table
+/// The fields a client message may carry. A new field is one more case and its key.
+enum ClientField: Int, CaseIterable, Sendable {
+  case type, id, name, resume, version, game, card, seats, isPrivate, code, table
 
-  /// Every key as bytes, to match keys without building strings.
-  private static let keys: [(bytes: [UInt8], field: ClientField)] = allCases.map {
-    (Array($0.rawValue.utf8), $0)
+  /// The field's key on the wire.
+  var key: String {
+    switch self {
+    case .type: "type"
+    case .id: "id"
+    case .name: "name"
+    case .resume: "resume"
+    case .version: "version"
+    case .game: "game"
+    case .card: "card"
+    case .seats: "seats"
+    case .isPrivate: "private"
+    case .code: "code"
+    case .table: "table"
+    }
   }
 
+  /// Every key as bytes, in case order, to match keys without building strings.
+  private static let keys: [[UInt8]] = allCases.map { Array($0.key.utf8) }
+
   /// The field whose key is `key` (decoded UTF-8), or nil for a key no message reads.
-  init?(key: [UInt8]) {
-    for entry in Self.keys where entry.bytes == key {
-      self = entry.field
+  init?(key: ArraySlice<UInt8>) {
+    for (index, candidate) in Self.keys.enumerated()
+    where candidate.count == key.count && candidate.elementsEqual(key) {
+      self.init(rawValue: index)
       return
     }
     return nil
@@ -36,20 +49,21 @@ enum FieldValue: Hashable, Sendable {
   case object
 }
 
-/// The known fields of one frame, in the order they came.
+/// The known fields of one frame, one slot per field.
 struct ClientFields: Sendable {
-  private var found: [(field: ClientField, value: FieldValue)] = []
+  /// Room for this many fields; raise it when ``ClientField`` outgrows it (a test checks).
+  static let capacity = 16
+
+  // Inline storage: decoding a frame allocates nothing for its fields.
+  private var slots = InlineArray<16, FieldValue?>(repeating: nil)
 
   /// The value of `field`, or nil when the frame did not have it.
-  subscript(field: ClientField) -> FieldValue? {
-    for entry in found where entry.field == field { return entry.value }
-    return nil
-  }
+  subscript(field: ClientField) -> FieldValue? { slots[field.rawValue] }
 
   /// Records `value`; false when `field` was already there.
   mutating func add(_ field: ClientField, _ value: FieldValue) -> Bool {
-    guard self[field] == nil else { return false }
-    found.append((field, value))
+    guard slots[field.rawValue] == nil else { return false }
+    slots[field.rawValue] = value
     return true
   }
 }
@@ -89,7 +103,7 @@ struct ClientFieldScanner {
 
   private let bytes: [UInt8]
   private var at = 0
-  /// The decoded text of the key or string being read; reused, so it allocates once.
+  /// The decoded text of the key or string being read, when it has escapes; reused.
   private var scratch: [UInt8] = []
   private var fields = ClientFields()
 
@@ -129,8 +143,8 @@ struct ClientFieldScanner {
     } else {
       while true {
         try expect(Byte.quote)
-        try string(keep: true)
-        let field = ClientField(key: scratch)
+        let key = try string(keep: true)
+        let field = ClientField(key: key.escaped ? scratch[...] : bytes[key.contents])
         skipWhitespace()
         try expect(Byte.colon)
         skipWhitespace()
@@ -155,9 +169,10 @@ struct ClientFieldScanner {
     switch peek {
     case Byte.quote:
       at += 1
-      try string(keep: true)
-      guard scratch.count <= Self.maxKeptStringBytes else { return .longString }
-      return .string(String(decoding: scratch, as: UTF8.self))
+      let text = try string(keep: true)
+      let decoded = text.escaped ? scratch[...] : bytes[text.contents]
+      guard decoded.count <= Self.maxKeptStringBytes else { return .longString }
+      return .string(String(decoding: decoded, as: UTF8.self))
     case Byte.openBrace:
       try skipContainer(depth: 2, close: Byte.closeBrace)
       return .object
@@ -176,7 +191,7 @@ struct ClientFieldScanner {
     switch peek {
     case Byte.quote:
       at += 1
-      try string(keep: false)
+      _ = try string(keep: false)
     case Byte.openBrace:
       try skipContainer(depth: depth + 1, close: Byte.closeBrace)
     case Byte.openBracket:
@@ -202,7 +217,7 @@ struct ClientFieldScanner {
     while true {
       if keyed {
         try expect(Byte.quote)
-        try string(keep: false)
+        _ = try string(keep: false)
         skipWhitespace()
         try expect(Byte.colon)
         skipWhitespace()
@@ -290,24 +305,34 @@ struct ClientFieldScanner {
   }
 
   /// Reads a string's contents and its closing quote (the opening one is already read),
-  /// checking UTF-8 and escapes; with `keep`, its decoded UTF-8 replaces `scratch`.
-  private mutating func string(keep: Bool) throws(ProtocolError) {
-    if keep { scratch.removeAll(keepingCapacity: true) }
+  /// checking UTF-8 and escapes. Answers where the raw contents are and whether they hold an
+  /// escape; only then, and with `keep`, is the decoded text built, in `scratch`: most strings
+  /// have no escapes and are read in place.
+  private mutating func string(keep: Bool) throws(ProtocolError) -> (
+    contents: Range<Int>, escaped: Bool
+  ) {
+    let start = at
+    var escaped = false
     while at < bytes.count {
       let byte = bytes[at]
       switch byte {
       case Byte.quote:
         at += 1
-        return
+        return (start..<(at - 1), escaped)
       case Byte.backslash:
+        if keep && !escaped {
+          scratch.removeAll(keepingCapacity: true)
+          scratch.append(contentsOf: bytes[start..<at])
+        }
+        escaped = true
         try escape(keep: keep)
       case 0..<0x20:
         throw Self.malformed
       case 0x20..<0x80:
-        if keep { scratch.append(byte) }
+        if keep && escaped { scratch.append(byte) }
         at += 1
       default:
-        try multibyte(keep: keep)
+        try multibyte(keep: keep && escaped)
       }
     }
     throw Self.malformed

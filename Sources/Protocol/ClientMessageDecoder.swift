@@ -153,7 +153,7 @@ private struct FieldReader {
       return s
     default:
       throw badField(
-        "Field '\(field.rawValue)' must be a string of at most \(maxBytes) bytes, "
+        "Field '\(field.key)' must be a string of at most \(maxBytes) bytes, "
           + "without control characters.")
     }
   }
@@ -161,7 +161,7 @@ private struct FieldReader {
   /// A string field that must be there (see ``optionalString(_:maxBytes:)``).
   func requiredString(_ field: ClientField, maxBytes: Int) throws(ProtocolError) -> String {
     guard let value = try optionalString(field, maxBytes: maxBytes) else {
-      throw badField("Field '\(field.rawValue)' is required.")
+      throw badField("Field '\(field.key)' is required.")
     }
     return value
   }
@@ -173,7 +173,7 @@ private struct FieldReader {
     case .int(let i)? where range.contains(i): return i
     default:
       throw badField(
-        "Field '\(field.rawValue)' must be an integer \(range.lowerBound)...\(range.upperBound).")
+        "Field '\(field.key)' must be an integer \(range.lowerBound)...\(range.upperBound).")
     }
   }
 
@@ -182,7 +182,7 @@ private struct FieldReader {
     switch fields[field] {
     case nil, .null?: return nil
     case .bool(let b)?: return b
-    default: throw badField("Field '\(field.rawValue)' must be true or false.")
+    default: throw badField("Field '\(field.key)' must be true or false.")
     }
   }
 

@@ -1,5 +1,6 @@
-import Protocol
 import Testing
+
+@testable import Protocol
 
 /// Raw frame bytes with a readable label, for parameterized tests.
 struct RawFrame: Sendable, CustomTestStringConvertible {
@@ -200,6 +201,11 @@ private func nestedObjects(_ depth: Int) -> String {
   @Test("valid but odd frame decodes", arguments: odd)
   func oddButValid(_ text: String, _ expected: ClientEnvelope) {
     #expect(decode(text) == .success(expected))
+  }
+
+  /// The fields' inline storage has room for every field.
+  @Test func everyFieldHasASlot() {
+    #expect(ClientField.allCases.count <= ClientFields.capacity)
   }
 
   @Test func anEmptyObjectHasNoType() {
