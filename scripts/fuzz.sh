@@ -22,6 +22,7 @@ source_file=Fuzz/$target.swift
 out=.build-fuzz
 mkdir -p "$out/modules" "$out/corpus/$target" "$out/artifacts/$target" "Fuzz/corpus/$target"
 swift_flags=(-O -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny
+  -package-name matchismo_fuzz
   -sanitize=fuzzer,address -I "$out/modules")
 
 modules=$(sed -n 's#^// fuzz-modules: ##p' "$source_file" | head -n 1)
@@ -32,6 +33,7 @@ for module in $modules; do
     Logging) dir=.build/checkouts/swift-log/Sources/Logging ;;
     *) dir=Sources/$module ;;
   esac
+  if [ "$module" = Logging ] && [ ! -d "$dir" ]; then swift package resolve; fi
   [ -d "$dir" ] || { echo "No sources for module $module in $dir." >&2; exit 2; }
   object=$out/modules/$module.o
   # A module is rebuilt when its sources changed or a module it may import was rebuilt.
