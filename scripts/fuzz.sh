@@ -73,7 +73,7 @@ speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
 corpus=$(find "$out/corpus/$target" -type f | wc -l)
 if [ "$status" -eq 0 ]; then
   echo "fuzz $target: ${inputs:-?} inputs, crashes 0, ${seconds} s, ${speed:-?} exec/s," \
-    "corpus $corpus new inputs"
+    "working corpus $corpus files"
 else
   # libFuzzer stops at the first failure, so this is one crash (or leak, or timeout).
   echo "fuzz $target: FAILED (exit $status) after ${seconds} s; crashes 1. The end of $log:"
