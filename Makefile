@@ -13,13 +13,27 @@ HOST ?= 127.0.0.1
 ARGS ?=
 
 .PHONY: run test build release system-deps test-deps swift-test js-test e2e-test format clean
+.PHONY: fuzz fuzz-smoke
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
 run: system-deps release
 	.build/release/matchismo --host $(HOST) --port $(PORT) --web-root web-client $(ARGS)
 
-## Every test: Swift, web-client JS, end-to-end and browser.
-test: test-deps build swift-test js-test e2e-test
+## Every test: Swift, web-client JS, end-to-end and browser, and a short run of each fuzz target.
+test: test-deps build swift-test js-test e2e-test fuzz-smoke
+
+# Every libFuzzer target: one Fuzz/NAME.swift each (see scripts/fuzz.sh).
+FUZZ_TARGETS := $(basename $(notdir $(wildcard Fuzz/*.swift)))
+FUZZ_RUNS ?= 10000000
+
+## Runs each fuzz target for FUZZ_RUNS inputs and prints its result.
+fuzz:
+	@for target in $(FUZZ_TARGETS); do ./scripts/fuzz.sh $$target $(FUZZ_RUNS) || exit 1; done
+
+# A bounded run of each fuzz target (100,000 inputs or 20 s): a crash fails the build.
+fuzz-smoke:
+	@for target in $(FUZZ_TARGETS); do \
+	  ./scripts/fuzz.sh $$target 100000 -max_total_time=20 || exit 1; done
 
 release: system-deps
 	swift build -c release --product matchismo

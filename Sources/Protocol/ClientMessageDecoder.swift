@@ -1,0 +1,261 @@
+/// Turns one text frame into a ``ClientEnvelope`` or a precise ``ProtocolError``.
+///
+/// The frame is read in one pass by ``ClientFieldScanner``, which checks the whole JSON syntax
+/// strictly and keeps only the fields a client message can have, as typed values; then the
+/// message's `type` picks which of those fields it reads. Every refusal travels as one typed
+/// throw, caught once, in ``decode(_:)``.
+///
+/// Limits on strings are in UTF-8 bytes (and, for names, Unicode scalars), never in grapheme
+/// clusters: a "character" of combining marks can be any number of bytes long.
+public enum ClientMessageDecoder {
+  /// Longest accepted `id` string, in UTF-8 bytes.
+  public static let maxIDLength = 64
+  /// Most Unicode scalars in a name, after trimming.
+  public static let maxNameLength = 24
+  /// Most UTF-8 bytes in a name, after trimming.
+  public static let maxNameBytes = 64
+  /// Longest resume token that can name a session, in bytes; a longer one is no token.
+  public static let maxTokenLength = 128
+  /// Longest `game` name, in UTF-8 bytes.
+  public static let maxGameBytes = 32
+  /// Longest invite `code`, in UTF-8 bytes.
+  public static let maxCodeBytes = 16
+  /// Longest `table` id, in UTF-8 bytes.
+  public static let maxTableIDBytes = 32
+  /// The seat counts a table may have.
+  public static let seatRange = 1...8
+
+  /// Decodes `bytes`, a complete text frame.
+  public static func decode(_ bytes: [UInt8]) -> Result<ClientEnvelope, ProtocolError> {
+    do throws(ProtocolError) {
+      let fields = try ClientFieldScanner.scan(bytes)
+      // The id is read first, so that every later refusal can carry it back.
+      let id = try messageID(fields[.id])
+      let reader = FieldReader(fields: fields, replyTo: id)
+      return .success(ClientEnvelope(id: id, message: try message(reader)))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The message the fields describe. A new message type is one more `case` here.
+  private static func message(_ fields: FieldReader) throws(ProtocolError) -> ClientMessage {
+    let type = try fields.type()
+    switch type {
+    case "hello":
+      return .hello(
+        name: try fields.name(), resume: fields.resumeToken(),
+        version: try fields.optionalInt(.version, in: 0...Int.max))
+    case "playSolo":
+      return .playSolo(game: try fields.requiredString(.game, maxBytes: maxGameBytes))
+    case "choose":
+      guard case .int(let card)? = fields[.card] else {
+        throw fields.badField("Field 'card' must be an integer card id.")
+      }
+      return .choose(card: card)
+    case "redeal": return .redeal
+    case "resync": return .resync
+    case "lobby": return .lobby
+    case "leave": return .leave
+    case "start": return .start
+    case "quickMatch":
+      let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
+      return .quickMatch(game: game, seats: try fields.optionalInt(.seats, in: seatRange) ?? 4)
+    case "createTable":
+      let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
+      guard let seats = try fields.optionalInt(.seats, in: seatRange) else {
+        throw fields.badField("Field 'seats' must be an integer 1...8.")
+      }
+      let isPrivate = try fields.optionalBool(.isPrivate) ?? false
+      return .createTable(game: game, seats: seats, isPrivate: isPrivate)
+    case "join", "spectate":
+      let reference = try fields.tableReference()
+      return type == "join" ? .join(reference) : .spectate(reference)
+    default:
+      throw fields.unknownType(type)
+    }
+  }
+
+  /// The message id: absent, null, an integer, or a short string of allowed characters.
+  private static func messageID(_ value: FieldValue?) throws(ProtocolError) -> MessageID? {
+    switch value {
+    case nil, .null?: return nil
+    case .int(let i)?: return .int(i)
+    case .string(let s)? where s.utf8.count <= maxIDLength && !containsRefusedScalar(s):
+      return .string(s)
+    default:
+      // An id that cannot be read cannot be echoed.
+      throw ProtocolError(
+        .badField,
+        "Field 'id' must be an integer or a string of at most \(maxIDLength) bytes, "
+          + "without control characters.")
+    }
+  }
+
+  /// Whether `scalar` is refused in names, ids and other strings a client sends: a control
+  /// character (general category Cc) or a bidirectional formatting control, which could make
+  /// text shown to other players read differently from what it is.
+  public static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: true
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+  }
+
+  /// Whether any scalar of `string` is refused (see ``isRefused(_:)``).
+  static func containsRefusedScalar(_ string: String) -> Bool {
+    string.unicodeScalars.contains(where: isRefused)
+  }
+}
+
+/// The typed fields of one frame, with the id to echo in refusals, and the rules each field
+/// must follow.
+private struct FieldReader {
+  let fields: ClientFields
+  let replyTo: MessageID?
+
+  subscript(field: ClientField) -> FieldValue? { fields[field] }
+
+  /// A `badField` refusal that carries the message's id back.
+  func badField(_ message: String) -> ProtocolError {
+    ProtocolError(.badField, message, replyTo: replyTo)
+  }
+
+  /// The message's type; a missing or non-string `type` is `unknownType`.
+  func type() throws(ProtocolError) -> String {
+    switch fields[.type] {
+    case .string(let type)?: return type
+    case nil, .null?:
+      throw ProtocolError(.unknownType, "Field 'type' is missing.", replyTo: replyTo)
+    default:
+      throw ProtocolError(
+        .unknownType, "Field 'type' must be a string naming a message.", replyTo: replyTo)
+    }
+  }
+
+  /// The refusal of a type no message has. The type is quoted only when it is short and plain,
+  /// so an error message never carries control characters or a flood of text back.
+  func unknownType(_ type: String) -> ProtocolError {
+    let quotable = type.utf8.count <= 32 && !ClientMessageDecoder.containsRefusedScalar(type)
+    return ProtocolError(
+      .unknownType, quotable ? "Unknown message type '\(type)'." : "Unknown message type.",
+      replyTo: replyTo)
+  }
+
+  /// A string field of at most `maxBytes` UTF-8 bytes without refused characters, or nil when
+  /// it is absent or null.
+  func optionalString(_ field: ClientField, maxBytes: Int) throws(ProtocolError) -> String? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .string(let s)?
+    where s.utf8.count <= maxBytes && !ClientMessageDecoder.containsRefusedScalar(s):
+      return s
+    default:
+      throw badField(
+        "Field '\(field.key)' must be a string of at most \(maxBytes) bytes, "
+          + "without control characters.")
+    }
+  }
+
+  /// A string field that must be there (see ``optionalString(_:maxBytes:)``).
+  func requiredString(_ field: ClientField, maxBytes: Int) throws(ProtocolError) -> String {
+    guard let value = try optionalString(field, maxBytes: maxBytes) else {
+      throw badField("Field '\(field.key)' is required.")
+    }
+    return value
+  }
+
+  /// An integer field in `range`, or nil when it is absent or null.
+  func optionalInt(_ field: ClientField, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .int(let i)? where range.contains(i): return i
+    default:
+      throw badField(
+        "Field '\(field.key)' must be an integer \(range.lowerBound)...\(range.upperBound).")
+    }
+  }
+
+  /// A boolean field, or nil when it is absent or null.
+  func optionalBool(_ field: ClientField) throws(ProtocolError) -> Bool? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .bool(let b)?: return b
+    default: throw badField("Field '\(field.key)' must be true or false.")
+    }
+  }
+
+  /// The player's name, trimmed of whitespace; nil when absent, null or blank.
+  func name() throws(ProtocolError) -> String? {
+    let limits =
+      "Field 'name' must be a string of at most \(ClientMessageDecoder.maxNameLength) "
+      + "characters and \(ClientMessageDecoder.maxNameBytes) bytes after trimming, "
+      + "without control characters."
+    switch fields[.name] {
+    case nil, .null?: return nil
+    case .string(let raw)?:
+      let name = raw.trimmingWhitespace
+      guard name.unicodeScalars.count <= ClientMessageDecoder.maxNameLength,
+        name.utf8.count <= ClientMessageDecoder.maxNameBytes,
+        !ClientMessageDecoder.containsRefusedScalar(name)
+      else { throw badField(limits) }
+      return name.isEmpty ? nil : name
+    default:
+      throw badField(limits)
+    }
+  }
+
+  /// The resume token, or nil when there is none that could name a session. A token of any
+  /// other shape is no token, never an error: the protocol promises that a token naming no
+  /// live session just starts a new one, and the server only ever hands out short base64url.
+  func resumeToken() -> String? {
+    guard case .string(let token)? = fields[.resume],
+      (1...ClientMessageDecoder.maxTokenLength).contains(token.utf8.count),
+      token.utf8.allSatisfy(Self.isBase64URL)
+    else { return nil }
+    return token
+  }
+
+  private static func isBase64URL(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+      true
+    default: false
+    }
+  }
+
+  /// The table a `join` or `spectate` names: its invite code (upper-cased) or its public id.
+  func tableReference() throws(ProtocolError) -> TableReference {
+    if let code = try optionalString(.code, maxBytes: ClientMessageDecoder.maxCodeBytes) {
+      // Only ASCII letters change case: codes are ASCII, and full Unicode upper-casing could
+      // make a code longer than its limit ("ŉ" becomes two scalars).
+      return .code(String(decoding: code.utf8.map(Self.asciiUppercased), as: UTF8.self))
+    }
+    if let id = try optionalString(.table, maxBytes: ClientMessageDecoder.maxTableIDBytes) {
+      return .id(id)
+    }
+    throw badField("Give the table's 'code' or its 'table' id.")
+  }
+
+  private static func asciiUppercased(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : byte
+  }
+}
+
+extension String {
+  /// The string without leading and trailing whitespace (Unicode White_Space scalars).
+  var trimmingWhitespace: String {
+    let scalars = unicodeScalars
+    var start = scalars.startIndex
+    var end = scalars.endIndex
+    while start < end, scalars[start].properties.isWhitespace {
+      start = scalars.index(after: start)
+    }
+    while end > start, scalars[scalars.index(before: end)].properties.isWhitespace {
+      end = scalars.index(before: end)
+    }
+    return String(scalars[start..<end])
+  }
+}

@@ -1,0 +1,50 @@
+extension ClientEnvelope {
+  /// The envelope as the JSON a client would send: decoding its encoding gives it back. Tests,
+  /// fuzz targets and tools build client frames with it; the server itself never sends one.
+  public var json: JSONValue {
+    var members: [(String, JSONValue)] = [("type", .string(message.typeName))]
+    if let id { members.append(("id", id.json)) }
+    switch message {
+    case .hello(let name, let resume, let version):
+      if let name { members.append(("name", .string(name))) }
+      if let resume { members.append(("resume", .string(resume))) }
+      if let version { members.append(("version", .int(version))) }
+    case .playSolo(let game):
+      members.append(("game", .string(game)))
+    case .choose(let card):
+      members.append(("card", .int(card)))
+    case .quickMatch(let game, let seats):
+      members += [("game", .string(game)), ("seats", .int(seats))]
+    case .createTable(let game, let seats, let isPrivate):
+      members += [("game", .string(game)), ("seats", .int(seats)), ("private", .bool(isPrivate))]
+    case .join(let reference), .spectate(let reference):
+      switch reference {
+      case .code(let code): members.append(("code", .string(code)))
+      case .id(let id): members.append(("table", .string(id)))
+      }
+    case .redeal, .resync, .lobby, .leave, .start:
+      break
+    }
+    return .object(members)
+  }
+}
+
+extension ClientMessage {
+  /// The message's `type` on the wire.
+  public var typeName: String {
+    switch self {
+    case .hello: "hello"
+    case .playSolo: "playSolo"
+    case .choose: "choose"
+    case .redeal: "redeal"
+    case .resync: "resync"
+    case .lobby: "lobby"
+    case .quickMatch: "quickMatch"
+    case .createTable: "createTable"
+    case .join: "join"
+    case .spectate: "spectate"
+    case .leave: "leave"
+    case .start: "start"
+    }
+  }
+}
