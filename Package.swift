@@ -69,7 +69,8 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "LoadKitTests", dependencies: ["LoadKit", "Model"], swiftSettings: swiftSettings),
+      name: "LoadKitTests", dependencies: ["LoadKit", "Model"], resources: [.copy("Fixtures")],
+      swiftSettings: swiftSettings),
     .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),
   ]
 )

@@ -234,11 +234,11 @@ final class EventLoop {
   ) {
     let seq = connection.nextSeq
     connection.nextSeq += 1
-    let measured =
-      forceMeasured || (scheduled >= timeline.windowStart && scheduled < timeline.windowEnd)
-    connection.pending[seq] = Connection.Pending(sent: scheduled, measured: measured)
+    let inWindow = scheduled >= timeline.windowStart && scheduled < timeline.windowEnd
+    connection.pending[seq] = Connection.Pending(
+      sent: scheduled, measured: inWindow || forceMeasured)
     statistics.movesTotal += 1
-    if measured { statistics.movesInWindow += 1 }
+    if inWindow { statistics.movesInWindow += 1 }
     sendText(#"{"type":"choose","id":\#(seq),"card":\#(card)}"#, on: connection)
   }
 

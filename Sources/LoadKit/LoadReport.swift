@@ -77,13 +77,14 @@ public struct LoadReport: Sendable {
       ]
     }
     if let before = serverBefore, let end = serverAtEnd {
-      let held = max(1, s.heldAtWindowEnd)
+      let held = s.heldAtWindowEnd
       out += [
         ("server_rss_start_kib", .int(Int(before.rssKiB))),
         ("server_rss_end_kib", .int(Int(end.rssKiB))),
         (
           "server_kib_per_conn",
-          .real(Double(Int(end.rssKiB) - Int(before.rssKiB)) / Double(held), 2)
+          held == 0
+            ? .text("-") : .real(Double(Int(end.rssKiB) - Int(before.rssKiB)) / Double(held), 2)
         ),
       ]
     }
