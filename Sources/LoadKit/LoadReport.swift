@@ -12,6 +12,8 @@ public struct LoadReport: Sendable {
   public let serverBefore, serverAtStart, serverAtEnd, serverAfter: ProcessSample?
   /// This process at the window's start and end.
   public let selfAtStart, selfAtEnd: ProcessSample?
+  /// CPU time the whole machine used during the window, in microseconds.
+  public let machineCPUMicroseconds: UInt64?
 
   /// The report's values in order, as (key, value) pairs: the single source for every format.
   public var fields: [(String, Value)] {
@@ -98,6 +100,14 @@ public struct LoadReport: Sendable {
     if let start = selfAtStart, let end = selfAtEnd {
       let cpu = Double(end.cpuMicroseconds &- start.cpuMicroseconds)
       out.append(("loadgen_cpu_pct", .real(cpu / (window * 1e6) * 100, 1)))
+      if let machine = machineCPUMicroseconds {
+        // Everything else on the machine (other developers' builds and servers), in % of a core.
+        var other = Double(machine) - cpu
+        if let serverStart = serverAtStart, let serverEnd = serverAtEnd {
+          other -= Double(serverEnd.cpuMicroseconds &- serverStart.cpuMicroseconds)
+        }
+        out.append(("other_cpu_pct", .real(max(0, other) / (window * 1e6) * 100, 0)))
+      }
     }
     return out
   }

@@ -48,7 +48,9 @@ public enum LoadRunner {
     sleep(until: timeline.windowStart)
     let serverAtStart = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
     let selfAtStart = ProcSampler.sample(pid: nil)
+    let machineAtStart = ProcSampler.machineCPUMicroseconds()
     sleep(until: timeline.windowEnd)
+    let machineAtEnd = ProcSampler.machineCPUMicroseconds()
     let serverAtEnd = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
     let selfAtEnd = ProcSampler.sample(pid: nil)
     let windowSeconds = Double(timeline.windowEnd - timeline.windowStart) / 1e9
@@ -63,7 +65,8 @@ public enum LoadRunner {
       configuration: configuration, statistics: statistics, setupSeconds: setupSeconds,
       windowSeconds: windowSeconds, serverBefore: serverBefore, serverAtStart: serverAtStart,
       serverAtEnd: serverAtEnd, serverAfter: serverAfter, selfAtStart: selfAtStart,
-      selfAtEnd: selfAtEnd)
+      selfAtEnd: selfAtEnd,
+      machineCPUMicroseconds: machineAtStart.flatMap { start in machineAtEnd.map { $0 &- start } })
   }
 
   /// Raises this process's open-file limit to its hard limit: every connection is a descriptor.

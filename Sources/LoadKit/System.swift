@@ -50,6 +50,20 @@ public enum ProcSampler {
     return ProcessSample(cpuMicroseconds: (utime + stime) * 1_000_000 / ticks, rssKiB: rss)
   }
 
+  /// CPU time every process on the machine has used (user, nice, system, irq, softirq, steal
+  /// from /proc/stat's first line), in microseconds: with the server's and our own share it
+  /// tells how much other work disturbed a run.
+  public static func machineCPUMicroseconds() -> UInt64? {
+    guard let stat = readFile("/proc/stat"), let line = stat.split(separator: "\n").first else {
+      return nil
+    }
+    let fields = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
+    guard fields.count >= 8 else { return nil }
+    let busy = fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7]
+    let ticks = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+    return busy * 1_000_000 / ticks
+  }
+
   /// A whole small file as text.
   static func readFile(_ path: String) -> String? {
     let fd = open(path, O_RDONLY)
