@@ -78,7 +78,9 @@ SELECTED=("$@")
 wanted a && run a "" --mode open --tables 250 --seats 4 --rate 5000 --warmup 2 --duration 10
 wanted b && run b "$UNLIMITED" --mode closed --tables 250 --seats 4 --warmup 2 --duration 10
 wanted c10k && run c10k "" --mode idle --tables 2500 --seats 4 --duration 5
-wanted c19k && run c19k "" --mode idle --tables 4875 --seats 4 --duration 5
+# 19,500 liveness moves are 78,000 diffs: give them longer than the default 10 s.
+wanted c19k && run c19k "" --mode idle --tables 4875 --seats 4 --duration 5 --liveness-timeout 30 \
+  --setup-timeout 60
 wanted lin25 && run lin25 "" --mode open --tables 25 --seats 4 --rate 200 --warmup 2 --duration 8
 wanted lin250 && run lin250 "" --mode open --tables 250 --seats 4 --rate 2000 --warmup 2 --duration 8
 wanted lin2500 && run lin2500 "" --mode open --tables 2500 --seats 4 --rate 20000 --warmup 2 \
@@ -94,7 +96,7 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 while read -r row; do
   declare -A v=()
   for pair in $row; do v[${pair%%=*}]=${pair#*=}; done
-  ms() { awk -v us="${1:-0}" 'BEGIN { printf "%.2f", us / 1000 }'; }
+  ms() { if [[ -z "$1" ]]; then echo "-"; else awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; fi; }
   if [[ -z "${v[mode]:-}" ]]; then
     echo "| ${v[name]} | (no report) | | | | | | | | | | | | | |"
     unset v
@@ -102,6 +104,10 @@ while read -r row; do
   fi
   live="-"
   [[ ${v[mode]} == idle ]] && live="${v[liveness_ok]}/${v[liveness_sent]}"
+  # No answered move, no latency: show '-' rather than zeros.
+  if [[ ${v[lat_n]:-0} == 0 ]]; then
+    for k in lat_p50_us lat_p99_us lat_p999_us lat_max_us; do v[$k]=""; done
+  fi
   echo "| ${v[name]} | ${v[mode]} ${v[tables]}×${v[seats]} | ${v[held]} | ${v[moves_per_s]} |" \
     "${v[diffs_per_s]} | $(ms "${v[lat_p50_us]}") | $(ms "${v[lat_p99_us]}") |" \
     "$(ms "${v[lat_p999_us]}") | $(ms "${v[lat_max_us]}") | ${v[server_cpu_pct]:-?} % |" \

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import LoadKit
 
 /// The `matchismo-load` command: a thin shell over LoadKit's runner.
@@ -47,6 +48,9 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Most seconds for connecting and seating everyone.")
   var setupTimeout = 60.0
 
+  @Option(help: "Most seconds to wait for the idle mode's liveness moves to be answered.")
+  var livenessTimeout = 10.0
+
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false
 
@@ -66,6 +70,7 @@ struct MatchismoLoad: ParsableCommand {
     c.threads = threads
     c.reaction = reaction
     c.setupTimeout = setupTimeout
+    c.livenessTimeout = livenessTimeout
     return c
   }
 
@@ -74,9 +79,10 @@ struct MatchismoLoad: ParsableCommand {
   }
 
   func run() throws {
-    let quiet = json
+    // Progress goes to stderr, unbuffered, so that it shows while stdout is piped.
     let report = LoadRunner.run(loadConfiguration) { line in
-      if !quiet { print("# " + line) }
+      let bytes = Array(("# " + line + "\n").utf8)
+      _ = write(2, bytes, bytes.count)
     }
     if json {
       print(report.json)

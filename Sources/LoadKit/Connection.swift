@@ -13,7 +13,18 @@ enum Role: Equatable {
 final class Connection {
   /// Where the socket is in its life.
   enum State: Equatable {
-    case notStarted, connecting, handshaking, open, closing, closed
+    /// Not connected yet.
+    case notStarted
+    /// `connect` in progress.
+    case connecting
+    /// Upgrade request sent, answer awaited.
+    case handshaking
+    /// WebSocket open.
+    case open
+    /// Close frame sent, the server's awaited.
+    case closing
+    /// Socket closed.
+    case closed
   }
 
   /// A move waiting for its answer.
@@ -33,32 +44,42 @@ final class Connection {
   /// Its number among every player of the run (open loop: spreads send times evenly).
   let globalPlayer: Int
 
+  /// The socket, or -1.
   var fd: Int32 = -1
+  /// Where the socket is in its life.
   var state = State.notStarted
+  /// Its opening handshake (the key it sent).
   let handshake: ClientHandshake
   /// Bytes of the server's handshake answer so far.
   var handshakeBytes: [UInt8] = []
+  /// Splits received bytes into frames.
   var reader = FrameReader()
   /// A fragmented message being reassembled.
   var fragments: [UInt8]?
   /// Bytes waiting to be written, from `outOffset` on.
   var out: [UInt8] = []
+  /// How much of `out` is already written.
   var outOffset = 0
   /// Whether it is on the loop's list of connections to flush.
   var dirty = false
   /// Whether epoll watches it for writability.
   var watchingWrite = false
 
+  /// Whether `welcome` arrived.
   var welcomed = false
+  /// Whether `join` or `spectate` went out.
   var joinSent = false
   /// Ready (seated with a board, or watching one) or failed: setup is over for it.
   var settled = false
+  /// Whether it became ready (rather than failing).
   var ready = false
   /// Its seat, from its snapshot's `you` (nil for spectators).
   var seat: Int?
+  /// Its view of the table.
   var tracker = BoardTracker()
   /// The id of its next move (setup messages use 1 and 2).
   var nextSeq = 100
+  /// Moves in flight, by id.
   var pending: [Int: Pending] = [:]
   /// When its timer is due (`UInt64.max`: none); heap entries with another time are stale.
   var timerAt = UInt64.max

@@ -4,30 +4,50 @@ import Glibc
 /// One thread's share of the load: its tables' connections on one epoll set, a timerfd for
 /// scheduled moves, and the scenario's behaviour. Everything here is touched by that thread only.
 final class EventLoop {
+  /// What to run.
   private let configuration: LoadConfiguration
+  /// The timeline and results shared with the runner.
   private let coordinator: Coordinator
+  /// Every connection of this loop, table by table (host first, then players, then spectators).
   private var connections: [Connection] = []
   /// Each table's invite code (once its host has it) and its members' connection indices.
   private var tables: [(code: String?, members: [Int])] = []
+  /// What this loop counted.
   private var statistics = LoopStatistics()
+  /// Masks, reaction times and set choices.
   private var random: FastRandom
+  /// Every connection's next scheduled action.
   private var timers = TimerHeap()
   /// Connections with bytes to write at the end of this iteration.
   private var dirty: [Int] = []
+  /// The epoll set of every socket and the timerfd.
   private let epollFD: Int32
+  /// A timerfd armed for the earliest timer: nanosecond wake-ups, where epoll_wait has ms.
   private let timerFD: Int32
   /// The deadline the timerfd is armed for.
   private var armedAt = UInt64.max
+  /// One buffer for every read of this loop.
   private var readBuffer: UnsafeMutableRawBufferPointer
+  /// The next connection to start.
   private var nextToConnect = 0
+  /// Connections between `connect` and the end of their handshake.
   private var inFlight = 0
+  /// Connections ready or failed.
   private var settledCount = 0
+  /// Connections whose socket is closed.
+  private var closedCount = 0
+  /// Moves in flight on open sockets. Kept as a count because checking every connection on each
+  /// iteration is quadratic with 20,000 connections.
+  private var pendingCount = 0
+  /// The shared timeline, once the runner has set it.
   private var timeline: Timeline?
+  /// Whether the measured window is over (no new moves).
   private var windowEnded = false
+  /// Whether the close handshakes have started.
   private var closing = false
   /// The epoll tag of the timerfd (connections use their index).
   private static let timerTag = UInt64.max
-  /// Seconds between one player's moves in the open loop.
+  /// Nanoseconds between one player's moves in the open loop.
   private let openInterval: UInt64
 
   /// A loop for the global tables `tableNumbers`.
@@ -110,7 +130,7 @@ final class EventLoop {
         beginClosing()
         closeDeadline = now + 1_000_000_000
       }
-      if closing && (now >= closeDeadline || connections.allSatisfy({ $0.state == .closed })) {
+      if closing && (now >= closeDeadline || closedCount == connections.count) {
         break
       }
 
@@ -145,8 +165,7 @@ final class EventLoop {
 
   /// Whether no move is waiting for an answer (idle: and every liveness move went out).
   private var isDrained: Bool {
-    connections.allSatisfy { $0.pending.isEmpty || $0.state != .open }
-      && (configuration.mode != .idle || timers.earliest == nil)
+    pendingCount == 0 && (configuration.mode != .idle || timers.earliest == nil)
   }
 
   /// Sets up every ready player's first timer once the shared timeline is known.
@@ -172,6 +191,7 @@ final class EventLoop {
     UInt64(configuration.reaction * Double.random(in: 0.5..<1.5, using: &random) * 1e9)
   }
 
+  /// Schedules `connection`'s next action at `deadline` (replacing any earlier one).
   private func setTimer(_ connection: Connection, _ deadline: UInt64) {
     connection.timerAt = deadline
     timers.push(deadline, connection.index)
@@ -228,6 +248,7 @@ final class EventLoop {
       forceMeasured: forceMeasured)
   }
 
+  /// Sends a `choose` of `card` as a move whose latency runs from `scheduled`.
   private func send(
     choose card: Int, from connection: Connection, scheduled: UInt64, timeline: Timeline,
     forceMeasured: Bool = false
@@ -237,6 +258,7 @@ final class EventLoop {
     let inWindow = scheduled >= timeline.windowStart && scheduled < timeline.windowEnd
     connection.pending[seq] = Connection.Pending(
       sent: scheduled, measured: inWindow || forceMeasured)
+    pendingCount += 1
     statistics.movesTotal += 1
     if inWindow { statistics.movesInWindow += 1 }
     sendText(#"{"type":"choose","id":\#(seq),"card":\#(card)}"#, on: connection)
@@ -270,6 +292,7 @@ final class EventLoop {
   /// A move of `connection` was answered, by its diff or by an error with `code`.
   private func answered(_ connection: Connection, seq: Int, error code: String?, now: UInt64) {
     guard let pending = connection.pending.removeValue(forKey: seq) else { return }
+    pendingCount -= 1
     if code == nil {
       statistics.answeredByDiff += 1
     } else {
@@ -329,6 +352,7 @@ final class EventLoop {
         let seq = connection.nextSeq
         connection.nextSeq += 1
         connection.pending[seq] = Connection.Pending(sent: now, measured: false)
+        pendingCount += 1
         sendText(#"{"type":"redeal","id":\#(seq)}"#, on: connection)
       }
       checkReady(connection)
@@ -418,11 +442,13 @@ final class EventLoop {
 
   // MARK: - Sockets
 
+  /// Opens a non-blocking socket to the server and starts connecting.
   private func startConnecting(_ connection: Connection) {
     let fd = socket(
       AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else {
       connection.state = .closed
+      closedCount += 1
       settle(connection, ready: false)
       statistics.errors["socket", default: 0] += 1
       return
@@ -443,6 +469,7 @@ final class EventLoop {
       statistics.errors["connect", default: 0] += 1
       close(fd)
       connection.state = .closed
+      closedCount += 1
       settle(connection, ready: false)
       return
     }
@@ -456,6 +483,7 @@ final class EventLoop {
     epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
   }
 
+  /// Handles what epoll reported for `connection`.
   private func handle(event: UInt32, connection: Connection, now: UInt64) {
     if connection.state == .connecting {
       var error: Int32 = 0
@@ -567,6 +595,7 @@ final class EventLoop {
     closeSocket(connection)
   }
 
+  /// Closes the socket; a connection that was not ready yet counts as a setup failure.
   private func closeSocket(_ connection: Connection) {
     guard connection.state != .closed else { return }
     if connection.state == .connecting || connection.state == .handshaking { inFlight -= 1 }
@@ -576,6 +605,9 @@ final class EventLoop {
       connection.fd = -1
     }
     connection.state = .closed
+    closedCount += 1
+    // Its moves can no longer be answered; they stay in `pending` to be counted as unanswered.
+    pendingCount -= connection.pending.count
     settle(connection, ready: false)
   }
 
@@ -597,10 +629,12 @@ final class EventLoop {
     }
   }
 
+  /// Queues a text frame.
   private func sendText(_ text: String, on connection: Connection) {
     sendFrame(WebSocketFrame(opcode: .text, payload: Array(text.utf8)), on: connection)
   }
 
+  /// Queues a masked frame (a close also while closing).
   private func sendFrame(_ frame: WebSocketFrame, on connection: Connection) {
     guard connection.state == .open || (connection.state == .closing && frame.opcode == .close)
     else { return }
@@ -614,6 +648,7 @@ final class EventLoop {
     markDirty(connection)
   }
 
+  /// Puts the connection on the list to flush.
   private func markDirty(_ connection: Connection) {
     guard !connection.dirty else { return }
     connection.dirty = true
@@ -631,6 +666,7 @@ final class EventLoop {
     }
   }
 
+  /// Writes what the socket takes now; watches for writability while bytes are left.
   private func flushOne(_ connection: Connection) {
     guard connection.fd >= 0 else { return }
     while connection.outOffset < connection.out.count {

@@ -4,11 +4,17 @@
 /// server, so this avoids Foundation's `JSONSerialization` (and its `NSNumber` boxing); numbers
 /// are kept as `Double`, which holds every integer the protocol uses exactly.
 public enum JSON: Equatable, Sendable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// Any number.
   case number(Double)
+  /// A string, escapes decoded.
   case string(String)
+  /// An array.
   case array([JSON])
+  /// An object (a repeated key keeps its last value).
   case object([String: JSON])
 
   /// The member `key` of an object, or nil.
@@ -66,11 +72,15 @@ public struct JSONError: Error, Equatable, Sendable {
 
 /// A recursive-descent parser over UTF-8 bytes.
 private struct JSONParser {
+  /// The text.
   let bytes: UnsafeBufferPointer<UInt8>
+  /// The next byte to read.
   var index = 0
 
+  /// A parser at the start of `bytes`.
   init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+  /// Skips JSON whitespace.
   mutating func skipSpace() {
     while index < bytes.count {
       switch bytes[index] {
@@ -80,8 +90,10 @@ private struct JSONParser {
     }
   }
 
+  /// The error for the current position.
   func fail() -> JSONError { JSONError(offset: index) }
 
+  /// One value of any kind, nested at most 64 deep.
   mutating func value(depth: Int) throws(JSONError) -> JSON {
     // Server frames nest a few levels; a bound keeps a hostile frame from exhausting the stack.
     guard depth < 64 else { throw fail() }
@@ -152,6 +164,7 @@ private struct JSONParser {
     }
   }
 
+  /// Consumes `word` exactly.
   mutating func literal(_ word: String) throws(JSONError) {
     for byte in word.utf8 {
       guard index < bytes.count, bytes[index] == byte else { throw fail() }
@@ -159,6 +172,7 @@ private struct JSONParser {
     }
   }
 
+  /// A number.
   mutating func number() throws(JSONError) -> Double {
     let from = index
     var integer: Int64 = 0
@@ -195,6 +209,7 @@ private struct JSONParser {
     return value
   }
 
+  /// A string at an opening quote; plain strings are sliced without copying byte by byte.
   mutating func string() throws(JSONError) -> String {
     index += 1  // the opening quote
     let from = index

@@ -70,6 +70,10 @@ public struct LoadConfiguration: Sendable {
     if !(duration > 0 && duration <= 3600) { return "--duration must be in (0, 3600] seconds" }
     if !(1...64).contains(threads) { return "--threads must be 1...64" }
     if !(reaction > 0 && reaction <= 60) { return "--reaction must be in (0, 60] seconds" }
+    if !(setupTimeout > 0 && setupTimeout <= 600) { return "--setup-timeout must be in (0, 600]" }
+    if !(livenessTimeout > 0 && livenessTimeout <= 600) {
+      return "--liveness-timeout must be in (0, 600]"
+    }
     return nil
   }
 

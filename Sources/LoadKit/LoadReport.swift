@@ -119,9 +119,13 @@ public struct LoadReport: Sendable {
 
   /// One report value.
   public enum Value: Sendable {
+    /// A whole number.
     case int(Int)
+    /// A number shown with this many decimals.
     case real(Double, Int)
+    /// Text without spaces.
     case text(String)
+    /// Counts by name (errors by code, closes by code).
     case counts([(String, Int)])
 
     /// The value as text without spaces (key=value form).

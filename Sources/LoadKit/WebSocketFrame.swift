@@ -1,11 +1,17 @@
 /// RFC 6455 frames as a client writes and reads them: the client masks what it sends, the
 /// server never masks.
 public enum WebSocketOpcode: UInt8, Sendable {
+  /// A later fragment of a message.
   case continuation = 0x0
+  /// UTF-8 text (every protocol message).
   case text = 0x1
+  /// Binary data.
   case binary = 0x2
+  /// Close, with an optional code and reason.
   case close = 0x8
+  /// Ping: answered with a pong carrying the same payload.
   case ping = 0x9
+  /// Pong.
   case pong = 0xA
 }
 
