@@ -27,11 +27,15 @@ public struct Timeline: Equatable, Sendable {
 final class Coordinator: Sendable {
   /// The shared state.
   private struct State {
+    /// Loops that have seated everything they could.
     var readyLoops = 0
+    /// The timeline, once the runner set it.
     var timeline: Timeline?
+    /// Finished loops' statistics.
     var results: [LoopStatistics] = []
   }
 
+  /// The shared state, under a lock (touched a few times per loop iteration at most).
   private let state = Mutex(State())
 
   /// A loop has seated everything it could.

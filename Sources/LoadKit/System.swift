@@ -106,7 +106,9 @@ final class WorkerThread: Sendable {
 
 /// Carries a closure through pthread_create's `void *` argument.
 private final class ClosureBox: Sendable {
+  /// The closure to run.
   let body: @Sendable () -> Void
+  /// A box for `body`.
   init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
 
@@ -119,6 +121,7 @@ struct FastRandom: RandomNumberGenerator {
   /// A generator seeded with `seed`.
   init(seed: UInt64) { state = seed }
 
+  /// The next 64 random bits.
   mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
