@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: the standard load scenarios against a fresh release server each, on loopback,
-# printed as one markdown table. Every run is bounded (load generator and server alike); the
-# whole script takes about four minutes on the project's 2-core machine.
+# printed as one markdown table. Every run is bounded (load generator and server alike): the
+# whole script takes about three minutes on the project's 2-core machine, nine at the very most.
 #
 #   scripts/bench.sh              every scenario
 #   scripts/bench.sh a play       only the named ones (a b c10k c19k lin25 lin250 lin2500 play)
@@ -60,7 +60,8 @@ run() {
   fi
   echo "== $name: $LOAD --port $port $*" >&2
   local line
-  line=$(timeout 240 "$LOAD" --port "$port" --server-pid "$SERVER_PID" "$@" | tee -a "$RAW" \
+  line=$(timeout 150 "$LOAD" --port "$port" --server-pid "$SERVER_PID" --setup-timeout 30 "$@" \
+    | tee -a "$RAW" \
     | grep '^mode=' || true)
   echo "name=$name $line" >>"$RAW.rows"
   kill -TERM "$SERVER_PID" 2>/dev/null || true

@@ -95,11 +95,11 @@ final class EventLoop {
     var closeDeadline = UInt64.max
     var endDeadline = UInt64.max
     // A hard stop no matter what the coordinator does: every phase's bound added up.
+    let afterWindow =
+      configuration.mode == .idle ? configuration.livenessTimeout : configuration.drainTimeout
     let hardStop =
       setupDeadline
-      + UInt64(
-        (configuration.warmup + configuration.duration + configuration.drainTimeout
-          + configuration.livenessTimeout + 15) * 1e9)
+      + UInt64((configuration.warmup + configuration.duration + afterWindow + 15) * 1e9)
     var events = [epoll_event](repeating: epoll_event(), count: 1024)
 
     while true {
