@@ -53,6 +53,18 @@ struct BoardTrackerTests {
     #expect(tracker.applyDiff(try fixture("seed42-v4-diff.json")) == .applied)
   }
 
+  @Test func protocolV2DiffsCarryTheirStatusInside() throws {
+    // v2 puts the status runs in the diff and sends no status frame: the tracker must not care.
+    var tracker = try tracker(from: fixture("seed42-v0-snapshot.json"))
+    let diff = try JSON.parse(
+      #"{"type":"diff","table":"t1","version":1,"seat":0,"replyTo":3,"events":["#
+        + #"{"kind":"select","seat":0,"card":6},{"kind":"score","seat":0,"score":-1}],"#
+        + #""status":[{"text":"Ada chose "},{"card":6,"text":"◆","alpha":0,"stroke":2}]}"#)
+    #expect(tracker.applyDiff(diff) == .applied)
+    #expect(tracker.selections[0] == [6])
+    #expect(tracker.scores[0] == -1)
+  }
+
   @Test func noDiffBeforeTheFirstSnapshot() throws {
     var tracker = BoardTracker()
     #expect(tracker.applyDiff(try fixture("seed42-v1-diff.json")) == .waiting)
