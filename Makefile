@@ -12,7 +12,7 @@ PORT ?= 8080
 HOST ?= 127.0.0.1
 ARGS ?=
 
-.PHONY: run test build release system-deps test-deps swift-test js-test e2e-test format clean
+.PHONY: run test build release bench system-deps test-deps swift-test js-test e2e-test format clean
 .PHONY: fuzz fuzz-smoke
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
@@ -37,6 +37,10 @@ fuzz-smoke:
 
 release: system-deps
 	swift build -c release --product matchismo
+
+## The standard load scenarios (matchismo-load against fresh release servers), as one table.
+bench: system-deps
+	./scripts/bench.sh $(SCENARIOS)
 
 build: system-deps
 	swift build --build-tests 2>&1 | tee .build-output.log

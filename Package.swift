@@ -11,11 +11,13 @@ let package = Package(
   name: "matchismo-live",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "matchismo", targets: ["Server"])
+    .executable(name: "matchismo", targets: ["Server"]),
+    .executable(name: "matchismo-load", targets: ["LoadGenerator"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
   ],
   targets: [
     .systemLibrary(
@@ -39,6 +41,19 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
+    .systemLibrary(name: "CLoadSystem"),
+    .target(
+      name: "LoadKit",
+      dependencies: [
+        "Model", "CLoadSystem", .product(name: "Histogram", package: "hdrhistogram-swift"),
+      ],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "LoadGenerator",
+      dependencies: [
+        "LoadKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: swiftSettings),
     .target(
       name: "TestSupport", dependencies: ["Model", "Protocol"], path: "Tests/TestSupport",
       swiftSettings: swiftSettings),
@@ -52,6 +67,9 @@ let package = Package(
         "Lobby", "Protocol", "Model", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "LoadKitTests", dependencies: ["LoadKit", "Model"], resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings),
     .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),
   ]

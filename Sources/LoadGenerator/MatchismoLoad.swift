@@ -1,0 +1,96 @@
+import ArgumentParser
+import Glibc
+import LoadKit
+
+/// The `matchismo-load` command: a thin shell over LoadKit's runner.
+@main
+struct MatchismoLoad: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "matchismo-load",
+    abstract: "Load generator for a matchismo server on this machine (loopback only).")
+
+  @Option(help: "Scenario: open, closed, idle or play.")
+  var mode: LoadMode = .open
+
+  @Option(help: "Server address; must be loopback (127.0.0.0/8 or localhost).")
+  var host = "127.0.0.1"
+
+  @Option(help: "Server port.")
+  var port = 8080
+
+  @Option(help: "Tables.")
+  var tables = 250
+
+  @Option(help: "Players per table (1-8).")
+  var seats = 4
+
+  @Option(help: "Spectators per table.")
+  var spectators = 0
+
+  @Option(help: "Aggregate moves per second (open mode).")
+  var rate = 5000.0
+
+  @Option(help: "Seconds of load before the measured window.")
+  var warmup = 2.0
+
+  @Option(help: "Seconds measured (idle: seconds the connections are held).")
+  var duration = 10.0
+
+  @Option(help: "The server's process id: sample its CPU and memory from /proc.")
+  var serverPID: Int32?
+
+  @Option(help: "Event-loop threads.")
+  var threads = 1
+
+  @Option(help: "Bots' mean reaction time in seconds (play mode).")
+  var reaction = 1.0
+
+  @Option(help: "Most seconds for connecting and seating everyone.")
+  var setupTimeout = 60.0
+
+  @Option(help: "Most seconds to wait for the idle mode's liveness moves to be answered.")
+  var livenessTimeout = 10.0
+
+  @Flag(help: "Print the report as one JSON object instead of a table.")
+  var json = false
+
+  /// The options as a LoadKit configuration.
+  var loadConfiguration: LoadConfiguration {
+    var c = LoadConfiguration()
+    c.mode = mode
+    c.host = host
+    c.port = port
+    c.tables = tables
+    c.seats = seats
+    c.spectators = spectators
+    c.rate = rate
+    c.warmup = warmup
+    c.duration = duration
+    c.serverPID = serverPID
+    c.threads = threads
+    c.reaction = reaction
+    c.setupTimeout = setupTimeout
+    c.livenessTimeout = livenessTimeout
+    return c
+  }
+
+  func validate() throws {
+    if let problem = loadConfiguration.problem { throw ValidationError(problem) }
+  }
+
+  func run() throws {
+    // Progress goes to stderr, unbuffered, so that it shows while stdout is piped.
+    let report = LoadRunner.run(loadConfiguration) { line in
+      let bytes = Array(("# " + line + "\n").utf8)
+      _ = write(2, bytes, bytes.count)
+    }
+    if json {
+      print(report.json)
+    } else {
+      print(report.table)
+      print(report.keyValueLine)
+    }
+  }
+}
+
+extension LoadMode: ExpressibleByArgument {}

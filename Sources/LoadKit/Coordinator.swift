@@ -1,0 +1,58 @@
+import Synchronization
+
+/// The timeline every event loop follows, fixed once all of them have seated their tables.
+public struct Timeline: Equatable, Sendable {
+  /// When load starts (warm-up begins), monotonic ns.
+  public var start: UInt64
+  /// When the measured window opens.
+  public var windowStart: UInt64
+  /// When it closes: no new move is scheduled after it (idle: the liveness moves go out then).
+  public var windowEnd: UInt64
+
+  /// The timeline of `configuration` starting at `start`.
+  public init(start: UInt64, configuration: LoadConfiguration) {
+    self.start = start
+    if configuration.mode == .idle {
+      // Idle holds the connections through the whole duration: that is its window.
+      windowStart = start
+    } else {
+      windowStart = start + UInt64(configuration.warmup * 1e9)
+    }
+    windowEnd = windowStart + UInt64(configuration.duration * 1e9)
+  }
+}
+
+/// What the loops share with the thread that runs them: how many are ready, the timeline once
+/// it is set, and their results.
+final class Coordinator: Sendable {
+  /// The shared state.
+  private struct State {
+    /// Loops that have seated everything they could.
+    var readyLoops = 0
+    /// The timeline, once the runner set it.
+    var timeline: Timeline?
+    /// Finished loops' statistics.
+    var results: [LoopStatistics] = []
+  }
+
+  /// The shared state, under a lock (touched a few times per loop iteration at most).
+  private let state = Mutex(State())
+
+  /// A loop has seated everything it could.
+  func loopReady() { state.withLock { $0.readyLoops += 1 } }
+
+  /// How many loops are ready.
+  var readyLoops: Int { state.withLock { $0.readyLoops } }
+
+  /// Sets the timeline (once).
+  func begin(_ timeline: Timeline) { state.withLock { $0.timeline = $0.timeline ?? timeline } }
+
+  /// The timeline, once set.
+  var timeline: Timeline? { state.withLock { $0.timeline } }
+
+  /// A loop's final statistics.
+  func finish(_ statistics: LoopStatistics) { state.withLock { $0.results.append(statistics) } }
+
+  /// Every finished loop's statistics.
+  var results: [LoopStatistics] { state.withLock { $0.results } }
+}

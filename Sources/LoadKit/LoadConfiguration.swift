@@ -1,0 +1,92 @@
+/// What a load run does.
+public enum LoadMode: String, CaseIterable, Sendable {
+  /// A fixed aggregate move rate, spread evenly over the players; latency from the scheduled
+  /// send time, so a load generator that falls behind shows it as latency.
+  case open
+  /// Each player's next move as soon as its previous one is answered.
+  case closed
+  /// Seat every connection, hold them, then one move each as a liveness check.
+  case idle
+  /// Bots that really play Set from the board they rebuilt from diffs.
+  case play
+}
+
+/// Everything a run needs; validated before any socket is opened.
+public struct LoadConfiguration: Sendable {
+  /// The server's loopback address (IPv4 dotted form).
+  public var host = "127.0.0.1"
+  /// The server's port.
+  public var port = 8080
+  /// Which scenario.
+  public var mode = LoadMode.open
+  /// How many tables.
+  public var tables = 250
+  /// Players per table (1–8).
+  public var seats = 4
+  /// Spectators per table.
+  public var spectators = 0
+  /// Aggregate moves per second (open mode).
+  public var rate = 5000.0
+  /// Seconds of load before the measured window.
+  public var warmup = 2.0
+  /// Seconds of the measured window (idle: how long the connections are held).
+  public var duration = 10.0
+  /// The server's process id, for CPU and memory; nil to skip.
+  public var serverPID: Int32?
+  /// Event-loop threads.
+  public var threads = 1
+  /// Mean reaction time of a bot in seconds (play mode); each wait is uniform in 0.5–1.5 × it.
+  public var reaction = 1.0
+  /// Most handshakes in flight per event loop, so the server's accept backlog never overflows.
+  public var connectConcurrency = 128
+  /// Most seconds for connecting and seating everyone.
+  public var setupTimeout = 60.0
+  /// Most seconds to wait for answers still outstanding after the window.
+  public var drainTimeout = 3.0
+  /// Most seconds for the idle mode's liveness moves.
+  public var livenessTimeout = 10.0
+  /// The WebSocket subprotocol asked for.
+  public var subprotocol: String? = "matchismo.v1"
+
+  /// The defaults.
+  public init() {}
+
+  /// Total player connections.
+  public var players: Int { tables * seats }
+  /// Total connections, spectators included.
+  public var connections: Int { tables * (seats + spectators) }
+
+  /// Why the configuration cannot run, or nil.
+  public var problem: String? {
+    if !Self.isLoopback(host) {
+      return "--host must be a loopback address (127.0.0.0/8); got \(host)"
+    }
+    if !(1...65535).contains(port) { return "--port must be 1...65535" }
+    if tables < 1 || tables > 100_000 { return "--tables must be 1...100000" }
+    if !(1...8).contains(seats) { return "--seats must be 1...8" }
+    if spectators < 0 || spectators > 50 { return "--spectators must be 0...50" }
+    if mode == .open && !(rate > 0 && rate <= 1_000_000) { return "--rate must be in (0, 1e6]" }
+    if !(warmup >= 0 && warmup <= 600) { return "--warmup must be 0...600 seconds" }
+    if !(duration > 0 && duration <= 3600) { return "--duration must be in (0, 3600] seconds" }
+    if !(1...64).contains(threads) { return "--threads must be 1...64" }
+    if !(reaction > 0 && reaction <= 60) { return "--reaction must be in (0, 60] seconds" }
+    if !(setupTimeout > 0 && setupTimeout <= 600) { return "--setup-timeout must be in (0, 600]" }
+    if !(livenessTimeout > 0 && livenessTimeout <= 600) {
+      return "--liveness-timeout must be in (0, 600]"
+    }
+    return nil
+  }
+
+  /// Whether `host` is an IPv4 address in 127.0.0.0/8 (or `localhost`): the load generator never
+  /// sends anywhere else.
+  public static func isLoopback(_ host: String) -> Bool {
+    if host == "localhost" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 4 else { return false }
+    let octets = parts.compactMap { UInt8($0) }
+    return octets.count == 4 && octets[0] == 127
+  }
+
+  /// The dotted IPv4 address to connect to.
+  var address: String { host == "localhost" ? "127.0.0.1" : host }
+}

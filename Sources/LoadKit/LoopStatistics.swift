@@ -1,0 +1,83 @@
+import Histogram
+
+/// What one event loop counted; the loops' statistics are merged into the report.
+public struct LoopStatistics: Sendable {
+  /// Move latency in microseconds, for moves scheduled inside the measured window.
+  public var latency = Histogram<UInt64>(
+    lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000,
+    numberOfSignificantValueDigits: .three)
+  /// Connections whose handshake completed.
+  public var connected = 0
+  /// Connections seated (players) or watching (spectators) with the board known.
+  public var ready = 0
+  /// Connections that failed before being ready (connect refused, handshake refused, closed).
+  public var setupFailures = 0
+  /// Connections still open when the measured window ended.
+  public var heldAtWindowEnd = 0
+  /// Moves sent whose scheduled time fell in the window.
+  public var movesInWindow = 0
+  /// Moves sent over the whole run.
+  public var movesTotal = 0
+  /// Diffs received (by every member) inside the window.
+  public var diffsInWindow = 0
+  /// Diffs received over the whole run.
+  public var diffsTotal = 0
+  /// `status` frames received (a v1 server sends one after every diff; v2 none).
+  public var statusFrames = 0
+  /// Every frame received.
+  public var framesTotal = 0
+  /// Moves answered by the mover's own diff.
+  public var answeredByDiff = 0
+  /// Moves answered by an error.
+  public var answeredByError = 0
+  /// Moves never answered by the end of the drain.
+  public var unanswered = 0
+  /// `error` frames by code.
+  public var errors: [String: Int] = [:]
+  /// Closes the server started (or lost connections, as 1006), by code.
+  public var closes: [Int: Int] = [:]
+  /// Version gaps that needed a `resync`.
+  public var resyncs = 0
+  /// Sets claimed by bots (play).
+  public var setsClaimed = 0
+  /// Games that ended (counted by each table's host, play).
+  public var gamesOver = 0
+  /// Re-deals sent by hosts (play).
+  public var redeals = 0
+  /// Idle mode: liveness moves answered by their diff.
+  public var livenessAnswered = 0
+  /// Idle mode: liveness moves sent.
+  public var livenessSent = 0
+  /// Frames that were not valid JSON or WebSocket.
+  public var protocolErrors = 0
+
+  /// Empty statistics.
+  public init() {}
+
+  /// Adds `other` into these.
+  public mutating func merge(_ other: LoopStatistics) {
+    latency.add(other.latency)
+    connected += other.connected
+    ready += other.ready
+    setupFailures += other.setupFailures
+    heldAtWindowEnd += other.heldAtWindowEnd
+    movesInWindow += other.movesInWindow
+    movesTotal += other.movesTotal
+    diffsInWindow += other.diffsInWindow
+    diffsTotal += other.diffsTotal
+    statusFrames += other.statusFrames
+    framesTotal += other.framesTotal
+    answeredByDiff += other.answeredByDiff
+    answeredByError += other.answeredByError
+    unanswered += other.unanswered
+    errors.merge(other.errors, uniquingKeysWith: +)
+    closes.merge(other.closes, uniquingKeysWith: +)
+    resyncs += other.resyncs
+    setsClaimed += other.setsClaimed
+    gamesOver += other.gamesOver
+    redeals += other.redeals
+    livenessAnswered += other.livenessAnswered
+    livenessSent += other.livenessSent
+    protocolErrors += other.protocolErrors
+  }
+}

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import LoadKit
+
+/// Options, timers and report formatting.
+struct ConfigurationTests {
+  @Test(arguments: ["127.0.0.1", "127.1.2.3", "localhost"])
+  func loopbackHostsAreAccepted(host: String) {
+    var configuration = LoadConfiguration()
+    configuration.host = host
+    #expect(configuration.problem == nil)
+  }
+
+  @Test(arguments: [
+    "10.0.0.1", "192.168.1.1", "0.0.0.0", "example.com", "::1", "127.0.0", "128.0.0.1",
+  ])
+  func otherHostsAreRefused(host: String) {
+    var configuration = LoadConfiguration()
+    configuration.host = host
+    #expect(configuration.problem?.contains("loopback") == true)
+  }
+
+  @Test func countsConnections() {
+    var configuration = LoadConfiguration()
+    configuration.tables = 10
+    configuration.seats = 4
+    configuration.spectators = 2
+    #expect(configuration.players == 40)
+    #expect(configuration.connections == 60)
+  }
+
+  @Test func idleWindowIsTheHold() {
+    var configuration = LoadConfiguration()
+    configuration.mode = .idle
+    configuration.warmup = 5
+    configuration.duration = 3
+    let idle = Timeline(start: 1_000, configuration: configuration)
+    #expect(idle.windowStart == 1_000)
+    #expect(idle.windowEnd == 3_000_001_000)
+    configuration.mode = .open
+    let open = Timeline(start: 1_000, configuration: configuration)
+    #expect(open.windowStart == 5_000_001_000)
+  }
+
+  @Test func timerHeapPopsInDeadlineOrder() {
+    var heap = TimerHeap()
+    var random = FastRandom(seed: 7)
+    var deadlines = (0..<200).map { _ in UInt64.random(in: 0..<1000, using: &random) }
+    for (index, deadline) in deadlines.enumerated() { heap.push(deadline, index) }
+    var popped = [UInt64]()
+    while let (deadline, _) = heap.pop() { popped.append(deadline) }
+    deadlines.sort()
+    #expect(popped == deadlines)
+  }
+
+  @Test func fixedDecimals() {
+    #expect(fixed(1.25, 1) == "1.3")
+    #expect(fixed(0.04, 2) == "0.04")
+    #expect(fixed(-3.5, 0) == "-4")
+    #expect(fixed(12, 2) == "12.00")
+  }
+}
