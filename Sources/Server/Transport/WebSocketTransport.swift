@@ -26,14 +26,17 @@ final class WebSocketTransport: Sendable {
   let events: AsyncStream<TransportEvent>
 
   private let logger: Logger
+  private let metrics: TransportMetrics?
   private let continuation: AsyncStream<TransportEvent>.Continuation
   private let inbox = TransportInbox()
   private let backPressure: InboundBackPressure
 
-  /// A transport that does nothing until `start()`.
-  init(configuration: TransportConfiguration, logger: Logger) {
+  /// A transport that does nothing until `start()`. With `metrics`, it counts what it does
+  /// there and serves their rendering at `GET /metrics` (`TransportMetrics.path`).
+  init(configuration: TransportConfiguration, logger: Logger, metrics: TransportMetrics? = nil) {
     self.configuration = configuration
     self.logger = logger
+    self.metrics = metrics
     backPressure = InboundBackPressure(
       highWater: configuration.inboundHighWaterBytes, lowWater: configuration.inboundLowWaterBytes)
     (events, continuation) = AsyncStream.makeStream(
@@ -74,10 +77,10 @@ final class WebSocketTransport: Sendable {
     LWSLogBridge.install(logger)
 
     let startup = StartupSignal()
-    let thread = Thread { [configuration, logger, inbox, continuation, backPressure] in
+    let thread = Thread { [configuration, logger, inbox, continuation, backPressure, metrics] in
       let loop = ServiceLoop(
         configuration: configuration, logger: logger, inbox: inbox, continuation: continuation,
-        backPressure: backPressure)
+        backPressure: backPressure, metrics: metrics)
       let port: Int
       do throws(TransportError) {
         port = try loop.createContext(webRoot: webRoot)
