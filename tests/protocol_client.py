@@ -10,7 +10,7 @@ import time
 
 import websockets
 
-SUBPROTOCOL = "matchismo.v1"
+SUBPROTOCOL = "matchismo.v2"
 
 
 def is_set(a, b, c) -> bool:
@@ -39,6 +39,7 @@ class TableState:
 
     def __init__(self, table):
         self.version = table["version"]
+        self.status = table.get("status", [])
         self.board = [dict(c) for c in table["board"]]
         self.deck_count = table["deckCount"]
         self.over = table["over"]
@@ -83,6 +84,8 @@ class TableState:
         for e in diff["events"]:
             self.apply_event(e)
         self.version = diff["version"]
+        if "status" in diff:  # protocol v2: the status line travels in the diff
+            self.status = diff["status"]
 
     def apply_event(self, e):
         kind = e["kind"]
@@ -132,7 +135,7 @@ class TableState:
         elif kind == "back":
             players[e["seat"]].update(connected=True, away=None)
         elif kind == "host":
-            self.host = e["seat"]
+            self.host = e.get("seat")
         elif kind == "spectators":
             self.spectators = e["count"]
         elif kind == "phase":
@@ -205,16 +208,14 @@ class Client:
         return welcome
 
     async def play_solo(self):
-        """Starts a solo Set table; returns (snapshot table, status)."""
+        """Starts a solo Set table; returns (snapshot table, its status runs)."""
         await self.send({"type": "playSolo", "game": "set"})
         snapshot = await self.expect("snapshot")
-        status = await self.expect("status")
-        return snapshot["table"], status
+        return snapshot["table"], snapshot["table"]["status"]
 
     async def snapshot(self) -> dict:
         await self.send({"type": "resync"})
         snapshot = await self.expect("snapshot")
-        await self.expect("status")
         return snapshot["table"]
 
     async def close(self):

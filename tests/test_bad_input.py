@@ -28,7 +28,7 @@ class Victim:
         await self.client.send({"type": "choose", "card": card})
         diff = await self.client.expect("diff", timeout=5)
         self.state.apply(diff)
-        await self.client.expect("status", timeout=5)
+        assert diff["status"], "protocol v2: a move's diff carries its status line"
 
 
 async def close_code(ws, timeout=10):

@@ -5,7 +5,7 @@ import time
 from mp_support import (FAST, connect, converge, run, seat_at_new_table, shutdown, start_server,
                         until_playing)  # noqa: F401  (start_server is a fixture)
 
-CODE = re.compile(r"^[A-Z2-9]{6}$")
+CODE = re.compile(r"^[A-Z2-9]{10}$")
 
 
 def test_private_table_by_code(start_server):

@@ -30,7 +30,7 @@ async def upgrade_status(server, origin):
     headers = {"Origin": origin} if origin else None
     try:
         async with websockets.connect(server.ws_url, additional_headers=headers,
-                                      subprotocols=["matchismo.v1"], open_timeout=10):
+                                      subprotocols=["matchismo.v2"], open_timeout=10):
             return 101
     except websockets.exceptions.InvalidStatus as refused:
         return refused.response.status_code

@@ -11,10 +11,10 @@ def test_whole_solo_game_state_from_diffs_equals_snapshots(server):
 async def play_whole_game(url):
     client = await Client.connect(url)
     welcome = await client.hello("Ada")
-    assert welcome["protocol"] == 1 and len(welcome["session"]) >= 22
+    assert welcome["protocol"] == 2 and len(welcome["session"]) >= 22
     table, status = await client.play_solo()
     assert table["version"] == 0 and table["you"] == 0 and len(table["board"]) >= 12
-    assert status["runs"], "a new table has a status line"
+    assert status, "a new table has a status line"
     state = TableState(table)
     assert "seed" not in str(table) and "deck" not in table
 
@@ -34,15 +34,13 @@ async def play_whole_game(url):
             diff = await client.expect("diff")
             assert diff["replyTo"] == message_id and diff["seat"] == 0
             state.apply(diff)
-            status = await client.expect("status")
-            assert status["version"] == diff["version"] and status["runs"]
+            assert diff["status"], "protocol v2: the status line travels in the diff"
             fresh = TableState(await client.snapshot())
             assert state.comparable() == fresh.comparable()
         # A triple that was not a set leaves its last card chosen: let it go (a free move).
         for card_id in list(state.players[0]["selection"]):
             await client.send({"type": "choose", "card": card_id})
             state.apply(await client.expect("diff"))
-            await client.expect("status")
 
     final = await client.snapshot()
     assert final["over"] is True
@@ -64,13 +62,11 @@ def test_redeal_starts_a_new_game(server):
         state = TableState(table)
         await client.send({"type": "choose", "card": state.board[0]["id"]})
         state.apply(await client.expect("diff"))
-        await client.expect("status")
         assert state.players[0]["score"] == -1
         await client.send({"type": "redeal"})
         diff = await client.expect("diff")
         assert [e["kind"] for e in diff["events"]] == ["redeal"]
         state.apply(diff)
-        await client.expect("status")
         assert {k: state.players[0][k] for k in ("score", "matches", "selection")} == {
             "score": 0, "matches": 0, "selection": []}
         assert state.comparable() == TableState(await client.snapshot()).comparable()
@@ -90,7 +86,7 @@ def test_resume_with_session_token_returns_to_the_table(server):
         await first.close()
 
         # Back with the last version applied: only what was missed comes (the drop itself),
-        # then the status, then everyone hears the player is back.
+        # then everyone hears the player is back.
         second = await Client.connect(server.ws_url)
         await second.send({"type": "hello", "resume": first.session, "version": state.version})
         welcome = await second.expect("welcome")
@@ -98,11 +94,9 @@ def test_resume_with_session_token_returns_to_the_table(server):
         away = await second.expect("diff")
         assert [e["kind"] for e in away["events"]] == ["away"]
         state.apply(away)
-        await second.expect("status")
         back = await second.expect("diff")
         assert [e["kind"] for e in back["events"]] == ["back"]
         state.apply(back)
-        await second.expect("status")
         assert state.comparable() == TableState(await second.snapshot()).comparable()
 
         # Without a version, a resume gets a snapshot.

@@ -10,13 +10,14 @@ public enum GameCatalog {
   /// A new table of `game` (which must be one of ``games``). With `soloName`, a one-seat table
   /// already dealt and playing for that player; otherwise an empty table waiting for players.
   static func table(
-    game: String, id: String, code: String, isPrivate: Bool, seats: Int, soloName: String?,
-    seed: UInt64, rules: TableRules, now: Double
+    game: String, id: String, code: String, isPrivate: Bool, seats: Int,
+    solo: (name: String, token: String)?, seed: UInt64, rules: TableRules, now: Double
   ) -> any TableArbiter {
     precondition(games.contains(game), "unknown game \(game)")
-    if let soloName {
+    if let solo {
       return TableState<SetCard>(
-        id: id, settings: .set(seats: 1), seed: seed, names: [soloName], code: code, rules: rules)
+        id: id, settings: .set(seats: 1), seed: seed, names: [solo.name], tokens: [solo.token],
+        code: code, rules: rules)
     }
     return TableState<SetCard>(
       id: id, code: code, isPrivate: isPrivate, settings: .set(seats: seats), seed: seed,

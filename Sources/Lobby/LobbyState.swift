@@ -285,8 +285,8 @@ public struct LobbyState: Sendable {
       leaveTable(session, now: now)
       // A solo table is dealt and playing from the start: nobody to wait for.
       let id = openTable(
-        game: game, seats: 1, isPrivate: true, creator: session.token, soloName: session.name,
-        now: now)
+        game: game, seats: 1, isPrivate: true, creator: session.token, solo: true,
+        name: session.name, now: now)
       slots[id]!.add(connection, as: .player(seat: 0))
       registry.seat(token: session.token, tableID: id, seat: 0)
       watchers.remove(connection)
@@ -329,12 +329,21 @@ public struct LobbyState: Sendable {
         return
       }
       leaveTable(session, now: now)
+      guard slots[id] != nil else {
+        // Leaving closed it: it was an empty table past its grace, due to close in this batch.
+        reply(
+          ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
+        return
+      }
       sit(session, connection, at: id, replyTo: replyTo, now: now)
     case .spectate(let reference):
       guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
       else { return }
-      if session.tableID == id && session.seat == nil {
-        send(slots[id]!.table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection)
+      if session.tableID == id {
+        // Already here (watching, or seated: a player does not become a spectator of their own
+        // table, which could close it under them).
+        send(
+          slots[id]!.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
         return
       }
       guard slots[id]!.table.spectators < configuration.spectatorLimit else {
@@ -345,6 +354,11 @@ public struct LobbyState: Sendable {
         return
       }
       leaveTable(session, now: now)
+      guard slots[id] != nil else {
+        reply(
+          ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
+        return
+      }
       watch(session, connection, at: id, replyTo: replyTo, now: now)
     case .leave:
       leaveTable(session, now: now)
@@ -448,15 +462,16 @@ public struct LobbyState: Sendable {
   // MARK: - Tables
 
   private mutating func openTable(
-    game: String, seats: Int, isPrivate: Bool, creator: String, soloName: String? = nil,
-    now: Double
+    game: String, seats: Int, isPrivate: Bool, creator: String, solo: Bool = false,
+    name: String = "", now: Double
   ) -> String {
     let id = "t\(nextTableNumber)"
     nextTableNumber += 1
     let code = directory.newCode(length: configuration.inviteCodeLength, using: entropy.below)
     let table = GameCatalog.table(
-      game: game, id: id, code: code, isPrivate: isPrivate, seats: seats, soloName: soloName,
-      seed: entropy.seed(), rules: configuration.tableRules, now: now)
+      game: game, id: id, code: code, isPrivate: isPrivate, seats: seats,
+      solo: solo ? (name, creator) : nil, seed: entropy.seed(), rules: configuration.tableRules,
+      now: now)
     slots[id] = Slot(table: table, creator: creator)
     openedBy[creator, default: 0] += 1
     // Listed once its creator sits (settle), so the lobby never shows it empty.

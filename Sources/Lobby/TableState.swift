@@ -74,15 +74,19 @@ public struct TableState<Card: WireCard>: Sendable {
   private var everSeated: Set<Int>
   private var ring: [(version: Int, frame: Frame)] = []
 
-  /// A table already playing with every seat taken by `names`: a solo table, or a test table.
+  /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
+  /// seat by seat): a solo table, or a test table.
   public init(
-    id: String, settings: GameSettings, seed: UInt64, names: [String], code: String = "",
-    rules: TableRules = TableRules()
+    id: String, settings: GameSettings, seed: UInt64, names: [String], tokens: [String] = [],
+    code: String = "", rules: TableRules = TableRules()
   ) {
     self.init(
       id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: 0)
     for (seat, name) in names.prefix(settings.seats).enumerated() { self.names[seat] = name }
-    self.seats = self.names.map { Seat(name: $0, token: "", awayUntil: nil) }
+    self.seats = self.names.indices.map {
+      Seat(
+        name: self.names[$0], token: tokens.indices.contains($0) ? tokens[$0] : "", awayUntil: nil)
+    }
     self.everSeated = Set(0..<settings.seats)
     self.phase = .playing
     self.host = 0
@@ -182,7 +186,8 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     if host == seat {
       host = seats.firstIndex { $0 != nil }
-      if let host { events.append(TableEvent.host(seat: host).json) }
+      // Nobody left to host is news too: clients must stop showing the old host.
+      events.append(TableEvent.host(seat: host).json)
     }
     if seatedCount == 0 {
       emptySince = now

@@ -14,7 +14,7 @@ public enum TableEvent: Hashable, Sendable {
   /// A dropped player is back.
   case back(seat: Int)
   /// This seat is the host now.
-  case host(seat: Int)
+  case host(seat: Int?)
   /// How many are watching.
   case spectators(count: Int)
   /// The phase changed; `countdown` is the seconds left when it is `.countdown`.
@@ -31,7 +31,8 @@ public enum TableEvent: Hashable, Sendable {
     case .away(let seat, let seconds):
       .object([("kind", "away"), ("seat", .int(seat)), ("seconds", .int(seconds))])
     case .back(let seat): .object([("kind", "back"), ("seat", .int(seat))])
-    case .host(let seat): .object([("kind", "host"), ("seat", .int(seat))])
+    case .host(let seat?): .object([("kind", "host"), ("seat", .int(seat))])
+    case .host(nil): .object([("kind", "host")])
     case .spectators(let count): .object([("kind", "spectators"), ("count", .int(count))])
     case .phase(let phase, let countdown):
       .object(

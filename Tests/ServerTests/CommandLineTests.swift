@@ -36,5 +36,7 @@ import Testing
     ])
     #expect(command.rateLimit == 5)
     #expect(command.allowedOrigin == ["https://game.example", "*"])
+    // A benchmark's closed loop lifts the limit with a huge number.
+    #expect(try Matchismo.parse(["--rate-limit", "1000000000"]).rateLimit == 1e9)
   }
 }

@@ -10,7 +10,7 @@ import Testing
   @Test func theDefaultsAreTheProtocolLimits() {
     let configuration = TransportConfiguration()
     #expect(configuration.validationProblem() == nil)
-    #expect(configuration.subprotocol == "matchismo.v1")
+    #expect(configuration.subprotocol == "matchismo.v2")
     #expect(configuration.maxMessageBytes == 8192)
     #expect(configuration.outboundQueueFrameLimit == 512)
     #expect(configuration.outboundQueueByteLimit == 4 << 20)

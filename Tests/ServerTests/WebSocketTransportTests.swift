@@ -153,10 +153,10 @@ extension LoopbackClient: @unchecked Sendable {}
     let port = server.port
     let (named, unnamed) = try await offPool {
       let named = try LoopbackClient(port: port)
-      let upgrade = try named.upgrade(subprotocol: "matchismo.v1")
+      let upgrade = try named.upgrade(subprotocol: "matchismo.v2")
       #expect(upgrade.status == 101)
       #expect(upgrade.headers["sec-websocket-accept"] == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
-      #expect(upgrade.headers["sec-websocket-protocol"] == "matchismo.v1")
+      #expect(upgrade.headers["sec-websocket-protocol"] == "matchismo.v2")
       try named.sendText("hello \u{2660}")
       #expect(try named.readFrame() == .init(opcode: 1, payload: Array("hello \u{2660}".utf8)))
 

@@ -8,7 +8,6 @@ import { Connection } from './net.js';
 import {
   applyDiff,
   applySnapshot,
-  applyStatus,
   initialState,
   isHost,
   isSpectator,
@@ -149,7 +148,7 @@ function joinTyped() {
   const code = messages.cleanCode(el['join-code'].value);
   const route = parseRoute(tableHash(code));
   if (route.view !== 'table') {
-    showToast('An invite code is 6 letters and digits, like ABC234.');
+    showToast('An invite code is 10 letters and digits, like ABCD234XYZ.');
     el['join-code'].focus();
     return;
   }
@@ -250,11 +249,6 @@ function receive(message) {
     case 'diff':
       diff(message);
       break;
-    case 'status':
-      if (state.table !== null && message.table === state.table.id) heardFromTable = true;
-      state = applyStatus(state, message);
-      renderStatusLine();
-      break;
     case 'left':
       backToLobby();
       break;
@@ -290,8 +284,8 @@ function welcomed(message) {
   const resumed = message.resumed === true;
   if (state.table !== null) {
     if (resumed) {
-      // The server sends the diffs we missed (or a snapshot), then the status line. If nothing
-      // comes, the seat is gone or we were never told: ask.
+      // The server sends the diffs we missed (or a snapshot). If nothing comes, the seat is gone
+      // or we were never told: ask.
       resumeTimer = setTimeout(() => {
         if (state.table !== null && !heardFromTable) send(messages.resync(nextId()), { quiet: true });
       }, RESUME_WAIT_MS);

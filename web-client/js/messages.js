@@ -1,11 +1,11 @@
-// Protocol v1 (docs/PROTOCOL.md): the client messages as plain objects, and the small pure
+// Protocol v2 (docs/PROTOCOL.md): the client messages as plain objects, and the small pure
 // helpers around them. No DOM, no sockets.
 
-/** The WebSocket subprotocol of protocol version 1. */
-export const SUBPROTOCOL = 'matchismo.v1';
+/** The WebSocket subprotocol of protocol version 2. */
+export const SUBPROTOCOL = 'matchismo.v2';
 
 /** The protocol version this client speaks (`welcome.protocol`). */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Longest name the server accepts, in characters after trimming. */
 export const MAX_NAME_LENGTH = 24;

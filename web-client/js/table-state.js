@@ -92,17 +92,9 @@ export function applyDiff(state, diff, now = Date.now()) {
     throw error;
   }
   next.version = diff.version;
+  // Protocol v2: a change's status line travels inside its diff (absent: unchanged).
+  if (Array.isArray(diff.status)) next.status = diff.status.map((run) => ({ ...run }));
   return { state: { table: next, awaitingSnapshot: false }, resync: false };
-}
-
-/** Apply a `status` message: it replaces the status line when it belongs to our table and to the
- * version we are at (it follows the diff or snapshot with the same version). */
-export function applyStatus(state, message) {
-  const table = state.table;
-  if (table === null || state.awaitingSnapshot) return state;
-  if (message.table !== table.id || message.version !== table.version) return state;
-  if (!Array.isArray(message.runs)) return state;
-  return { ...state, table: { ...table, status: message.runs.map((run) => ({ ...run })) } };
 }
 
 /** My seat's player record, or null (no table, or a spectator). */
@@ -262,7 +254,8 @@ const EVENT_HANDLERS = {
     player.awayUntil = null;
   },
   host(table, e) {
-    table.host = requireSeat(e.seat);
+    // No seat: nobody is left to host.
+    table.host = e.seat === undefined || e.seat === null ? null : requireSeat(e.seat);
   },
   spectators(table, e) {
     table.spectators = requireCount(e.count, 'count');

@@ -50,7 +50,7 @@ test('decode accepts JSON objects with a type and nothing else', () => {
 test('socketURL follows the page: ws under http, wss under https', () => {
   assert.equal(m.socketURL({ protocol: 'http:', host: '127.0.0.1:8080' }), 'ws://127.0.0.1:8080/');
   assert.equal(m.socketURL({ protocol: 'https:', host: 'example.org' }), 'wss://example.org/');
-  assert.equal(m.SUBPROTOCOL, 'matchismo.v1');
+  assert.equal(m.SUBPROTOCOL, 'matchismo.v2');
 });
 
 test('ids count up from 1', () => {

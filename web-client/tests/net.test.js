@@ -108,7 +108,7 @@ test('connects with the subprotocol and says hello first', () => {
   connection.start();
   assert.equal(sockets.length, 1);
   assert.equal(sockets[0].url, 'ws://127.0.0.1:9/');
-  assert.equal(sockets[0].protocol, 'matchismo.v1');
+  assert.equal(sockets[0].protocol, 'matchismo.v2');
   assert.equal(connection.state, 'connecting');
   assert.equal(connection.send({ type: 'playSolo', id: 9, game: 'set' }), false, 'nothing before welcome');
   sockets[0].open();

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import {
   applyDiff,
   applySnapshot,
-  applyStatus,
   initialState,
   myPlayer,
   mySelection,
@@ -224,8 +223,6 @@ test('a gap asks for a resync and ignores diffs until the next snapshot', () => 
   assert.equal(next.resync, false);
   assert.deepEqual(mySelection(next.state), []);
   assert.equal(next.state.table.version, 6);
-  // Status lines are ignored too.
-  assert.equal(applyStatus(next.state, { type: 'status', table: 't1', version: 6, runs: [{ text: 'x' }] }), next.state);
 
   const fresh = applySnapshot(snapshotTable({ version: 9, players: [{ seat: 0, name: 'Ada', score: 1, matches: 0, selection: [40] }] }));
   assert.equal(fresh.awaitingSnapshot, false);
@@ -259,17 +256,14 @@ test('diffs of another table are ignored', () => {
   assert.equal(r.state, s0);
 });
 
-test('status replaces the line only for our table at our version', () => {
-  let s = applySnapshot(snapshotTable());
-  s = accept(s, diff(7, [{ kind: 'select', seat: 0, card: 17 }]));
+test('a diff carries its status line; without one the line stays', () => {
+  const s = applySnapshot(snapshotTable());
   const runs = [{ text: 'Ada chose ' }, { card: 17, text: '∿', symbol: 'squiggle', count: 1, color: '#6a3fb5', shading: 'open', alpha: 0, stroke: 2 }];
-  const stale = applyStatus(s, { type: 'status', table: 't1', version: 6, runs: [{ text: 'old' }] });
-  assert.equal(stale, s);
-  const other = applyStatus(s, { type: 'status', table: 't9', version: 7, runs: [{ text: 'other' }] });
-  assert.equal(other, s);
-  const now = applyStatus(s, { type: 'status', table: 't1', version: 7, runs });
-  assert.deepEqual(now.table.status, runs);
+  const chose = accept(s, diff(7, [{ kind: 'select', seat: 0, card: 17 }], { status: runs }));
+  assert.deepEqual(chose.table.status, runs);
   assert.deepEqual(s.table.status, [{ text: 'Find a set!' }]);
+  const watched = accept(chose, diff(8, [{ kind: 'spectators', count: 1 }]));
+  assert.deepEqual(watched.table.status, runs);
 });
 
 test('standings share a rank on equal scores', () => {

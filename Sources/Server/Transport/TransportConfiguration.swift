@@ -15,7 +15,7 @@ struct TransportConfiguration: Sendable {
   /// PEM private key for `tlsCertificatePath`.
   var tlsPrivateKeyPath: String?
   /// The WebSocket subprotocol. It is also used for clients that name no subprotocol.
-  var subprotocol: String = "matchismo.v1"
+  var subprotocol: String = "matchismo.v2"
   /// Largest accepted inbound message in bytes; a larger one closes the connection with 1009.
   var maxMessageBytes: Int = ServerConfiguration.defaults.maxMessageBytes
   /// Frames that may wait for one connection; one more drops its queue and closes it with

@@ -198,7 +198,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
       players[seat]?.connected = true
       players[seat]?.away = nil
     case "host":
-      host = try occupied(event)
+      host = event["seat"] == nil ? nil : try occupied(event)
     case "spectators":
       spectators = try int(event, "count")
     default:
