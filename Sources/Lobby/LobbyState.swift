@@ -89,8 +89,22 @@ public struct LobbyState: Sendable {
     var updated: Double
   }
 
+  /// Counts of what the lobby decided, for metrics. They only grow: a reader exports the
+  /// difference from what it read last.
+  public struct Statistics: Sendable, Equatable {
+    /// Moves (`choose`) a table accepted.
+    public internal(set) var movesAccepted = 0
+    /// Moves refused, by the code of the error sent back.
+    public internal(set) var movesRejected: [ErrorCode: Int] = [:]
+
+    /// No moves yet.
+    public init() {}
+  }
+
   /// The settings.
   public let configuration: LobbyConfiguration
+  /// What the lobby has decided so far.
+  public private(set) var statistics = Statistics()
   private let entropy: LobbyEntropy
   private(set) var registry = SessionRegistry()
   private(set) var directory = TableDirectory()
@@ -238,6 +252,9 @@ public struct LobbyState: Sendable {
       return
     }
     guard let session = registry.session(for: connection) else {
+      if case .choose = envelope.message {
+        statistics.movesRejected[.helloRequired, default: 0] += 1
+      }
       reply(ProtocolError(.helloRequired, "Say hello first.", replyTo: replyTo), to: connection)
       return
     }
@@ -245,10 +262,15 @@ public struct LobbyState: Sendable {
     case .hello:
       break
     case .choose(let card):
-      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection, isMove: true)
+      else { return }
       switch slots[tableID]!.table.choose(card: card, by: seat, replyTo: replyTo) {
-      case .success(let b): broadcast(b, at: tableID)
-      case .failure(let error): reply(error, to: connection)
+      case .success(let b):
+        statistics.movesAccepted += 1
+        broadcast(b, at: tableID)
+      case .failure(let error):
+        statistics.movesRejected[error.code, default: 0] += 1
+        reply(error, to: connection)
       }
     case .lobby:
       // Changes not yet published go out first, so the snapshot and the diffs that follow it
@@ -682,16 +704,21 @@ public struct LobbyState: Sendable {
     return true
   }
 
+  /// The table and seat of a seated session; otherwise replies why not (counted as a refused
+  /// move when `isMove`) and returns nil.
   private mutating func seated(
-    _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID
+    _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID,
+    isMove: Bool = false
   ) -> (String, Int)? {
     guard let tableID = session.tableID, slots[tableID] != nil else {
+      if isMove { statistics.movesRejected[.notAtTable, default: 0] += 1 }
       reply(
         ProtocolError(.notAtTable, "You are not at a table; start a game first.", replyTo: replyTo),
         to: connection)
       return nil
     }
     guard let seat = session.seat else {
+      if isMove { statistics.movesRejected[.spectator, default: 0] += 1 }
       reply(
         ProtocolError(.spectator, "Spectators watch; they cannot play.", replyTo: replyTo),
         to: connection)

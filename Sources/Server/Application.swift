@@ -1,95 +1,73 @@
 import Foundation
 import Lobby
 import Logging
+import Metrics
 import Protocol
+import ServiceLifecycle
 
-/// Everything the server needs to start, independent of how it was asked for.
-struct ServerOptions: Sendable {
-  var host = "127.0.0.1"
-  var port = 8080
-  var webRoot = "web-client"
-  var logLevel: Logger.Level = .info
-  var tlsCertificatePath: String?
-  var tlsPrivateKeyPath: String?
-  var maxMessageBytes = 8192
-  var reconnectGrace: Double = 60
-  var countdown: Double = 3
-  var emptyTableGrace: Double = 10
-  var spectatorLimit = 50
-  /// Threads that run the lobby: 0 runs it on the transport's service thread.
-  var executors = 0
-  /// Messages per second per connection; the burst is twice as many.
-  var rateLimit: Double = 20
-  /// Origins allowed besides the page's own (see `TransportConfiguration.allowedOrigins`).
-  var allowedOrigins: [String] = []
-}
-
-/// The running server: transport, lobby, and the loop that feeds one to the other.
+/// The running server: metrics, lobby and transport, run as the services of one
+/// `ServiceGroup` until SIGTERM or SIGINT.
+///
+/// The group shuts its services down gracefully in the reverse of their order: first the
+/// transport (no new WebSockets, every client closed with 1001), then the lobby executor (which
+/// handles what is still queued), then the metrics; then ``run()`` returns and the command
+/// exits 0.
 struct Application {
-  let options: ServerOptions
+  let configuration: ServerConfiguration
 
-  /// Starts listening, serves until SIGINT/SIGTERM, then closes every client with 1001.
+  /// Longest a graceful shutdown may take before the group cancels what is left: the
+  /// transport's own grace period for closing clients (5 s) and then some.
+  static let shutdownLimit: Duration = .seconds(15)
+
+  /// Starts listening and serves until SIGINT/SIGTERM.
   func run() async throws {
-    LoggingSystem.bootstrap { label in
+    LoggingSystem.bootstrap { [configuration] label in
       var handler = StreamLogHandler.standardError(label: label)
-      handler.logLevel = options.logLevel
+      handler.logLevel = configuration.logLevel
       return handler
     }
     let logger = Logger(label: "matchismo")
+    let metrics = ServerMetrics()
+    // Metrics that libraries make through swift-metrics land in the same registry.
+    MetricsSystem.bootstrap(metrics.factory)
 
-    var configuration = TransportConfiguration()
-    configuration.host = options.host
-    configuration.port = options.port
-    configuration.webRoot = Self.resolvedWebRoot(options.webRoot, logger: logger)
-    configuration.tlsCertificatePath = options.tlsCertificatePath
-    configuration.tlsPrivateKeyPath = options.tlsPrivateKeyPath
-    configuration.maxMessageBytes = options.maxMessageBytes
-    configuration.rateRefillPerSecond = options.rateLimit
-    configuration.rateBurst = max(1, 2 * options.rateLimit)
-    configuration.allowedOrigins = options.allowedOrigins
-
-    var lobbyConfiguration = LobbyConfiguration()
-    lobbyConfiguration.maxMessageBytes = options.maxMessageBytes
-    lobbyConfiguration.reconnectGrace = options.reconnectGrace
-    lobbyConfiguration.countdown = options.countdown
-    lobbyConfiguration.emptyTableGrace = options.emptyTableGrace
-    lobbyConfiguration.spectatorLimit = options.spectatorLimit
-    let state = LobbyState(configuration: lobbyConfiguration, entropy: .system)
-
-    // The lobby runs on the transport's thread (no hop per move), or on a thread of its own.
-    let executor =
-      options.executors == 0 ? nil : LobbyExecutor(state: state, now: MonotonicClock.now)
+    let state = LobbyState(configuration: configuration.lobbyConfiguration, entropy: .system)
+    // With no executor the lobby decides on the transport's service thread (no hop per move);
+    // otherwise the transport's events go to the executor's thread.
+    let inline =
+      configuration.executors == 0
+      ? InlineLobby(state: state, metrics: metrics.makeLobbyMetrics()) : nil
     let transport = WebSocketTransport(
-      configuration: configuration, logger: logger,
-      handler: executor ?? InlineLobby(state: state))
+      configuration: configuration.transportConfiguration(
+        webRoot: Self.resolvedWebRoot(configuration.webRoot, logger: logger)),
+      logger: logger, handler: inline, metrics: metrics.transport)
+    // Started before the group, so a port that cannot be bound stops the command at once.
     try transport.start()
-    executor?.start(
-      perform: { [transport] actions in
-        var commands: [TransportCommand] = []
-        commands.append(actions: actions)
-        // One lock and at most one wake of the service thread for the whole batch.
-        transport.perform(commands)
-      },
-      consumed: { [transport] in transport.acknowledge(bytes: $0) })
 
-    let scheme = options.tlsCertificatePath == nil ? "http" : "https"
-    let shownHost = options.host == "0.0.0.0" ? "localhost" : options.host
+    let outbound = TransportOutbound(transport: transport)
+    let lobby =
+      inline != nil
+      ? nil
+      : LobbyExecutor(
+        state: state, now: MonotonicClock.now, perform: { outbound.perform($0) },
+        consumed: { [transport] in transport.acknowledge(bytes: $0) },
+        metrics: metrics.makeLobbyMetrics())
+
+    let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
+    let shownHost = configuration.host == "0.0.0.0" ? "localhost" : configuration.host
     logger.notice(
       "Matchismo Live is listening on \(scheme)://\(shownHost):\(transport.listeningPort)/")
 
-    let (watcher, signals) = SignalWatcher.stream(signals: [SIGINT, SIGTERM])
-    let shutdown = Task {
-      for await signal in signals {
-        logger.notice("received signal \(signal); closing every connection with 1001")
-        await transport.shutdown()
-        break
-      }
-    }
-    // The events go to the lobby on the service thread; the stream only finishes at shutdown.
-    for await _ in transport.events {}
-    executor?.stop()
-    shutdown.cancel()
-    watcher.cancel()
+    // In dependency order: each service may use those before it, and is shut down before them.
+    var group = ServiceGroupConfiguration(
+      services: [
+        .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
+        .init(service: LobbyService(executor: lobby)),
+        .init(service: TransportService(transport: transport, lobby: lobby, logger: logger)),
+      ],
+      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    group.maximumGracefulShutdownDuration = Self.shutdownLimit
+    try await ServiceGroup(configuration: group).run()
     logger.notice("stopped")
   }
 
@@ -102,5 +80,17 @@ struct Application {
       return nil
     }
     return url.path
+  }
+}
+
+/// Carries out the lobby's actions on the transport.
+struct TransportOutbound: Sendable {
+  let transport: WebSocketTransport
+
+  func perform(_ actions: [LobbyAction]) {
+    var commands: [TransportCommand] = []
+    commands.append(actions: actions)
+    // One lock and at most one wake of the service thread for the whole batch.
+    transport.perform(commands)
   }
 }

@@ -5,10 +5,13 @@ import Lobby
 /// wake. The shell is this thin: events in, actions out, carried out by the transport at once.
 final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
+  private var metrics: LobbyMetrics?
+  private var movesReceivedAt: [Double] = []
 
-  /// Runs `state` on the service thread.
-  init(state: LobbyState) {
+  /// Runs `state` on the service thread, exporting to `metrics` after each event.
+  init(state: LobbyState, metrics: LobbyMetrics? = nil) {
     self.state = state
+    self.metrics = metrics
   }
 
   var decidesInline: Bool { true }
@@ -17,8 +20,12 @@ final class InlineLobby: ServiceThreadHandler {
     switch event {
     case .opened:
       return
-    case .message(let connection, let bytes):
+    case .message(let connection, let bytes, let receivedAt):
+      let accepted = state.statistics.movesAccepted
       commands.append(actions: state.receive(bytes, from: connection, now: now))
+      if metrics != nil && state.statistics.movesAccepted != accepted {
+        movesReceivedAt.append(receivedAt)
+      }
     case .closed(let connection):
       commands.append(actions: state.disconnected(connection, now: now))
     }
@@ -26,13 +33,27 @@ final class InlineLobby: ServiceThreadHandler {
     if let due = state.nextDeadline(), due <= now {
       commands.append(actions: state.advance(to: now))
     }
+    export(now: now)
   }
 
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
     commands.append(actions: state.advance(to: now))
+    export(now: now)
   }
 
-  func nextDeadline() -> Double? { state.nextDeadline() }
+  func nextDeadline() -> Double? {
+    let due = state.nextDeadline()
+    guard let tables = metrics?.nextTableExport else { return due }
+    return min(due ?? tables, tables)
+  }
+
+  /// The frames are queued as soon as this returns: that is the hand-over the latency measures.
+  private func export(now: Double) {
+    guard metrics != nil else { return }
+    metrics!.export(
+      state, movesReceivedAt: movesReceivedAt, handedOverAt: MonotonicClock.now(), now: now)
+    movesReceivedAt.removeAll(keepingCapacity: true)
+  }
 }
 
 extension [TransportCommand] {

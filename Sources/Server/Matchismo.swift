@@ -1,7 +1,8 @@
 import ArgumentParser
 import Logging
 
-/// The `matchismo` command: parses options and runs the server until SIGINT or SIGTERM.
+/// The `matchismo` command: parses options into a ``ServerConfiguration`` and runs the server
+/// until SIGINT or SIGTERM.
 @main
 struct Matchismo: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -9,16 +10,16 @@ struct Matchismo: AsyncParsableCommand {
     abstract: "Matchismo Live: a real-time multiplayer Set server with a browser client.")
 
   @Option(help: "Interface to listen on (0.0.0.0 for every interface).")
-  var host = "127.0.0.1"
+  var host = ServerConfiguration.defaults.host
 
   @Option(help: "Port for HTTP and WebSocket (0 picks a free one).")
-  var port = 8080
+  var port = ServerConfiguration.defaults.port
 
   @Option(help: "Folder of the web client, served at /.")
-  var webRoot = "web-client"
+  var webRoot = ServerConfiguration.defaults.webRoot
 
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-  var logLevel: Logger.Level = .info
+  var logLevel = ServerConfiguration.defaults.logLevel
 
   @Option(help: "PEM certificate: serve https and wss (needs --tls-key).")
   var tlsCert: String?
@@ -27,81 +28,63 @@ struct Matchismo: AsyncParsableCommand {
   var tlsKey: String?
 
   @Option(help: "Largest message a client may send, in bytes.")
-  var maxMessageBytes = 8192
+  var maxMessageBytes = ServerConfiguration.defaults.maxMessageBytes
 
   @Option(help: "Seconds a dropped player's session is kept for a resume.")
-  var reconnectGrace: Double = 60
+  var reconnectGrace = ServerConfiguration.defaults.reconnectGrace
 
   @Option(help: "Seconds of countdown between a table's start and its deal.")
-  var countdown: Double = 3
+  var countdown = ServerConfiguration.defaults.countdown
 
   @Option(help: "Seconds a table with nobody seated stays open.")
-  var emptyTableGrace: Double = 10
+  var emptyTableGrace = ServerConfiguration.defaults.emptyTableGrace
 
   @Option(help: "Most spectators at one table.")
-  var spectatorLimit = 50
+  var spectatorLimit = ServerConfiguration.defaults.spectatorLimit
 
   @Option(
     help:
       "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move), 1 on a thread of its own."
   )
-  var executors = 0
+  var executors = ServerConfiguration.defaults.executors
 
   @Option(help: "Messages per second one connection may send (bursts of twice as many).")
-  var rateLimit: Double = 20
+  var rateLimit = ServerConfiguration.defaults.rateLimit
 
   @Option(
     help: ArgumentHelp(
       "A browser origin (scheme://host[:port]) allowed to open WebSockets besides the page's own; repeatable. '*' allows any.",
       valueName: "origin"))
-  var allowedOrigin: [String] = []
+  var allowedOrigin = ServerConfiguration.defaults.allowedOrigins
 
-  /// Longest time any option may name: a day. More makes no sense for a game and would
-  /// overflow the clocks' arithmetic.
-  static let longestSeconds: Double = 86_400
-
-  func validate() throws {
-    if (tlsCert == nil) != (tlsKey == nil) {
-      throw ValidationError("--tls-cert and --tls-key go together.")
-    }
-    if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535.") }
-    if !(256...(16 << 20)).contains(maxMessageBytes) {
-      throw ValidationError("--max-message-bytes must be 256...16777216.")
-    }
-    try Self.check(reconnectGrace, "--reconnect-grace", allowsZero: false)
-    try Self.check(countdown, "--countdown", allowsZero: true)
-    try Self.check(emptyTableGrace, "--empty-table-grace", allowsZero: false)
-    if !(0...1).contains(executors) { throw ValidationError("--executors must be 0 or 1.") }
-    if spectatorLimit < 1 { throw ValidationError("--spectator-limit must be at least 1.") }
-    // No upper bound: benchmarks lift the limit with a huge value (a closed loop).
-    guard rateLimit.isFinite, rateLimit > 0 else {
-      throw ValidationError("--rate-limit must be a positive number of messages per second.")
-    }
-    for origin in allowedOrigin {
-      if let problem = OriginPolicy.problem(withAllowedOrigin: origin) {
-        throw ValidationError("--allowed-origin: \(problem).")
-      }
-    }
+  /// The options as the server's configuration.
+  var serverConfiguration: ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.host = host
+    configuration.port = port
+    configuration.webRoot = webRoot
+    configuration.logLevel = logLevel
+    configuration.tlsCertificatePath = tlsCert
+    configuration.tlsPrivateKeyPath = tlsKey
+    configuration.maxMessageBytes = maxMessageBytes
+    configuration.reconnectGrace = reconnectGrace
+    configuration.countdown = countdown
+    configuration.emptyTableGrace = emptyTableGrace
+    configuration.spectatorLimit = spectatorLimit
+    configuration.executors = executors
+    configuration.rateLimit = rateLimit
+    configuration.allowedOrigins = allowedOrigin
+    return configuration
   }
 
-  /// Refuses a number of seconds that is not finite, negative, zero (unless `allowsZero`), or
-  /// longer than `longestSeconds`.
-  private static func check(_ seconds: Double, _ name: String, allowsZero: Bool) throws {
-    let lowest = allowsZero ? "0" : "more than 0"
-    guard seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= longestSeconds
-    else {
-      throw ValidationError(
-        "\(name) must be a number of seconds, \(lowest) and at most \(Int(longestSeconds)).")
+  func validate() throws {
+    if let problem = serverConfiguration.validationProblem() {
+      throw ValidationError(problem)
     }
   }
 
   func run() async throws {
-    let options = ServerOptions(
-      host: host, port: port, webRoot: webRoot, logLevel: logLevel, tlsCertificatePath: tlsCert,
-      tlsPrivateKeyPath: tlsKey, maxMessageBytes: maxMessageBytes, reconnectGrace: reconnectGrace,
-      countdown: countdown, emptyTableGrace: emptyTableGrace, spectatorLimit: spectatorLimit,
-      executors: executors, rateLimit: rateLimit, allowedOrigins: allowedOrigin)
-    try await Application(options: options).run()
+    try await Application(configuration: serverConfiguration).run()
   }
 }
 

@@ -41,7 +41,7 @@ import Testing
       for await event in transport.events {
         switch event {
         case .opened(let id): ledger.state.withLock { $0.opened.append(id) }
-        case .message(_, let bytes):
+        case .message(_, let bytes, _):
           let acknowledge = ledger.state.withLock { state in
             state.receivedBytes += bytes.count
             if !state.acknowledging { state.unacknowledged += bytes.count }

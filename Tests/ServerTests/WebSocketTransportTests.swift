@@ -41,7 +41,7 @@ extension LoopbackClient: @unchecked Sendable {}
           log.append(event)
           switch event {
           case .opened(let id): opened.ids.withLock { $0.append(id) }
-          case .message(let id, let bytes): transport.send(Frame(bytes), to: id)
+          case .message(let id, let bytes, _): transport.send(Frame(bytes), to: id)
           case .closed: break
           }
         }
@@ -191,7 +191,7 @@ extension LoopbackClient: @unchecked Sendable {}
     let opened = events.compactMap { if case .opened(let id) = $0 { id } else { nil } }
     let closed = events.compactMap { if case .closed(let id) = $0 { id } else { nil } }
     let messages = events.compactMap {
-      if case .message(_, let bytes) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }
+      if case .message(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }
     }
     #expect(opened.count == 2)
     #expect(Set(opened) == Set(closed))

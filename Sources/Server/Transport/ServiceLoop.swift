@@ -28,6 +28,10 @@ final class ServiceLoop {
   private var handlerTimerArmedAt: Double?
   private let originPolicy: OriginPolicy
   private var staticFiles: StaticFiles?
+  private let metrics: TransportMetrics?
+  /// `/metrics` bodies (with `LWS_PRE` bytes of headroom) waiting for their connection's
+  /// `LWS_CALLBACK_HTTP_WRITEABLE`, by HTTP connection.
+  private var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
 
   private var resources: LWSResources?
   private var context: OpaquePointer?
@@ -52,11 +56,12 @@ final class ServiceLoop {
   init(
     configuration: TransportConfiguration, logger: Logger, inbox: TransportInbox,
     continuation: AsyncStream<TransportEvent>.Continuation, backPressure: InboundBackPressure,
-    handler: (any ServiceThreadHandler)? = nil
+    handler: (any ServiceThreadHandler)? = nil, metrics: TransportMetrics? = nil
   ) {
     self.handler = handler
     self.configuration = configuration
     self.logger = logger
+    self.metrics = metrics
     self.inbox = inbox
     self.continuation = continuation
     self.backPressure = backPressure
@@ -202,6 +207,9 @@ final class ServiceLoop {
       return acceptsUpgrade(wsi) ? 0 : 1
     case LWS_CALLBACK_HTTP:
       return serveHTTP(wsi, path: input, length: length)
+    case LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP:
+      return httpEvent(wsi, reason)
+        ?? lws_callback_http_dummy(wsi, reason, user, input, length)
     case LWS_CALLBACK_ESTABLISHED:
       return established(wsi, session: user?.assumingMemoryBound(to: shim_session.self))
     case LWS_CALLBACK_RECEIVE:
@@ -223,6 +231,7 @@ final class ServiceLoop {
       let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
       if Self.isValidPeerClosePayload(payload) { return 0 }
       logger.debug("invalid close frame; answering 1002", metadata: ["connection": "\(state.id)"])
+      metrics?.closing(code: 1002)
       // Written here rather than through `lws_close_reason`, which would make lws wait up to
       // five seconds for a second close from a peer that has already sent its own. The peer
       // is done sending, so dropping the socket right after cannot reset the close frame away.
@@ -325,6 +334,7 @@ final class ServiceLoop {
     let state = ConnectionState(
       id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
     connections[id] = state
+    metrics?.connectionOpened(open: connections.count)
     deliver(.opened(id))
     if shuttingDown {
       requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
@@ -343,6 +353,7 @@ final class ServiceLoop {
       }
       let now = MonotonicClock.now()
       guard state.rate.take(now: now) else {
+        metrics?.rateLimited()
         violation(state, code: 1008, reason: "rate limit")
         return
       }
@@ -370,13 +381,14 @@ final class ServiceLoop {
       break
     case .message(let bytes):
       // Counted before the consumer can see (and acknowledge) it.
+      let receivedAt = MonotonicClock.now()
       if handler?.decidesInline == true {
         // Decided right here: nothing waits in between, so nothing to count.
-        deliver(.message(state.id, bytes))
+        deliver(.message(state.id, bytes, receivedAt: receivedAt))
       } else {
         // Counted before the consumer can see (and acknowledge) it.
         let queued = backPressure.add(bytes.count)
-        deliver(.message(state.id, bytes))
+        deliver(.message(state.id, bytes, receivedAt: receivedAt))
         if queued > backPressure.highWater { pauseReading(state) }
       }
     case .tooBig:
@@ -401,6 +413,7 @@ final class ServiceLoop {
       lws_write(state.wsi, payload, length, LWS_WRITE_TEXT)
     }
     if written < 0 { return -1 }
+    metrics?.frameWritten(bytes: frame.count)
     if !state.outbound.isEmpty || state.closeRequest != nil {
       lws_callback_on_writable(state.wsi)
     }
@@ -413,6 +426,7 @@ final class ServiceLoop {
     session.pointee.established = 0
     let id = ConnectionID(rawValue: session.pointee.connection_id)
     connections.removeValue(forKey: id)?.release()
+    metrics?.connectionClosed(open: connections.count)
     if pausedConnections.remove(id) != nil {
       backPressure.pausedConnections.store(
         pausedConnections.count, ordering: .sequentiallyConsistent)
@@ -441,6 +455,9 @@ final class ServiceLoop {
       path.map {
         String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self)
       } ?? "/"
+    if requestPath == TransportMetrics.path, let metrics {
+      return serveMetrics(wsi, metrics, headers: headers)
+    }
     guard let file = staticFiles?.resolve(requestPath) else {
       return respondWithoutBody(wsi, status: 404, headers: headers)
     }
@@ -450,6 +467,70 @@ final class ServiceLoop {
       wsi, file.path, file.contentType, extra, Int32(extra.utf8.count))
     if result < 0 || (result > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
     return 0
+  }
+
+  /// `GET /metrics`: renders every metric now (on this thread: the registry only takes locks
+  /// that other threads hold for a single update) and sends the headers; the body follows at
+  /// the connection's `LWS_CALLBACK_HTTP_WRITEABLE`, as lws wants for a body of any size.
+  private func serveMetrics(
+    _ wsi: OpaquePointer, _ metrics: TransportMetrics, headers: [(name: String, value: String)]
+  ) -> Int32 {
+    let headroom = shim_lws_pre()
+    var body = [UInt8](repeating: 0, count: headroom)
+    body.reserveCapacity(16 * 1024)
+    metrics.render(&body)
+    let failed = withHeaderBuffer { start, cursor, end in
+      if lws_add_http_common_headers(
+        wsi, 200, TransportMetrics.contentType,
+        lws_filepos_t(body.count - headroom), &cursor, end) != 0
+      {
+        return true
+      }
+      for header in headers + [("Cache-Control", "no-store")] {
+        let name = header.name.lowercased() + ":"
+        let added = lws_add_http_header_by_name(
+          wsi, name, header.value, Int32(header.value.utf8.count), &cursor, end)
+        if added != 0 { return true }
+      }
+      return lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
+    }
+    if failed { return -1 }
+    pendingHTTPBodies[wsi] = body
+    lws_callback_on_writable(wsi)
+    return 0
+  }
+
+  /// `LWS_CALLBACK_HTTP_WRITEABLE` and `LWS_CALLBACK_CLOSED_HTTP` for a connection with a
+  /// `/metrics` body pending: writes it and ends the transaction, or forgets it. `nil` when
+  /// nothing is pending (a static file, whose writes lws drives itself).
+  fileprivate func httpEvent(_ wsi: OpaquePointer, _ reason: lws_callback_reasons) -> Int32? {
+    guard var body = pendingHTTPBodies.removeValue(forKey: wsi) else { return nil }
+    guard reason == LWS_CALLBACK_HTTP_WRITEABLE else { return 0 }
+    let headroom = shim_lws_pre()
+    // lws keeps whatever the socket does not take and sends it before anything else; ending
+    // the transaction meanwhile is deferred until that is out.
+    let written = body.withUnsafeMutableBufferPointer { buffer in
+      lws_write(
+        wsi, buffer.baseAddress! + headroom, buffer.count - headroom, LWS_WRITE_HTTP_FINAL)
+    }
+    if written < 0 || lws_http_transaction_completed(wsi) != 0 { return -1 }
+    return 0
+  }
+
+  /// Runs `body` with a header buffer (after `LWS_PRE` bytes of headroom): its start, a
+  /// cursor at the start, and its last byte, as the lws header helpers take them.
+  private func withHeaderBuffer(
+    _ body: (
+      UnsafeMutablePointer<UInt8>, inout UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>
+    ) -> Bool
+  ) -> Bool {
+    let headroom = shim_lws_pre()
+    var buffer = [UInt8](repeating: 0, count: headroom + 4096)
+    return buffer.withUnsafeMutableBufferPointer { buffer in
+      let start = buffer.baseAddress! + headroom
+      var cursor: UnsafeMutablePointer<UInt8>? = start
+      return body(start, &cursor, buffer.baseAddress! + buffer.count - 1)
+    }
   }
 
   /// Sends a header-only response and, if `finish`, ends the HTTP transaction (keeping the
@@ -575,6 +656,7 @@ final class ServiceLoop {
     guard state.outbound.push(frame) else {
       logger.debug(
         "outbound queue full; closing", metadata: ["connection": "\(id)"])
+      metrics?.tooSlow()
       violation(state, code: 4000, reason: "too slow")
       return
     }
@@ -620,6 +702,7 @@ final class ServiceLoop {
     _ state: ConnectionState, code: UInt16, reason: String, flushFirst: Bool
   ) {
     guard state.closeRequest == nil else { return }
+    metrics?.closing(code: code)
     state.closeRequest = ConnectionState.CloseRequest(
       code: code, reason: reason, flushFirst: flushFirst)
     lws_callback_on_writable(state.wsi)
@@ -705,6 +788,13 @@ private func httpProtocolCallback(
     return Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue()
       .serveHTTP(wsi, path: input, length: length)
   }
+  if reason == LWS_CALLBACK_HTTP_WRITEABLE || reason == LWS_CALLBACK_CLOSED_HTTP, let wsi,
+    let raw = lws_context_user(lws_get_context(wsi)),
+    let result = Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().httpEvent(
+      wsi, reason)
+  {
+    return result
+  }
   return lws_callback_http_dummy(wsi, reason, user, input, length)
 }
 
@@ -720,5 +810,5 @@ private func shutdownDeadlineCallback(_ sul: UnsafeMutablePointer<lws_sorted_use
   Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().deadlineReached()
 }
 
-/// `info.signal_cb`: signals are the application's business (see `SignalWatcher`).
+/// `info.signal_cb`: signals are the application's business (its `ServiceGroup` watches them).
 private func ignoreSignalCallback(_ handle: UnsafeMutableRawPointer?, _ signal: Int32) {}

@@ -1,12 +1,13 @@
 /// Everything `WebSocketTransport` needs to know; the defaults are the limits of protocol v1
-/// (see docs/PROTOCOL.md, "Limits and close codes").
+/// (see docs/PROTOCOL.md, "Limits and close codes"). Settings the `matchismo` command has an
+/// option for take their defaults from `ServerConfiguration.defaults`, so each is written once.
 struct TransportConfiguration: Sendable {
   /// Interface address to bind: an IPv4 or IPv6 literal. `"0.0.0.0"` binds every IPv4
   /// interface, `"::"` every interface (IPv4 and IPv6).
-  var host: String = "127.0.0.1"
+  var host: String = ServerConfiguration.defaults.host
   /// TCP port for HTTP and WebSocket; `0` lets the kernel pick one (see
   /// `WebSocketTransport.listeningPort`).
-  var port: Int = 8080
+  var port: Int = ServerConfiguration.defaults.port
   /// Directory served at `/` (with `index.html` as the default document); `nil` serves no files.
   var webRoot: String?
   /// PEM certificate chain. With `tlsPrivateKeyPath` also set, the port speaks https and wss only.
@@ -16,7 +17,7 @@ struct TransportConfiguration: Sendable {
   /// The WebSocket subprotocol. It is also used for clients that name no subprotocol.
   var subprotocol: String = "matchismo.v2"
   /// Largest accepted inbound message in bytes; a larger one closes the connection with 1009.
-  var maxMessageBytes: Int = 8192
+  var maxMessageBytes: Int = ServerConfiguration.defaults.maxMessageBytes
   /// Frames that may wait for one connection; one more drops its queue and closes it with
   /// 4000 "too slow".
   var outboundQueueFrameLimit: Int = 512
@@ -24,9 +25,10 @@ struct TransportConfiguration: Sendable {
   var outboundQueueByteLimit: Int = 4 << 20
   /// Messages a connection may send in a burst (token bucket size); an empty bucket closes the
   /// connection with 1008 "rate limit".
-  var rateBurst: Double = 40
+  var rateBurst: Double = ServerConfiguration.rateBurst(
+    forRateLimit: ServerConfiguration.defaults.rateLimit)
   /// Tokens added back per second.
-  var rateRefillPerSecond: Double = 20
+  var rateRefillPerSecond: Double = ServerConfiguration.defaults.rateLimit
   /// Seconds without a valid PONG (or, at most every half of this, a received message) before
   /// the server sends a PING. `0` turns keepalive off.
   var pingIdleSeconds: UInt16 = 30

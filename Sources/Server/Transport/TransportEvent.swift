@@ -3,8 +3,10 @@
 enum TransportEvent: Sendable {
   /// A WebSocket upgrade completed; the id is new.
   case opened(ConnectionID)
-  /// One complete text message (valid UTF-8, at most `maxMessageBytes` bytes).
-  case message(ConnectionID, [UInt8])
+  /// One complete text message (valid UTF-8, at most `maxMessageBytes` bytes), and when the
+  /// service thread received its last byte (`MonotonicClock`), so a consumer can measure how
+  /// long the message waited for it.
+  case message(ConnectionID, [UInt8], receivedAt: Double)
   /// The connection is gone; only sent for connections that were `.opened`. Sends to the id
   /// are dropped from now on.
   case closed(ConnectionID)

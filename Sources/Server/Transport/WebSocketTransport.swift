@@ -26,6 +26,7 @@ final class WebSocketTransport: Sendable {
   let events: AsyncStream<TransportEvent>
 
   private let logger: Logger
+  private let metrics: TransportMetrics?
   private let continuation: AsyncStream<TransportEvent>.Continuation
   private let inbox = TransportInbox()
   private let backPressure: InboundBackPressure
@@ -33,14 +34,17 @@ final class WebSocketTransport: Sendable {
   private let handler: ServiceThreadHandlerBox?
 
   /// A transport that does nothing until `start()`. With a `handler`, events go to it on the
-  /// service thread (and `events` only finishes); otherwise they go to `events`.
+  /// service thread (and `events` only finishes); otherwise they go to `events`. With
+  /// `metrics`, it counts what it does there and serves their rendering at `GET /metrics`
+  /// (`TransportMetrics.path`).
   init(
     configuration: TransportConfiguration, logger: Logger,
-    handler: (any ServiceThreadHandler)? = nil
+    handler: (any ServiceThreadHandler)? = nil, metrics: TransportMetrics? = nil
   ) {
     self.configuration = configuration
     self.logger = logger
     self.handler = handler.map(ServiceThreadHandlerBox.init)
+    self.metrics = metrics
     backPressure = InboundBackPressure(
       highWater: configuration.inboundHighWaterBytes, lowWater: configuration.inboundLowWaterBytes)
     (events, continuation) = AsyncStream.makeStream(
@@ -81,10 +85,11 @@ final class WebSocketTransport: Sendable {
     LWSLogBridge.install(logger)
 
     let startup = StartupSignal()
-    let thread = Thread { [configuration, logger, inbox, continuation, backPressure, handler] in
+    let thread = Thread {
+      [configuration, logger, inbox, continuation, backPressure, handler, metrics] in
       let loop = ServiceLoop(
         configuration: configuration, logger: logger, inbox: inbox, continuation: continuation,
-        backPressure: backPressure, handler: handler?.handler)
+        backPressure: backPressure, handler: handler?.handler, metrics: metrics)
       let port: Int
       do throws(TransportError) {
         port = try loop.createContext(webRoot: webRoot)

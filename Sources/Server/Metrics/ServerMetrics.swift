@@ -1,0 +1,250 @@
+import CoreMetrics
+import Lobby
+import Metrics
+import Prometheus
+import Protocol
+import Synchronization
+
+/// The names of the metrics the server exports (README.md, "Metrics", describes each).
+///
+/// Prometheus conventions: snake_case, a `matchismo_` prefix, counters end in `_total`, times
+/// are in seconds.
+enum MetricName {
+  static let connectionsOpen = "matchismo_connections_open"
+  static let connectionsOpened = "matchismo_connections_opened_total"
+  static let framesOut = "matchismo_frames_out_total"
+  static let bytesOut = "matchismo_bytes_out_total"
+  static let closes = "matchismo_closes_total"
+  static let rateLimitCloses = "matchismo_rate_limit_closes_total"
+  static let tooSlowCloses = "matchismo_too_slow_closes_total"
+  static let queuedInboundBytes = "matchismo_inbound_queued_bytes"
+  static let pausedConnections = "matchismo_inbound_paused_connections"
+  static let sessions = "matchismo_sessions"
+  static let tables = "matchismo_tables"
+  static let movesAccepted = "matchismo_moves_accepted_total"
+  static let movesRejected = "matchismo_moves_rejected_total"
+  static let moveBroadcastLatency = "matchismo_move_broadcast_latency_seconds"
+}
+
+/// Every metric of the server, made through swift-metrics into one Prometheus registry, and
+/// the registry's text rendering for `GET /metrics`.
+///
+/// The handles are made once here, never per event: making one takes the registry's lock and
+/// a dictionary lookup, while using one is an atomic add (counters, gauges) or a short lock
+/// (histograms). So the threads that count (the transport's service thread, the lobby
+/// executor) never wait for anything slower than another thread's single update.
+final class ServerMetrics: Sendable {
+  /// Where every metric is registered.
+  let registry: PrometheusCollectorRegistry
+  /// The swift-metrics backend writing into ``registry``.
+  let factory: PrometheusMetricsFactory
+  /// What the transport counts, on its service thread.
+  let transport: TransportMetrics
+
+  /// Bounds of the move→broadcast latency histogram: the lobby turns a move around in
+  /// microseconds when idle, so the finest buckets are well below a millisecond; the coarsest
+  /// catch a stalled executor.
+  static let latencyBuckets: [Duration] = [
+    .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+    .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+    .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+  ]
+
+  /// Metrics in `registry` (a fresh one by default, so tests do not share counts).
+  init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    self.registry = registry
+    var factory = PrometheusMetricsFactory(registry: registry)
+    factory.durationHistogramBuckets[MetricName.moveBroadcastLatency] = Self.latencyBuckets
+    self.factory = factory
+    transport = TransportMetrics(factory: factory) { buffer in
+      registry.emit(into: &buffer)
+    }
+  }
+
+  /// The lobby executor's metrics. Make one per executor: it remembers what it exported.
+  func makeLobbyMetrics() -> LobbyMetrics {
+    LobbyMetrics(factory: factory)
+  }
+
+  /// Every metric in the Prometheus text format (version 0.0.4).
+  func render() -> String {
+    var buffer: [UInt8] = []
+    registry.emit(into: &buffer)
+    return String(decoding: buffer, as: UTF8.self)
+  }
+}
+
+/// The transport's metrics. The counting methods are called on the service thread; the level
+/// gauges are set by ``MetricsService`` from the transport's atomics.
+final class TransportMetrics: Sendable {
+  /// The HTTP path the transport serves the rendering at.
+  static let path = "/metrics"
+  /// The `Content-Type` of the rendering (the Prometheus text format).
+  static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+  /// Appends the rendering of every metric to a buffer. Safe on the service thread: it holds
+  /// the registry's lock only to copy its list, then reads each metric's atomics or lock.
+  let render: @Sendable (inout [UInt8]) -> Void
+
+  private let factory: any MetricsFactory
+  private let connectionsOpen: CoreMetrics.Gauge
+  private let connectionsOpened: CoreMetrics.Counter
+  private let framesOut: CoreMetrics.Counter
+  private let bytesOut: CoreMetrics.Counter
+  private let rateLimitCloses: CoreMetrics.Counter
+  private let tooSlowCloses: CoreMetrics.Counter
+  private let queuedInboundBytes: CoreMetrics.Gauge
+  private let pausedConnections: CoreMetrics.Gauge
+  /// Close counters by code, made on first use: lobby closes may use any code in 1000...4999.
+  /// Only the service thread takes the lock, so it is never contended.
+  private let closes = Mutex<[UInt16: CoreMetrics.Counter]>([:])
+
+  /// Metrics made by `factory`; `render` produces the page for ``path``.
+  init(factory: any MetricsFactory, render: @escaping @Sendable (inout [UInt8]) -> Void) {
+    self.factory = factory
+    self.render = render
+    connectionsOpen = CoreMetrics.Gauge(label: MetricName.connectionsOpen, factory: factory)
+    connectionsOpened = CoreMetrics.Counter(label: MetricName.connectionsOpened, factory: factory)
+    framesOut = CoreMetrics.Counter(label: MetricName.framesOut, factory: factory)
+    bytesOut = CoreMetrics.Counter(label: MetricName.bytesOut, factory: factory)
+    rateLimitCloses = CoreMetrics.Counter(label: MetricName.rateLimitCloses, factory: factory)
+    tooSlowCloses = CoreMetrics.Counter(label: MetricName.tooSlowCloses, factory: factory)
+    queuedInboundBytes = CoreMetrics.Gauge(label: MetricName.queuedInboundBytes, factory: factory)
+    pausedConnections = CoreMetrics.Gauge(label: MetricName.pausedConnections, factory: factory)
+    // Present from the start, so a scrape shows 0 rather than nothing.
+    connectionsOpen.record(0)
+    queuedInboundBytes.record(0)
+    pausedConnections.record(0)
+  }
+
+  /// A WebSocket connection was established; `open` are open now.
+  func connectionOpened(open: Int) {
+    connectionsOpened.increment()
+    connectionsOpen.record(open)
+  }
+
+  /// An established connection is gone; `open` are open now.
+  func connectionClosed(open: Int) {
+    connectionsOpen.record(open)
+  }
+
+  /// One message frame of `bytes` payload bytes was handed to lws.
+  func frameWritten(bytes: Int) {
+    framesOut.increment()
+    bytesOut.increment(by: bytes)
+  }
+
+  /// The server decided to close a connection with `code`.
+  func closing(code: UInt16) {
+    let counter = closes.withLock { closes in
+      if let counter = closes[code] { return counter }
+      let counter = CoreMetrics.Counter(
+        label: MetricName.closes, dimensions: [("code", String(code))], factory: factory)
+      closes[code] = counter
+      return counter
+    }
+    counter.increment()
+  }
+
+  /// A connection sent faster than its rate limit (closed with 1008).
+  func rateLimited() { rateLimitCloses.increment() }
+
+  /// A connection's outbound queue overflowed (closed with 4000).
+  func tooSlow() { tooSlowCloses.increment() }
+
+  /// The transport's inbound back-pressure levels, as sampled now.
+  func sampleInbound(queuedBytes: Int, pausedConnections paused: Int) {
+    queuedInboundBytes.record(queuedBytes)
+    pausedConnections.record(paused)
+  }
+}
+
+/// The lobby's metrics, exported by the executor thread after each batch: counters from the
+/// deltas of ``LobbyState/Statistics``, gauges from the state's counts, and the latency of
+/// each accepted move. Executor thread only.
+struct LobbyMetrics: Sendable {
+  /// Seconds between two counts of the tables by game and phase. Counting walks every table,
+  /// too much for every batch under load; a batch that comes sooner marks the count due at
+  /// ``nextTableExport``, when the executor wakes for it.
+  static let tableExportInterval = 0.5
+
+  private let factory: any MetricsFactory
+  private let sessions: CoreMetrics.Gauge
+  private let movesAccepted: CoreMetrics.Counter
+  private let movesRejected: [ErrorCode: CoreMetrics.Counter]
+  private let latency: CoreMetrics.Timer
+  private var tables: [TableKey: CoreMetrics.Gauge] = [:]
+  private var exported = LobbyState.Statistics()
+  private var lastTableExport = -Double.infinity
+  /// When the table gauges are next due (`nil`: they are up to date).
+  private(set) var nextTableExport: Double?
+
+  /// A table's game and phase, the labels of the tables gauge.
+  private struct TableKey: Hashable {
+    var game: String
+    var phase: String
+  }
+
+  init(factory: any MetricsFactory) {
+    self.factory = factory
+    sessions = CoreMetrics.Gauge(label: MetricName.sessions, factory: factory)
+    movesAccepted = CoreMetrics.Counter(label: MetricName.movesAccepted, factory: factory)
+    // Every reason from the start, so a scrape shows each at 0 rather than nothing.
+    movesRejected = Dictionary(
+      uniqueKeysWithValues: ErrorCode.allCases.map { code in
+        (
+          code,
+          CoreMetrics.Counter(
+            label: MetricName.movesRejected, dimensions: [("reason", code.rawValue)],
+            factory: factory)
+        )
+      })
+    latency = CoreMetrics.Timer(label: MetricName.moveBroadcastLatency, factory: factory)
+    sessions.record(0)
+  }
+
+  /// Exports what a batch changed. `movesReceivedAt` are the times (`MonotonicClock`) the
+  /// service thread received each move the batch accepted; `handedOverAt` is when the batch's
+  /// actions were handed to the transport; `now` is the executor's clock, for the throttle.
+  mutating func export(
+    _ state: LobbyState, movesReceivedAt: [Double], handedOverAt: Double, now: Double
+  ) {
+    for receivedAt in movesReceivedAt {
+      latency.recordNanoseconds(Int64(max(0, handedOverAt - receivedAt) * 1e9))
+    }
+    let statistics = state.statistics
+    if statistics != exported {
+      movesAccepted.increment(by: statistics.movesAccepted - exported.movesAccepted)
+      for (code, count) in statistics.movesRejected {
+        let delta = count - exported.movesRejected[code, default: 0]
+        if delta > 0 { movesRejected[code]?.increment(by: delta) }
+      }
+      exported = statistics
+    }
+    sessions.record(state.sessionCount)
+    if now >= lastTableExport + Self.tableExportInterval {
+      exportTables(state)
+      lastTableExport = now
+      nextTableExport = nil
+    } else {
+      nextTableExport = lastTableExport + Self.tableExportInterval
+    }
+  }
+
+  /// Sets the tables gauge of every game and phase seen so far (0 where none is left).
+  private mutating func exportTables(_ state: LobbyState) {
+    var counts: [TableKey: Int] = [:]
+    for id in state.tableIDs {
+      guard let listing = state.table(id)?.listing else { continue }
+      counts[TableKey(game: listing.game, phase: listing.phase.rawValue), default: 0] += 1
+    }
+    for key in counts.keys where tables[key] == nil {
+      tables[key] = CoreMetrics.Gauge(
+        label: MetricName.tables, dimensions: [("game", key.game), ("phase", key.phase)],
+        factory: factory)
+    }
+    for (key, gauge) in tables {
+      gauge.record(counts[key] ?? 0)
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import Lobby
+import Logging
+
+/// Everything the server is told at start, in one place.
+///
+/// The `matchismo` command's options are exactly these fields, and their defaults are read from
+/// ``defaults``: a default is written once, here. ``validationProblem()`` is the command's
+/// validation, and ``transportConfiguration(webRoot:)`` and ``lobbyConfiguration`` hand each
+/// component the part it needs, so the command and the components cannot disagree.
+struct ServerConfiguration: Sendable, Equatable {
+  /// The values used for every option that is not given.
+  static let defaults = ServerConfiguration()
+
+  /// Longest time any option may name: a day. More makes no sense for a game and would
+  /// overflow the clocks' arithmetic.
+  static let longestSeconds: Double = 86_400
+
+  /// Interface to listen on (`0.0.0.0` for every IPv4 interface).
+  var host = "127.0.0.1"
+  /// Port for HTTP and WebSocket; `0` picks a free one.
+  var port = 8080
+  /// Folder of the web client, served at `/`.
+  var webRoot = "web-client"
+  /// Least severe log level printed.
+  var logLevel: Logger.Level = .info
+  /// PEM certificate: with ``tlsPrivateKeyPath``, the port speaks https and wss only.
+  var tlsCertificatePath: String?
+  /// PEM private key for ``tlsCertificatePath``.
+  var tlsPrivateKeyPath: String?
+  /// Largest message a client may send, in bytes (announced in `welcome`; more is 1009).
+  var maxMessageBytes = 8192
+  /// Seconds a dropped player's session and seat are kept for a resume.
+  var reconnectGrace: Double = 60
+  /// Seconds between a table's start and its deal.
+  var countdown: Double = 3
+  /// Seconds a table with nobody seated stays open.
+  var emptyTableGrace: Double = 10
+  /// Most spectators at one table.
+  var spectatorLimit = 50
+  /// Threads that run the lobby: 0 decides every message on the transport's service thread
+  /// (no hop per move; the default, measured in docs/BENCHMARKS.md), 1 on a thread of its own.
+  var executors = 0
+  /// Messages per second one connection may send; the burst is twice as many.
+  var rateLimit: Double = 20
+  /// Browser origins allowed to open WebSockets besides the page's own (see
+  /// `TransportConfiguration.allowedOrigins`).
+  var allowedOrigins: [String] = []
+
+  /// The defaults.
+  init() {}
+
+  /// Why the values cannot be used, naming the command-line option; `nil` when they can.
+  func validationProblem() -> String? {
+    if (tlsCertificatePath == nil) != (tlsPrivateKeyPath == nil) {
+      return "--tls-cert and --tls-key go together."
+    }
+    if !(0...65535).contains(port) { return "--port must be 0...65535." }
+    if !(256...(16 << 20)).contains(maxMessageBytes) {
+      return "--max-message-bytes must be 256...16777216."
+    }
+    if let problem = Self.secondsProblem(reconnectGrace, "--reconnect-grace", allowsZero: false)
+      ?? Self.secondsProblem(countdown, "--countdown", allowsZero: true)
+      ?? Self.secondsProblem(emptyTableGrace, "--empty-table-grace", allowsZero: false)
+    {
+      return problem
+    }
+    if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
+    if !(0...1).contains(executors) { return "--executors must be 0 or 1." }
+    // No upper bound: benchmarks lift the limit with a huge value (a closed loop).
+    guard rateLimit.isFinite, rateLimit > 0 else {
+      return "--rate-limit must be a positive number of messages per second."
+    }
+    for origin in allowedOrigins {
+      if let problem = OriginPolicy.problem(withAllowedOrigin: origin) {
+        return "--allowed-origin: \(problem)."
+      }
+    }
+    return nil
+  }
+
+  /// Refuses a number of seconds that is not finite, negative, zero (unless `allowsZero`), or
+  /// longer than ``longestSeconds``.
+  private static func secondsProblem(_ seconds: Double, _ name: String, allowsZero: Bool)
+    -> String?
+  {
+    let lowest = allowsZero ? "0" : "more than 0"
+    guard seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= longestSeconds
+    else {
+      return "\(name) must be a number of seconds, \(lowest) and at most \(Int(longestSeconds))."
+    }
+    return nil
+  }
+
+  /// The transport's settings. `webRoot` is ``webRoot`` as checked and resolved by the caller
+  /// (`nil` serves no files); everything this type does not name keeps the transport's default.
+  func transportConfiguration(webRoot: String?) -> TransportConfiguration {
+    var configuration = TransportConfiguration()
+    configuration.host = host
+    configuration.port = port
+    configuration.webRoot = webRoot
+    configuration.tlsCertificatePath = tlsCertificatePath
+    configuration.tlsPrivateKeyPath = tlsPrivateKeyPath
+    configuration.maxMessageBytes = maxMessageBytes
+    configuration.rateRefillPerSecond = rateLimit
+    configuration.rateBurst = Self.rateBurst(forRateLimit: rateLimit)
+    configuration.allowedOrigins = allowedOrigins
+    return configuration
+  }
+
+  /// The lobby's settings; everything this type does not name keeps the lobby's default.
+  var lobbyConfiguration: LobbyConfiguration {
+    var configuration = LobbyConfiguration()
+    configuration.maxMessageBytes = maxMessageBytes
+    configuration.reconnectGrace = reconnectGrace
+    configuration.countdown = countdown
+    configuration.emptyTableGrace = emptyTableGrace
+    configuration.spectatorLimit = spectatorLimit
+    return configuration
+  }
+
+  /// The token bucket's size for a rate limit: bursts of twice the rate, and at least one
+  /// message (a bucket smaller than one token would refuse everything).
+  static func rateBurst(forRateLimit rateLimit: Double) -> Double {
+    max(1, 2 * rateLimit)
+  }
+}

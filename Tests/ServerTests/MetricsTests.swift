@@ -1,0 +1,76 @@
+import Lobby
+import Testing
+
+@testable import Server
+
+/// What the server's metrics render after the transport and the lobby report.
+@Suite struct MetricsTests {
+  /// The sample lines of `metrics`' rendering, without comments. (Gauges are rendered as
+  /// floating-point numbers, counters as integers.)
+  private func samples(_ metrics: ServerMetrics) -> Set<String> {
+    Set(metrics.render().split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") })
+  }
+
+  @Test func everyMetricIsPresentFromTheStartWithTheServersPrefix() {
+    let metrics = ServerMetrics()
+    _ = metrics.makeLobbyMetrics()
+    let lines = samples(metrics)
+    #expect(lines.contains("matchismo_connections_open 0.0"))
+    #expect(lines.contains("matchismo_sessions 0.0"))
+    #expect(lines.contains("matchismo_moves_accepted_total 0"))
+    #expect(lines.contains(#"matchismo_moves_rejected_total{reason="cardNotOnTable"} 0"#))
+    #expect(lines.allSatisfy { $0.hasPrefix("matchismo_") }, "\(lines)")
+  }
+
+  @Test func theLobbyExportsDifferencesSessionsTablesAndLatency() {
+    let metrics = ServerMetrics()
+    var lobby = metrics.makeLobbyMetrics()
+    var state = LobbyState(entropy: .system)
+    let player = ConnectionID(rawValue: 1)
+    _ = state.receive(Array(#"{"type":"hello","name":"Ada"}"#.utf8), from: player, now: 0)
+    _ = state.receive(Array(#"{"type":"choose","card":3}"#.utf8), from: player, now: 0)
+    lobby.export(state, movesReceivedAt: [], handedOverAt: 0, now: 0)
+    // A second export of the same state adds nothing.
+    lobby.export(state, movesReceivedAt: [], handedOverAt: 0, now: 0.1)
+    _ = state.receive(Array(#"{"type":"playSolo","game":"set"}"#.utf8), from: player, now: 1)
+    lobby.export(state, movesReceivedAt: [10.0, 10.0005], handedOverAt: 10.001, now: 1)
+
+    let lines = samples(metrics)
+    #expect(lines.contains(#"matchismo_moves_rejected_total{reason="notAtTable"} 1"#))
+    #expect(lines.contains("matchismo_sessions 1.0"))
+    #expect(lines.contains(#"matchismo_tables{game="set",phase="playing"} 1.0"#), "\(lines)")
+    #expect(lines.contains("matchismo_move_broadcast_latency_seconds_count 2"))
+    #expect(
+      lines.contains(#"matchismo_move_broadcast_latency_seconds_bucket{le="0.0005"} 1"#),
+      "\(lines.sorted())")
+    #expect(lobby.nextTableExport == nil)
+
+    // Within the throttle interval the table count waits, and says when it is due.
+    lobby.export(state, movesReceivedAt: [], handedOverAt: 0, now: 1.1)
+    #expect(lobby.nextTableExport == 1 + LobbyMetrics.tableExportInterval)
+  }
+
+  @Test func theTransportCountsFramesAndClosesByCode() {
+    let metrics = ServerMetrics()
+    metrics.transport.connectionOpened(open: 1)
+    metrics.transport.frameWritten(bytes: 100)
+    metrics.transport.frameWritten(bytes: 20)
+    metrics.transport.rateLimited()
+    metrics.transport.closing(code: 1008)
+    metrics.transport.closing(code: 1008)
+    metrics.transport.closing(code: 1001)
+    metrics.transport.connectionClosed(open: 0)
+    metrics.transport.sampleInbound(queuedBytes: 512, pausedConnections: 2)
+
+    let lines = samples(metrics)
+    #expect(lines.contains("matchismo_connections_opened_total 1"))
+    #expect(lines.contains("matchismo_connections_open 0.0"))
+    #expect(lines.contains("matchismo_frames_out_total 2"))
+    #expect(lines.contains("matchismo_bytes_out_total 120"))
+    #expect(lines.contains("matchismo_rate_limit_closes_total 1"))
+    #expect(lines.contains(#"matchismo_closes_total{code="1008"} 2"#))
+    #expect(lines.contains(#"matchismo_closes_total{code="1001"} 1"#))
+    #expect(lines.contains("matchismo_inbound_queued_bytes 512.0"))
+    #expect(lines.contains("matchismo_inbound_paused_connections 2.0"))
+  }
+}

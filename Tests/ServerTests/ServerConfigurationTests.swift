@@ -1,0 +1,77 @@
+import Lobby
+import Testing
+
+@testable import Server
+
+/// One configuration: the command's defaults are `ServerConfiguration.defaults`, and the
+/// transport's and the lobby's configurations are made from it.
+@Suite struct ServerConfigurationTests {
+  @Test func theCommandsDefaultsAreTheConfigurationsDefaults() throws {
+    let command = try Matchismo.parse([])
+    #expect(command.serverConfiguration == ServerConfiguration.defaults)
+    #expect(ServerConfiguration.defaults.validationProblem() == nil)
+  }
+
+  @Test func everyOptionReachesTheConfiguration() throws {
+    let command = try Matchismo.parse([
+      "--host", "0.0.0.0", "--port", "9000", "--web-root", "/srv/web", "--log-level", "debug",
+      "--tls-cert", "/c.pem", "--tls-key", "/k.pem", "--max-message-bytes", "4096",
+      "--reconnect-grace", "30", "--countdown", "0", "--empty-table-grace", "5",
+      "--spectator-limit", "7", "--rate-limit", "5", "--allowed-origin", "https://a.example",
+    ])
+    var expected = ServerConfiguration()
+    expected.host = "0.0.0.0"
+    expected.port = 9000
+    expected.webRoot = "/srv/web"
+    expected.logLevel = .debug
+    expected.tlsCertificatePath = "/c.pem"
+    expected.tlsPrivateKeyPath = "/k.pem"
+    expected.maxMessageBytes = 4096
+    expected.reconnectGrace = 30
+    expected.countdown = 0
+    expected.emptyTableGrace = 5
+    expected.spectatorLimit = 7
+    expected.rateLimit = 5
+    expected.allowedOrigins = ["https://a.example"]
+    #expect(command.serverConfiguration == expected)
+
+    let transport = expected.transportConfiguration(webRoot: "/resolved")
+    #expect(transport.host == "0.0.0.0" && transport.port == 9000)
+    #expect(transport.webRoot == "/resolved")
+    #expect(transport.tlsCertificatePath == "/c.pem" && transport.tlsPrivateKeyPath == "/k.pem")
+    #expect(transport.maxMessageBytes == 4096)
+    #expect(transport.rateRefillPerSecond == 5 && transport.rateBurst == 10)
+    #expect(transport.allowedOrigins == ["https://a.example"])
+    #expect(transport.validationProblem() == nil)
+
+    let lobby = expected.lobbyConfiguration
+    #expect(lobby.maxMessageBytes == 4096)
+    #expect(lobby.reconnectGrace == 30 && lobby.countdown == 0 && lobby.emptyTableGrace == 5)
+    #expect(lobby.spectatorLimit == 7)
+  }
+
+  /// The components keep defaults of their own for their tests; the server's must not drift
+  /// from them, so a component under test behaves as it does in the server.
+  @Test func theComponentsDefaultsAgreeWithTheServers() {
+    let server = ServerConfiguration.defaults
+    let transport = TransportConfiguration()
+    let made = server.transportConfiguration(webRoot: nil)
+    #expect(made.host == transport.host && made.port == transport.port)
+    #expect(made.maxMessageBytes == transport.maxMessageBytes)
+    #expect(made.rateBurst == transport.rateBurst)
+    #expect(made.rateRefillPerSecond == transport.rateRefillPerSecond)
+
+    let lobby = LobbyConfiguration()
+    let madeLobby = server.lobbyConfiguration
+    #expect(madeLobby.maxMessageBytes == lobby.maxMessageBytes)
+    #expect(madeLobby.reconnectGrace == lobby.reconnectGrace)
+    #expect(madeLobby.countdown == lobby.countdown)
+    #expect(madeLobby.emptyTableGrace == lobby.emptyTableGrace)
+    #expect(madeLobby.spectatorLimit == lobby.spectatorLimit)
+  }
+
+  @Test func aTinyRateLimitStillAllowsOneMessage() {
+    #expect(ServerConfiguration.rateBurst(forRateLimit: 0.1) == 1)
+    #expect(ServerConfiguration.rateBurst(forRateLimit: 20) == 40)
+  }
+}
