@@ -5,6 +5,9 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
   .enableUpcomingFeature("ExistentialAny"),
+  // The engine is generic (CardMatchingGame<Card>) and used from other modules: without this,
+  // release builds run it unspecialized (metadata look-ups and witness calls on every move).
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 let package = Package(

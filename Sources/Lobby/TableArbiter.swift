@@ -72,6 +72,6 @@ extension TableState: TableArbiter {
   public mutating func choose(card: Int, by seat: Int, replyTo: MessageID?)
     -> Result<TableBroadcast, ProtocolError>
   {
-    play(.choose(seat: seat, card: card), replyTo: replyTo).map(\.broadcast)
+    play(.choose(seat: seat, card: card), replyTo: replyTo).map { $0.broadcast }
   }
 }

@@ -391,7 +391,7 @@ public struct TableState<Card: WireCard>: Sendable {
         ProtocolError(.notPlaying, "The game has not started yet.", replyTo: replyTo))
     }
     if seat == host || seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
-      return play(.redeal(seat: seat), replyTo: replyTo).map(\.broadcast)
+      return play(.redeal(seat: seat), replyTo: replyTo).map { $0.broadcast }
     }
     if !votes.contains(seat) { votes.append(seat) }
     let name = names[seat]
@@ -424,7 +424,7 @@ public struct TableState<Card: WireCard>: Sendable {
     guard version < self.version, let first = ring.first, first.version <= version + 1 else {
       return nil
     }
-    return ring.filter { $0.version > version }.map(\.frame)
+    return ring.filter { $0.version > version }.map { $0.frame }
   }
 
   /// The snapshot a member sitting at `you` (nil for a spectator) sees at `now`.

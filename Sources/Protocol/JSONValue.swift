@@ -63,7 +63,7 @@ extension JSONValue {
     switch self {
     case .null: out += "null".utf8
     case .bool(let b): out += (b ? "true" : "false").utf8
-    case .int(let i): out += String(i).utf8
+    case .int(let i): Self.writeInteger(i, to: &out)
     case .double(let d):
       if d.isFinite && d == d.rounded() && abs(d) < 1e15 {
         out += String(Int(d)).utf8
@@ -94,9 +94,38 @@ extension JSONValue {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
+  /// Appends the decimal digits of `value` without making a `String` (the hot path writes many).
+  static func writeInteger(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    if magnitude < 10 {
+      out.append(UInt8(ascii: "0") + UInt8(magnitude))
+      return
+    }
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      while magnitude > 0 {
+        buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      }
+      out.append(contentsOf: buffer[(24 - count)...])
+    }
+  }
+
   private static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    for byte in s.utf8 {
+    // Most strings need no escape: copy them whole.
+    let utf8 = s.utf8
+    if utf8.withContiguousStorageIfAvailable({ bytes in
+      !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }) == true {
+      out.append(contentsOf: utf8)
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    for byte in utf8 {
       switch byte {
       case UInt8(ascii: "\""): out += "\\\"".utf8
       case UInt8(ascii: "\\"): out += "\\\\".utf8

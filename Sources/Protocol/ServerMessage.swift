@@ -54,7 +54,7 @@ public enum ServerMessage {
       ("over", .bool(dealt && game.isOver)),
       ("deckCount", .int(dealt ? game.deckCount : Card.fullDeck.count)),
       ("settings", settings(game.settings)),
-      ("board", .array(dealt ? game.board.map(\.wireObject) : [])),
+      ("board", .array(dealt ? game.board.map { $0.wireObject } : [])),
     ]
     if dealt && !game.matchedOnBoard.isEmpty {
       table.append(("matched", .array(game.matchedOnBoard.sorted().map { .int($0) })))
@@ -142,14 +142,14 @@ public enum ServerMessage {
       return .object([("kind", "remove"), ("cards", ids(cards))])
     case .dealt(let cards, let reason):
       return .object([
-        ("kind", "deal"), ("cards", .array(cards.map(\.wireObject))),
+        ("kind", "deal"), ("cards", .array(cards.map { $0.wireObject })),
         ("reason", .string(reason.rawValue)),
       ])
     case .deckCount(let count):
       return .object([("kind", "deck"), ("count", .int(count))])
     case .redealt(let board, let deckCount):
       return .object([
-        ("kind", "redeal"), ("board", .array(board.map(\.wireObject))),
+        ("kind", "redeal"), ("board", .array(board.map { $0.wireObject })),
         ("deckCount", .int(deckCount)),
       ])
     case .ended(let rows):

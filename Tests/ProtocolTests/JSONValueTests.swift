@@ -126,4 +126,14 @@ import Testing
     #expect(parsed["missing"] == nil)
     #expect(JSONValue.array([])["k"] == nil)
   }
+
+  @Test(arguments: [0, 7, 9, 10, -1, -10, 42, 1_000_000, Int.max, Int.min])
+  func integersEncodeAsTheirDecimalDigits(value: Int) {
+    #expect(JSONValue.int(value).encoded == Array(String(value).utf8))
+  }
+
+  @Test func stringsNeedingNoEscapeAreCopiedWhole() {
+    #expect(JSONValue.string("Ada ◆ ∿").encoded == Array(#""Ada ◆ ∿""#.utf8))
+    #expect(JSONValue.string("a\"b\\c\n").encoded == Array(#""a\"b\\c\n""#.utf8))
+  }
 }
