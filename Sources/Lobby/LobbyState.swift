@@ -684,9 +684,11 @@ public struct LobbyState: Sendable {
   private mutating func checkCanOpen(
     _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID
   ) -> Bool {
-    // The table the session sits at now may close when it leaves; count it as going.
+    // A solo table of its own closes the moment the session leaves it: count it as gone. Any
+    // other table stays open (for the others, or for its empty-table grace).
     let current = session.tableID.flatMap { slots[$0] }
-    let leavingOwn = current.map { $0.creator == session.token } == true ? 1 : 0
+    let leavingOwn =
+      current.map { $0.creator == session.token && $0.table.listing.seats == 1 } == true ? 1 : 0
     if (openedBy[session.token] ?? 0) - leavingOwn >= configuration.tablesPerSession {
       reply(
         ProtocolError(
