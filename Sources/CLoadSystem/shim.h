@@ -2,3 +2,8 @@
 // timerfd. Declarations only; everything is in the C library.
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
+#include <netinet/in.h>
+
+/// `IP_BIND_ADDRESS_NO_PORT` (Linux 4.2+): a `bind` to an address with port 0 leaves the port to
+/// `connect`, which picks one unique for the whole 4-tuple.
+static inline int load_ip_bind_address_no_port(void) { return IP_BIND_ADDRESS_NO_PORT; }

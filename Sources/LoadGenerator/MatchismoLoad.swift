@@ -51,6 +51,9 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Most seconds to wait for the idle mode's liveness moves to be answered.")
   var livenessTimeout = 10.0
 
+  @Option(help: "WebSocket subprotocol to ask for (\"\" asks for none).")
+  var subprotocol = "matchismo.v2"
+
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false
 
@@ -71,6 +74,7 @@ struct MatchismoLoad: ParsableCommand {
     c.reaction = reaction
     c.setupTimeout = setupTimeout
     c.livenessTimeout = livenessTimeout
+    c.subprotocol = subprotocol.isEmpty ? nil : subprotocol
     return c
   }
 

@@ -49,6 +49,17 @@ final class EventLoop {
   private static let timerTag = UInt64.max
   /// Nanoseconds between one player's moves in the open loop.
   private let openInterval: UInt64
+  /// Local addresses the connections are spread over (127.0.0.1, .2, ...), network order.
+  private let sourceAddresses: [in_addr_t]
+  /// Most connections from one local address.
+  ///
+  /// Linux picks a `connect`'s local port by trying the ports of one parity of
+  /// `ip_local_port_range` (about 14,000 by default) in turn, checking each against the
+  /// connections to the same destination, and only then the other parity. Once one address has
+  /// that many connections to the server, every `connect` scans them all: seating 19,500 from
+  /// one address spent 90 % of the load generator in `__inet_hash_connect` and slowed to a few
+  /// dozen connections per second. A few thousand per address keep the search short.
+  static let connectionsPerSourceAddress = 4096
 
   /// A loop for the global tables `tableNumbers`.
   init(
@@ -61,6 +72,7 @@ final class EventLoop {
     timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
     readBuffer = .allocate(byteCount: 1 << 16, alignment: 16)
     openInterval = UInt64(Double(configuration.players) / configuration.rate * 1e9)
+    sourceAddresses = Self.sourceAddresses(connections: configuration.connections)
     var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: Self.timerTag))
     epoll_ctl(epollFD, EPOLL_CTL_ADD, timerFD, &event)
     var system = SystemRandomNumberGenerator()
@@ -442,6 +454,33 @@ final class EventLoop {
 
   // MARK: - Sockets
 
+  /// 127.0.0.1, 127.0.0.2, ... (all of 127.0.0.0/8 is this machine's loopback): one per
+  /// `connectionsPerSourceAddress` connections of the whole run, at most 250.
+  static func sourceAddresses(connections: Int) -> [in_addr_t] {
+    let count = min(
+      250, max(1, (connections + connectionsPerSourceAddress - 1) / connectionsPerSourceAddress))
+    return (1...count).map { in_addr_t((127 << 24) | UInt32($0)).bigEndian }
+  }
+
+  /// Binds `fd` to the local address for connection `index` (port chosen by `connect`).
+  /// Failing that, `connect` picks the address as usual.
+  private func bindSource(_ fd: Int32, index: Int) {
+    guard sourceAddresses.count > 1 else { return }
+    var one: Int32 = 1
+    setsockopt(
+      fd, Int32(IPPROTO_IP), load_ip_bind_address_no_port(), &one,
+      socklen_t(MemoryLayout<Int32>.size))
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = sourceAddresses[index % sourceAddresses.count]
+    let bound = withUnsafePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    if bound != 0 { statistics.errors["bind", default: 0] += 1 }
+  }
+
   /// Opens a non-blocking socket to the server and starts connecting.
   private func startConnecting(_ connection: Connection) {
     let fd = socket(
@@ -456,6 +495,7 @@ final class EventLoop {
     var one: Int32 = 1
     // Small frames must leave at once: Nagle would add tens of ms to every move.
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    bindSource(fd, index: connection.index)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(configuration.port).bigEndian)

@@ -45,8 +45,9 @@ public struct LoadConfiguration: Sendable {
   public var drainTimeout = 3.0
   /// Most seconds for the idle mode's liveness moves.
   public var livenessTimeout = 10.0
-  /// The WebSocket subprotocol asked for.
-  public var subprotocol: String? = "matchismo.v1"
+  /// The WebSocket subprotocol asked for (today's server speaks only `matchismo.v2` and refuses
+  /// the upgrade for any other name); nil asks for none.
+  public var subprotocol: String? = "matchismo.v2"
 
   /// The defaults.
   public init() {}

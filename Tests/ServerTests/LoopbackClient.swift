@@ -187,6 +187,18 @@ final class LoopbackClient {
     }
   }
 
+  /// Reads one (unmasked) server frame as it comes, pings included (not answered).
+  func readFrameKeepingPings() throws -> Frame {
+    let head = try take(2)
+    var length = Int(head[1] & 0x7f)
+    if length == 126 {
+      length = try take(2).reduce(0) { $0 << 8 | Int($1) }
+    } else if length == 127 {
+      length = try take(8).reduce(0) { $0 << 8 | Int($1) }
+    }
+    return Frame(opcode: head[0] & 0x0f, payload: try take(length))
+  }
+
   /// Whether the server closed the connection (reads until end of stream, at most 10 s).
   func readsEndOfStream() -> Bool {
     buffer = []

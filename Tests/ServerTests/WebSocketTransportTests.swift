@@ -243,6 +243,42 @@ extension LoopbackClient: @unchecked Sendable {}
     #expect(refused != 101)
   }
 
+  @Test func pingsSilentClientsAndDropsThoseThatNeverAnswer() async throws {
+    var configuration = TransportConfiguration()
+    configuration.pingIdleSeconds = 1
+    configuration.hangupIdleSeconds = 3
+    _ = try await withEchoServer(configuration) { server in
+      let port = server.port
+      // Answers three PINGs in turn (about four seconds, past the hang-up time), then echoes.
+      async let answering = offPool { () throws -> (pings: Int, echo: [UInt8]) in
+        let client = try LoopbackClient(port: port)
+        _ = try client.upgrade()
+        var pings = 0
+        while pings < 3 {
+          let frame = try client.readFrameKeepingPings()
+          guard frame.opcode == 9 else { throw LoopbackClient.Failure(description: "\(frame)") }
+          pings += 1
+          try client.sendFrame(opcode: 10, frame.payload)
+        }
+        try client.sendText("still here")
+        return (pings, try client.readFrame().payload)
+      }
+      // Never answers: gets a PING, then the server drops it.
+      async let silent = offPool { () throws -> (opcode: UInt8, dropped: Bool) in
+        let client = try LoopbackClient(port: port)
+        _ = try client.upgrade()
+        let frame = try client.readFrameKeepingPings()
+        return (frame.opcode, client.readsEndOfStream())
+      }
+      let (pings, echo) = try await answering
+      #expect(pings == 3)
+      #expect(echo == Array("still here".utf8))
+      let (opcode, dropped) = try await silent
+      #expect(opcode == 9)
+      #expect(dropped)
+    }
+  }
+
   @Test func appCloseSendsQueuedFramesFirst() async throws {
     _ = try await withEchoServer { server in
       try await closeAfterQueuedFrames(server)

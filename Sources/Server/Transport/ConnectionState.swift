@@ -14,6 +14,16 @@ final class ConnectionState {
     var flushFirst: Bool
   }
 
+  /// Where the keepalive PING of a connection is.
+  enum PingState {
+    /// None outstanding.
+    case none
+    /// Due: waiting for `LWS_CALLBACK_SERVER_WRITEABLE` to write it.
+    case wanted
+    /// Written; waiting for the PONG.
+    case sent
+  }
+
   /// The connection's id.
   let id: ConnectionID
   /// The lws connection; valid until `LWS_CALLBACK_CLOSED`.
@@ -31,8 +41,11 @@ final class ConnectionState {
   var ignoresInput = false
   /// Set once the close frame was written; the connection now waits for the peer's close reply.
   var closeFrameSent = false
-  /// Last time inbound traffic was reported to lws as proof of life.
-  var lastValidityConfirmation: Double
+  /// Keepalive: the last time the peer proved alive (a message or a PONG arrived, or the
+  /// connection opened).
+  var lastAlive: Double
+  /// Keepalive: where the server's PING is.
+  var ping = PingState.none
 
   private var writeBuffer: UnsafeMutableRawPointer?
   private var writeBufferCapacity = 0
@@ -48,7 +61,7 @@ final class ConnectionState {
     rate = TokenBucket(
       capacity: configuration.rateBurst, refillPerSecond: configuration.rateRefillPerSecond,
       now: now)
-    lastValidityConfirmation = now
+    lastAlive = now
   }
 
   /// Whether the connection may still receive frames.

@@ -13,12 +13,23 @@ final class LWSResources {
   /// Per-vhost protocol options: marks the game protocol as the default for clients that name
   /// no subprotocol.
   let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
-  /// Keepalive: ping after `secs_since_valid_ping`, hang up after `secs_since_valid_hangup`.
+  /// All zero: lws' own keepalive stays off (`secs_since_valid_hangup` 0). The transport pings
+  /// and hangs up itself (see `KeepaliveWheel`); an lws policy would also replace lws' default
+  /// one, which pings after 300 s.
   let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
   /// The shutdown deadline timer (an lws `sul` with an owner pointer).
   let deadlineTimer: UnsafeMutablePointer<shim_timer>
   /// The service-thread handler's timer.
   let handlerTimer: UnsafeMutablePointer<shim_timer>
+  /// The keepalive timer (once a second while keepalive is on).
+  let keepaliveTimer: UnsafeMutablePointer<shim_timer>
+  /// The keepalive PING frame's buffer: `LWS_PRE` bytes of headroom for the frame header, then
+  /// `pingPayload`. Shared by every connection (safe without permessage-deflate: lws sends it
+  /// or copies what the socket did not take).
+  let pingBuffer: UnsafeMutableRawPointer
+  /// The PING's payload. Not empty: lws 4.1.6 passes a PONG without payload to nobody (no
+  /// `LWS_CALLBACK_RECEIVE_PONG`), so an empty PING's answer would go unseen.
+  static let pingPayload = Array("alive?".utf8)
   /// `foreign_loops` for the context: one libev loop.
   let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
@@ -35,6 +46,13 @@ final class LWSResources {
     deadlineTimer.initialize(to: shim_timer())
     handlerTimer = .allocate(capacity: 1)
     handlerTimer.initialize(to: shim_timer())
+    keepaliveTimer = .allocate(capacity: 1)
+    keepaliveTimer.initialize(to: shim_timer())
+    let pingSize = shim_lws_pre() + Self.pingPayload.count
+    pingBuffer = .allocate(byteCount: pingSize, alignment: 16)
+    pingBuffer.initializeMemory(as: UInt8.self, repeating: 0, count: pingSize)
+    (pingBuffer + shim_lws_pre()).copyMemory(
+      from: Self.pingPayload, byteCount: Self.pingPayload.count)
     foreignLoops = .allocate(capacity: 1)
     foreignLoops.initialize(to: nil)
 
@@ -58,11 +76,6 @@ final class LWSResources {
     protocolOptions[0].name = gameName
     protocolOptions[0].value = string("")
     protocolOptions[0].options = UnsafePointer(protocolOptions + 1)
-
-    if configuration.pingIdleSeconds > 0 {
-      retryPolicy.pointee.secs_since_valid_ping = configuration.pingIdleSeconds
-      retryPolicy.pointee.secs_since_valid_hangup = configuration.hangupIdleSeconds
-    }
   }
 
   /// A C copy of `text` that lives as long as this object.
@@ -84,6 +97,9 @@ final class LWSResources {
     deadlineTimer.deallocate()
     handlerTimer.deinitialize(count: 1)
     handlerTimer.deallocate()
+    keepaliveTimer.deinitialize(count: 1)
+    keepaliveTimer.deallocate()
+    pingBuffer.deallocate()
     foreignLoops.deinitialize(count: 1)
     foreignLoops.deallocate()
   }

@@ -45,7 +45,12 @@ final class ServiceLoop {
   private var stopRequested = false
   private var refusedAtLimit = 0
   private var lastLimitWarning = -Double.infinity
-  private let keepaliveConfirmInterval: Double
+  /// Seconds of silence before a PING (0: keepalive off) and before hanging up.
+  private let pingIdleSeconds: Double
+  private let hangupIdleSeconds: Double
+  /// When each connection's keepalive is looked at next.
+  private var keepalive: KeepaliveWheel
+  private var keepaliveDue: [ConnectionID] = []
 
   /// Seconds a decided close may take to get its close frame out before lws drops the socket.
   private static let closeSendTimeoutSeconds: Int32 = 10
@@ -66,7 +71,11 @@ final class ServiceLoop {
     self.continuation = continuation
     self.backPressure = backPressure
     originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
-    keepaliveConfirmInterval = Double(configuration.pingIdleSeconds) / 2
+    pingIdleSeconds = Double(configuration.pingIdleSeconds)
+    hangupIdleSeconds = Double(configuration.hangupIdleSeconds)
+    // Enough slots that a hang-up deadline never wraps around the wheel.
+    keepalive = KeepaliveWheel(
+      slotCount: min(4096, Int(configuration.hangupIdleSeconds) + 2), now: MonotonicClock.now())
   }
 
   // MARK: - Lifecycle
@@ -86,6 +95,7 @@ final class ServiceLoop {
     resources.foreignLoops[0] = UnsafeMutableRawPointer(eventLoop)
     resources.deadlineTimer.pointee.owner = me
     resources.handlerTimer.pointee.owner = me
+    resources.keepaliveTimer.pointee.owner = me
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)
@@ -140,6 +150,7 @@ final class ServiceLoop {
     _ = lws_state_transition_steps(
       lws_system_get_state_manager(context), Int32(LWS_SYSTATE_OPERATIONAL.rawValue))
     tick = shim_tick_start(eventLoop, context, 1)
+    if pingIdleSeconds > 0 { scheduleKeepaliveTimer() }
     let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
     logger.debug(
       "libwebsockets context created",
@@ -170,6 +181,7 @@ final class ServiceLoop {
     if let context, let resources {
       lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
       lws_sul_cancel(&resources.handlerTimer.pointee.sul)
+      lws_sul_cancel(&resources.keepaliveTimer.pointee.sul)
       // No wake may reach the context from now on (the inbox lock guards both).
       inbox.detachContextForDestroy()
       lws_context_destroy(context)
@@ -238,10 +250,55 @@ final class ServiceLoop {
       _ = writeCloseFrame(state, code: 1002, reason: "protocol error")
       return -1
     case LWS_CALLBACK_RECEIVE_PONG:
+      // Also an unsolicited PONG: RFC 6455 allows it as a heartbeat.
+      if let state = connection(user) {
+        state.lastAlive = MonotonicClock.now()
+        if state.ping == .sent { state.ping = .none }
+      }
       return 0
     default:
       return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
+  }
+
+  // MARK: - Keepalive
+
+  private func scheduleKeepaliveTimer() {
+    guard let context, let resources else { return }
+    lws_sul_schedule(
+      context, 0, &resources.keepaliveTimer.pointee.sul, keepaliveTimerCallback, 1_000_000)
+  }
+
+  /// Once a second: pings the connections silent for `pingIdleSeconds` and drops those silent
+  /// for `hangupIdleSeconds` (counting from their last message or PONG). Only connections
+  /// whose wheel slot came up are looked at.
+  fileprivate func keepaliveTick() {
+    let now = MonotonicClock.now()
+    keepalive.takeDue(upTo: now, into: &keepaliveDue)
+    for id in keepaliveDue {
+      // Closing connections have their own timeouts (`requestClose`).
+      guard let state = connections[id], state.closeRequest == nil, !state.closeFrameSent
+      else { continue }
+      let silent = now - state.lastAlive
+      if silent >= hangupIdleSeconds {
+        logger.debug(
+          "no PONG; dropping connection",
+          metadata: ["connection": "\(id)", "silentSeconds": "\(Int(silent))"])
+        state.ignoresInput = true
+        // Closed by lws on its next pass (reported as `.closed` like any drop): a peer that
+        // answers no PING would not read a close frame either.
+        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        continue
+      }
+      if silent >= pingIdleSeconds && state.ping == .none {
+        state.ping = .wanted
+        lws_callback_on_writable(state.wsi)
+      }
+      let next = state.ping == .none ? pingIdleSeconds : hangupIdleSeconds
+      keepalive.schedule(id, at: state.lastAlive + next)
+    }
+    keepaliveDue.removeAll(keepingCapacity: keepaliveDue.capacity <= 4096)
+    if !stopRequested { scheduleKeepaliveTimer() }
   }
 
   /// Called by the shutdown deadline timer.
@@ -335,6 +392,7 @@ final class ServiceLoop {
       id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
     connections[id] = state
     metrics?.connectionOpened(open: connections.count)
+    if pingIdleSeconds > 0 { keepalive.schedule(id, at: state.lastAlive + pingIdleSeconds) }
     deliver(.opened(id))
     if shuttingDown {
       requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
@@ -357,15 +415,9 @@ final class ServiceLoop {
         violation(state, code: 1008, reason: "rate limit")
         return
       }
-      // Inbound traffic proves the peer alive, so an active client is not pinged. lws keeps
-      // its timers in a sorted list (insertion walks it), so this is done at most twice per
-      // ping interval and not for every message.
-      if keepaliveConfirmInterval > 0,
-        now - state.lastValidityConfirmation >= keepaliveConfirmInterval
-      {
-        state.lastValidityConfirmation = now
-        lws_validity_confirmed(wsi)
-      }
+      // Inbound traffic proves the peer alive, so an active client is not pinged. Only a
+      // time is stored: the keepalive wheel looks at it when the connection's slot comes up.
+      state.lastAlive = now
     }
     // The frame header declares its length: refuse a frame that cannot fit at its first chunk
     // instead of reading up to the limit's worth of it first.
@@ -402,6 +454,18 @@ final class ServiceLoop {
     if state.closeFrameSent { return 0 }
     if let close = state.closeRequest, !close.flushFirst || state.outbound.isEmpty {
       return sendCloseFrame(state, code: close.code, reason: close.reason)
+    }
+    if state.ping == .wanted {
+      state.ping = .sent
+      guard let resources else { return -1 }
+      let headroom = shim_lws_pre()
+      let written = lws_write(
+        state.wsi, (resources.pingBuffer + headroom).assumingMemoryBound(to: UInt8.self),
+        LWSResources.pingPayload.count,
+        LWS_WRITE_PING)
+      if written < 0 { return -1 }
+      if !state.outbound.isEmpty { lws_callback_on_writable(state.wsi) }
+      return 0
     }
     guard let frame = state.outbound.popFirst() else { return 0 }
     // Written straight from the shared frame: lws puts the frame header in its headroom
@@ -802,6 +866,12 @@ private func httpProtocolCallback(
 private func handlerDeadlineCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
   guard let sul, let owner = shim_timer_owner(sul) else { return }
   Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().handlerDeadlineReached()
+}
+
+/// The keepalive timer (an lws timer, once a second).
+private func keepaliveTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+  guard let sul, let owner = shim_timer_owner(sul) else { return }
+  Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().keepaliveTick()
 }
 
 /// Shutdown deadline (an lws timer).

@@ -29,11 +29,12 @@ struct TransportConfiguration: Sendable {
     forRateLimit: ServerConfiguration.defaults.rateLimit)
   /// Tokens added back per second.
   var rateRefillPerSecond: Double = ServerConfiguration.defaults.rateLimit
-  /// Seconds without a valid PONG (or, at most every half of this, a received message) before
-  /// the server sends a PING. `0` turns keepalive off.
+  /// Seconds without a message or PONG from the peer before the server sends a PING (checked
+  /// once a second by the transport itself, not by lws: see `KeepaliveWheel`). `0` turns
+  /// keepalive off.
   var pingIdleSeconds: UInt16 = 30
-  /// Seconds without a valid PONG after which the connection is dropped; must exceed
-  /// `pingIdleSeconds`.
+  /// Seconds without a message or PONG after which the connection is dropped (no close frame:
+  /// a peer that answers no PING would not read one); must exceed `pingIdleSeconds`.
   var hangupIdleSeconds: UInt16 = 60
   /// Most WebSocket connections open at once; further upgrades are refused. `start()` sets the
   /// soft open-file limit to this plus 1,024 (within the hard limit; see `FileDescriptorLimit`).
