@@ -36,7 +36,7 @@ const TICK_MS = 250;
 
 const el = Object.fromEntries(
   [
-    'connection', 'lobby', 'home-form', 'name', 'seats', 'quick-match', 'create-private', 'join-code', 'join',
+    'connection', 'lobby', 'home-form', 'name', 'name-problem', 'seats', 'quick-match', 'create-private', 'join-code', 'join',
     'play-solo', 'tables', 'tables-body', 'tables-empty', 'table', 'phase', 'invite', 'table-code', 'share-link',
     'copy-link', 'spectators', 'leave', 'spectating', 'scoreboard', 'stat-score', 'stat-matches', 'score',
     'matches', 'deck', 'vote', 'start', 'status', 'board', 'board-area', 'waiting', 'waiting-text',
@@ -66,7 +66,9 @@ const connection = new Connection({
   url: messages.socketURL(window.location),
   nextId,
   name: () => {
-    helloName = messages.normalizeName(el.name.value);
+    // A name the server would refuse is not sent (hello leaves it out); actions wait for a
+    // good one (see act).
+    helloName = messages.nameProblem(el.name.value) === null ? messages.normalizeName(el.name.value) : '';
     return helloName;
   },
   version: () => (state.table !== null && !state.awaitingSnapshot ? state.table.version : null),
@@ -75,6 +77,8 @@ const connection = new Connection({
 });
 
 el.name.value = loadName();
+el.name.addEventListener('input', showNameProblem);
+showNameProblem();
 el['home-form'].addEventListener('submit', (event) => {
   event.preventDefault();
   act((id) => messages.playSolo(id, 'set'));
@@ -123,6 +127,10 @@ connection.start();
  * where there is no seat to lose); watching needs no name.
  */
 function act(build, { needsName = true } = {}) {
+  if (needsName && showNameProblem() !== null) {
+    el.name.focus();
+    return;
+  }
   const name = messages.normalizeName(el.name.value);
   saveName(name);
   if (connection.state === 'online' && (!needsName || name === helloName)) {
@@ -701,6 +709,16 @@ function loadName() {
   } catch {
     return '';
   }
+}
+
+/** Says under the name box what the server would refuse in the name typed, if anything, and
+ * returns it (null when the name is fine). */
+function showNameProblem() {
+  const problem = messages.nameProblem(el.name.value);
+  el['name-problem'].textContent = problem ?? '';
+  el['name-problem'].hidden = problem === null;
+  el.name.setAttribute('aria-invalid', problem === null ? 'false' : 'true');
+  return problem;
 }
 
 function saveName(name) {

@@ -7,24 +7,99 @@ export const SUBPROTOCOL = 'matchismo.v2';
 /** The protocol version this client speaks (`welcome.protocol`). */
 export const PROTOCOL_VERSION = 2;
 
-/** Longest name the server accepts, in characters after trimming. */
+/** Most Unicode scalars (code points) in a name after trimming, as the server counts them. */
 export const MAX_NAME_LENGTH = 24;
+
+/** Most UTF-8 bytes in a name after trimming. */
+export const MAX_NAME_BYTES = 64;
+
+/** Whether the server refuses this code point in a name (docs/PROTOCOL.md, Conventions): a
+ * control character (category Cc) or a bidirectional formatting control. */
+export function isRefusedCodePoint(cp) {
+  return (
+    cp <= 0x1f ||
+    (cp >= 0x7f && cp <= 0x9f) ||
+    cp === 0x061c ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069)
+  );
+}
+
+/** Whether the code point has the Unicode White_Space property, which the server trims. (Not
+ * JavaScript's `trim()`: that also trims U+FEFF and keeps U+0085.) */
+function isWhiteSpace(cp) {
+  return (
+    (cp >= 0x09 && cp <= 0x0d) ||
+    cp === 0x20 ||
+    cp === 0x85 ||
+    cp === 0xa0 ||
+    cp === 0x1680 ||
+    (cp >= 0x2000 && cp <= 0x200a) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x202f ||
+    cp === 0x205f ||
+    cp === 0x3000
+  );
+}
+
+/** The code points of a string; a lone surrogate stays one (it is not a Unicode scalar). */
+function codePoints(text) {
+  return Array.from(text, (c) => c.codePointAt(0));
+}
+
+function utf8Length(cp) {
+  if (cp < 0x80) return 1;
+  if (cp < 0x800) return 2;
+  if (cp < 0x10000) return 3;
+  return 4;
+}
+
+/** A name as the server reads it: without leading and trailing White_Space. */
+export function normalizeName(raw) {
+  const cps = codePoints(String(raw ?? ''));
+  let start = 0;
+  let end = cps.length;
+  while (start < end && isWhiteSpace(cps[start])) start += 1;
+  while (end > start && isWhiteSpace(cps[end - 1])) end -= 1;
+  return cps
+    .slice(start, end)
+    .map((cp) => String.fromCodePoint(cp))
+    .join('');
+}
+
+/** Why the server would refuse this name in `hello`, as a sentence for the user, or null when
+ * it accepts it (a blank name is accepted: the server calls the player `Player`). The same rule
+ * as the server's: after trimming, at most MAX_NAME_LENGTH Unicode scalars and MAX_NAME_BYTES
+ * UTF-8 bytes, and no refused characters. */
+export function nameProblem(raw) {
+  const cps = codePoints(normalizeName(raw));
+  // A lone surrogate cannot be sent as JSON the server reads: it is no character at all.
+  if (cps.some((cp) => isRefusedCodePoint(cp) || (cp >= 0xd800 && cp <= 0xdfff))) {
+    return 'Names cannot contain control characters or text-direction marks.';
+  }
+  if (cps.length > MAX_NAME_LENGTH) {
+    return (
+      `That name is too long: at most ${MAX_NAME_LENGTH} characters, and this one has ` +
+      `${cps.length} (an emoji or accent can count as more than one).`
+    );
+  }
+  const bytes = cps.reduce((sum, cp) => sum + utf8Length(cp), 0);
+  if (bytes > MAX_NAME_BYTES) {
+    return (
+      `That name is too long: emoji and non-Latin letters take more room, and it needs ` +
+      `${bytes} of the ${MAX_NAME_BYTES} bytes a name may have.`
+    );
+  }
+  return null;
+}
 
 /** The WebSocket URL of the server that served the page: same host, `wss:` under https. */
 export function socketURL(location) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}/`;
-}
-
-/** A name as the server will accept it: trimmed and cut to MAX_NAME_LENGTH characters (user-
- * perceived characters where the runtime can split them, else code points). */
-export function normalizeName(raw) {
-  const trimmed = String(raw ?? '').trim();
-  const chars =
-    typeof Intl !== 'undefined' && typeof Intl.Segmenter === 'function'
-      ? Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(trimmed), (s) => s.segment)
-      : Array.from(trimmed);
-  return chars.slice(0, MAX_NAME_LENGTH).join('').trim();
 }
 
 /** A source of message ids: 1, 2, 3, … */
@@ -34,12 +109,13 @@ export function createIdSource(first = 1) {
 }
 
 /** `hello`: the first message on a connection. An empty name is left out (the server then says
- * `Player`); `resume` is the session token of an earlier `welcome`, if any; `version` the last
+ * `Player`), and so is a name the server would refuse (see nameProblem: the caller tells the
+ * user before sending, and a refused hello would leave the connection without a session); `resume` is the session token of an earlier `welcome`, if any; `version` the last
  * table version applied (sent only with `resume`: it asks for the diffs missed since). */
 export function hello(id, { name = '', resume = null, version = null } = {}) {
   const message = { type: 'hello', id };
   const clean = normalizeName(name);
-  if (clean !== '') message.name = clean;
+  if (clean !== '' && nameProblem(clean) === null) message.name = clean;
   if (typeof resume === 'string' && resume !== '') {
     message.resume = resume;
     if (Number.isInteger(version) && version >= 0) message.version = version;

@@ -26,15 +26,59 @@ test('choose insists on an integer card id', () => {
   assert.throws(() => m.choose(1, 1.5), TypeError);
 });
 
-test('names are trimmed and cut to 24 characters', () => {
+test('names are trimmed as the server trims them, never cut', () => {
   assert.equal(m.MAX_NAME_LENGTH, 24);
+  assert.equal(m.MAX_NAME_BYTES, 64);
   assert.equal(m.normalizeName('  Ada Lovelace  '), 'Ada Lovelace');
-  assert.equal(m.normalizeName('x'.repeat(30)), 'x'.repeat(24));
   assert.equal(m.normalizeName(null), '');
-  // 30 family emoji are 30 characters (grapheme clusters) but far more code units.
+  assert.equal(m.normalizeName('x'.repeat(30)), 'x'.repeat(30));
+  // Unicode White_Space, like the server: NEL and ideographic space go, U+FEFF (which
+  // JavaScript's trim() would drop) stays.
+  assert.equal(m.normalizeName('\u0085\u3000Ada\u00a0\u2029'), 'Ada');
+  assert.equal(m.normalizeName('\ufeffAda'), '\ufeffAda');
+});
+
+test('a name is checked as the server checks it: 24 scalars, 64 UTF-8 bytes', () => {
+  assert.equal(m.nameProblem('Ada'), null);
+  assert.equal(m.nameProblem(''), null);
+  assert.equal(m.nameProblem('   '), null);
+  assert.equal(m.nameProblem(`  ${'x'.repeat(24)}  `), null);
+  assert.match(m.nameProblem('x'.repeat(25)), /at most 24 characters/);
+  // Scalars, not UTF-16 units: 16 emoji are 32 units and 64 bytes, and fit.
+  assert.equal(m.nameProblem('😀'.repeat(16)), null);
+  assert.match(m.nameProblem('😀'.repeat(17)), /68 of the 64 bytes/);
+  // Scalars, not grapheme clusters: one family emoji is five scalars.
   const family = '👨‍👩‍👧';
-  assert.equal(m.normalizeName(family.repeat(30)), family.repeat(24));
-  assert.equal(m.normalizeName(`${'a'.repeat(23)} b`), 'a'.repeat(23));
+  assert.equal([...family].length, 5);
+  assert.equal(m.nameProblem(family.repeat(3)), null);
+  assert.match(m.nameProblem(family.repeat(5)), /at most 24 characters/);
+  // 21 CJK characters are 63 bytes; 22 are 66.
+  assert.equal(m.nameProblem('中'.repeat(21)), null);
+  assert.match(m.nameProblem('中'.repeat(22)), /bytes/);
+  // Accents as combining marks count apart: 12 "é" of two scalars each fit, 13 do not.
+  assert.equal(m.nameProblem('e\u0301'.repeat(12)), null);
+  assert.notEqual(m.nameProblem('e\u0301'.repeat(13)), null);
+  assert.equal(m.nameProblem('\u00e9'.repeat(24)), null);
+});
+
+test('control and bidi-control characters are refused, as the server refuses them', () => {
+  const refused = [0x00, 0x09, 0x1f, 0x7f, 0x80, 0x9f, 0x061c, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069];
+  for (const cp of refused) {
+    assert.ok(m.isRefusedCodePoint(cp), cp.toString(16));
+    assert.match(m.nameProblem(`A${String.fromCodePoint(cp)}B`), /control characters/, cp.toString(16));
+  }
+  const allowed = [0x20, 0x7e, 0xa0, 0x061b, 0x200d, 0x2029 - 1, 0x202f, 0x2065, 0x206a, 0xfeff];
+  for (const cp of allowed) assert.ok(!m.isRefusedCodePoint(cp), cp.toString(16));
+  // Trimming comes first: a tab around the name is whitespace, not a refused character.
+  assert.equal(m.nameProblem('\tAda\n'), null);
+  // A lone surrogate is no character; the server could not read it.
+  assert.notEqual(m.nameProblem('A\ud800B'), null);
+});
+
+test('hello never sends a name the server would refuse', () => {
+  assert.deepEqual(m.hello(1, { name: 'x'.repeat(25) }), { type: 'hello', id: 1 });
+  assert.deepEqual(m.hello(1, { name: 'evil\u202egnp' }), { type: 'hello', id: 1 });
+  assert.deepEqual(m.hello(1, { name: ' 😀😀 ' }), { type: 'hello', id: 1, name: '😀😀' });
 });
 
 test('decode accepts JSON objects with a type and nothing else', () => {
