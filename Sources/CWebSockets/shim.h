@@ -17,11 +17,14 @@
 /// `LWS_PRE`: bytes of headroom lws needs in front of every buffer passed to `lws_write`.
 static inline size_t shim_lws_pre(void) { return LWS_PRE; }
 
-/// What lws keeps per WebSocket session (its zeroed "per session data"): only the id the
-/// transport gave the connection and whether `LWS_CALLBACK_ESTABLISHED` ran for it.
-/// `LWS_CALLBACK_CLOSED` also arrives for failed upgrades, with both fields still zero.
+/// What lws keeps per WebSocket session (its zeroed "per session data"): the id the transport
+/// gave the connection, an unretained pointer to the transport's state for it (valid while
+/// `established`; the transport's table of connections holds the reference), and whether
+/// `LWS_CALLBACK_ESTABLISHED` ran for it. `LWS_CALLBACK_CLOSED` also arrives for failed
+/// upgrades, with every field still zero.
 typedef struct shim_session {
   uint64_t connection_id;
+  void *state;
   uint8_t established;
 } shim_session;
 

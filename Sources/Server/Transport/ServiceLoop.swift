@@ -315,7 +315,10 @@ final class ServiceLoop {
     guard let session = user?.assumingMemoryBound(to: shim_session.self),
       session.pointee.established != 0
     else { return nil }
-    return connections[ConnectionID(rawValue: session.pointee.connection_id)]
+    // No dictionary look-up per callback: `connections` keeps the state alive until CLOSED,
+    // which clears `established` first.
+    guard let state = session.pointee.state else { return nil }
+    return Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue()
   }
 
   private func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
@@ -391,6 +394,7 @@ final class ServiceLoop {
     let state = ConnectionState(
       id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
     connections[id] = state
+    session.pointee.state = Unmanaged.passUnretained(state).toOpaque()
     metrics?.connectionOpened(open: connections.count)
     if pingIdleSeconds > 0 { keepalive.schedule(id, at: state.lastAlive + pingIdleSeconds) }
     deliver(.opened(id))
@@ -488,6 +492,7 @@ final class ServiceLoop {
     // Also called for upgrades that failed before ESTABLISHED: then the session is all zero.
     guard let session, session.pointee.established != 0 else { return }
     session.pointee.established = 0
+    session.pointee.state = nil
     let id = ConnectionID(rawValue: session.pointee.connection_id)
     connections.removeValue(forKey: id)?.release()
     metrics?.connectionClosed(open: connections.count)
@@ -674,14 +679,12 @@ final class ServiceLoop {
       execute(handlerCommands)
       handlerCommands.removeAll(keepingCapacity: handlerCommands.capacity <= 1024)
     }
-    // Re-arm the timer only when the deadline moved: lws keeps timers in a sorted list.
-    let deadline = handler.nextDeadline()
-    guard deadline != handlerTimerArmedAt, let context, let resources else { return }
+    // Re-arm the timer only when the deadline came earlier than the one armed: lws keeps timers
+    // in a sorted list. A timer that fires before anything is due costs one empty call.
+    guard let deadline = handler.nextDeadline(), let context, let resources,
+      handlerTimerArmedAt.map({ deadline < $0 }) ?? true
+    else { return }
     handlerTimerArmedAt = deadline
-    guard let deadline else {
-      lws_sul_cancel(&resources.handlerTimer.pointee.sul)
-      return
-    }
     let microseconds = lws_usec_t(
       max(0, (deadline - MonotonicClock.now()) * 1_000_000).rounded(.up))
     lws_sul_schedule(
