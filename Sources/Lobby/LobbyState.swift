@@ -328,14 +328,7 @@ public struct LobbyState: Sendable {
         reply(problem, to: connection)
         return
       }
-      leaveTable(session, now: now)
-      guard slots[id] != nil else {
-        // Leaving closed it: it was an empty table past its grace, due to close in this batch.
-        reply(
-          ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
-        return
-      }
-      sit(session, connection, at: id, replyTo: replyTo, now: now)
+      move(session, connection, to: id, asPlayer: true, replyTo: replyTo, now: now)
     case .spectate(let reference):
       guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
       else { return }
@@ -353,13 +346,7 @@ public struct LobbyState: Sendable {
           to: connection)
         return
       }
-      leaveTable(session, now: now)
-      guard slots[id] != nil else {
-        reply(
-          ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
-        return
-      }
-      watch(session, connection, at: id, replyTo: replyTo, now: now)
+      move(session, connection, to: id, asPlayer: false, replyTo: replyTo, now: now)
     case .leave:
       leaveTable(session, now: now)
       send(ServerMessage.left(replyTo: replyTo), to: connection)
@@ -512,6 +499,26 @@ public struct LobbyState: Sendable {
       watchers.remove(connection)
       send(slot.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
       settle(id, now: now)
+    }
+  }
+
+  /// Leaves the session's table for table `id`, then seats (or, not `asPlayer`, seats as a
+  /// spectator) the session there. The caller checked that `id` takes it.
+  private mutating func move(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, to id: String,
+    asPlayer: Bool, replyTo: MessageID?, now: Double
+  ) {
+    leaveTable(session, now: now)
+    guard slots[id] != nil else {
+      // Leaving closed it: an empty table past its grace, due to close in this very batch.
+      reply(
+        ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
+      return
+    }
+    if asPlayer {
+      sit(session, connection, at: id, replyTo: replyTo, now: now)
+    } else {
+      watch(session, connection, at: id, replyTo: replyTo, now: now)
     }
   }
 
