@@ -12,7 +12,7 @@ PORT ?= 8080
 HOST ?= 127.0.0.1
 ARGS ?=
 
-.PHONY: run test build release bench system-deps test-deps swift-test js-test e2e-test format clean
+.PHONY: run test build release bench soak system-deps test-deps swift-test js-test e2e-test format clean
 .PHONY: fuzz fuzz-smoke
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
@@ -41,6 +41,11 @@ release: system-deps
 ## The standard load scenarios (matchismo-load against fresh release servers), as one table.
 bench: system-deps
 	./scripts/bench.sh $(SCENARIOS)
+
+## A long open-loop run (250 × 4 at 2,000 moves/s) sampling the server's RSS every minute, for
+## SOAK_SECONDS (default 3600): RSS growth after the first minute and p99.9 of the whole window.
+soak: system-deps
+	./scripts/soak.sh
 
 build: system-deps
 	swift build --build-tests 2>&1 | tee .build-output.log

@@ -33,7 +33,7 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Seconds of load before the measured window.")
   var warmup = 2.0
 
-  @Option(help: "Seconds measured (idle: seconds the connections are held).")
+  @Option(help: "Seconds measured (idle: seconds the connections are held; at most a day).")
   var duration = 10.0
 
   @Option(help: "The server's process id: sample its CPU and memory from /proc.")
@@ -51,7 +51,14 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Most seconds to wait for the idle mode's liveness moves to be answered.")
   var livenessTimeout = 10.0
 
-  @Option(help: "WebSocket subprotocol to ask for (\"\" asks for none).")
+  @Option(
+    help: ArgumentHelp(
+      "Soak: sample the server's RSS every this many seconds of the window and report the "
+        + "growth from the first sample to the end (needs --server-pid).",
+      valueName: "seconds"))
+  var sampleEvery: Double?
+
+  @Option(help: "WebSocket subprotocol to ask for; an empty string asks for none.")
   var subprotocol = "matchismo.v2"
 
   @Flag(help: "Print the report as one JSON object instead of a table.")
@@ -74,6 +81,7 @@ struct MatchismoLoad: ParsableCommand {
     c.reaction = reaction
     c.setupTimeout = setupTimeout
     c.livenessTimeout = livenessTimeout
+    c.sampleEvery = sampleEvery
     c.subprotocol = subprotocol.isEmpty ? nil : subprotocol
     return c
   }

@@ -45,9 +45,17 @@ public struct LoadConfiguration: Sendable {
   public var drainTimeout = 3.0
   /// Most seconds for the idle mode's liveness moves.
   public var livenessTimeout = 10.0
-  /// The WebSocket subprotocol asked for (today's server speaks only `matchismo.v2` and refuses
-  /// the upgrade for any other name); nil asks for none.
+  /// The WebSocket subprotocol asked for (today's server speaks `matchismo.v2` and refuses an
+  /// upgrade that asks only for another); nil asks for none, which the server answers with its
+  /// own.
   public var subprotocol: String? = "matchismo.v2"
+  /// Soak sampling: the server's RSS is read every this many seconds of the window (the first
+  /// sample one interval after the window opens), and the report gives the growth from the
+  /// first sample to the window's end. Nil: no sampling. Needs ``serverPID``.
+  public var sampleEvery: Double?
+
+  /// The longest window: a day, for soak runs.
+  public static let longestDuration = 86_400.0
 
   /// The defaults.
   public init() {}
@@ -68,7 +76,15 @@ public struct LoadConfiguration: Sendable {
     if spectators < 0 || spectators > 50 { return "--spectators must be 0...50" }
     if mode == .open && !(rate > 0 && rate <= 1_000_000) { return "--rate must be in (0, 1e6]" }
     if !(warmup >= 0 && warmup <= 600) { return "--warmup must be 0...600 seconds" }
-    if !(duration > 0 && duration <= 3600) { return "--duration must be in (0, 3600] seconds" }
+    if !(duration > 0 && duration <= Self.longestDuration) {
+      return "--duration must be in (0, 86400] seconds"
+    }
+    if let sampleEvery {
+      if !(sampleEvery > 0 && sampleEvery <= duration) {
+        return "--sample-every must be in (0, --duration] seconds"
+      }
+      if serverPID == nil { return "--sample-every needs --server-pid" }
+    }
     if !(1...64).contains(threads) { return "--threads must be 1...64" }
     if !(reaction > 0 && reaction <= 60) { return "--reaction must be in (0, 60] seconds" }
     if !(setupTimeout > 0 && setupTimeout <= 600) { return "--setup-timeout must be in (0, 600]" }

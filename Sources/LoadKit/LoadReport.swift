@@ -14,6 +14,55 @@ public struct LoadReport: Sendable {
   public let selfAtStart, selfAtEnd: ProcessSample?
   /// CPU time the whole machine used during the window, in microseconds.
   public let machineCPUMicroseconds: UInt64?
+  /// Soak samples of the server's RSS during the window, oldest first (empty without
+  /// `--sample-every`).
+  public let rssSamples: [RSSSample]
+
+  /// A report of what a run measured.
+  public init(
+    configuration: LoadConfiguration, statistics: LoopStatistics, setupSeconds: Double,
+    windowSeconds: Double, serverBefore: ProcessSample?, serverAtStart: ProcessSample?,
+    serverAtEnd: ProcessSample?, serverAfter: ProcessSample?, selfAtStart: ProcessSample?,
+    selfAtEnd: ProcessSample?, machineCPUMicroseconds: UInt64?, rssSamples: [RSSSample] = []
+  ) {
+    self.configuration = configuration
+    self.statistics = statistics
+    self.setupSeconds = setupSeconds
+    self.windowSeconds = windowSeconds
+    self.serverBefore = serverBefore
+    self.serverAtStart = serverAtStart
+    self.serverAtEnd = serverAtEnd
+    self.serverAfter = serverAfter
+    self.selfAtStart = selfAtStart
+    self.selfAtEnd = selfAtEnd
+    self.machineCPUMicroseconds = machineCPUMicroseconds
+    self.rssSamples = rssSamples
+  }
+
+  /// The soak figures: RSS at the first sample, at the window's end, the growth between them
+  /// in %, the largest sample, and every sample as `seconds:KiB` pairs. Empty without samples.
+  var soakFields: [(String, Value)] {
+    guard let first = rssSamples.first else { return [] }
+    let end = serverAtEnd?.rssKiB ?? rssSamples.last?.rssKiB ?? first.rssKiB
+    let largest = max(end, rssSamples.map(\.rssKiB).max() ?? 0)
+    return [
+      ("rss_samples", .int(rssSamples.count)),
+      ("rss_first_sample_s", .real(first.seconds, 0)),
+      ("rss_first_sample_kib", .int(Int(first.rssKiB))),
+      ("rss_end_kib", .int(Int(end))),
+      ("rss_max_kib", .int(Int(largest))),
+      ("rss_growth_pct", .real(Self.growth(from: first.rssKiB, to: end), 2)),
+      (
+        "rss_series_kib",
+        .text(rssSamples.map { "\(fixed($0.seconds, 0)):\($0.rssKiB)" }.joined(separator: ","))
+      ),
+    ]
+  }
+
+  /// Growth from `first` to `last` in % of `first` (0 when `first` is 0).
+  static func growth(from first: UInt64, to last: UInt64) -> Double {
+    first == 0 ? 0 : (Double(last) - Double(first)) / Double(first) * 100
+  }
 
   /// The report's values in order, as (key, value) pairs: the single source for every format.
   public var fields: [(String, Value)] {
@@ -90,6 +139,7 @@ public struct LoadReport: Sendable {
         ),
       ]
     }
+    out += soakFields
     if let before = serverBefore, let after = serverAfter {
       out.append(
         (
@@ -175,6 +225,20 @@ public struct LoadReport: Sendable {
   /// One field's value, by key (tests and scripts).
   public func value(_ key: String) -> String? {
     fields.first { $0.0 == key }?.1.compact
+  }
+}
+
+/// One soak sample: the server's RSS some seconds into the measured window.
+public struct RSSSample: Equatable, Sendable {
+  /// Seconds since the window opened.
+  public var seconds: Double
+  /// VmRSS, in KiB.
+  public var rssKiB: UInt64
+
+  /// A sample.
+  public init(seconds: Double, rssKiB: UInt64) {
+    self.seconds = seconds
+    self.rssKiB = rssKiB
   }
 }
 

@@ -49,6 +49,7 @@ public enum LoadRunner {
     let serverAtStart = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
     let selfAtStart = ProcSampler.sample(pid: nil)
     let machineAtStart = ProcSampler.machineCPUMicroseconds()
+    let rssSamples = sampleServer(configuration, timeline: timeline, progress: progress)
     sleep(until: timeline.windowEnd)
     let machineAtEnd = ProcSampler.machineCPUMicroseconds()
     let serverAtEnd = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
@@ -66,7 +67,32 @@ public enum LoadRunner {
       windowSeconds: windowSeconds, serverBefore: serverBefore, serverAtStart: serverAtStart,
       serverAtEnd: serverAtEnd, serverAfter: serverAfter, selfAtStart: selfAtStart,
       selfAtEnd: selfAtEnd,
-      machineCPUMicroseconds: machineAtStart.flatMap { start in machineAtEnd.map { $0 &- start } })
+      machineCPUMicroseconds: machineAtStart.flatMap { start in machineAtEnd.map { $0 &- start } },
+      rssSamples: rssSamples)
+  }
+
+  /// Soak sampling: reads the server's RSS every ``LoadConfiguration/sampleEvery`` seconds from
+  /// the window's start until its end (at most duration ÷ interval samples), telling `progress`
+  /// each one. Empty when sampling is off or there is no server to read.
+  static func sampleServer(
+    _ configuration: LoadConfiguration, timeline: Timeline, progress: (String) -> Void
+  ) -> [RSSSample] {
+    guard let every = configuration.sampleEvery, every > 0, let pid = configuration.serverPID
+    else { return [] }
+    let step = UInt64(every * 1e9)
+    let count = Int((timeline.windowEnd - timeline.windowStart) / max(1, step))
+    guard count >= 1 else { return [] }
+    var samples: [RSSSample] = []
+    samples.reserveCapacity(count)
+    for k in 1...count {
+      let at = timeline.windowStart + UInt64(k) * step
+      sleep(until: at)
+      guard let sample = ProcSampler.sample(pid: pid) else { continue }
+      let seconds = Double(at - timeline.windowStart) / 1e9
+      samples.append(RSSSample(seconds: seconds, rssKiB: sample.rssKiB))
+      progress("t=\(fixed(seconds, 0)) s: server RSS \(sample.rssKiB) KiB")
+    }
+    return samples
   }
 
   /// Raises this process's open-file limit to its hard limit: every connection is a descriptor.

@@ -9,6 +9,9 @@ public struct TableRules: Hashable, Sendable {
   public var reconnectGrace: Double = 60
   /// How many recent diffs are kept for reconnecting clients.
   public var ringSize = 64
+  /// The most moves the record of one game keeps in memory (2 bytes each); beyond it the record
+  /// says it is truncated. See ``MoveLog``.
+  public var recordCap = MoveLog.defaultCap
 
   /// The default rules.
   public init() {}
@@ -49,8 +52,15 @@ public struct TableState<Card: WireCard>: Sendable {
   public let rules: TableRules
   /// The game (dealt at creation, shown from the start of play).
   public private(set) var game: CardMatchingGame<Card>
-  /// The settings, seed and accepted moves: enough to rebuild ``game``. Secret (holds the seed).
-  public private(set) var record: GameRecord
+  /// The record of the current game: the settings, the current deal's seed and the moves
+  /// accepted since, two bytes each, up to ``TableRules/recordCap``. Until it is truncated it
+  /// rebuilds ``game`` (``GameLog/record``). A re-deal starts a new one, so a table keeps only
+  /// what the game being played needs, however long it lives. Secret (holds the seed).
+  public private(set) var record: GameLog
+  /// Every move accepted at this table, in every game.
+  public private(set) var movesAccepted = 0
+  /// The latest accepted move (a re-deal included), if any.
+  public private(set) var lastMove: Move?
   /// The version of the state; grows by one per broadcast.
   public private(set) var version = 0
   /// The latest status line.
@@ -104,7 +114,7 @@ public struct TableState<Card: WireCard>: Sendable {
     self.isPrivate = isPrivate
     self.rules = rules
     self.game = CardMatchingGame(settings: settings, seed: seed)
-    self.record = GameRecord(settings: settings, seed: seed)
+    self.record = GameLog(settings: settings, seed: seed, cap: rules.recordCap)
     self.names = (0..<settings.seats).map { "Seat \($0 + 1)" }
     self.seats = Array(repeating: nil, count: settings.seats)
     self.everSeated = []
@@ -347,9 +357,12 @@ public struct TableState<Card: WireCard>: Sendable {
     } catch {
       return .failure(Self.protocolError(for: error, replyTo: replyTo))
     }
-    record.moves.append(move)
+    movesAccepted += 1
+    lastMove = move
     var encoded: [JSONValue] = []
     if case .redeal = move {
+      // A new game: its record starts from the new deal, and the old game's moves are let go.
+      record = GameLog(settings: game.settings, seed: game.dealSeed, cap: rules.recordCap)
       // The new game's standings rank the players sitting now.
       everSeated = Set(seats.indices.filter { seats[$0] != nil })
       if !votes.isEmpty {
@@ -360,6 +373,8 @@ public struct TableState<Card: WireCard>: Sendable {
         phase = .playing
         encoded.append(TableEvent.phase(.playing, countdown: nil).json)
       }
+    } else {
+      record.append(move)
     }
     for event in events {
       if case .ended(let standings) = event {

@@ -5,6 +5,12 @@
 /// The game is a value. ``apply(_:)`` either returns the events a move caused and changes the
 /// game, or throws a ``MoveRejection`` and changes nothing. Replaying the same settings, seed and
 /// moves always produces an equal game.
+///
+/// Every deal has its own seed (``dealSeed``): the first is the seed the game was made with, and
+/// a re-deal draws the next 64 bits of the current generator as the new deal's seed and deals
+/// from a fresh generator seeded with it. So the game since its latest deal is described on its
+/// own by (settings, ``dealSeed``, the moves since), and a record from the first seed with every
+/// move, re-deals included, replays to the same game too.
 public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
   /// The rules.
   public let settings: GameSettings
@@ -17,15 +23,21 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
   /// Whether the game has ended.
   public private(set) var isOver = false
 
+  /// The seed the current deal was shuffled from. Secret: it gives away the deck's order, so it
+  /// is for the table's record only and never goes on the wire.
+  public private(set) var dealSeed: UInt64
+
   /// Undealt cards; the next card dealt is the last element. Secret.
   private var deck: [Card]
-  /// Secret: where the next re-deal's shuffle comes from.
+  /// Secret: the current deal's generator (seeded with ``dealSeed``); the next re-deal's seed
+  /// is drawn from it.
   private var generator: SeededGenerator
 
   /// Deals a new game.
   public init(settings: GameSettings, seed: UInt64) {
     precondition(settings.problem(deckSize: Card.fullDeck.count) == nil, "invalid settings")
     self.settings = settings
+    self.dealSeed = seed
     self.generator = SeededGenerator(seed: seed)
     self.players = Array(repeating: PlayerState(), count: settings.seats)
     self.board = []
@@ -66,6 +78,9 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     case .choose(let seat, let id):
       return try choose(id, seat: seat)
     case .redeal:
+      let seed = generator.next()
+      dealSeed = seed
+      generator = SeededGenerator(seed: seed)
       deal()
       return [.redealt(board: board, deckCount: deck.count)]
     }
@@ -196,7 +211,8 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
   }
 }
 
-/// A whole game as data: enough to rebuild it exactly.
+/// A whole game as data: enough to rebuild it exactly. It may start at the game's first deal
+/// (and list every re-deal) or at its latest deal (seeded with ``CardMatchingGame/dealSeed``).
 public struct GameRecord: Hashable, Sendable, Codable {
   /// The rules.
   public var settings: GameSettings

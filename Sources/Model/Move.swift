@@ -3,7 +3,7 @@
 public enum Move: Hashable, Sendable, Codable {
   /// Choose the card with this id, or un-choose it if it is already in the seat's selection.
   case choose(seat: Int, card: Int)
-  /// Throw the board away and deal a new game from the same generator.
+  /// Throw the board away and deal a new game, seeded from the current deal's generator.
   case redeal(seat: Int)
 
   /// The seat that made the move.

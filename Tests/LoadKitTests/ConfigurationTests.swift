@@ -53,6 +53,50 @@ struct ConfigurationTests {
     #expect(popped == deadlines)
   }
 
+  @Test func soakSamplingNeedsAServerAndFitsTheWindow() {
+    var configuration = LoadConfiguration()
+    configuration.duration = 600
+    configuration.sampleEvery = 60
+    #expect(configuration.problem == "--sample-every needs --server-pid")
+    configuration.serverPID = 1
+    #expect(configuration.problem == nil)
+    configuration.sampleEvery = 601
+    #expect(configuration.problem?.contains("--sample-every") == true)
+    configuration.sampleEvery = 0
+    #expect(configuration.problem?.contains("--sample-every") == true)
+    configuration.sampleEvery = 60
+    configuration.duration = 86_400
+    #expect(configuration.problem == nil)
+    configuration.duration = 86_401
+    #expect(configuration.problem?.contains("--duration") == true)
+  }
+
+  @Test func soakReportGivesGrowthFromTheFirstSample() {
+    var configuration = LoadConfiguration()
+    configuration.sampleEvery = 60
+    let samples = [
+      RSSSample(seconds: 60, rssKiB: 40_000), RSSSample(seconds: 120, rssKiB: 41_000),
+      RSSSample(seconds: 180, rssKiB: 40_500),
+    ]
+    let report = LoadReport(
+      configuration: configuration, statistics: LoopStatistics(), setupSeconds: 1,
+      windowSeconds: 180, serverBefore: nil, serverAtStart: nil,
+      serverAtEnd: ProcessSample(cpuMicroseconds: 0, rssKiB: 41_000), serverAfter: nil,
+      selfAtStart: nil, selfAtEnd: nil, machineCPUMicroseconds: nil, rssSamples: samples)
+    #expect(report.value("rss_samples") == "3")
+    #expect(report.value("rss_first_sample_kib") == "40000")
+    #expect(report.value("rss_end_kib") == "41000")
+    #expect(report.value("rss_max_kib") == "41000")
+    #expect(report.value("rss_growth_pct") == "2.50")
+    #expect(report.value("rss_series_kib") == "60:40000,120:41000,180:40500")
+    // Without samples, no soak fields.
+    let plain = LoadReport(
+      configuration: configuration, statistics: LoopStatistics(), setupSeconds: 1,
+      windowSeconds: 180, serverBefore: nil, serverAtStart: nil, serverAtEnd: nil,
+      serverAfter: nil, selfAtStart: nil, selfAtEnd: nil, machineCPUMicroseconds: nil)
+    #expect(plain.value("rss_growth_pct") == nil)
+  }
+
   @Test func fixedDecimals() {
     #expect(fixed(1.25, 1) == "1.3")
     #expect(fixed(0.04, 2) == "0.04")

@@ -507,7 +507,11 @@ enum Multi {
         ])
     #expect(state.votes.isEmpty)
     #expect(state.game.board != board)
-    #expect(state.record.moves == [.redeal(seat: 2)])
+    // The re-deal started a new game, whose record starts at the new deal.
+    #expect(state.lastMove == .redeal(seat: 2))
+    #expect(state.movesAccepted == 1)
+    #expect(state.record.moves.isEmpty)
+    #expect(state.record.seed == state.game.dealSeed)
   }
 
   @Test func votingTwiceIsOneVote() throws {

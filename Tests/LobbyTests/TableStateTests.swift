@@ -40,7 +40,10 @@ import Testing
   @Test func newTableIsVersionZero() {
     let state = Self.soloTable()
     #expect(state.version == 0)
-    #expect(state.record == GameRecord(settings: .set(), seed: 42))
+    #expect(state.record == GameLog(settings: .set(), seed: 42))
+    #expect(state.record.record == GameRecord(settings: .set(), seed: 42))
+    #expect(state.movesAccepted == 0)
+    #expect(state.lastMove == nil)
     #expect(state.game == CardMatchingGame(settings: .set(), seed: 42))
     #expect(state.status == StatusLine.newGame)
   }
@@ -68,17 +71,23 @@ import Testing
       accepted.diff["status"]
         == .array(StatusLine.runs(for: accepted.events, names: ["Ada"]).map(\.json)))
     #expect(state.status == StatusLine.runs(for: accepted.events, names: ["Ada"]))
-    #expect(state.record.moves == [.choose(seat: 0, card: card)])
+    #expect(Array(state.record.moves) == [.choose(seat: 0, card: card)])
 
     let second = try Self.accept(.choose(seat: 0, card: card), replyTo: .string("undo"), in: &state)
     #expect(second.version == 2)
     #expect(second.diff["replyTo"] == "undo")
     #expect(second.events == [.deselected(seat: 0, card: SetCard.fullDeck[card])])
 
+    #expect(state.record.moves.count == 2)
+
     let redeal = try Self.accept(.redeal(seat: 0), in: &state)
     #expect(redeal.version == 3)
     #expect(redeal.diff["replyTo"] == nil)
-    #expect(state.record.moves.count == 3)
+    // Three moves accepted; the re-deal began a new game, whose record has none yet.
+    #expect(state.movesAccepted == 3)
+    #expect(state.lastMove == .redeal(seat: 0))
+    #expect(state.record.moves.isEmpty)
+    #expect(state.record.seed == state.game.dealSeed)
   }
 
   @Test func diffCarriesTheSeatThatMoved() throws {
@@ -176,6 +185,7 @@ import Testing
     players[0].redealPercent = 1
     var chooser = SeededGenerator(seed: seed)
     var accepted = 0
+    var redeals = 0
     for step in 0..<600 {
       let seat = chooser.below(2)
       // Now and then, a move that must be refused.
@@ -186,18 +196,28 @@ import Testing
       switch state.apply(move, replyTo: .int(step)) {
       case .accepted:
         accepted += 1
-        #expect(state.record.moves.count == before + 1)
-        #expect(state.record.moves.last == move)
+        #expect(state.lastMove == move)
+        if case .redeal = move {
+          // A re-deal starts the record of a new game, from the new deal's seed.
+          redeals += 1
+          #expect(state.record.moves.isEmpty)
+          #expect(state.record.seed == state.game.dealSeed)
+        } else {
+          #expect(state.record.moves.count == before + 1)
+          #expect(state.record.moves.last == move)
+        }
       case .rejected:
         #expect(state.record.moves.count == before)
       }
       #expect(state.version == accepted)
+      #expect(state.movesAccepted == accepted)
       if step % 50 == 0 {
-        #expect(try CardMatchingGame<SetCard>.replay(state.record).game == state.game)
+        #expect(
+          try CardMatchingGame<SetCard>.replay(#require(state.record.record)).game == state.game)
       }
     }
-    #expect(state.record.seed == seed)
-    let replayed = try CardMatchingGame<SetCard>.replay(state.record)
+    #expect(state.record.seed == (redeals == 0 ? seed : state.game.dealSeed))
+    let replayed = try CardMatchingGame<SetCard>.replay(#require(state.record.record))
     #expect(replayed.game == state.game)
   }
 

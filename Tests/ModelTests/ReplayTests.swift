@@ -21,16 +21,20 @@ private struct Tally {
   }
 }
 
-/// A game played live: the game, the record of its accepted moves and every event in order.
+/// A game played live: the game, the record of its accepted moves and every event in order,
+/// and the record of the current deal alone (the deal's seed and the moves since), as a table
+/// keeps it.
 private struct Session<Card: MatchableCard> {
   var game: CardMatchingGame<Card>
   var record: GameRecord
+  var current: GameRecord
   var events: [GameEvent<Card>] = []
   var tally = Tally()
 
   init(settings: GameSettings, seed: UInt64) {
     game = CardMatchingGame(settings: settings, seed: seed)
     record = GameRecord(settings: settings, seed: seed)
+    current = record
   }
 
   /// Applies `move` as a live table would: an accepted move is recorded with its events; a refused
@@ -40,6 +44,11 @@ private struct Session<Card: MatchableCard> {
     do {
       let new = try game.apply(move)
       record.moves.append(move)
+      if case .redeal = move {
+        current = GameRecord(settings: game.settings, seed: game.dealSeed)
+      } else {
+        current.moves.append(move)
+      }
       events += new
       tally.accepted += 1
       for event in new {
@@ -175,6 +184,9 @@ private func checkReplays<Card: MatchableCard>(
     #expect(session.record.moves.count == session.tally.accepted)
     let replay = try CardMatchingGame<Card>.replay(session.record)
     #expect(replay.game == session.game, "seed \(seed)")
+    // The current deal's record alone rebuilds the same game.
+    #expect(try CardMatchingGame<Card>.replay(session.current).game == session.game, "seed \(seed)")
+    #expect(session.current.seed == session.game.dealSeed)
     // Compared one by one, so that a failure names the first difference, not two long lists.
     #expect(replay.events.count == session.events.count, "seed \(seed)")
     let common = min(replay.events.count, session.events.count)
@@ -261,15 +273,45 @@ struct ReplayTests {
     #expect(Set(matchismo).count == 50)
   }
 
-  @Test("A re-deal continues the seeded stream, so it replays too")
-  func redealIsDeterministic() {
+  // Before deals had their own seeds, a re-deal shuffled on with the same generator; now it
+  // draws the new deal's seed from that generator, so it is still a function of the first seed
+  // (a record from it with every re-deal replays) and the new deal is also its own record.
+  @Test("A re-deal draws its seed from the seeded stream, so it replays too")
+  func redealIsDeterministic() throws {
     var first = CardMatchingGame<SetCard>(settings: .set(), seed: 99)
+    #expect(first.dealSeed == 99)
     var second = first
     let a = accept(.redeal(seat: 0), in: &first)
     let b = accept(.redeal(seat: 0), in: &second)
     #expect(a == b)
     #expect(first == second)
     #expect(first.board != CardMatchingGame<SetCard>(settings: .set(), seed: 99).board)
+    #expect(first.dealSeed != 99)
+    // The new deal is the game its seed deals.
+    #expect(first == CardMatchingGame<SetCard>(settings: .set(), seed: first.dealSeed))
+    let record = GameRecord(settings: .set(), seed: first.dealSeed)
+    #expect(try CardMatchingGame<SetCard>.replay(record).game == first)
+  }
+
+  @Test("After many re-deals, each deal's own record replays to the live game")
+  func everyDealIsItsOwnRecord() throws {
+    var game = CardMatchingGame<SetCard>(settings: .set(seats: 2), seed: 5)
+    var current = GameRecord(settings: game.settings, seed: game.dealSeed)
+    var seeds: Set<UInt64> = [game.dealSeed]
+    for round in 0..<30 {
+      // A few choices, then a re-deal.
+      for slot in 0..<(round % 4) {
+        let move = Move.choose(seat: round % 2, card: game.board[slot].id)
+        _ = accept(move, in: &game)
+        current.moves.append(move)
+      }
+      #expect(try CardMatchingGame<SetCard>.replay(current).game == game)
+      _ = accept(.redeal(seat: 0), in: &game)
+      current = GameRecord(settings: game.settings, seed: game.dealSeed)
+      seeds.insert(game.dealSeed)
+    }
+    #expect(seeds.count == 31)
+    #expect(try CardMatchingGame<SetCard>.replay(current).game == game)
   }
 
   @Test(

@@ -32,8 +32,11 @@ import Testing
 
     func check(_ message: JSONValue, _ what: String) throws {
       let text = message.text
-      for secret in [String(seed), String(seed, radix: 16), String(Int64(bitPattern: seed))] {
-        #expect(!text.contains(secret), "\(what) holds the seed")
+      // The table's seed, and the seed of the current deal (a re-deal draws a new one).
+      for secret in [seed, game.dealSeed]
+        .flatMap({ [String($0), String($0, radix: 16), String(Int64(bitPattern: $0))] })
+      {
+        #expect(!text.contains(secret), "\(what) holds a deal seed")
       }
       var keys = Set<String>()
       message.forEachObject { keys.formUnion($0.map(\.0)) }
