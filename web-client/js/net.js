@@ -1,4 +1,4 @@
-// The connection to the server: one WebSocket speaking protocol v1, the `hello`/`welcome`
+// The connection to the server: one WebSocket speaking protocol v2, the `hello`/`welcome`
 // handshake, the session token, and reconnecting with backoff. It knows nothing of games or of
 // the DOM: messages in, messages out, and a connection state for the page to show.
 //
