@@ -81,6 +81,7 @@ let package = Package(
     .testTarget(
       name: "LoadKitTests", dependencies: ["LoadKit", "Model"], resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings),
-    .testTarget(name: "ServerTests", dependencies: ["Server"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ServerTests", dependencies: ["Server", "TestSupport"], swiftSettings: swiftSettings),
   ]
 )

@@ -5,6 +5,7 @@
 #
 #   scripts/bench.sh              every scenario
 #   scripts/bench.sh a play       only the named ones (a b c10k c19k lin25 lin250 lin2500 play)
+#   BENCH_SERVER_ARGS="--executors 2" scripts/bench.sh a b   extra options for every server
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,7 +47,7 @@ run() {
   port=$(free_port)
   # shellcheck disable=SC2086  # server_options is a list of words on purpose
   "$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 \
-    --log-level warning $server_options >"$OUT/server-$name.log" 2>&1 &
+    --log-level warning $server_options ${BENCH_SERVER_ARGS:-} >"$OUT/server-$name.log" 2>&1 &
   SERVER_PID=$!
   local up=0
   for _ in $(seq 100); do
@@ -89,7 +90,7 @@ wanted lin2500 && run lin2500 "" --mode open --tables 2500 --seats 4 --rate 2000
 wanted play && run play "" --mode play --tables 100 --seats 4 --warmup 2 --duration 10
 
 echo
-echo "matchismo $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores," \
+echo "matchismo $(git rev-parse --short HEAD 2>/dev/null || echo '?')${BENCH_SERVER_ARGS:+ $BENCH_SERVER_ARGS}, $(nproc) cores," \
   "ulimit -n $FILES${UNLIMITED:+, closed loop with $UNLIMITED}; raw: $RAW"
 echo
 echo "| scenario | mode | conns held | moves/s | diffs/s | p50 ms | p99 ms | p99.9 ms | max ms | server CPU | µs/diff | KiB/conn | liveness | errors | closes |"

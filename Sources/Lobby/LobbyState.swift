@@ -103,12 +103,21 @@ public struct LobbyState: Sendable {
 
   /// The settings.
   public let configuration: LobbyConfiguration
-  /// What the lobby has decided so far.
-  public private(set) var statistics = Statistics()
+  /// What the lobby has decided so far: its own refusals and every shard's moves.
+  public var statistics: Statistics {
+    var total = ownStatistics
+    for shard in slots.shards {
+      total.movesAccepted += shard.movesAccepted
+      total.movesRejected.merge(shard.movesRejected, uniquingKeysWith: +)
+    }
+    return total
+  }
+  /// Moves refused before they reached a table.
+  private var ownStatistics = Statistics()
   private let entropy: LobbyEntropy
   private(set) var registry = SessionRegistry()
   private(set) var directory = TableDirectory()
-  private(set) var slots: [String: Slot] = [:]
+  let slots: TableShards
   private(set) var watchers: Set<ConnectionID> = []
   private var deadlines = DeadlineQueue<Deadline>()
   private var pendingOrder: [String] = []
@@ -121,10 +130,14 @@ public struct LobbyState: Sendable {
   private var nextTableNumber = 1
   private var out: [LobbyAction] = []
 
-  /// An empty lobby.
-  public init(configuration: LobbyConfiguration = LobbyConfiguration(), entropy: LobbyEntropy) {
+  /// An empty lobby whose tables are spread over `shards` shards (see ``playingShard(of:)``).
+  public init(
+    configuration: LobbyConfiguration = LobbyConfiguration(), entropy: LobbyEntropy,
+    shards: Int = 1
+  ) {
     self.configuration = configuration
     self.entropy = entropy
+    self.slots = TableShards(count: shards)
   }
 
   // MARK: - Reading
@@ -145,7 +158,10 @@ public struct LobbyState: Sendable {
   public func members(of id: String) -> [ConnectionID: Role] { slots[id]?.members ?? [:] }
 
   /// Every open table's id.
-  public var tableIDs: [String] { Array(slots.keys) }
+  public var tableIDs: [String] { slots.keys }
+
+  /// How many shards the tables are spread over.
+  public var shardCount: Int { slots.shards.count }
 
   /// Every session.
   public var sessions: [SessionRegistry.Session] { registry.all }
@@ -167,7 +183,14 @@ public struct LobbyState: Sendable {
   public mutating func receive(_ bytes: [UInt8], from connection: ConnectionID, now: Double)
     -> [LobbyAction]
   {
-    switch ClientMessageDecoder.decode(bytes) {
+    receive(ClientMessageDecoder.decode(bytes), from: connection, now: now)
+  }
+
+  /// One message from `connection`, decoded already (or refused by the decoder).
+  public mutating func receive(
+    _ decoded: Result<ClientEnvelope, ProtocolError>, from connection: ConnectionID, now: Double
+  ) -> [LobbyAction] {
+    switch decoded {
     case .failure(let error): reply(error, to: connection)
     case .success(let envelope): handle(envelope, from: connection, now: now)
     }
@@ -241,6 +264,68 @@ public struct LobbyState: Sendable {
     }
   }
 
+  // MARK: - Moves on one shard
+
+  /// The shard of the table where `connection` holds a seat, if it does: a `choose` from it
+  /// then needs only that shard (``choose(_:replyTo:from:shard:)``).
+  ///
+  /// For a concurrent shell: this reads only what changes under an exclusive hold of the
+  /// whole state, so a thread may call it, and then ``choose(_:replyTo:from:shard:)`` while
+  /// holding the shard, while other threads do the same for other shards. Anything else
+  /// (every other message, a disconnect, ``advance(to:)``) needs the state to itself.
+  public func playingShard(of connection: ConnectionID) -> Int? {
+    guard let session = registry.session(for: connection), let tableID = session.tableID,
+      session.seat != nil
+    else { return nil }
+    return slots.index(of: tableID)
+  }
+
+  /// Decides a `choose` of `card` by the player `connection`, whose table is in `shard`
+  /// (``playingShard(of:)``), touching nothing but that shard: the same decision and frames as
+  /// ``receive(_:from:now:)`` would make. Returns its actions and whether the move was accepted.
+  public func choose(_ card: Int, replyTo: MessageID?, from connection: ConnectionID, shard: Int)
+    -> (actions: [LobbyAction], accepted: Bool)
+  {
+    var actions: [LobbyAction] = []
+    guard let session = registry.session(for: connection), let tableID = session.tableID,
+      let seat = session.seat, slots.index(of: tableID) == shard
+    else { preconditionFailure("choose(_:from:shard:) for a connection not playing there") }
+    let accepted = play(
+      card, at: tableID, seat: seat, shard: slots.shards[shard], replyTo: replyTo,
+      from: connection, into: &actions)
+    return (actions, accepted)
+  }
+
+  /// A seated player's move at `tableID`, in `shard`; the one place moves are decided.
+  @discardableResult
+  private func play(
+    _ card: Int, at tableID: String, seat: Int, shard: TableShard, replyTo: MessageID?,
+    from connection: ConnectionID, into actions: inout [LobbyAction]
+  ) -> Bool {
+    guard shard.slots[tableID] != nil else {
+      shard.movesRejected[.notAtTable, default: 0] += 1
+      actions.append(
+        .send(
+          Frame(
+            ServerMessage.error(
+              ProtocolError(
+                .notAtTable, "You are not at a table; start a game first.", replyTo: replyTo))),
+          to: [connection]))
+      return false
+    }
+    switch shard.slots[tableID]!.table.choose(card: card, by: seat, replyTo: replyTo) {
+    case .success(let b):
+      shard.movesAccepted += 1
+      let recipients = shard.slots[tableID]!.recipients
+      if !recipients.isEmpty { actions.append(.send(b.frame, to: recipients)) }
+      return true
+    case .failure(let error):
+      shard.movesRejected[error.code, default: 0] += 1
+      actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
+      return false
+    }
+  }
+
   // MARK: - Messages
 
   private mutating func handle(
@@ -253,7 +338,7 @@ public struct LobbyState: Sendable {
     }
     guard let session = registry.session(for: connection) else {
       if case .choose = envelope.message {
-        statistics.movesRejected[.helloRequired, default: 0] += 1
+        ownStatistics.movesRejected[.helloRequired, default: 0] += 1
       }
       reply(ProtocolError(.helloRequired, "Say hello first.", replyTo: replyTo), to: connection)
       return
@@ -264,14 +349,9 @@ public struct LobbyState: Sendable {
     case .choose(let card):
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection, isMove: true)
       else { return }
-      switch slots[tableID]!.table.choose(card: card, by: seat, replyTo: replyTo) {
-      case .success(let b):
-        statistics.movesAccepted += 1
-        broadcast(b, at: tableID)
-      case .failure(let error):
-        statistics.movesRejected[error.code, default: 0] += 1
-        reply(error, to: connection)
-      }
+      play(
+        card, at: tableID, seat: seat, shard: slots.shards[slots.index(of: tableID)],
+        replyTo: replyTo, from: connection, into: &out)
     case .lobby:
       // Changes not yet published go out first, so the snapshot and the diffs that follow it
       // agree on the version.
@@ -720,14 +800,14 @@ public struct LobbyState: Sendable {
     isMove: Bool = false
   ) -> (String, Int)? {
     guard let tableID = session.tableID, slots[tableID] != nil else {
-      if isMove { statistics.movesRejected[.notAtTable, default: 0] += 1 }
+      if isMove { ownStatistics.movesRejected[.notAtTable, default: 0] += 1 }
       reply(
         ProtocolError(.notAtTable, "You are not at a table; start a game first.", replyTo: replyTo),
         to: connection)
       return nil
     }
     guard let seat = session.seat else {
-      if isMove { statistics.movesRejected[.spectator, default: 0] += 1 }
+      if isMove { ownStatistics.movesRejected[.spectator, default: 0] += 1 }
       reply(
         ProtocolError(.spectator, "Spectators watch; they cannot play.", replyTo: replyTo),
         to: connection)

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// `ServiceGroup` until SIGTERM or SIGINT.
 ///
 /// The group shuts its services down gracefully in the reverse of their order: first the
-/// transport (no new WebSockets, every client closed with 1001), then the lobby executor (which
+/// transport (no new WebSockets, every client closed with 1001), then the lobby executors (which
 /// handles what is still queued), then the metrics; then ``run()`` returns and the command
 /// exits 0.
 struct Application {
@@ -31,27 +31,31 @@ struct Application {
     // Metrics that libraries make through swift-metrics land in the same registry.
     MetricsSystem.bootstrap(metrics.factory)
 
-    let state = LobbyState(configuration: configuration.lobbyConfiguration, entropy: .system)
+    let state = LobbyState(
+      configuration: configuration.lobbyConfiguration, entropy: .system,
+      shards: max(1, configuration.executors))
     // With no executor the lobby decides on the transport's service thread (no hop per move);
-    // otherwise the transport's events go to the executor's thread.
-    let inline =
-      configuration.executors == 0
-      ? InlineLobby(state: state, metrics: metrics.makeLobbyMetrics()) : nil
+    // otherwise the service thread hands each event to the executor of its table's shard.
+    let handler: any ServiceThreadHandler
+    let lobby: ShardedLobby?
+    if configuration.executors == 0 {
+      handler = InlineLobby(state: state, metrics: metrics.makeLobbyMetrics())
+      lobby = nil
+    } else {
+      lobby = ShardedLobby(
+        state: state, now: MonotonicClock.now, metrics: metrics.makeLobbyMetrics())
+      handler = lobby!
+    }
     let transport = WebSocketTransport(
       configuration: configuration.transportConfiguration(
         webRoot: Self.resolvedWebRoot(configuration.webRoot, logger: logger)),
-      logger: logger, handler: inline, metrics: metrics.transport)
+      logger: logger, handler: handler, metrics: metrics.transport)
+    let outbound = TransportOutbound(transport: transport)
+    lobby?.attach(
+      perform: { outbound.perform($0) },
+      consumed: { [transport] in transport.acknowledge(bytes: $0) })
     // Started before the group, so a port that cannot be bound stops the command at once.
     try transport.start()
-
-    let outbound = TransportOutbound(transport: transport)
-    let lobby =
-      inline != nil
-      ? nil
-      : LobbyExecutor(
-        state: state, now: MonotonicClock.now, perform: { outbound.perform($0) },
-        consumed: { [transport] in transport.acknowledge(bytes: $0) },
-        metrics: metrics.makeLobbyMetrics())
 
     let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
     let shownHost = configuration.host == "0.0.0.0" ? "localhost" : configuration.host
@@ -63,7 +67,7 @@ struct Application {
       services: [
         .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
         .init(service: LobbyService(executor: lobby)),
-        .init(service: TransportService(transport: transport, lobby: lobby, logger: logger)),
+        .init(service: TransportService(transport: transport, logger: logger)),
       ],
       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     group.maximumGracefulShutdownDuration = Self.shutdownLimit

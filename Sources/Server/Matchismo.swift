@@ -44,7 +44,7 @@ struct Matchismo: AsyncParsableCommand {
 
   @Option(
     help:
-      "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move), 1 on a thread of its own."
+      "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move); K spreads the tables over K threads by table number. Default: 0 up to 2 cores, else one per core but one."
   )
   var executors = ServerConfiguration.defaults.executors
 

@@ -1,3 +1,4 @@
+import Foundation
 import Lobby
 import Logging
 
@@ -37,9 +38,11 @@ struct ServerConfiguration: Sendable, Equatable {
   var emptyTableGrace: Double = 10
   /// Most spectators at one table.
   var spectatorLimit = 50
-  /// Threads that run the lobby: 0 decides every message on the transport's service thread
-  /// (no hop per move; the default, measured in docs/BENCHMARKS.md), 1 on a thread of its own.
-  var executors = 0
+  /// Threads that run the lobby and its tables: 0 decides every message on the transport's
+  /// service thread (no hop per move); K ≥ 1 spreads the tables over K executor threads by
+  /// table number (`ShardedLobby`). The default follows the core count
+  /// (``defaultExecutors(cores:)``).
+  var executors = Self.defaultExecutors(cores: ProcessInfo.processInfo.activeProcessorCount)
   /// Messages per second one connection may send; the burst is twice as many.
   var rateLimit: Double = 20
   /// Browser origins allowed to open WebSockets besides the page's own (see
@@ -48,6 +51,16 @@ struct ServerConfiguration: Sendable, Equatable {
 
   /// The defaults.
   init() {}
+
+  /// Most executor threads.
+  static let maxExecutors = 64
+
+  /// Executors for a machine with `cores` cores: none up to two cores, where the transport's
+  /// thread and the kernel's network work fill both and a thread hop only costs (measured in
+  /// docs/BENCHMARKS.md); otherwise one per core beside the transport's thread.
+  static func defaultExecutors(cores: Int) -> Int {
+    cores <= 2 ? 0 : min(maxExecutors, cores - 1)
+  }
 
   /// Why the values cannot be used, naming the command-line option; `nil` when they can.
   func validationProblem() -> String? {
@@ -65,7 +78,9 @@ struct ServerConfiguration: Sendable, Equatable {
       return problem
     }
     if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
-    if !(0...1).contains(executors) { return "--executors must be 0 or 1." }
+    if !(0...Self.maxExecutors).contains(executors) {
+      return "--executors must be 0...\(Self.maxExecutors)."
+    }
     // No upper bound: benchmarks lift the limit with a huge value (a closed loop).
     guard rateLimit.isFinite, rateLimit > 0 else {
       return "--rate-limit must be a positive number of messages per second."

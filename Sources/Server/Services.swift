@@ -1,8 +1,8 @@
 import Logging
 import ServiceLifecycle
 
-/// The transport as a service: it feeds the lobby executor every message and close until the
-/// transport stops.
+/// The transport as a service: it runs until the transport stops (its service thread hands every
+/// event to the lobby's handler: inline or the executors' queues).
 ///
 /// It comes last in the service group, so it is the first to hear of a graceful shutdown:
 /// the transport then refuses new WebSockets and closes every client with 1001 "server
@@ -11,24 +11,13 @@ import ServiceLifecycle
 struct TransportService: Service {
   /// The started transport.
   let transport: WebSocketTransport
-  /// Where the transport's events go; nil when the lobby runs on the service thread, where the
-  /// events stay (the stream then only ends).
-  let lobby: LobbyExecutor?
   /// For the shutdown notice.
   let logger: Logger
 
   func run() async {
     await withGracefulShutdownHandler {
-      for await event in transport.events {
-        switch event {
-        case .opened:
-          break
-        case .message(let id, let bytes, let receivedAt):
-          lobby?.post(.message(id, bytes, receivedAt: receivedAt))
-        case .closed(let id):
-          lobby?.post(.closed(id))
-        }
-      }
+      // Every event goes to the service thread's handler; the stream only ends.
+      for await _ in transport.events {}
     } onGracefulShutdown: { [transport, logger] in
       logger.notice("shutting down: closing every connection with 1001")
       // The handler may not wait; the loop above ends when the shutdown is complete.
@@ -37,12 +26,12 @@ struct TransportService: Service {
   }
 }
 
-/// The lobby executor as a service: its thread runs from ``run()`` until a graceful shutdown,
-/// which lets it finish every event already queued (the closes of the last connections
+/// The lobby executors as a service: their threads run from ``run()`` until a graceful shutdown,
+/// which lets them finish every event already queued (the closes of the last connections
 /// included) before ``run()`` returns.
 struct LobbyService: Service {
-  /// The executor, not started yet; nil when the lobby runs on the transport's thread.
-  let executor: LobbyExecutor?
+  /// The executors, not started yet; nil when the lobby runs on the transport's thread.
+  let executor: ShardedLobby?
 
   func run() async {
     executor?.start()

@@ -26,8 +26,14 @@ import Testing
     var nextConnection: UInt64 = 1
     var messageID = 0
     var steps = 0
+    /// Whether a seated player's `choose` goes through the one-shard path a concurrent shell
+    /// takes (``LobbyState/choose(_:replyTo:from:shard:)``) instead of `receive`.
+    let movesOnShards: Bool
+    /// Every frame sent, with its recipients, in order (to compare two runs).
+    var sent: [String] = []
 
-    init(seed: UInt64) {
+    init(seed: UInt64, shards: Int = 1, movesOnShards: Bool = false) {
+      self.movesOnShards = movesOnShards
       var configuration = LobbyConfiguration()
       configuration.countdown = 1
       configuration.reconnectGrace = 5
@@ -49,7 +55,8 @@ import Testing
               return "token-\($0)"
             }
           },
-          below: { n in codes.withLock { $0.below(n) } }))
+          below: { n in codes.withLock { $0.below(n) } }),
+        shards: shards)
       random = SeededGenerator(seed: seed)
     }
 
@@ -67,7 +74,7 @@ import Testing
         nextConnection += 1
         clients[connection] = Client()
         // A new connection says hello: sometimes as a session that exists (a resume).
-        let known = gone.keys.sorted() + clients.values.compactMap(\.token)
+        let known = gone.keys.sorted() + clients.values.compactMap(\.token).sorted()
         if random.below(3) == 0, let token = pick(known) {
           // The browser resumes with what it last knew: the live connection's view when the
           // session is taken over, or the view it had when it dropped.
@@ -142,13 +149,28 @@ import Testing
       var message = text
       message.removeLast()
       message += #","id":\#(messageID)}"#
-      try apply(state.receive(Array(message.utf8), from: connection, now: now))
+      let bytes = Array(message.utf8)
+      if movesOnShards, case .success(let envelope) = ClientMessageDecoder.decode(bytes),
+        case .choose(let card) = envelope.message, let shard = state.playingShard(of: connection)
+      {
+        try apply(state.choose(card, replyTo: envelope.id, from: connection, shard: shard).actions)
+      } else {
+        try apply(state.receive(bytes, from: connection, now: now))
+      }
       try apply(state.advance(to: now))
     }
 
     /// Delivers the actions to the simulated clients, checking versions on the way.
     mutating func apply(_ actions: [LobbyAction]) throws {
       for action in actions {
+        switch action {
+        case .send(let frame, let recipients):
+          sent.append(
+            "\(recipients.map(\.rawValue).sorted()) \(String(decoding: frame.payload, as: UTF8.self))"
+          )
+        case .close(let connection, let code, _):
+          sent.append("close \(connection.rawValue) \(code)")
+        }
         guard case .send(let frame, let recipients) = action else {
           if case .close(let connection, _, _) = action, let token = clients[connection]?.token {
             // A session taken over elsewhere: the old connection is closed.
@@ -229,6 +251,32 @@ import Testing
         }
         #expect(table.spectators == members.values.filter { $0 == .spectator }.count)
       }
+    }
+  }
+
+  /// Tables spread over shards, with moves decided on their shard alone (as `ShardedLobby`'s
+  /// executors decide them), make the very frames one undivided state makes, in the same order.
+  @Test(arguments: 1...10)
+  func movesDecidedOnTheirShardMatchTheWholeState(seed: UInt64) throws {
+    for sequence in 0..<3 {
+      let runSeed = seed &* 7_919 &+ UInt64(sequence)
+      var whole = Run(seed: runSeed)
+      var sharded = Run(seed: runSeed, shards: 3, movesOnShards: true)
+      for _ in 0..<150 {
+        try whole.step()
+        try sharded.step()
+        try sharded.checkInvariants()
+      }
+      #expect(sharded.state.shardCount == 3)
+      #expect(whole.sent.count > 100)
+      let first = zip(sharded.sent, whole.sent).enumerated().first { $0.element.0 != $0.element.1 }?
+        .offset
+      #expect(
+        first == nil,
+        "first difference at \(first ?? -1): \(first.map { sharded.sent[$0] } ?? "")\n vs \(first.map { whole.sent[$0] } ?? "")\n after \(first.map { whole.sent[max(0, $0 - 3)..<$0] } ?? [])"
+      )
+      #expect(sharded.sent == whole.sent)
+      #expect(sharded.state.statistics == whole.state.statistics)
     }
   }
 

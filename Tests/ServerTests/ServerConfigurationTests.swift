@@ -70,6 +70,21 @@ import Testing
     #expect(madeLobby.spectatorLimit == lobby.spectatorLimit)
   }
 
+  @Test func theExecutorsFollowTheCoreCount() throws {
+    #expect(ServerConfiguration.defaultExecutors(cores: 1) == 0)
+    #expect(ServerConfiguration.defaultExecutors(cores: 2) == 0)
+    #expect(ServerConfiguration.defaultExecutors(cores: 4) == 3)
+    #expect(ServerConfiguration.defaultExecutors(cores: 500) == ServerConfiguration.maxExecutors)
+    var configuration = ServerConfiguration()
+    configuration.executors = 2
+    #expect(configuration.validationProblem() == nil)
+    #expect(try Matchismo.parse(["--executors", "3"]).serverConfiguration.executors == 3)
+    configuration.executors = -1
+    #expect(configuration.validationProblem() == "--executors must be 0...64.")
+    configuration.executors = 65
+    #expect(configuration.validationProblem() == "--executors must be 0...64.")
+  }
+
   @Test func aTinyRateLimitStillAllowsOneMessage() {
     #expect(ServerConfiguration.rateBurst(forRateLimit: 0.1) == 1)
     #expect(ServerConfiguration.rateBurst(forRateLimit: 20) == 40)

@@ -209,9 +209,7 @@ struct LobbyMetrics: Sendable {
   mutating func export(
     _ state: LobbyState, movesReceivedAt: [Double], handedOverAt: Double, now: Double
   ) {
-    for receivedAt in movesReceivedAt {
-      latency.recordNanoseconds(Int64(max(0, handedOverAt - receivedAt) * 1e9))
-    }
+    recordLatency(of: movesReceivedAt, handedOverAt: handedOverAt)
     let statistics = state.statistics
     if statistics != exported {
       movesAccepted.increment(by: statistics.movesAccepted - exported.movesAccepted)
@@ -228,6 +226,14 @@ struct LobbyMetrics: Sendable {
       nextTableExport = nil
     } else {
       nextTableExport = lastTableExport + Self.tableExportInterval
+    }
+  }
+
+  /// Records the move→broadcast latency of moves received at `movesReceivedAt` whose frames
+  /// were handed to the transport at `handedOverAt`. Any thread.
+  func recordLatency(of movesReceivedAt: [Double], handedOverAt: Double) {
+    for receivedAt in movesReceivedAt {
+      latency.recordNanoseconds(Int64(max(0, handedOverAt - receivedAt) * 1e9))
     }
   }
 

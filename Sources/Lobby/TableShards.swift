@@ -1,0 +1,52 @@
+import Protocol
+
+/// The tables of one shard, and the moves decided on them.
+///
+/// Table `tN` lives in shard `N % count`. A shard is a reference, so that a concurrent shell can
+/// let one thread decide a move on a table of one shard while another thread decides a move on
+/// a table of another, each holding only its shard's lock (see ``LobbyState/playingShard(of:)``).
+/// The price: a ``LobbyState`` must not be copied and used twice (nothing does; the shells own
+/// one each).
+final class TableShard: @unchecked Sendable {
+  var slots: [String: LobbyState.Slot] = [:]
+  /// Moves this shard's tables accepted.
+  var movesAccepted = 0
+  /// Moves refused at this shard's tables, by the code of the error sent back.
+  var movesRejected: [ErrorCode: Int] = [:]
+}
+
+/// Every open table, spread over a fixed number of shards by table number.
+struct TableShards: Sendable {
+  let shards: [TableShard]
+
+  init(count: Int) {
+    shards = (0..<max(1, count)).map { _ in TableShard() }
+  }
+
+  /// The shard that holds (or would hold) table `id`.
+  func index(of id: String) -> Int {
+    guard shards.count > 1 else { return 0 }
+    var number = 0
+    for byte in id.utf8 where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+      number = (number &* 10 &+ Int(byte - UInt8(ascii: "0"))) % shards.count
+    }
+    return number
+  }
+
+  /// The table with `id` and its members.
+  subscript(id: String) -> LobbyState.Slot? {
+    get { shards[index(of: id)].slots[id] }
+    nonmutating _modify { yield &shards[index(of: id)].slots[id] }
+  }
+
+  @discardableResult
+  func removeValue(forKey id: String) -> LobbyState.Slot? {
+    shards[index(of: id)].slots.removeValue(forKey: id)
+  }
+
+  /// How many tables are open.
+  var count: Int { shards.reduce(0) { $0 + $1.slots.count } }
+
+  /// Every open table's id.
+  var keys: [String] { shards.flatMap { $0.slots.keys } }
+}

@@ -1,0 +1,401 @@
+import Foundation
+import Lobby
+import Protocol
+import Synchronization
+
+/// The thin shell that runs the lobby's state machine on K executor threads, its tables spread
+/// over K shards by table number (`--executors K`, K ≥ 1).
+///
+/// **Routing.** The transport's service thread hands each event straight to an executor's
+/// queue (no global queue in between): a connection's messages go to the executor of the
+/// shard where it plays, as far as the executors last told the connection's ``ConnectionRoute``;
+/// a connection not at a table goes by its number. While a connection has messages in flight,
+/// the next ones follow them to the same queue, so one connection's messages are always decided
+/// in the order they arrived. The route is only a hint: any executor can decide any event.
+///
+/// **Deciding.** A `choose` by a seated player needs only its table's shard: the executor holds
+/// the state shared (``ReadWriteLock``) and that shard's lock, so moves on the tables of
+/// different shards are decided at the same time. Everything else — every other message, a
+/// disconnect, the deadlines — holds the whole state exclusively. Either way one event is
+/// decided completely under its locks, with no wait in the middle; the result is the decision
+/// ``LobbyState`` alone would make (``LobbyState/choose(_:replyTo:from:shard:)``).
+///
+/// **Order out.** An executor hands its frames to the transport before it lets go of the locks
+/// that ordered them, so every member of a table gets the table's diffs in version order, and a
+/// connection's replies in the order of its messages. A run of moves on one shard is handed over
+/// in one batch (one lock of the transport's inbox, at most one wake of its thread).
+///
+/// Executor 0 also keeps the clock: it sleeps until the state's next deadline (any executor
+/// that makes it earlier wakes it) and exports the metrics.
+final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
+  /// What an executor is handed.
+  enum Event: Sendable {
+    /// A complete text message, when the transport received it, and its connection's route.
+    case message(ConnectionID, [UInt8], receivedAt: Double, ConnectionRoute)
+    /// The connection has gone.
+    case closed(ConnectionID, ConnectionRoute)
+  }
+
+  private let executors: [Executor]
+  private let lock = ReadWriteLock()
+  private let shardLocks: [NSLock]
+  private let now: @Sendable () -> Double
+  // Set by `attach` before `start`, read only by the executors afterwards.
+  private var perform: @Sendable ([LobbyAction]) -> Void = { _ in }
+  private var consumed: @Sendable (Int) -> Void = { _ in }
+  // Guarded by `lock`: exclusively, or shared together with the lock of the shard touched.
+  private var state: LobbyState
+  // Guarded by `lock`, held exclusively.
+  private var metrics: LobbyMetrics?
+  private var lastExport = -Double.infinity
+  /// Only the latency timer of `metrics`, which any thread may record into.
+  private let latency: LobbyMetrics?
+  // Service thread only.
+  private var routes: [ConnectionID: ConnectionRoute] = [:]
+
+  /// Seconds between two exports of the metrics while only moves happen.
+  static let exportInterval = 0.5
+
+  /// Runs `state` (made with `shards` equal to the number of executors wanted) on that many
+  /// executor threads.
+  init(state: LobbyState, now: @escaping @Sendable () -> Double, metrics: LobbyMetrics? = nil) {
+    self.state = state
+    self.now = now
+    self.metrics = metrics
+    self.latency = metrics
+    let count = state.shardCount
+    shardLocks = (0..<count).map { _ in NSLock() }
+    executors = (0..<count).map { Executor(index: $0, now: now) }
+  }
+
+  /// Where the executors' actions go, and whom they tell how many message bytes they took.
+  /// Before ``start()``.
+  func attach(
+    perform: @escaping @Sendable ([LobbyAction]) -> Void,
+    consumed: @escaping @Sendable (Int) -> Void
+  ) {
+    self.perform = perform
+    self.consumed = consumed
+  }
+
+  /// Starts the executor threads.
+  func start() {
+    for executor in executors {
+      executor.start { [self] batch, timerDue in run(batch, on: executor.index, timerDue: timerDue)
+      }
+    }
+  }
+
+  /// Stops after the events already queued; returns when every executor has ended.
+  func stop() {
+    for executor in executors { executor.stop() }
+  }
+
+  /// ``stop()`` without holding a thread of the caller's executor while the queues drain.
+  func drain() async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread { [self] in
+        stop()
+        done.resume()
+      }
+    }
+  }
+
+  /// Calls `body` with the state held exclusively (for tests and inspection).
+  func withState<T>(_ body: (inout LobbyState) -> T) -> T {
+    lock.writeLock()
+    defer { lock.unlock() }
+    return body(&state)
+  }
+
+  // MARK: - On the transport's service thread
+
+  var decidesInline: Bool { false }
+
+  func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
+    switch event {
+    case .opened(let connection):
+      routes[connection] = ConnectionRoute()
+    case .message(let connection, let bytes, let receivedAt):
+      let route = self.route(connection)
+      executors[route.take(default: queue(of: connection))].post(
+        .message(connection, bytes, receivedAt: receivedAt, route))
+    case .closed(let connection):
+      let route = self.route(connection)
+      routes[connection] = nil
+      executors[route.take(default: queue(of: connection))].post(.closed(connection, route))
+    }
+  }
+
+  func deadlineReached(now: Double, commands: inout [TransportCommand]) {}
+
+  func nextDeadline() -> Double? { nil }
+
+  private func route(_ connection: ConnectionID) -> ConnectionRoute {
+    if let route = routes[connection] { return route }
+    let route = ConnectionRoute()
+    routes[connection] = route
+    return route
+  }
+
+  private func queue(of connection: ConnectionID) -> Int {
+    Int(connection.rawValue % UInt64(executors.count))
+  }
+
+  // MARK: - On an executor thread
+
+  /// How much of the state an executor holds.
+  private enum Hold {
+    case none
+    /// The state shared, and the lock of this shard if any.
+    case shared(shard: Int?)
+    case exclusive
+  }
+
+  /// What an executor decided and has not handed over yet.
+  private struct Pending {
+    var actions: [LobbyAction] = []
+    var movesReceivedAt: [Double] = []
+    var routes: [ConnectionRoute] = []
+  }
+
+  private func run(_ batch: [Event], on index: Int, timerDue: Bool) {
+    var hold = Hold.none
+    var pending = Pending()
+    var bytes = 0
+    for event in batch {
+      switch event {
+      case .message(let connection, let message, let receivedAt, let route):
+        bytes += message.count
+        let decoded = ClientMessageDecoder.decode(message)
+        if case .success(let envelope) = decoded, case .choose(let card) = envelope.message {
+          if case .exclusive = hold { release(&hold, &pending) }
+          if case .none = hold {
+            lock.readLock()
+            hold = .shared(shard: nil)
+          }
+          if let shard = state.playingShard(of: connection) {
+            if case .shared(let held) = hold, held != shard {
+              if let held {
+                handOver(&pending)
+                shardLocks[held].unlock()
+              }
+              shardLocks[shard].lock()
+              hold = .shared(shard: shard)
+            }
+            let (actions, accepted) = state.choose(
+              card, replyTo: envelope.id, from: connection, shard: shard)
+            pending.actions += actions
+            if accepted { pending.movesReceivedAt.append(receivedAt) }
+            pending.routes.append(route)
+            continue
+          }
+        }
+        // Anything else needs the whole state.
+        holdExclusively(&hold, &pending)
+        let time = now()
+        pending.actions += state.receive(decoded, from: connection, now: time)
+        route.hint(state.playingShard(of: connection) ?? -1)
+        pending.routes.append(route)
+      case .closed(let connection, let route):
+        holdExclusively(&hold, &pending)
+        pending.actions += state.disconnected(connection, now: now())
+        pending.routes.append(route)
+      }
+    }
+    if timerDue { holdExclusively(&hold, &pending) }
+    release(&hold, &pending)
+    if bytes > 0 { consumed(bytes) }
+  }
+
+  private func holdExclusively(_ hold: inout Hold, _ pending: inout Pending) {
+    if case .exclusive = hold { return }
+    release(&hold, &pending)
+    lock.writeLock()
+    hold = .exclusive
+  }
+
+  /// Hands over what was decided, then lets go of the locks that ordered it. Under an
+  /// exclusive hold, whatever came due happens first, the metrics are exported and the clock's
+  /// executor learns the next deadline.
+  private func release(_ hold: inout Hold, _ pending: inout Pending) {
+    switch hold {
+    case .none:
+      return
+    case .shared(let shard):
+      handOver(&pending)
+      if let shard { shardLocks[shard].unlock() }
+    case .exclusive:
+      let time = now()
+      if let due = state.nextDeadline(), due <= time {
+        pending.actions += state.advance(to: time)
+      }
+      handOver(&pending)
+      if metrics != nil && time >= lastExport + Self.exportInterval {
+        metrics!.export(state, movesReceivedAt: [], handedOverAt: time, now: time)
+        lastExport = time
+      }
+      var wake = state.nextDeadline()
+      if metrics != nil {
+        let export = lastExport + Self.exportInterval
+        wake = min(wake ?? export, export)
+      }
+      executors[0].wake(at: wake)
+    }
+    lock.unlock()
+    hold = .none
+  }
+
+  /// Gives the transport what was decided (while the deciding locks are still held), then
+  /// lets each connection's next message go to whichever executor its route names.
+  private func handOver(_ pending: inout Pending) {
+    if !pending.actions.isEmpty {
+      perform(pending.actions)
+      pending.actions.removeAll(keepingCapacity: true)
+    }
+    if !pending.movesReceivedAt.isEmpty {
+      latency?.recordLatency(of: pending.movesReceivedAt, handedOverAt: MonotonicClock.now())
+      pending.movesReceivedAt.removeAll(keepingCapacity: true)
+    }
+    for route in pending.routes { route.done() }
+    pending.routes.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Where a connection's messages go: the executor its last decided message named (its table's
+/// shard), and how many of its events are queued and not yet decided.
+final class ConnectionRoute: @unchecked Sendable {
+  private let inFlight = Atomic<Int>(0)
+  private let shard = Atomic<Int>(-1)
+  // Service thread only: the executor the events in flight went to.
+  private var current = 0
+
+  /// The executor for the connection's next event (service thread only): the one its events in
+  /// flight went to, otherwise its shard's, otherwise `default`.
+  func take(default: Int) -> Int {
+    if inFlight.load(ordering: .acquiring) == 0 {
+      let shard = shard.load(ordering: .relaxed)
+      current = shard >= 0 ? shard : `default`
+    }
+    inFlight.add(1, ordering: .relaxed)
+    return current
+  }
+
+  /// The connection plays at a table of `shard` now (executor threads).
+  func hint(_ shard: Int) {
+    self.shard.store(shard, ordering: .relaxed)
+  }
+
+  /// One of its events has been decided and its actions handed over (executor threads).
+  func done() {
+    inFlight.subtract(1, ordering: .releasing)
+  }
+}
+
+/// One executor thread and its queue.
+private final class Executor: @unchecked Sendable {
+  let index: Int
+  private let now: @Sendable () -> Double
+  private let condition = NSCondition()
+  // Guarded by `condition`.
+  private var queued: [ShardedLobby.Event] = []
+  private var stopping = false
+  private var wakeAt: Double?
+  private var thread: Thread?
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(index: Int, now: @escaping @Sendable () -> Double) {
+    self.index = index
+    self.now = now
+  }
+
+  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool) -> Void) {
+    let thread = Thread { [self] in run(body) }
+    thread.name = "lobby-\(index)"
+    self.thread = thread
+    thread.start()
+  }
+
+  /// Queues an event. Any thread.
+  func post(_ event: ShardedLobby.Event) {
+    condition.lock()
+    queued.append(event)
+    let wasEmpty = queued.count == 1
+    condition.unlock()
+    if wasEmpty { condition.signal() }
+  }
+
+  /// Wakes the executor at `time` (nil: only for events). Any thread.
+  func wake(at time: Double?) {
+    condition.lock()
+    let earlier = time.map { time in wakeAt.map { time < $0 } ?? true } ?? false
+    wakeAt = time
+    condition.unlock()
+    if earlier { condition.signal() }
+  }
+
+  /// Stops after the events already queued; returns when the thread has ended. Again: at once.
+  func stop() {
+    condition.lock()
+    let first = !stopping
+    stopping = true
+    condition.unlock()
+    condition.signal()
+    if first && thread != nil { finished.wait() }
+  }
+
+  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool) -> Void) {
+    var batch: [ShardedLobby.Event] = []
+    while true {
+      condition.lock()
+      while queued.isEmpty && !stopping {
+        if let wakeAt {
+          let wait = wakeAt - now()
+          if wait <= 0 || !condition.wait(until: Date(timeIntervalSinceNow: wait)),
+            wakeAt <= now()
+          {
+            break
+          }
+        } else {
+          condition.wait()
+        }
+      }
+      // Due even when events kept the executor busy.
+      let timerDue = wakeAt.map { $0 <= now() } ?? false
+      if timerDue { wakeAt = nil }
+      swap(&batch, &queued)
+      let stop = stopping && batch.isEmpty
+      condition.unlock()
+      if stop { break }
+      body(batch, timerDue)
+      batch.removeAll(keepingCapacity: batch.capacity <= 4096)
+    }
+    finished.signal()
+  }
+}
+
+/// A reader-writer lock (pthread's) that lets a waiting writer in ahead of new readers, so a
+/// steady stream of moves cannot starve the lobby's other decisions.
+final class ReadWriteLock: @unchecked Sendable {
+  private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+
+  init() {
+    var attributes = pthread_rwlockattr_t()
+    pthread_rwlockattr_init(&attributes)
+    pthread_rwlockattr_setkind_np(
+      &attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+    pthread_rwlock_init(lock, &attributes)
+    pthread_rwlockattr_destroy(&attributes)
+  }
+
+  deinit {
+    pthread_rwlock_destroy(lock)
+    lock.deallocate()
+  }
+
+  func readLock() { pthread_rwlock_rdlock(lock) }
+
+  func writeLock() { pthread_rwlock_wrlock(lock) }
+
+  func unlock() { pthread_rwlock_unlock(lock) }
+}
