@@ -62,13 +62,23 @@ public protocol TableArbiter: Sendable {
 public struct TableBroadcast: Sendable {
   /// The version the diff produces.
   public let version: Int
-  /// The diff message.
-  public let diff: JSONValue
-  /// `diff`, encoded once.
+  /// The diff, encoded once.
   public let frame: Frame
+
+  /// A broadcast of `frame`, the diff that produces `version`.
+  public init(version: Int, frame: Frame) {
+    self.version = version
+    self.frame = frame
+  }
+
+  /// The diff read back from the frame as a value (for tests and tools: it parses the frame).
+  public var diff: JSONValue { JSONValue.parse(frame.payload) ?? .null }
 }
 
 extension TableState: TableArbiter {
+  // The lobby holds tables as `any TableArbiter`, whose witnesses run the generic code; this
+  // copy for the game served skips the type-metadata look-ups on every move.
+  @_specialize(exported:false,where Card == SetCard)
   public mutating func choose(card: Int, by seat: Int, replyTo: MessageID?)
     -> Result<TableBroadcast, ProtocolError>
   {

@@ -17,6 +17,17 @@ public struct TableRules: Hashable, Sendable {
   public init() {}
 }
 
+/// Who sits in a seat of a table (whatever its game: not generic, so that code walking the
+/// seats needs no type metadata at run time).
+public struct TableSeat: Hashable, Sendable {
+  /// The player's name.
+  public var name: String
+  /// The player's session token (secret).
+  public var token: String
+  /// When a dropped player's seat is released, or nil while connected.
+  public var awayUntil: Double?
+}
+
 /// The arbiter of one table as a pure state machine: seats, phases, votes and one game. It
 /// applies changes one at a time, numbers every broadcast, and says what to send. The ``Table``
 /// actor is a thin shell that feeds it and carries out its answers.
@@ -24,6 +35,7 @@ public struct TableState<Card: WireCard>: Sendable {
   /// What applying a move came to.
   public enum Outcome: Sendable {
     /// The move changed the game: broadcast `frame` (the diff, with its status) to everyone.
+    /// `diff` is the frame read back as a value (for tests and tools).
     case accepted(version: Int, events: [GameEvent<Card>], diff: JSONValue, frame: Frame)
     /// The move was refused; tell its sender only. Nothing changed.
     case rejected(ProtocolError)
@@ -32,15 +44,14 @@ public struct TableState<Card: WireCard>: Sendable {
   /// One numbered change for everyone at the table.
   public typealias Broadcast = TableBroadcast
 
-  /// Who sits in a seat.
-  public struct Seat: Hashable, Sendable {
-    /// The player's name.
-    public var name: String
-    /// The player's session token (secret).
-    public var token: String
-    /// When a dropped player's seat is released, or nil while connected.
-    public var awayUntil: Double?
+  /// One entry of a diff outside the hot path, kept as data until the diff is written.
+  private enum Entry {
+    case table(TableEvent)
+    case game(GameEvent<Card>)
   }
+
+  /// Who sits in a seat.
+  public typealias Seat = TableSeat
 
   /// The table's public id.
   public let id: String
@@ -168,11 +179,11 @@ public struct TableState<Card: WireCard>: Sendable {
     names[seat] = name
     everSeated.insert(seat)
     emptySince = nil
-    var events: [JSONValue] = [TableEvent.joined(seat: seat, name: name).json]
+    var events: [Entry] = [.table(.joined(seat: seat, name: name))]
     var runs: [StyledRun] = [.text("\(name) joined.")]
     if host == nil {
       host = seat
-      events.append(TableEvent.host(seat: seat).json)
+      events.append(.table(.host(seat: seat)))
     }
     if seatedCount == seats.count {
       let (more, line) = beginCountdown(now: now)
@@ -187,24 +198,24 @@ public struct TableState<Card: WireCard>: Sendable {
     guard seats.indices.contains(seat), let leaving = seats[seat] else { return nil }
     let needed = votesNeeded
     seats[seat] = nil
-    var events: [JSONValue] = [TableEvent.left(seat: seat).json]
+    var events: [Entry] = [.table(.left(seat: seat))]
     if votes.contains(seat) {
       votes.removeAll { $0 == seat }
-      events.append(TableEvent.vote(seats: votes, needed: votesNeeded).json)
+      events.append(.table(.vote(seats: votes, needed: votesNeeded)))
     } else {
       events += voteUpdate(neededBefore: needed)
     }
     if host == seat {
       host = seats.firstIndex { $0 != nil }
       // Nobody left to host is news too: clients must stop showing the old host.
-      events.append(TableEvent.host(seat: host).json)
+      events.append(.table(.host(seat: host)))
     }
     if seatedCount == 0 {
       emptySince = now
       if phase == .countdown {
         phase = .waiting
         countdownEnds = nil
-        events.append(TableEvent.phase(.waiting, countdown: nil).json)
+        events.append(.table(.phase(.waiting, countdown: nil)))
       }
     }
     return broadcast(
@@ -221,8 +232,7 @@ public struct TableState<Card: WireCard>: Sendable {
     let seconds = Int(rules.reconnectGrace.rounded(.up))
     return broadcast(
       seat: nil, replyTo: nil,
-      events: [TableEvent.away(seat: seat, seconds: seconds).json]
-        + voteUpdate(neededBefore: needed),
+      events: [.table(.away(seat: seat, seconds: seconds))] + voteUpdate(neededBefore: needed),
       status: [.text("\(player.name) is reconnecting…")])
   }
 
@@ -235,15 +245,15 @@ public struct TableState<Card: WireCard>: Sendable {
     seats[seat]?.awayUntil = nil
     return broadcast(
       seat: seat, replyTo: nil,
-      events: [TableEvent.back(seat: seat).json] + voteUpdate(neededBefore: needed),
+      events: [.table(.back(seat: seat))] + voteUpdate(neededBefore: needed),
       status: [.text("\(player.name) is back.")])
   }
 
   /// A `vote` event when a vote is open and the number of votes it needs has changed (the
   /// number of connected players did), so that clients keep `needed` right.
-  private func voteUpdate(neededBefore: Int) -> [JSONValue] {
+  private func voteUpdate(neededBefore: Int) -> [Entry] {
     guard !votes.isEmpty, votesNeeded != neededBefore else { return [] }
-    return [TableEvent.vote(seats: votes, needed: votesNeeded).json]
+    return [.table(.vote(seats: votes, needed: votesNeeded))]
   }
 
   /// The number of spectators changed.
@@ -251,7 +261,7 @@ public struct TableState<Card: WireCard>: Sendable {
     guard count != spectators else { return nil }
     spectators = count
     return broadcast(
-      seat: nil, replyTo: nil, events: [TableEvent.spectators(count: count).json], status: nil)
+      seat: nil, replyTo: nil, events: [.table(.spectators(count: count))], status: nil)
   }
 
   // MARK: - Phases
@@ -272,23 +282,23 @@ public struct TableState<Card: WireCard>: Sendable {
     return .success(broadcast(seat: seat, replyTo: replyTo, events: events, status: runs))
   }
 
-  private mutating func beginCountdown(now: Double) -> ([JSONValue], [StyledRun]) {
+  private mutating func beginCountdown(now: Double) -> ([Entry], [StyledRun]) {
     if rules.countdown <= 0 { return beginPlay() }
     phase = .countdown
     countdownEnds = now + rules.countdown
     let seconds = Int(rules.countdown.rounded(.up))
     return (
-      [TableEvent.phase(.countdown, countdown: seconds).json],
+      [.table(.phase(.countdown, countdown: seconds))],
       [.text("Starting in \(seconds)…")]
     )
   }
 
-  private mutating func beginPlay() -> ([JSONValue], [StyledRun]) {
+  private mutating func beginPlay() -> ([Entry], [StyledRun]) {
     phase = .playing
     countdownEnds = nil
     let deal = GameEvent<Card>.redealt(board: game.board, deckCount: game.deckCount)
     return (
-      [TableEvent.phase(.playing, countdown: nil).json, ServerMessage.event(deal, names: names)],
+      [.table(.phase(.playing, countdown: nil)), .game(deal)],
       [.text("Go! ")] + StatusLine.newGame
     )
   }
@@ -341,6 +351,7 @@ public struct TableState<Card: WireCard>: Sendable {
   }
 
   /// Applies `move`, returning its game events and the broadcast, or the refusal.
+  @_specialize(exported:false,where Card == SetCard)
   public mutating func play(_ move: Move, replyTo: MessageID?) -> Result<
     (events: [GameEvent<Card>], broadcast: Broadcast), ProtocolError
   > {
@@ -359,7 +370,8 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     movesAccepted += 1
     lastMove = move
-    var encoded: [JSONValue] = []
+    // Table events that come before the game's own (a re-deal closes a vote, starts play).
+    var before: [TableEvent] = []
     if case .redeal = move {
       // A new game: its record starts from the new deal, and the old game's moves are let go.
       record = GameLog(settings: game.settings, seed: game.dealSeed, cap: rules.recordCap)
@@ -367,30 +379,37 @@ public struct TableState<Card: WireCard>: Sendable {
       everSeated = Set(seats.indices.filter { seats[$0] != nil })
       if !votes.isEmpty {
         votes = []
-        encoded.append(TableEvent.vote(seats: [], needed: votesNeeded).json)
+        before.append(.vote(seats: [], needed: votesNeeded))
       }
       if phase != .playing {
         phase = .playing
-        encoded.append(TableEvent.phase(.playing, countdown: nil).json)
+        before.append(.phase(.playing, countdown: nil))
       }
     } else {
       record.append(move)
     }
+    // The standings only rank seats taken this game; the game's end finishes the table.
+    var ended: [Standing]?
     for event in events {
       if case .ended(let standings) = event {
-        let present = standings.filter { everSeated.contains($0.seat) }
-        encoded.append(
-          ServerMessage.event(
-            GameEvent<Card>.ended(ServerMessage.reranked(present)), names: names))
+        ended = ServerMessage.reranked(standings.filter { everSeated.contains($0.seat) })
         phase = .finished
-        encoded.append(TableEvent.phase(.finished, countdown: nil).json)
-      } else {
-        encoded.append(ServerMessage.event(event, names: names))
       }
     }
+    let names = names
     let b = broadcast(
-      seat: move.seat, replyTo: replyTo, events: encoded,
-      status: StatusLine.runs(for: events, names: names))
+      seat: move.seat, replyTo: replyTo, status: StatusLine.runs(for: events, names: names)
+    ) { list in
+      for event in before { list.add(event) }
+      for event in events {
+        if case .ended = event, let ended {
+          list.add(GameEvent<Card>.ended(ended), names: names)
+          list.add(TableEvent.phase(.finished, countdown: nil))
+        } else {
+          list.add(event, names: names)
+        }
+      }
+    }
     return .success((events, b))
   }
 
@@ -413,24 +432,38 @@ public struct TableState<Card: WireCard>: Sendable {
     return .success(
       broadcast(
         seat: seat, replyTo: replyTo,
-        events: [TableEvent.vote(seats: votes, needed: votesNeeded).json],
+        events: [.table(.vote(seats: votes, needed: votesNeeded))],
         status: [.text("\(name) wants a re-deal (\(votes.count) of \(votesNeeded) votes).")]))
   }
 
   // MARK: - Messages
 
   private mutating func broadcast(
-    seat: Int?, replyTo: MessageID?, events: [JSONValue], status runs: [StyledRun]?
+    seat: Int?, replyTo: MessageID?, events: [Entry], status runs: [StyledRun]?
+  ) -> Broadcast {
+    let names = names
+    return broadcast(seat: seat, replyTo: replyTo, status: runs) { list in
+      for entry in events {
+        switch entry {
+        case .table(let event): list.add(event)
+        case .game(let event): list.add(event, names: names)
+        }
+      }
+    }
+  }
+
+  /// Numbers the change and writes its diff, whose events `events` writes, into one frame.
+  private mutating func broadcast(
+    seat: Int?, replyTo: MessageID?, status runs: [StyledRun]?,
+    events: (inout DiffEvents) -> Void
   ) -> Broadcast {
     version += 1
     if let runs { status = runs }
-    let diff = ServerMessage.diff(
-      tableID: id, version: version, seat: seat, replyTo: replyTo, encodedEvents: events,
-      status: runs)
-    let frame = Frame(diff)
+    let frame = ServerMessage.diffFrame(
+      tableID: id, version: version, seat: seat, replyTo: replyTo, status: runs, events: events)
     ring.append((version, frame))
     if ring.count > rules.ringSize { ring.removeFirst(ring.count - rules.ringSize) }
-    return Broadcast(version: version, diff: diff, frame: frame)
+    return Broadcast(version: version, frame: frame)
   }
 
   /// The diffs after `version`, oldest first, or nil when some of them are gone.

@@ -20,6 +20,17 @@ public final class Frame: @unchecked Sendable {
     self.storage = storage
   }
 
+  /// Writes a payload with a ``JSONWriter`` straight into storage that already has the
+  /// headroom; `capacity` is the payload size to reserve up front.
+  public init(capacity: Int = 240, writing body: (inout JSONWriter) -> Void) {
+    var storage = [UInt8](repeating: 0, count: Self.headroom)
+    storage.reserveCapacity(Self.headroom + capacity)
+    var writer = JSONWriter(bytes: storage)
+    storage = []
+    body(&writer)
+    self.storage = writer.bytes
+  }
+
   /// A frame holding `payload` (copied once, after the headroom).
   public convenience init(_ payload: [UInt8]) {
     self.init { $0 += payload }

@@ -64,14 +64,7 @@ extension JSONValue {
     case .null: out += "null".utf8
     case .bool(let b): out += (b ? "true" : "false").utf8
     case .int(let i): Self.writeInteger(i, to: &out)
-    case .double(let d):
-      if d.isFinite && d == d.rounded() && abs(d) < 1e15 {
-        out += String(Int(d)).utf8
-      } else if d.isFinite {
-        out += String(d).utf8
-      } else {
-        out += "null".utf8
-      }
+    case .double(let d): Self.writeDouble(d, to: &out)
     case .string(let s): Self.writeString(s, to: &out)
     case .array(let items):
       out.append(UInt8(ascii: "["))
@@ -114,7 +107,20 @@ extension JSONValue {
     }
   }
 
-  private static func writeString(_ s: String, to out: inout [UInt8]) {
+  /// Appends a number: whole numbers below 10^15 as integers, other finite ones in Swift's
+  /// shortest form, anything else as `null`.
+  static func writeDouble(_ d: Double, to out: inout [UInt8]) {
+    if d.isFinite && d == d.rounded() && abs(d) < 1e15 {
+      writeInteger(Int(d), to: &out)
+    } else if d.isFinite {
+      out += String(d).utf8
+    } else {
+      out += "null".utf8
+    }
+  }
+
+  /// Appends `s` quoted, escaping what JSON requires.
+  static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most strings need no escape: copy them whole.
     let utf8 = s.utf8

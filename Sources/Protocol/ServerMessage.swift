@@ -157,6 +157,86 @@ public enum ServerMessage {
     }
   }
 
+  /// Writes one game event as a diff entry: the same bytes as ``event(_:names:)``, without
+  /// building it.
+  public static func writeEvent<Card: WireCard>(
+    _ event: GameEvent<Card>, names: [String], to out: inout JSONWriter
+  ) {
+    func ids(_ cards: [Card]) {
+      out.byte(UInt8(ascii: "["))
+      for (i, card) in cards.enumerated() {
+        if i > 0 { out.byte(UInt8(ascii: ",")) }
+        out.int(card.id)
+      }
+      out.byte(UInt8(ascii: "]"))
+    }
+    func objects(_ cards: [Card]) {
+      out.byte(UInt8(ascii: "["))
+      for (i, card) in cards.enumerated() {
+        if i > 0 { out.byte(UInt8(ascii: ",")) }
+        card.writeWireObject(to: &out)
+      }
+      out.byte(UInt8(ascii: "]"))
+    }
+    switch event {
+    case .selected(let seat, let card):
+      out.raw(#"{"kind":"select","seat":"#)
+      out.int(seat)
+      out.raw(#","card":"#)
+      out.int(card.id)
+    case .deselected(let seat, let card):
+      out.raw(#"{"kind":"deselect","seat":"#)
+      out.int(seat)
+      out.raw(#","card":"#)
+      out.int(card.id)
+    case .matched(let seat, let cards, let points):
+      out.raw(#"{"kind":"match","seat":"#)
+      out.int(seat)
+      out.raw(#","cards":"#)
+      ids(cards)
+      out.raw(#","points":"#)
+      out.int(points)
+    case .mismatched(let seat, let cards, let penalty):
+      out.raw(#"{"kind":"mismatch","seat":"#)
+      out.int(seat)
+      out.raw(#","cards":"#)
+      ids(cards)
+      out.raw(#","penalty":"#)
+      out.int(penalty)
+    case .scored(let seat, let score):
+      out.raw(#"{"kind":"score","seat":"#)
+      out.int(seat)
+      out.raw(#","score":"#)
+      out.int(score)
+    case .replaced(let slot, let card):
+      out.raw(#"{"kind":"replace","slot":"#)
+      out.int(slot)
+      out.raw(#","card":"#)
+      card.writeWireObject(to: &out)
+    case .removed(let cards):
+      out.raw(#"{"kind":"remove","cards":"#)
+      ids(cards)
+    case .dealt(let cards, let reason):
+      out.raw(#"{"kind":"deal","cards":"#)
+      objects(cards)
+      out.raw(#","reason":"#)
+      out.string(reason.rawValue)
+    case .deckCount(let count):
+      out.raw(#"{"kind":"deck","count":"#)
+      out.int(count)
+    case .redealt(let board, let deckCount):
+      out.raw(#"{"kind":"redeal","board":"#)
+      objects(board)
+      out.raw(#","deckCount":"#)
+      out.int(deckCount)
+    case .ended(let rows):
+      // Once a game: the standings are built as a value.
+      out.raw(#"{"kind":"over","standings":"#)
+      out.value(standings(rows, names: names))
+    }
+    out.byte(UInt8(ascii: "}"))
+  }
+
   private static func standings(_ rows: [Standing], names: [String]) -> JSONValue {
     .array(
       rows.map {

@@ -1,3 +1,5 @@
+import Model
+
 /// A table's phase: seats fill, a countdown runs, the game is played, the game has ended.
 public enum TablePhase: String, Hashable, Sendable {
   case waiting, countdown, playing, finished
@@ -43,6 +45,79 @@ public enum TableEvent: Hashable, Sendable {
         ("kind", "vote"), ("seats", .array(seats.map { .int($0) })), ("needed", .int(needed)),
       ])
     }
+  }
+}
+
+extension TableEvent {
+  /// Writes the event as a diff entry: the same bytes as ``json``, without building it.
+  public func write(to out: inout JSONWriter) {
+    switch self {
+    case .joined(let seat, let name):
+      out.raw(#"{"kind":"join","seat":"#)
+      out.int(seat)
+      out.raw(#","name":"#)
+      out.string(name)
+    case .left(let seat):
+      out.raw(#"{"kind":"leave","seat":"#)
+      out.int(seat)
+    case .away(let seat, let seconds):
+      out.raw(#"{"kind":"away","seat":"#)
+      out.int(seat)
+      out.raw(#","seconds":"#)
+      out.int(seconds)
+    case .back(let seat):
+      out.raw(#"{"kind":"back","seat":"#)
+      out.int(seat)
+    case .host(let seat?):
+      out.raw(#"{"kind":"host","seat":"#)
+      out.int(seat)
+    case .host(nil):
+      out.raw(#"{"kind":"host""#)
+    case .spectators(let count):
+      out.raw(#"{"kind":"spectators","count":"#)
+      out.int(count)
+    case .phase(let phase, let countdown):
+      out.raw(#"{"kind":"phase","phase":"#)
+      out.string(phase.rawValue)
+      if let countdown {
+        out.raw(#","countdown":"#)
+        out.int(countdown)
+      }
+    case .vote(let seats, let needed):
+      out.raw(#"{"kind":"vote","seats":"#)
+      out.ints(seats)
+      out.raw(#","needed":"#)
+      out.int(needed)
+    }
+    out.byte(UInt8(ascii: "}"))
+  }
+}
+
+/// The events of one diff as they are written: each entry goes straight into the frame, with
+/// the commas between entries.
+public struct DiffEvents {
+  fileprivate var out: JSONWriter
+  private var count = 0
+
+  fileprivate init(out: JSONWriter) {
+    self.out = out
+  }
+
+  private mutating func separate() {
+    if count > 0 { out.byte(UInt8(ascii: ",")) }
+    count += 1
+  }
+
+  /// Adds a table event.
+  public mutating func add(_ event: TableEvent) {
+    separate()
+    event.write(to: &out)
+  }
+
+  /// Adds a game event; `names` name the seats in standings.
+  public mutating func add<Card: WireCard>(_ event: GameEvent<Card>, names: [String]) {
+    separate()
+    ServerMessage.writeEvent(event, names: names, to: &out)
   }
 }
 
@@ -198,6 +273,46 @@ extension ServerMessage {
     var members: [(String, JSONValue)] = [("type", "left")]
     if let replyTo { members.append(("replyTo", replyTo.json)) }
     return .object(members)
+  }
+
+  /// The frame of a diff whose events `events` writes: the same bytes as
+  /// ``diff(tableID:version:seat:replyTo:encodedEvents:status:)`` with those events, encoded
+  /// straight into the frame (the hot path: one per accepted move). `seat` is nil when the
+  /// server caused the change; `status` is the table's new status line, if the change brought
+  /// one.
+  public static func diffFrame(
+    tableID: String, version: Int, seat: Int?, replyTo: MessageID?, status: [StyledRun]?,
+    events: (inout DiffEvents) -> Void
+  ) -> Frame {
+    Frame { out in
+      out.raw(#"{"type":"diff","table":"#)
+      out.string(tableID)
+      out.raw(#","version":"#)
+      out.int(version)
+      if let seat {
+        out.raw(#","seat":"#)
+        out.int(seat)
+      }
+      if let replyTo {
+        out.raw(#","replyTo":"#)
+        out.messageID(replyTo)
+      }
+      out.raw(#","events":["#)
+      var list = DiffEvents(out: JSONWriter())
+      swap(&out, &list.out)
+      events(&list)
+      swap(&out, &list.out)
+      out.byte(UInt8(ascii: "]"))
+      if let status {
+        out.raw(#","status":["#)
+        for (i, run) in status.enumerated() {
+          if i > 0 { out.byte(UInt8(ascii: ",")) }
+          run.write(to: &out)
+        }
+        out.byte(UInt8(ascii: "]"))
+      }
+      out.byte(UInt8(ascii: "}"))
+    }
   }
 
   /// A diff made of already-encoded events; `seat` is nil when the server caused it. `status`

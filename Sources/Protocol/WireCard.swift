@@ -8,6 +8,14 @@ public protocol WireCard: MatchableCard {
   var wireObject: JSONValue { get }
   /// The card as a status-line run.
   var statusRun: StyledRun { get }
+  /// Writes ``wireObject`` (the same bytes, without building it).
+  func writeWireObject(to out: inout JSONWriter)
+}
+
+extension WireCard {
+  public func writeWireObject(to out: inout JSONWriter) {
+    out.value(wireObject)
+  }
 }
 
 extension SetCard: WireCard {
@@ -28,6 +36,20 @@ extension SetCard: WireCard {
     ])
   }
 
+  public func writeWireObject(to out: inout JSONWriter) {
+    out.raw(#"{"id":"#)
+    out.int(id)
+    out.raw(#","number":"#)
+    out.int(number)
+    out.raw(#","symbol":"#)
+    out.string(valueName(1))
+    out.raw(#","shading":"#)
+    out.string(valueName(2))
+    out.raw(#","color":"#)
+    out.string(valueName(3))
+    out.byte(UInt8(ascii: "}"))
+  }
+
   public var statusRun: StyledRun {
     let alpha = [1.0, 0.35, 0.0][shading]
     return StyledRun(
@@ -44,6 +66,16 @@ extension PlayingCard: WireCard {
     .object([
       ("id", .int(id)), ("rank", .int(rank)), ("suit", .string(Self.suits[suit])),
     ])
+  }
+
+  public func writeWireObject(to out: inout JSONWriter) {
+    out.raw(#"{"id":"#)
+    out.int(id)
+    out.raw(#","rank":"#)
+    out.int(rank)
+    out.raw(#","suit":"#)
+    out.string(Self.suits[suit])
+    out.byte(UInt8(ascii: "}"))
   }
 
   public var statusRun: StyledRun {

@@ -595,9 +595,9 @@ enum Multi {
   @Test func missedDiffsComeFromTheRing() throws {
     var state = Multi.table(seats: 3, ringSize: 4)
     var sent: [[UInt8]] = []
-    sent.append(try Multi.sit("Ada", at: &state).broadcast.diff.encoded)
-    sent.append(try Multi.sit("Bob", at: &state).broadcast.diff.encoded)
-    for count in 1...4 { sent.append(try Multi.must(state.setSpectators(count)).diff.encoded) }
+    sent.append(try Multi.sit("Ada", at: &state).broadcast.frame.payload)
+    sent.append(try Multi.sit("Bob", at: &state).broadcast.frame.payload)
+    for count in 1...4 { sent.append(try Multi.must(state.setSpectators(count)).frame.payload) }
     #expect(state.version == 6)
     #expect(state.diffs(after: 6)?.map(\.payload) == [])
     #expect(state.diffs(after: 5)?.map(\.payload) == [sent[5]])
