@@ -113,7 +113,21 @@ public struct LobbyState: Sendable {
     return total
   }
   /// Moves refused before they reached a table.
-  private var ownStatistics = Statistics()
+  private var ownStatistics = Statistics() {
+    didSet { ownDecided += 1 }
+  }
+  private var ownDecided = 0
+
+  /// Moves accepted so far (``statistics``' first count, without adding up the refusals).
+  public var movesAccepted: Int {
+    slots.shards.reduce(ownStatistics.movesAccepted) { $0 + $1.movesAccepted }
+  }
+
+  /// A number that grows whenever ``statistics`` changes: a reader compares it with the one it
+  /// saw last before it looks at the statistics themselves.
+  public var statisticsStamp: Int {
+    slots.shards.reduce(ownDecided) { $0 + $1.movesAccepted + $1.movesDecided }
+  }
   private let entropy: LobbyEntropy
   private(set) var registry = SessionRegistry()
   private(set) var directory = TableDirectory()

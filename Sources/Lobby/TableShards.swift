@@ -12,7 +12,11 @@ final class TableShard: @unchecked Sendable {
   /// Moves this shard's tables accepted.
   var movesAccepted = 0
   /// Moves refused at this shard's tables, by the code of the error sent back.
-  var movesRejected: [ErrorCode: Int] = [:]
+  var movesRejected: [ErrorCode: Int] = [:] {
+    didSet { movesDecided += 1 }
+  }
+  /// Moves decided here, accepted or refused (a cheap "did anything change" for metrics).
+  var movesDecided = 0
 }
 
 /// Every open table, spread over a fixed number of shards by table number.

@@ -21,9 +21,9 @@ final class InlineLobby: ServiceThreadHandler {
     case .opened:
       return
     case .message(let connection, let bytes, let receivedAt):
-      let accepted = state.statistics.movesAccepted
+      let accepted = state.movesAccepted
       commands.append(actions: state.receive(bytes, from: connection, now: now))
-      if metrics != nil && state.statistics.movesAccepted != accepted {
+      if metrics != nil && state.movesAccepted != accepted {
         movesReceivedAt.append(receivedAt)
       }
     case .closed(let connection):

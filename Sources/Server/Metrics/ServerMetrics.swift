@@ -175,6 +175,7 @@ struct LobbyMetrics: Sendable {
   private let latency: CoreMetrics.Timer
   private var tables: [TableKey: CoreMetrics.Gauge] = [:]
   private var exported = LobbyState.Statistics()
+  private var exportedStamp = -1
   private var lastTableExport = -Double.infinity
   /// When the table gauges are next due (`nil`: they are up to date).
   private(set) var nextTableExport: Double?
@@ -210,14 +211,10 @@ struct LobbyMetrics: Sendable {
     _ state: LobbyState, movesReceivedAt: [Double], handedOverAt: Double, now: Double
   ) {
     recordLatency(of: movesReceivedAt, handedOverAt: handedOverAt)
-    let statistics = state.statistics
-    if statistics != exported {
-      movesAccepted.increment(by: statistics.movesAccepted - exported.movesAccepted)
-      for (code, count) in statistics.movesRejected {
-        let delta = count - exported.movesRejected[code, default: 0]
-        if delta > 0 { movesRejected[code]?.increment(by: delta) }
-      }
-      exported = statistics
+    let stamp = state.statisticsStamp
+    if stamp != exportedStamp {
+      exportedStamp = stamp
+      exportStatistics(state.statistics)
     }
     sessions.record(state.sessionCount)
     if now >= lastTableExport + Self.tableExportInterval {
@@ -227,6 +224,17 @@ struct LobbyMetrics: Sendable {
     } else {
       nextTableExport = lastTableExport + Self.tableExportInterval
     }
+  }
+
+  /// Adds what the counters missed since the last export.
+  private mutating func exportStatistics(_ statistics: LobbyState.Statistics) {
+    guard statistics != exported else { return }
+    movesAccepted.increment(by: statistics.movesAccepted - exported.movesAccepted)
+    for (code, count) in statistics.movesRejected {
+      let delta = count - exported.movesRejected[code, default: 0]
+      if delta > 0 { movesRejected[code]?.increment(by: delta) }
+    }
+    exported = statistics
   }
 
   /// Records the move→broadcast latency of moves received at `movesReceivedAt` whose frames
