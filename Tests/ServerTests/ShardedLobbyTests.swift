@@ -53,16 +53,17 @@ import Testing
     return ids
   }
 
-  /// Waits (bounded) until `done` holds.
-  func eventually(_ what: Comment, _ done: () -> Bool) throws {
-    let limit = Date(timeIntervalSinceNow: 20)
+  /// Waits (bounded) until `done` holds, without holding a thread of the test pool (two on
+  /// this machine, which the transport tests' consumers need too).
+  func eventually(_ what: Comment, _ done: () -> Bool) async throws {
+    let limit = Date(timeIntervalSinceNow: 60)
     while !done() {
       try #require(Date() < limit, what)
-      Thread.sleep(forTimeInterval: 0.01)
+      try await Task.sleep(for: .milliseconds(20))
     }
   }
 
-  @Test func twoExecutorsAnswerEveryMessageInOrderWithContiguousDiffs() throws {
+  @Test func twoExecutorsAnswerEveryMessageInOrderWithContiguousDiffs() async throws {
     var configuration = LobbyConfiguration()
     configuration.countdown = 0
     let state = LobbyState(configuration: configuration, entropy: .system, shards: 2)
@@ -105,7 +106,7 @@ import Testing
     for connection in players {
       send(#"{"type":"quickMatch","game":"set","seats":2}"#, from: connection)
     }
-    try eventually("every table dealt") {
+    try await eventually("every table dealt") {
       lobby.withState { state in
         state.tableIDs.count == 20
           && state.tableIDs.allSatisfy { state.table($0)?.listing.phase == .playing }
@@ -115,7 +116,7 @@ import Testing
       send(#"{"type":"spectate","table":"t\#(index * 2 + 1)"}"#, from: connection)
     }
     for connection in players { send(#"{"type":"resync"}"#, from: connection) }
-    try eventually("every player has a board", answered)
+    try await eventually("every player has a board", answered)
 
     // Each player's board, from its resync.
     var boards: [ConnectionID: [Int]] = [:]
@@ -139,7 +140,7 @@ import Testing
         send(#"{"type":"choose","card":\#(card)}"#, from: connection)
       }
     }
-    try eventually("every move answered", answered)
+    try await eventually("every move answered", answered)
     lobby.stop()
 
     let inbox = outbox.received()

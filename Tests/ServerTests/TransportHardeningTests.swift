@@ -35,6 +35,10 @@ import Testing
   ) async throws {
     var configuration = configuration
     configuration.port = 0
+    // No keepalive: while CPU-heavy suites hold the test pool's threads (two here), a client
+    // can sit idle for over a minute before its first message, and these tests are not about
+    // hanging up on idle peers (KeepaliveWheelTests are).
+    configuration.pingIdleSeconds = 0
     let transport = WebSocketTransport(configuration: configuration, logger: Self.logger)
     try transport.start()
     let consumer = Task {
@@ -65,7 +69,7 @@ import Testing
 
   /// Polls `condition` every 20 ms for at most `seconds` (long: CPU-heavy suites running in
   /// parallel can starve the consumer task for tens of seconds on two cores).
-  private func eventually(_ seconds: Double = 90, _ condition: () -> Bool) async -> Bool {
+  private func eventually(_ seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       if condition() { return true }
