@@ -316,7 +316,11 @@ public struct LobbyState: Sendable {
     _ card: Int, at tableID: String, seat: Int, shard: TableShard, replyTo: MessageID?,
     from connection: ConnectionID, into actions: inout [LobbyAction]
   ) -> Bool {
-    guard shard.slots[tableID] != nil else {
+    // One look-up of the slot, changed where it is stored.
+    let outcome = shard.withSlot(tableID) { slot in
+      (slot.table.choose(card: card, by: seat, replyTo: replyTo), slot.recipients)
+    }
+    guard let (result, recipients) = outcome else {
       shard.movesRejected[.notAtTable, default: 0] += 1
       actions.append(
         .send(
@@ -327,10 +331,9 @@ public struct LobbyState: Sendable {
           to: [connection]))
       return false
     }
-    switch shard.slots[tableID]!.table.choose(card: card, by: seat, replyTo: replyTo) {
+    switch result {
     case .success(let b):
       shard.movesAccepted += 1
-      let recipients = shard.slots[tableID]!.recipients
       if !recipients.isEmpty { actions.append(.send(b.frame, to: recipients)) }
       return true
     case .failure(let error):
@@ -363,9 +366,13 @@ public struct LobbyState: Sendable {
     case .choose(let card):
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection, isMove: true)
       else { return }
+      // `play` reads `self` while it appends: the actions are moved out of `self` first (no
+      // copy of the whole state for the call) and back after.
+      var actions = takeActions()
       play(
         card, at: tableID, seat: seat, shard: slots.shards[slots.index(of: tableID)],
-        replyTo: replyTo, from: connection, into: &out)
+        replyTo: replyTo, from: connection, into: &actions)
+      out = actions
     case .lobby:
       // Changes not yet published go out first, so the snapshot and the diffs that follow it
       // agree on the version.
@@ -492,7 +499,7 @@ public struct LobbyState: Sendable {
         ServerMessage.welcome(
           replyTo: replyTo, session: session.token, name: session.name, resumed: true,
           maxMessageBytes: configuration.maxMessageBytes), to: connection)
-      if let tableID = session.tableID, slots[tableID] != nil {
+      if let tableID = session.tableID, slots.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
       }
       return
@@ -603,7 +610,7 @@ public struct LobbyState: Sendable {
     asPlayer: Bool, replyTo: MessageID?, now: Double
   ) {
     leaveTable(session, now: now)
-    guard slots[id] != nil else {
+    guard slots.contains(id) else {
       // Leaving closed it: an empty table past its grace, due to close in this very batch.
       reply(
         ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
@@ -747,12 +754,12 @@ public struct LobbyState: Sendable {
           to: connection)
         return nil
       }
-      if let id = directory.table(withCode: code), slots[id] != nil { return id }
+      if let id = directory.table(withCode: code), slots.contains(id) { return id }
       var bucket = misses[session.token] ?? Misses(level: 0, updated: now)
       bucket.level += 1
       misses[session.token] = bucket
     case .id(let id):
-      if let entry = directory.entry(id), !entry.isPrivate, slots[id] != nil { return id }
+      if let entry = directory.entry(id), !entry.isPrivate, slots.contains(id) { return id }
     }
     reply(ProtocolError(.unknownTable, "There is no such table.", replyTo: replyTo), to: connection)
     return nil
@@ -813,7 +820,7 @@ public struct LobbyState: Sendable {
     _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID,
     isMove: Bool = false
   ) -> (String, Int)? {
-    guard let tableID = session.tableID, slots[tableID] != nil else {
+    guard let tableID = session.tableID, slots.contains(tableID) else {
       if isMove { ownStatistics.movesRejected[.notAtTable, default: 0] += 1 }
       reply(
         ProtocolError(.notAtTable, "You are not at a table; start a game first.", replyTo: replyTo),

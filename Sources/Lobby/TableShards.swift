@@ -17,6 +17,13 @@ final class TableShard: @unchecked Sendable {
   }
   /// Moves decided here, accepted or refused (a cheap "did anything change" for metrics).
   var movesDecided = 0
+
+  /// Runs `body` on the slot of table `id` where it is stored (one look-up, no copy of the
+  /// slot), or returns nil when the shard has no such table.
+  func withSlot<Result>(_ id: String, _ body: (inout LobbyState.Slot) -> Result) -> Result? {
+    guard let index = slots.index(forKey: id) else { return nil }
+    return body(&slots.values[index])
+  }
 }
 
 /// Every open table, spread over a fixed number of shards by table number.
@@ -41,6 +48,11 @@ struct TableShards: Sendable {
   subscript(id: String) -> LobbyState.Slot? {
     get { shards[index(of: id)].slots[id] }
     nonmutating _modify { yield &shards[index(of: id)].slots[id] }
+  }
+
+  /// Whether table `id` is open (without copying its slot out).
+  func contains(_ id: String) -> Bool {
+    shards[index(of: id)].slots.index(forKey: id) != nil
   }
 
   @discardableResult

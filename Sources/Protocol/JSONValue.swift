@@ -122,12 +122,17 @@ extension JSONValue {
   /// Appends `s` quoted, escaping what JSON requires.
   static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    // Most strings need no escape: copy them whole.
+    // Most strings need no escape: copy them whole, from the one look at their bytes.
     let utf8 = s.utf8
-    if utf8.withContiguousStorageIfAvailable({ bytes in
-      !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-    }) == true {
-      out.append(contentsOf: utf8)
+    let copied = utf8.withContiguousStorageIfAvailable { bytes in
+      for byte in bytes
+      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        return false
+      }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true {
       out.append(UInt8(ascii: "\""))
       return
     }

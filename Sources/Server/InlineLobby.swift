@@ -16,7 +16,30 @@ final class InlineLobby: ServiceThreadHandler {
 
   var decidesInline: Bool { true }
 
+  // The work is done by static functions on `inout` state: a method or getter called on the
+  // stored `state` of this class would be handed a copy of the whole lobby (a retain and a
+  // release of every part of it, ~1,300 instructions per move), an `inout` access is not.
+
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
+    Self.handle(
+      event, now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
+      commands: &commands)
+  }
+
+  func deadlineReached(now: Double, commands: inout [TransportCommand]) {
+    Self.advance(
+      now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
+      commands: &commands)
+  }
+
+  func nextDeadline() -> Double? {
+    Self.nextDeadline(of: &state, metrics: &metrics)
+  }
+
+  private static func handle(
+    _ event: TransportEvent, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
+    movesReceivedAt: inout [Double], commands: inout [TransportCommand]
+  ) {
     switch event {
     case .opened:
       return
@@ -33,22 +56,30 @@ final class InlineLobby: ServiceThreadHandler {
     if let due = state.nextDeadline(), due <= now {
       commands.append(actions: state.advance(to: now))
     }
-    export(now: now)
+    export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
   }
 
-  func deadlineReached(now: Double, commands: inout [TransportCommand]) {
+  private static func advance(
+    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
+    movesReceivedAt: inout [Double], commands: inout [TransportCommand]
+  ) {
     commands.append(actions: state.advance(to: now))
-    export(now: now)
+    export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
   }
 
-  func nextDeadline() -> Double? {
+  private static func nextDeadline(of state: inout LobbyState, metrics: inout LobbyMetrics?)
+    -> Double?
+  {
     let due = state.nextDeadline()
     guard let tables = metrics?.nextTableExport else { return due }
     return min(due ?? tables, tables)
   }
 
   /// The frames are queued as soon as this returns: that is the hand-over the latency measures.
-  private func export(now: Double) {
+  private static func export(
+    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
+    movesReceivedAt: inout [Double]
+  ) {
     guard metrics != nil else { return }
     metrics!.export(
       state, movesReceivedAt: movesReceivedAt, handedOverAt: MonotonicClock.now(), now: now)
