@@ -43,7 +43,7 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     }
     if let resume { precondition(resume.utf8.count <= ClientMessageDecoder.maxTokenLength) }
     if let version { precondition(version >= 0, "negative version") }
-  case .quickMatch(_, let seats), .createTable(_, let seats, _):
+  case .quickMatch(_, let seats), .createTable(_, let seats, _, _):
     precondition(ClientMessageDecoder.seatRange.contains(seats), "seats out of range")
   case .join(.code(let code)), .spectate(.code(let code)):
     precondition(code.utf8.count <= ClientMessageDecoder.maxCodeBytes, "code too long")

@@ -291,7 +291,12 @@ public struct LobbyState: Sendable {
     guard let session = registry.session(for: connection), let tableID = session.tableID,
       session.seat != nil
     else { return nil }
-    return slots.index(of: tableID)
+    let shard = slots.index(of: tableID)
+    // A turn-based table's moves schedule its turn clock: they need the whole state.
+    guard slots.shards[shard].withSlot(tableID, { !$0.table.isTurnBased }) ?? true else {
+      return nil
+    }
+    return shard
   }
 
   /// Decides a `choose` of `card` by the player `connection`, whose table is in `shard`
@@ -373,28 +378,36 @@ public struct LobbyState: Sendable {
         card, at: tableID, seat: seat, shard: slots.shards[slots.index(of: tableID)],
         replyTo: replyTo, from: connection, into: &actions)
       out = actions
+      // A turn-based table's move restarts its turn clock.
+      if slots.shards[slots.index(of: tableID)].withSlot(tableID, { $0.table.isTurnBased }) == true
+      {
+        settle(tableID, now: now)
+      }
     case .lobby:
       // Changes not yet published go out first, so the snapshot and the diffs that follow it
       // agree on the version.
       flushLobby(now: now)
       watchers.insert(connection)
       send(lobbySnapshot(replyTo: replyTo), to: connection)
-    case .playSolo(let game):
+    case .playSolo(let game, let options):
       guard checkGame(game, replyTo: replyTo, connection),
+        let setup = checkSetup(game, seats: 1, options, replyTo: replyTo, connection),
         checkCanOpen(session, replyTo: replyTo, connection)
       else { return }
       leaveTable(session, now: now)
       // A solo table is dealt and playing from the start: nobody to wait for.
       let id = openTable(
-        game: game, seats: 1, isPrivate: true, creator: session.token, solo: true,
-        name: session.name, now: now)
+        setup, isPrivate: true, creator: session.token, solo: true, name: session.name,
+        now: now)
       slots[id]!.add(connection, as: .player(seat: 0))
       registry.seat(token: session.token, tableID: id, seat: 0)
       watchers.remove(connection)
       send(slots[id]!.table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection)
       settle(id, now: now)
     case .quickMatch(let game, let seats):
-      guard checkGame(game, replyTo: replyTo, connection) else { return }
+      guard checkGame(game, replyTo: replyTo, connection),
+        let setup = checkSetup(game, seats: seats, TableOptions(), replyTo: replyTo, connection)
+      else { return }
       let candidate = directory.quickMatch(game: game, seats: seats)
       if candidate == nil || candidate == session.tableID {
         guard checkCanOpen(session, replyTo: replyTo, connection) else { return }
@@ -406,17 +419,16 @@ public struct LobbyState: Sendable {
       {
         sit(session, connection, at: id, replyTo: replyTo, now: now)
       } else {
-        let id = openTable(
-          game: game, seats: seats, isPrivate: false, creator: session.token, now: now)
+        let id = openTable(setup, isPrivate: false, creator: session.token, now: now)
         sit(session, connection, at: id, replyTo: replyTo, now: now)
       }
-    case .createTable(let game, let seats, let isPrivate):
+    case .createTable(let game, let seats, let isPrivate, let options):
       guard checkGame(game, replyTo: replyTo, connection),
+        let setup = checkSetup(game, seats: seats, options, replyTo: replyTo, connection),
         checkCanOpen(session, replyTo: replyTo, connection)
       else { return }
       leaveTable(session, now: now)
-      let id = openTable(
-        game: game, seats: seats, isPrivate: isPrivate, creator: session.token, now: now)
+      let id = openTable(setup, isPrivate: isPrivate, creator: session.token, now: now)
       sit(session, connection, at: id, replyTo: replyTo, now: now)
     case .join(let reference):
       guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
@@ -550,15 +562,15 @@ public struct LobbyState: Sendable {
   // MARK: - Tables
 
   private mutating func openTable(
-    game: String, seats: Int, isPrivate: Bool, creator: String, solo: Bool = false,
+    _ setup: TableSetup, isPrivate: Bool, creator: String, solo: Bool = false,
     name: String = "", now: Double
   ) -> String {
     let id = "t\(nextTableNumber)"
     nextTableNumber += 1
     let code = directory.newCode(length: configuration.inviteCodeLength, using: entropy.below)
     let table = GameCatalog.table(
-      game: game, id: id, code: code, isPrivate: isPrivate, seats: seats,
-      solo: solo ? (name, creator) : nil, seed: entropy.seed(), rules: configuration.tableRules,
+      setup, id: id, code: code, isPrivate: isPrivate, solo: solo ? (name, creator) : nil,
+      seed: entropy.seed(), rules: configuration.tableRules,
       now: now)
     slots[id] = Slot(table: table, creator: creator)
     openedBy[creator, default: 0] += 1
@@ -773,6 +785,19 @@ public struct LobbyState: Sendable {
     bucket.updated = now
     misses[token] = bucket.level == 0 ? nil : bucket
     return bucket.level < Double(configuration.inviteMissBurst)
+  }
+
+  /// The setup of a new table, or nil after refusing settings that do not fit the game.
+  private mutating func checkSetup(
+    _ game: String, seats: Int, _ options: TableOptions, replyTo: MessageID?,
+    _ connection: ConnectionID
+  ) -> TableSetup? {
+    switch GameCatalog.setup(game: game, seats: seats, options: options, replyTo: replyTo) {
+    case .success(let setup): return setup
+    case .failure(let error):
+      reply(error, to: connection)
+      return nil
+    }
   }
 
   private mutating func checkGame(_ game: String, replyTo: MessageID?, _ connection: ConnectionID)

@@ -25,6 +25,8 @@ public protocol TableArbiter: Sendable {
   var emptySince: Double? { get }
   /// When the table next needs ``tick(now:)``.
   var nextDeadline: Double? { get }
+  /// Whether seats take turns (its moves then need the whole lobby: the turn clock).
+  var isTurnBased: Bool { get }
   /// The seat held by the session `token`.
   func seat(of token: String) -> Int?
   /// Why a newcomer could not sit now (nil when they could). Changes nothing.

@@ -92,6 +92,13 @@ public struct TableState<Card: WireCard>: Sendable {
   public private(set) var emptySince: Double?
   /// The name each seat had last (for standings after someone left).
   public private(set) var names: [String]
+  /// Seconds a turn may last before it passes (turn-based games), or nil for no limit.
+  public let turnSeconds: Double?
+  /// When the turn being played passes by itself.
+  public private(set) var turnEnds: Double?
+  /// The turn changed (or play began) and its clock has not been started yet: the next
+  /// ``tick(now:)`` starts it.
+  private var turnClockPending = false
   private var everSeated: Set<Int>
   private var ring: [(version: Int, frame: Frame)] = []
 
@@ -99,10 +106,11 @@ public struct TableState<Card: WireCard>: Sendable {
   /// seat by seat): a solo table, or a test table.
   public init(
     id: String, settings: GameSettings, seed: UInt64, names: [String], tokens: [String] = [],
-    code: String = "", rules: TableRules = TableRules()
+    code: String = "", rules: TableRules = TableRules(), turnSeconds: Double? = nil
   ) {
     self.init(
-      id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: 0)
+      id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: 0,
+      turnSeconds: turnSeconds)
     for (seat, name) in names.prefix(settings.seats).enumerated() { self.names[seat] = name }
     self.seats = self.names.indices.map {
       Seat(
@@ -113,13 +121,15 @@ public struct TableState<Card: WireCard>: Sendable {
     self.host = 0
     self.emptySince = nil
     self.status = StatusLine.newGame
+    self.turnClockPending = settings.turnBased
   }
 
   /// An empty table waiting for players.
   public init(
     id: String, code: String, isPrivate: Bool, settings: GameSettings, seed: UInt64,
-    rules: TableRules, now: Double
+    rules: TableRules, now: Double, turnSeconds: Double? = nil
   ) {
+    self.turnSeconds = settings.turnBased ? turnSeconds : nil
     self.id = id
     self.code = code
     self.isPrivate = isPrivate
@@ -296,6 +306,7 @@ public struct TableState<Card: WireCard>: Sendable {
   private mutating func beginPlay() -> ([Entry], [StyledRun]) {
     phase = .playing
     countdownEnds = nil
+    turnClockPending = game.settings.turnBased
     let deal = GameEvent<Card>.redealt(board: game.board, deckCount: game.deckCount)
     return (
       [.table(.phase(.playing, countdown: nil)), .game(deal)],
@@ -328,14 +339,49 @@ public struct TableState<Card: WireCard>: Sendable {
     {
       broadcasts.append(b)
     }
+    broadcasts += runTurnClock(now: now)
     return (broadcasts, released)
   }
+
+  /// Turn-based play: starts the clock of a new turn, and passes the turn of a seat that is
+  /// empty, away or out of time (at most once round the table, and only while someone who
+  /// could play is connected).
+  private mutating func runTurnClock(now: Double) -> [Broadcast] {
+    guard game.settings.turnBased, phase == .playing, !game.isOver else {
+      turnClockPending = false
+      turnEnds = nil
+      return []
+    }
+    if turnClockPending {
+      turnClockPending = false
+      turnEnds = turnSeconds.map { now + $0 }
+    }
+    var broadcasts: [Broadcast] = []
+    for _ in seats.indices {
+      guard let turn = game.turn, !game.isOver, seats.count > 1,
+        seats.contains(where: { $0 != nil && $0?.awayUntil == nil })
+      else { break }
+      let absent = seats[turn] == nil || seats[turn]?.awayUntil != nil
+      let late = turnEnds.map { now >= $0 } ?? false
+      guard absent || late else { break }
+      guard case .success(let (_, b)) = play(.pass(seat: turn), replyTo: nil) else { break }
+      broadcasts.append(b)
+      turnClockPending = false
+      turnEnds = turnSeconds.map { now + $0 }
+    }
+    return broadcasts
+  }
+
+  /// Whether seats take turns (the lobby then decides its moves with the whole state, so that
+  /// the turn clock can be scheduled).
+  public var isTurnBased: Bool { game.settings.turnBased }
 
   /// When the next timed change is due, if any.
   public var nextDeadline: Double? {
     // A held seat is released once the time is past `awayUntil` (not at it): the deadline is
-    // the first instant after it.
-    ([countdownEnds] + seats.map { $0?.awayUntil?.nextUp }).compactMap { $0 }.min()
+    // the first instant after it. A turn whose clock is not started yet is due at once.
+    let turn = turnClockPending ? -Double.infinity : turnEnds
+    return ([countdownEnds, turn] + seats.map { $0?.awayUntil?.nextUp }).compactMap { $0 }.min()
   }
 
   // MARK: - Moves
@@ -355,7 +401,7 @@ public struct TableState<Card: WireCard>: Sendable {
   public mutating func play(_ move: Move, replyTo: MessageID?) -> Result<
     (events: [GameEvent<Card>], broadcast: Broadcast), ProtocolError
   > {
-    if case .choose = move, phase != .playing {
+    if move.isPlay, phase != .playing {
       let message =
         phase == .finished
         ? "The game is over; deal again to play on." : "The game has not started yet."
@@ -392,21 +438,27 @@ public struct TableState<Card: WireCard>: Sendable {
     var ended: [Standing]?
     for event in events {
       if case .ended(let standings) = event {
-        ended = ServerMessage.reranked(standings.filter { everSeated.contains($0.seat) })
+        ended = Standing.ranked(
+          standings.filter { everSeated.contains($0.seat) },
+          byMatches: game.settings.ranksByMatches)
         phase = .finished
       }
     }
+    if game.settings.turnBased { turnClockPending = true }
     let names = names
-    let b = broadcast(
-      seat: move.seat, replyTo: replyTo, status: StatusLine.runs(for: events, names: names)
-    ) { list in
+    let naming = CardNaming(game)
+    var status = StatusLine.runs(for: events, names: names, naming: naming)
+    if case .pass(let seat) = move {
+      status.insert(.text("\(names[seat]) passes. "), at: 0)
+    }
+    let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { list in
       for event in before { list.add(event) }
       for event in events {
         if case .ended = event, let ended {
-          list.add(GameEvent<Card>.ended(ended), names: names)
+          list.add(GameEvent<Card>.ended(ended), names: names, naming: naming)
           list.add(TableEvent.phase(.finished, countdown: nil))
         } else {
-          list.add(event, names: names)
+          list.add(event, names: names, naming: naming)
         }
       }
     }
@@ -424,7 +476,8 @@ public struct TableState<Card: WireCard>: Sendable {
       return .failure(
         ProtocolError(.notPlaying, "The game has not started yet.", replyTo: replyTo))
     }
-    if seat == host || seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
+    // Everyone votes, the host included: one player cannot wipe the others' scores alone.
+    if seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
       return play(.redeal(seat: seat), replyTo: replyTo).map { $0.broadcast }
     }
     if !votes.contains(seat) { votes.append(seat) }
@@ -483,12 +536,14 @@ public struct TableState<Card: WireCard>: Sendable {
         seat: seat, name: player.name, connected: player.awayUntil == nil,
         away: player.awayUntil.map { max(0, Int(($0 - now).rounded(.up))) })
     }
-    let meta = TableMeta(
+    var meta = TableMeta(
       phase: phase, code: code, isPrivate: isPrivate, seats: seats.count, host: host,
       spectators: spectators,
       countdown: countdownEnds.map { max(0, Int(($0 - now).rounded(.up))) },
       vote: votes.isEmpty ? nil : (votes, votesNeeded), occupied: occupied,
       ranked: everSeated.sorted())
+    meta.turnSeconds = turnSeconds.map { Int($0) }
+    meta.turnLeft = turnEnds.map { max(0, Int(($0 - now).rounded(.up))) }
     return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
       status: status, meta: meta)
@@ -509,6 +564,13 @@ public struct TableState<Card: WireCard>: Sendable {
       ProtocolError(.gameOver, "The game is over; deal again to play on.", replyTo: replyTo)
     case .unknownSeat:
       ProtocolError(.notAtTable, "You have no seat at this table.", replyTo: replyTo)
+    case .notYourTurn:
+      ProtocolError(.notYourTurn, "It is not your turn; wait for it.", replyTo: replyTo)
+    case .notTurnBased:
+      ProtocolError(.badField, "This game has no turns to pass.", replyTo: replyTo)
+    case .alreadyChosen(let id):
+      ProtocolError(
+        .alreadyChosen, "Card \(id) is already turned up; choose another.", replyTo: replyTo)
     }
   }
 }

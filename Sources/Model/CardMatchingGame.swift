@@ -22,6 +22,8 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
   public private(set) var players: [PlayerState]
   /// Whether the game has ended.
   public private(set) var isOver = false
+  /// The seat whose turn it is, in a turn-based game (nil otherwise).
+  public private(set) var turn: Int?
 
   /// The seed the current deal was shuffled from. Secret: it gives away the deck's order, so it
   /// is for the table's record only and never goes on the wire.
@@ -35,7 +37,7 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
 
   /// Deals a new game.
   public init(settings: GameSettings, seed: UInt64) {
-    precondition(settings.problem(deckSize: Card.fullDeck.count) == nil, "invalid settings")
+    precondition(Card.problem(with: settings) == nil, "invalid settings")
     self.settings = settings
     self.dealSeed = seed
     self.generator = SeededGenerator(seed: seed)
@@ -43,6 +45,19 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     self.board = []
     self.deck = []
     deal()
+  }
+
+  /// What a player names `card` by on the board: its slot when cards are dealt face down (the
+  /// card itself is secret), its id otherwise.
+  public func handle(of card: Card) -> Int {
+    settings.faceDown ? board.firstIndex(of: card) ?? -1 : card.id
+  }
+
+  /// Whether `card` on the board shows its face: always in a face-up game; in a face-down game
+  /// while it is matched or in some seat's selection.
+  public func isFaceUp(_ card: Card) -> Bool {
+    !settings.faceDown || matchedOnBoard.contains(card.id)
+      || players.contains { $0.selection.contains(card.id) }
   }
 
   /// How many cards are left in the deck.
@@ -60,14 +75,10 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
 
   /// Total points of every seat.
   public var standings: [Standing] {
-    let order = players.indices.sorted {
-      (players[$0].score, -$0) > (players[$1].score, -$1)
-    }
-    return order.map { seat in
-      let better = players.filter { $0.score > players[seat].score }.count
-      return Standing(
-        seat: seat, score: players[seat].score, matches: players[seat].matches, rank: better + 1)
-    }
+    Standing.ranked(
+      players.indices.map {
+        Standing(seat: $0, score: players[$0].score, matches: players[$0].matches, rank: 0)
+      }, byMatches: settings.ranksByMatches)
   }
 
   /// Applies `move`, returning what happened, or throws why it was refused (changing nothing).
@@ -82,25 +93,69 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
       dealSeed = seed
       generator = SeededGenerator(seed: seed)
       deal()
-      return [.redealt(board: board, deckCount: deck.count)]
+      var events: [GameEvent<Card>] = [.redealt(board: board, deckCount: deck.count)]
+      if let turn { events.append(.turn(seat: turn)) }
+      return events
+    case .pass(let seat):
+      guard let turn, settings.turnBased else { throw .notTurnBased }
+      guard seat == turn else { throw .notYourTurn(seat) }
+      guard !isOver else { throw .gameOver }
+      let chosen = players[seat].selection.map { Card.fullDeck[$0] }
+      players[seat].selection = []
+      var events = chosen.map { GameEvent<Card>.deselected(seat: seat, card: $0) }
+      events += turnDown(chosen)
+      events += passTurn(from: seat)
+      return events
     }
+  }
+
+  /// The turn goes to the next seat.
+  private mutating func passTurn(from seat: Int) -> [GameEvent<Card>] {
+    let next = (seat + 1) % players.count
+    turn = next
+    return [.turn(seat: next)]
+  }
+
+  /// Of `cards`, those that no longer show their face turn down (face-down games only).
+  private func turnDown(_ cards: [Card]) -> [GameEvent<Card>] {
+    guard settings.faceDown else { return [] }
+    let down = cards.filter { !isFaceUp($0) }
+    return down.isEmpty ? [] : [.turnedDown(down)]
   }
 
   // MARK: - Choosing
 
-  private mutating func choose(_ id: Int, seat: Int) throws(MoveRejection) -> [GameEvent<Card>] {
-    guard let card = Card.card(withID: id) else { throw .unknownCard(id) }
+  private mutating func choose(_ handle: Int, seat: Int) throws(MoveRejection)
+    -> [GameEvent<Card>]
+  {
+    let card: Card
+    if settings.faceDown {
+      // A face-down board is named by slot: the handle says nothing about the card.
+      guard board.indices.contains(handle) else { throw .unknownCard(handle) }
+      card = board[handle]
+    } else {
+      guard let named = Card.card(withID: handle) else { throw .unknownCard(handle) }
+      card = named
+    }
+    let id = card.id
     guard !isOver else { throw .gameOver }
-    guard board.contains(card) else { throw .cardNotOnTable(id) }
-    guard !matchedOnBoard.contains(id) else { throw .cardAlreadyMatched(id) }
+    if let turn, turn != seat { throw .notYourTurn(seat) }
+    guard board.contains(card) else { throw .cardNotOnTable(handle) }
+    guard !matchedOnBoard.contains(id) else { throw .cardAlreadyMatched(handle) }
 
     if let index = players[seat].selection.firstIndex(of: id) {
+      // Taking back a card turned up this turn would let a player peek for free.
+      if settings.turnBased { throw .alreadyChosen(handle) }
       players[seat].selection.remove(at: index)
-      return [.deselected(seat: seat, card: card)]
+      return [.deselected(seat: seat, card: card)] + turnDown([card])
     }
 
     var events: [GameEvent<Card>] = [.selected(seat: seat, card: card)]
     players[seat].selection.append(id)
+    if settings.faceDown {
+      players[seat].flips += 1
+      events.append(.turnedUp(seat: seat, card: card))
+    }
     players[seat].score -= settings.costToChoose
     if settings.costToChoose != 0 {
       events.append(.scored(seat: seat, score: players[seat].score))
@@ -110,7 +165,7 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     let chosen = players[seat].selection.map { Card.fullDeck[$0] }
     let score = Card.matchScore(chosen)
     if score > 0 {
-      let points = score * settings.matchBonus
+      let points = settings.matchPoints > 0 ? settings.matchPoints : score * settings.matchBonus
       players[seat].score += points
       players[seat].matches += 1
       players[seat].selection = []
@@ -126,12 +181,17 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     } else {
       players[seat].score -= settings.mismatchPenalty
       events.append(.mismatched(seat: seat, cards: chosen, penalty: settings.mismatchPenalty))
-      events.append(.scored(seat: seat, score: players[seat].score))
-      // The card just chosen stays chosen; the others are let go.
-      for other in chosen.dropLast() {
+      if settings.mismatchPenalty != 0 {
+        events.append(.scored(seat: seat, score: players[seat].score))
+      }
+      // The course's rule keeps the card just chosen; otherwise the whole selection goes.
+      let released = settings.mismatchKeepsNewest ? Array(chosen.dropLast()) : chosen
+      for other in released {
         events.append(.deselected(seat: seat, card: other))
       }
-      players[seat].selection = [id]
+      players[seat].selection = settings.mismatchKeepsNewest ? [id] : []
+      events += turnDown(released)
+      if settings.turnBased { events += passTurn(from: seat) }
     }
     return events
   }
@@ -142,7 +202,7 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
   {
     var events: [GameEvent<Card>] = []
     let ids = Set(cards.map(\.id))
-    for other in players.indices where other != seat {
+    for other in players.indices where other != seat && !players[other].selection.isEmpty {
       for id in players[other].selection where ids.contains(id) {
         events.append(.deselected(seat: other, card: Card.fullDeck[id]))
       }
@@ -200,12 +260,13 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
 
   /// Shuffles the full deck, deals the board, and starts every seat again.
   private mutating func deal() {
-    deck = Card.fullDeck
+    deck = Card.deck(for: settings, using: &generator)
     generator.shuffle(&deck)
     board = draw(settings.boardSize)
     matchedOnBoard = []
     players = Array(repeating: PlayerState(), count: settings.seats)
     isOver = false
+    turn = settings.turnBased ? 0 : nil
     _ = dealWhileNoMatch()
     if !boardHasMatch && (deck.isEmpty || !settings.dealsMoreWhenNoMatch) { isOver = true }
   }

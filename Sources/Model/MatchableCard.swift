@@ -16,9 +16,34 @@ public protocol MatchableCard: Hashable, Sendable {
   /// Whether some `size` cards among `cards` match. The default tries every combination; a card
   /// type may answer faster.
   static func containsMatch(in cards: [Self], size: Int) -> Bool
+
+  /// The cards a game with `settings` is dealt from, before the shuffle. The default is the
+  /// full deck; a card type with variants (Concentration's themes) picks its cards here,
+  /// drawing from `generator` if it must choose.
+  static func deck(for settings: GameSettings, using generator: inout SeededGenerator) -> [Self]
+
+  /// Why `settings` cannot make a game of this card type, or nil when they can. The default
+  /// checks them against the full deck.
+  static func problem(with settings: GameSettings) -> String?
 }
 
 extension MatchableCard {
+  public static func deck(for settings: GameSettings, using generator: inout SeededGenerator)
+    -> [Self]
+  {
+    fullDeck
+  }
+
+  public static func problem(with settings: GameSettings) -> String? {
+    settings.problem(deckSize: fullDeck.count)
+  }
+
+  /// How many cards a game with `settings` is dealt from.
+  public static func deckSize(for settings: GameSettings) -> Int {
+    var generator = SeededGenerator(seed: 0)
+    return deck(for: settings, using: &generator).count
+  }
+
   /// The card with `id`, or nil when no card of this game has it.
   public static func card(withID id: Int) -> Self? {
     let deck = fullDeck

@@ -5,11 +5,20 @@ public enum Move: Hashable, Sendable, Codable {
   case choose(seat: Int, card: Int)
   /// Throw the board away and deal a new game, seeded from the current deal's generator.
   case redeal(seat: Int)
+  /// The seat whose turn it is gives it up (its time ran out, or it left): its chosen cards
+  /// turn back down and the next seat plays. Turn-based games only.
+  case pass(seat: Int)
+
+  /// Whether the move is part of play (a choice or a pass), as opposed to a re-deal.
+  public var isPlay: Bool {
+    if case .redeal = self { return false }
+    return true
+  }
 
   /// The seat that made the move.
   public var seat: Int {
     switch self {
-    case .choose(let seat, _), .redeal(let seat): seat
+    case .choose(let seat, _), .redeal(let seat), .pass(let seat): seat
     }
   }
 }
@@ -26,6 +35,12 @@ public enum MoveRejection: Error, Hashable, Sendable {
   case gameOver
   /// No such seat at this table.
   case unknownSeat(Int)
+  /// In a turn-based game, the seat chose (or passed) when it was not its turn.
+  case notYourTurn(Int)
+  /// A pass in a game without turns.
+  case notTurnBased
+  /// In a turn-based game, the card is already turned up by this seat (it cannot be taken back).
+  case alreadyChosen(Int)
 }
 
 /// One row of the final standings.
@@ -46,6 +61,20 @@ public struct Standing: Hashable, Sendable, Codable {
     self.matches = matches
     self.rank = rank
   }
+
+  /// `rows` best first, ranks recomputed among them: by score, or by matches and then score
+  /// when `byMatches`; rows that tie share a rank, and the next rank skips accordingly; equal
+  /// rows keep seat order.
+  public static func ranked(_ rows: [Standing], byMatches: Bool) -> [Standing] {
+    func key(_ row: Standing) -> (Int, Int) {
+      byMatches ? (row.matches, row.score) : (row.score, 0)
+    }
+    let sorted = rows.sorted { (key($0).0, key($0).1, -$0.seat) > (key($1).0, key($1).1, -$1.seat) }
+    return sorted.map { row in
+      let better = rows.filter { key($0) > key(row) }.count
+      return Standing(seat: row.seat, score: row.score, matches: row.matches, rank: better + 1)
+    }
+  }
 }
 
 /// What one seat has: its score, its matches and its current selection.
@@ -56,6 +85,8 @@ public struct PlayerState: Hashable, Sendable {
   public internal(set) var matches = 0
   /// Chosen card ids, in the order chosen.
   public internal(set) var selection: [Int] = []
+  /// Cards this seat turned up (face-down games).
+  public internal(set) var flips = 0
 }
 
 /// Why cards were dealt outside a replacement.
@@ -89,4 +120,10 @@ public enum GameEvent<Card: MatchableCard>: Hashable, Sendable {
   case redealt(board: [Card], deckCount: Int)
   /// The game ended with these standings, best first.
   case ended([Standing])
+  /// The seat turned `card` face up by choosing it (face-down games).
+  case turnedUp(seat: Int, card: Card)
+  /// These cards turned face down again (face-down games).
+  case turnedDown([Card])
+  /// It is now this seat's turn (turn-based games).
+  case turn(seat: Int)
 }

@@ -2,7 +2,8 @@
 /// memory so that the game can be replayed, without growing for ever.
 ///
 /// Each move is stored as two bytes: the first holds the kind in its top bit (0 choose,
-/// 1 re-deal) and the seat in the other seven; the second holds the card id (0 for a re-deal).
+/// 1 re-deal or pass) and the seat in the other seven; the second holds the card's handle for
+/// a choice, 0 for a re-deal and 1 for a pass.
 /// So a log holds seats 0–127 and card ids 0–255, which covers every game here (at most 8 seats,
 /// 81 Set cards, 52 playing cards).
 ///
@@ -38,7 +39,7 @@ public struct MoveLog: Hashable, Sendable, RandomAccessCollection {
   public static func fits(_ move: Move) -> Bool {
     switch move {
     case .choose(let seat, let card): (0..<128).contains(seat) && (0..<256).contains(card)
-    case .redeal(let seat): (0..<128).contains(seat)
+    case .redeal(let seat), .pass(let seat): (0..<128).contains(seat)
     }
   }
 
@@ -56,6 +57,9 @@ public struct MoveLog: Hashable, Sendable, RandomAccessCollection {
     case .redeal(let seat):
       bytes.append(0x80 | UInt8(seat))
       bytes.append(0)
+    case .pass(let seat):
+      bytes.append(0x80 | UInt8(seat))
+      bytes.append(1)
     }
   }
 
@@ -74,8 +78,9 @@ public struct MoveLog: Hashable, Sendable, RandomAccessCollection {
     precondition(indices.contains(position), "move index out of range")
     let head = bytes[2 * position]
     let seat = Int(head & 0x7F)
-    return head & 0x80 == 0
-      ? .choose(seat: seat, card: Int(bytes[2 * position + 1])) : .redeal(seat: seat)
+    let tail = bytes[2 * position + 1]
+    if head & 0x80 == 0 { return .choose(seat: seat, card: Int(tail)) }
+    return tail == 0 ? .redeal(seat: seat) : .pass(seat: seat)
   }
 }
 

@@ -1,6 +1,9 @@
 /// The fields a client message may carry. A new field is one more case and its key.
 enum ClientField: Int, CaseIterable, Sendable {
   case type, id, name, resume, version, game, card, seats, isPrivate, code, table
+  // Table settings (createTable, playSolo).
+  case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
+  case theme
 
   /// The field's key on the wire.
   var key: String {
@@ -16,6 +19,14 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .isPrivate: "private"
     case .code: "code"
     case .table: "table"
+    case .boardSize: "boardSize"
+    case .matchSize: "matchSize"
+    case .scoring: "scoring"
+    case .costToChoose: "costToChoose"
+    case .mismatchPenalty: "mismatchPenalty"
+    case .matchBonus: "matchBonus"
+    case .turnSeconds: "turnSeconds"
+    case .theme: "theme"
     }
   }
 
@@ -52,10 +63,10 @@ enum FieldValue: Hashable, Sendable {
 /// The known fields of one frame, one slot per field.
 struct ClientFields: Sendable {
   /// Room for this many fields; raise it when ``ClientField`` outgrows it (a test checks).
-  static let capacity = 16
+  static let capacity = 24
 
   // Inline storage: decoding a frame allocates nothing for its fields.
-  private var slots = InlineArray<16, FieldValue?>(repeating: nil)
+  private var slots = InlineArray<24, FieldValue?>(repeating: nil)
 
   /// The value of `field`, or nil when the frame did not have it.
   subscript(field: ClientField) -> FieldValue? { slots[field.rawValue] }

@@ -17,8 +17,9 @@ public enum ClientMessage: Hashable, Sendable {
   /// Opens (or, with `resume`, takes over) a session; `version` is the last table version the
   /// client applied, so that only missed diffs need to be sent.
   case hello(name: String?, resume: String?, version: Int? = nil)
-  /// Starts a solo game of `game` at a new one-seat table.
-  case playSolo(game: String)
+  /// Starts a solo game of `game` at a new one-seat table, with `options` changed from the
+  /// game's defaults.
+  case playSolo(game: String, options: TableOptions = TableOptions())
   /// Chooses, or un-chooses, the card with this id.
   case choose(card: Int)
   /// Deals a new game at the current table.
@@ -29,8 +30,10 @@ public enum ClientMessage: Hashable, Sendable {
   case lobby
   /// Sits at the fullest waiting public table of `game` with `seats` seats, or a new one.
   case quickMatch(game: String, seats: Int)
-  /// Opens a new table and sits at it as host.
-  case createTable(game: String, seats: Int, isPrivate: Bool)
+  /// Opens a new table and sits at it as host, with `options` changed from the game's
+  /// defaults.
+  case createTable(
+    game: String, seats: Int, isPrivate: Bool, options: TableOptions = TableOptions())
   /// Sits at the table with this invite code or public id.
   case join(TableReference)
   /// Watches the table with this invite code or public id.
@@ -67,6 +70,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case unknownCard, cardNotOnTable, gameOver
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
   case tooManyTables, serverFull, tooManyGuesses
+  case badSettings, notYourTurn, alreadyChosen
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.
@@ -83,5 +87,57 @@ public struct ProtocolError: Error, Hashable, Sendable {
     self.code = code
     self.message = message
     self.replyTo = replyTo
+  }
+}
+
+/// Settings a client may choose when it opens a table; nil keeps the game's default. The
+/// decoder checks only their types; whether they make sense for the game is the lobby's call
+/// (`badSettings`).
+public struct TableOptions: Hashable, Sendable {
+  /// Cards on the board.
+  public var boardSize: Int?
+  /// Cards per match (Matchismo: 2 or 3).
+  public var matchSize: Int?
+  /// `classic`, `course` or `custom` (Set; `custom` takes the three constants below).
+  public var scoring: String?
+  /// Points a choice costs.
+  public var costToChoose: Int?
+  /// Points a mismatch costs.
+  public var mismatchPenalty: Int?
+  /// The multiplier of a match's score.
+  public var matchBonus: Int?
+  /// Seconds a turn may last before it passes (Concentration; 0: no limit).
+  public var turnSeconds: Int?
+  /// The emoji theme (Concentration), by index.
+  public var theme: Int?
+
+  /// Options that keep every default, or change those given.
+  public init(
+    boardSize: Int? = nil, matchSize: Int? = nil, scoring: String? = nil,
+    costToChoose: Int? = nil, mismatchPenalty: Int? = nil, matchBonus: Int? = nil,
+    turnSeconds: Int? = nil, theme: Int? = nil
+  ) {
+    self.boardSize = boardSize
+    self.matchSize = matchSize
+    self.scoring = scoring
+    self.costToChoose = costToChoose
+    self.mismatchPenalty = mismatchPenalty
+    self.matchBonus = matchBonus
+    self.turnSeconds = turnSeconds
+    self.theme = theme
+  }
+
+  /// The options as message fields, in a fixed order.
+  public var members: [(String, JSONValue)] {
+    var members: [(String, JSONValue)] = []
+    if let boardSize { members.append(("boardSize", .int(boardSize))) }
+    if let matchSize { members.append(("matchSize", .int(matchSize))) }
+    if let scoring { members.append(("scoring", .string(scoring))) }
+    if let costToChoose { members.append(("costToChoose", .int(costToChoose))) }
+    if let mismatchPenalty { members.append(("mismatchPenalty", .int(mismatchPenalty))) }
+    if let matchBonus { members.append(("matchBonus", .int(matchBonus))) }
+    if let turnSeconds { members.append(("turnSeconds", .int(turnSeconds))) }
+    if let theme { members.append(("theme", .int(theme))) }
+    return members
   }
 }

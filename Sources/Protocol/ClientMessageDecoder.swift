@@ -47,7 +47,9 @@ public enum ClientMessageDecoder {
         name: try fields.name(), resume: fields.resumeToken(),
         version: try fields.optionalInt(.version, in: 0...Int.max))
     case "playSolo":
-      return .playSolo(game: try fields.requiredString(.game, maxBytes: maxGameBytes))
+      return .playSolo(
+        game: try fields.requiredString(.game, maxBytes: maxGameBytes),
+        options: try fields.tableOptions())
     case "choose":
       guard case .int(let card)? = fields[.card] else {
         throw fields.badField("Field 'card' must be an integer card id.")
@@ -67,7 +69,8 @@ public enum ClientMessageDecoder {
         throw fields.badField("Field 'seats' must be an integer 1...8.")
       }
       let isPrivate = try fields.optionalBool(.isPrivate) ?? false
-      return .createTable(game: game, seats: seats, isPrivate: isPrivate)
+      return .createTable(
+        game: game, seats: seats, isPrivate: isPrivate, options: try fields.tableOptions())
     case "join", "spectate":
       let reference = try fields.tableReference()
       return type == "join" ? .join(reference) : .spectate(reference)
@@ -178,6 +181,20 @@ private struct FieldReader {
   }
 
   /// A boolean field, or nil when it is absent or null.
+  /// The table settings a `createTable` or `playSolo` carries: types and broad ranges only.
+  func tableOptions() throws(ProtocolError) -> TableOptions {
+    let small = 0...1000
+    return TableOptions(
+      boardSize: try optionalInt(.boardSize, in: small),
+      matchSize: try optionalInt(.matchSize, in: small),
+      scoring: try optionalString(.scoring, maxBytes: 16),
+      costToChoose: try optionalInt(.costToChoose, in: small),
+      mismatchPenalty: try optionalInt(.mismatchPenalty, in: small),
+      matchBonus: try optionalInt(.matchBonus, in: small),
+      turnSeconds: try optionalInt(.turnSeconds, in: small),
+      theme: try optionalInt(.theme, in: small))
+  }
+
   func optionalBool(_ field: ClientField) throws(ProtocolError) -> Bool? {
     switch fields[field] {
     case nil, .null?: return nil

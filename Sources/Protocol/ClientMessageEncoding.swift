@@ -9,14 +9,16 @@ extension ClientEnvelope {
       if let name { members.append(("name", .string(name))) }
       if let resume { members.append(("resume", .string(resume))) }
       if let version { members.append(("version", .int(version))) }
-    case .playSolo(let game):
+    case .playSolo(let game, let options):
       members.append(("game", .string(game)))
+      members += options.members
     case .choose(let card):
       members.append(("card", .int(card)))
     case .quickMatch(let game, let seats):
       members += [("game", .string(game)), ("seats", .int(seats))]
-    case .createTable(let game, let seats, let isPrivate):
+    case .createTable(let game, let seats, let isPrivate, let options):
       members += [("game", .string(game)), ("seats", .int(seats)), ("private", .bool(isPrivate))]
+      members += options.members
     case .join(let reference), .spectate(let reference):
       switch reference {
       case .code(let code): members.append(("code", .string(code)))

@@ -50,15 +50,32 @@ public enum ServerMessage {
           ))
       }
     }
+    let naming = CardNaming(game)
+    let board: [JSONValue]
+    if !dealt {
+      board = []
+    } else if game.settings.faceDown {
+      board = game.board.enumerated().map { slot, card in
+        card.faceObject(
+          handle: slot, faceUp: game.isFaceUp(card),
+          matched: game.matchedOnBoard.contains(card.id))
+      }
+    } else {
+      board = game.board.map { $0.wireObject }
+    }
     table += [
       ("over", .bool(dealt && game.isOver)),
-      ("deckCount", .int(dealt ? game.deckCount : Card.fullDeck.count)),
+      ("deckCount", .int(dealt ? game.deckCount : Card.deckSize(for: game.settings))),
       ("settings", settings(game.settings)),
-      ("board", .array(dealt ? game.board.map { $0.wireObject } : [])),
+      ("board", .array(board)),
     ]
     if dealt && !game.matchedOnBoard.isEmpty {
-      table.append(("matched", .array(game.matchedOnBoard.sorted().map { .int($0) })))
+      let matched = game.board.filter { game.matchedOnBoard.contains($0.id) }
+      table.append(("matched", .array(matched.map { naming.handle($0) }.sorted().map { .int($0) })))
     }
+    if dealt, let turn = game.turn { table.append(("turn", .int(turn))) }
+    if let seconds = meta?.turnSeconds { table.append(("turnSeconds", .int(seconds))) }
+    if dealt, let left = meta?.turnLeft { table.append(("turnLeft", .int(left))) }
     let seats: [SeatView] =
       meta?.occupied
       ?? game.players.indices.map {
@@ -73,8 +90,12 @@ public enum ServerMessage {
             var members: [(String, JSONValue)] = [
               ("seat", .int(view.seat)), ("name", .string(view.name)),
               ("score", .int(player.score)), ("matches", .int(player.matches)),
-              ("selection", .array(player.selection.map { .int($0) })),
+              (
+                "selection",
+                .array(player.selection.map { .int(naming.handle(Card.fullDeck[$0])) })
+              ),
             ]
+            if game.settings.faceDown { members.append(("flips", .int(player.flips))) }
             if meta != nil {
               members.append(("connected", .bool(view.connected)))
               if let away = view.away { members.append(("away", .int(away))) }
@@ -86,28 +107,25 @@ public enum ServerMessage {
     if dealt && game.isOver {
       let ranked = meta?.ranked ?? seats.map(\.seat)
       let standings = game.standings.filter { ranked.contains($0.seat) }
-      table.append(("standings", Self.standings(reranked(standings), names: names)))
+      table.append(
+        (
+          "standings",
+          Self.standings(
+            Standing.ranked(standings, byMatches: game.settings.ranksByMatches), names: names)
+        ))
     }
     return object("snapshot", replyTo: replyTo, [("table", .object(table))])
-  }
-
-  /// Standings with ranks recomputed among the rows given (best first, ties share a rank).
-  public static func reranked(_ rows: [Standing]) -> [Standing] {
-    rows.map { row in
-      Standing(
-        seat: row.seat, score: row.score, matches: row.matches,
-        rank: rows.filter { $0.score > row.score }.count + 1)
-    }
   }
 
   /// What one accepted move changed, with the status line it brought.
   public static func diff<Card: WireCard>(
     tableID: String, version: Int, seat: Int, replyTo: MessageID?,
-    events: [GameEvent<Card>], names: [String], status: [StyledRun]? = nil
+    events: [GameEvent<Card>], names: [String], status: [StyledRun]? = nil,
+    naming: CardNaming<Card> = .byID
   ) -> JSONValue {
     diff(
       tableID: tableID, version: version, seat: seat, replyTo: replyTo,
-      encodedEvents: events.map { event($0, names: names) }, status: status)
+      encodedEvents: events.map { event($0, names: names, naming: naming) }, status: status)
   }
 
   /// A refusal.
@@ -117,14 +135,21 @@ public enum ServerMessage {
       [("code", .string(error.code.rawValue)), ("message", .string(error.message))])
   }
 
-  /// One game event as a diff entry.
-  public static func event<Card: WireCard>(_ event: GameEvent<Card>, names: [String]) -> JSONValue {
-    func ids(_ cards: [Card]) -> JSONValue { .array(cards.map { .int($0.id) }) }
+  /// One game event as a diff entry; `naming` says how its cards are named (by slot in a
+  /// face-down game).
+  public static func event<Card: WireCard>(
+    _ event: GameEvent<Card>, names: [String], naming: CardNaming<Card> = .byID
+  ) -> JSONValue {
+    func ids(_ cards: [Card]) -> JSONValue { .array(cards.map { .int(naming.handle($0)) }) }
     switch event {
     case .selected(let seat, let card):
-      return .object([("kind", "select"), ("seat", .int(seat)), ("card", .int(card.id))])
+      return .object([
+        ("kind", "select"), ("seat", .int(seat)), ("card", .int(naming.handle(card))),
+      ])
     case .deselected(let seat, let card):
-      return .object([("kind", "deselect"), ("seat", .int(seat)), ("card", .int(card.id))])
+      return .object([
+        ("kind", "deselect"), ("seat", .int(seat)), ("card", .int(naming.handle(card))),
+      ])
     case .matched(let seat, let cards, let points):
       return .object([
         ("kind", "match"), ("seat", .int(seat)), ("cards", ids(cards)), ("points", .int(points)),
@@ -137,44 +162,63 @@ public enum ServerMessage {
     case .scored(let seat, let score):
       return .object([("kind", "score"), ("seat", .int(seat)), ("score", .int(score))])
     case .replaced(let slot, let card):
-      return .object([("kind", "replace"), ("slot", .int(slot)), ("card", card.wireObject)])
+      return .object([
+        ("kind", "replace"), ("slot", .int(slot)), ("card", naming.arriving(card, slot: slot)),
+      ])
     case .removed(let cards):
       return .object([("kind", "remove"), ("cards", ids(cards))])
     case .dealt(let cards, let reason):
+      let first = (naming.faceDownBoard?.count ?? cards.count) - cards.count
       return .object([
-        ("kind", "deal"), ("cards", .array(cards.map { $0.wireObject })),
+        ("kind", "deal"),
+        (
+          "cards",
+          .array(cards.enumerated().map { naming.arriving($1, slot: first + $0) })
+        ),
         ("reason", .string(reason.rawValue)),
       ])
     case .deckCount(let count):
       return .object([("kind", "deck"), ("count", .int(count))])
     case .redealt(let board, let deckCount):
       return .object([
-        ("kind", "redeal"), ("board", .array(board.map { $0.wireObject })),
+        ("kind", "redeal"),
+        ("board", .array(board.enumerated().map { naming.arriving($1, slot: $0) })),
         ("deckCount", .int(deckCount)),
       ])
     case .ended(let rows):
       return .object([("kind", "over"), ("standings", standings(rows, names: names))])
+    case .turnedUp(let seat, let card):
+      return .object([("kind", "flip"), ("seat", .int(seat)), ("card", naming.turnedUp(card))])
+    case .turnedDown(let cards):
+      return .object([("kind", "hide"), ("cards", ids(cards))])
+    case .turn(let seat):
+      return .object([("kind", "turn"), ("seat", .int(seat))])
     }
   }
 
-  /// Writes one game event as a diff entry: the same bytes as ``event(_:names:)``, without
-  /// building it.
+  /// Writes one game event as a diff entry: the same bytes as ``event(_:names:naming:)``,
+  /// without building it (the hot path writes Set's events this way).
   public static func writeEvent<Card: WireCard>(
-    _ event: GameEvent<Card>, names: [String], to out: inout JSONWriter
+    _ event: GameEvent<Card>, names: [String], naming: CardNaming<Card> = .byID,
+    to out: inout JSONWriter
   ) {
     func ids(_ cards: [Card]) {
       out.byte(UInt8(ascii: "["))
       for (i, card) in cards.enumerated() {
         if i > 0 { out.byte(UInt8(ascii: ",")) }
-        out.int(card.id)
+        out.int(naming.handle(card))
       }
       out.byte(UInt8(ascii: "]"))
     }
-    func objects(_ cards: [Card]) {
+    func arriving(_ cards: [Card], firstSlot: Int) {
       out.byte(UInt8(ascii: "["))
       for (i, card) in cards.enumerated() {
         if i > 0 { out.byte(UInt8(ascii: ",")) }
-        card.writeWireObject(to: &out)
+        if naming.faceDownBoard == nil {
+          card.writeWireObject(to: &out)
+        } else {
+          out.value(faceDownObject(handle: firstSlot + i))
+        }
       }
       out.byte(UInt8(ascii: "]"))
     }
@@ -183,12 +227,12 @@ public enum ServerMessage {
       out.raw(#"{"kind":"select","seat":"#)
       out.int(seat)
       out.raw(#","card":"#)
-      out.int(card.id)
+      out.int(naming.handle(card))
     case .deselected(let seat, let card):
       out.raw(#"{"kind":"deselect","seat":"#)
       out.int(seat)
       out.raw(#","card":"#)
-      out.int(card.id)
+      out.int(naming.handle(card))
     case .matched(let seat, let cards, let points):
       out.raw(#"{"kind":"match","seat":"#)
       out.int(seat)
@@ -212,13 +256,17 @@ public enum ServerMessage {
       out.raw(#"{"kind":"replace","slot":"#)
       out.int(slot)
       out.raw(#","card":"#)
-      card.writeWireObject(to: &out)
+      if naming.faceDownBoard == nil {
+        card.writeWireObject(to: &out)
+      } else {
+        out.value(faceDownObject(handle: slot))
+      }
     case .removed(let cards):
       out.raw(#"{"kind":"remove","cards":"#)
       ids(cards)
     case .dealt(let cards, let reason):
       out.raw(#"{"kind":"deal","cards":"#)
-      objects(cards)
+      arriving(cards, firstSlot: (naming.faceDownBoard?.count ?? cards.count) - cards.count)
       out.raw(#","reason":"#)
       out.string(reason.rawValue)
     case .deckCount(let count):
@@ -226,13 +274,24 @@ public enum ServerMessage {
       out.int(count)
     case .redealt(let board, let deckCount):
       out.raw(#"{"kind":"redeal","board":"#)
-      objects(board)
+      arriving(board, firstSlot: 0)
       out.raw(#","deckCount":"#)
       out.int(deckCount)
     case .ended(let rows):
       // Once a game: the standings are built as a value.
       out.raw(#"{"kind":"over","standings":"#)
       out.value(standings(rows, names: names))
+    case .turnedUp(let seat, let card):
+      out.raw(#"{"kind":"flip","seat":"#)
+      out.int(seat)
+      out.raw(#","card":"#)
+      out.value(naming.turnedUp(card))
+    case .turnedDown(let cards):
+      out.raw(#"{"kind":"hide","cards":"#)
+      ids(cards)
+    case .turn(let seat):
+      out.raw(#"{"kind":"turn","seat":"#)
+      out.int(seat)
     }
     out.byte(UInt8(ascii: "}"))
   }
@@ -247,12 +306,18 @@ public enum ServerMessage {
       })
   }
 
-  private static func settings(_ s: GameSettings) -> JSONValue {
-    .object([
+  /// A table's settings as its snapshot shows them.
+  public static func settings(_ s: GameSettings) -> JSONValue {
+    var members: [(String, JSONValue)] = [
       ("boardSize", .int(s.boardSize)), ("matchSize", .int(s.matchSize)),
       ("costToChoose", .int(s.costToChoose)), ("mismatchPenalty", .int(s.mismatchPenalty)),
       ("matchBonus", .int(s.matchBonus)),
-    ])
+    ]
+    if s.matchPoints > 0 { members.append(("matchPoints", .int(s.matchPoints))) }
+    members.append(("scoring", .string(s.scoring?.rawValue ?? "custom")))
+    if s.faceDown { members.append(("faceDown", .bool(true))) }
+    if s.turnBased { members.append(("turnBased", .bool(true))) }
+    return .object(members)
   }
 
   static func name(of seat: Int, in names: [String]) -> String {

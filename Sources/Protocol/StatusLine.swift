@@ -6,10 +6,24 @@ public enum StatusLine {
   /// The line shown when a table opens or a new game is dealt.
   public static let newGame: [StyledRun] = [.text("Find a set!")]
 
-  /// The status line for the events of one accepted move by `seat`.
-  public static func runs<Card: WireCard>(for events: [GameEvent<Card>], names: [String])
-    -> [StyledRun]
-  {
+  /// The status line for the events of one accepted move by `seat`; card runs name their
+  /// cards as `naming` does.
+  public static func runs<Card: WireCard>(
+    for events: [GameEvent<Card>], names: [String], naming: CardNaming<Card> = .byID
+  ) -> [StyledRun] {
+    func run(_ card: Card) -> StyledRun {
+      var run = card.statusRun
+      run.card = naming.handle(card)
+      return run
+    }
+    func cardList(_ cards: [Card]) -> [StyledRun] {
+      var runs: [StyledRun] = []
+      for (i, card) in cards.enumerated() {
+        if i > 0 { runs.append(.text(" ")) }
+        runs.append(run(card))
+      }
+      return runs
+    }
     var sentences: [[StyledRun]] = []
     var selectionNews: [StyledRun]?
     // Once a selection is judged, the deselections that follow are its consequences (the
@@ -18,9 +32,9 @@ public enum StatusLine {
     for event in events {
       switch event {
       case .selected(let seat, let card):
-        selectionNews = [.text("\(name(seat, names)) chose "), card.statusRun]
+        selectionNews = [.text("\(name(seat, names)) chose "), run(card)]
       case .deselected(let seat, let card) where selectionNews == nil && !judged:
-        selectionNews = [.text("\(name(seat, names)) let go of "), card.statusRun]
+        selectionNews = [.text("\(name(seat, names)) let go of "), run(card)]
       case .matched(let seat, let cards, let points):
         selectionNews = nil
         judged = true
@@ -32,16 +46,19 @@ public enum StatusLine {
         selectionNews = nil
         judged = true
         sentences.append(
-          cardList(cards) + [
-            .text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss),
-          ])
+          cardList(cards)
+            + (penalty == 0
+              ? [.text(" don't match.")]
+              : [.text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss)]))
+      case .turn(let seat):
+        sentences.append([.text("\(name(seat, names))'s turn.")])
       case .dealt(let cards, .noMatch):
         sentences.append([.text("No match on the table: \(cards.count) more cards dealt.")])
       case .redealt:
         sentences.append([.text("New deal. ")] + newGame)
       case .ended(let standings):
         sentences.append(gameOver(standings, names: names))
-      case .deselected, .scored, .replaced, .removed, .deckCount:
+      case .deselected, .scored, .replaced, .removed, .deckCount, .turnedUp, .turnedDown:
         break
       }
     }
@@ -68,15 +85,6 @@ public enum StatusLine {
       ]
     }
     return [.text("Game over: \(winners[0]) wins with \(best.score).")]
-  }
-
-  private static func cardList<Card: WireCard>(_ cards: [Card]) -> [StyledRun] {
-    var runs: [StyledRun] = []
-    for (i, card) in cards.enumerated() {
-      if i > 0 { runs.append(.text(" ")) }
-      runs.append(card.statusRun)
-    }
-    return runs
   }
 
   private static func name(_ seat: Int, _ names: [String]) -> String {

@@ -19,6 +19,8 @@ public struct StyledRun: Hashable, Sendable {
   public var alpha: Double?
   /// Outline width in pixels.
   public var stroke: Double?
+  /// What a screen reader says for a card run ("three striped green ovals", "queen of hearts").
+  public var label: String?
 
   /// A plain text run.
   public static func text(_ text: String, color: String? = nil) -> StyledRun {
@@ -28,7 +30,8 @@ public struct StyledRun: Hashable, Sendable {
   /// Creates a run; prefer ``text(_:color:)`` or a card's ``WireCard/statusRun``.
   public init(
     text: String, color: String? = nil, card: Int? = nil, symbol: String? = nil,
-    count: Int? = nil, shading: String? = nil, alpha: Double? = nil, stroke: Double? = nil
+    count: Int? = nil, shading: String? = nil, alpha: Double? = nil, stroke: Double? = nil,
+    label: String? = nil
   ) {
     self.text = text
     self.color = color
@@ -38,6 +41,7 @@ public struct StyledRun: Hashable, Sendable {
     self.shading = shading
     self.alpha = alpha
     self.stroke = stroke
+    self.label = label
   }
 
   /// The run as a JSON object, with card fields only when present.
@@ -51,6 +55,7 @@ public struct StyledRun: Hashable, Sendable {
     if let shading { members.append(("shading", .string(shading))) }
     if let alpha { members.append(("alpha", .double(alpha))) }
     if let stroke { members.append(("stroke", .double(stroke))) }
+    if let label { members.append(("label", .string(label))) }
     return .object(members)
   }
 }
@@ -89,6 +94,10 @@ extension StyledRun {
     if let stroke {
       out.raw(#","stroke":"#)
       out.double(stroke)
+    }
+    if let label {
+      out.raw(#","label":"#)
+      out.string(label)
     }
     out.byte(UInt8(ascii: "}"))
   }

@@ -114,10 +114,12 @@ public struct DiffEvents {
     event.write(to: &out)
   }
 
-  /// Adds a game event; `names` name the seats in standings.
-  public mutating func add<Card: WireCard>(_ event: GameEvent<Card>, names: [String]) {
+  /// Adds a game event; `names` name the seats in standings, `naming` the cards.
+  public mutating func add<Card: WireCard>(
+    _ event: GameEvent<Card>, names: [String], naming: CardNaming<Card> = .byID
+  ) {
     separate()
-    ServerMessage.writeEvent(event, names: names, to: &out)
+    ServerMessage.writeEvent(event, names: names, naming: naming, to: &out)
   }
 }
 
@@ -164,6 +166,10 @@ public struct TableMeta: Hashable, Sendable {
   /// The seats ranked in the final standings: every seat that was ever taken this game, so a
   /// player who left still counts. Nil ranks the occupied seats.
   public var ranked: [Int]?
+  /// Seconds a turn may last (turn-based games with a limit).
+  public var turnSeconds: Int?
+  /// Seconds left in the current turn.
+  public var turnLeft: Int?
 
   /// Creates table metadata.
   public init(
@@ -187,7 +193,8 @@ public struct TableMeta: Hashable, Sendable {
     a.phase == b.phase && a.code == b.code && a.isPrivate == b.isPrivate && a.seats == b.seats
       && a.host == b.host && a.spectators == b.spectators && a.countdown == b.countdown
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
-      && a.occupied == b.occupied && a.ranked == b.ranked
+      && a.occupied == b.occupied && a.ranked == b.ranked && a.turnSeconds == b.turnSeconds
+      && a.turnLeft == b.turnLeft
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -10,12 +10,65 @@ public protocol WireCard: MatchableCard {
   var statusRun: StyledRun { get }
   /// Writes ``wireObject`` (the same bytes, without building it).
   func writeWireObject(to out: inout JSONWriter)
+  /// The card's face without its id, as the members of a JSON object: what a face-down card
+  /// shows once turned up (``faceObject(handle:matched:)``).
+  var faceMembers: [(String, JSONValue)] { get }
+  /// What a screen reader says for the card.
+  var spokenName: String { get }
 }
 
 extension WireCard {
   public func writeWireObject(to out: inout JSONWriter) {
     out.value(wireObject)
   }
+
+  /// A board entry of a face-down game: the slot `handle` as its id, and the face only when
+  /// `faceUp` (`matched` cards are face up and out of play).
+  public func faceObject(handle: Int, faceUp: Bool, matched: Bool = false) -> JSONValue {
+    var members: [(String, JSONValue)] = [("id", .int(handle)), ("faceUp", .bool(faceUp))]
+    if faceUp { members += faceMembers }
+    if matched { members.append(("matched", .bool(true))) }
+    return .object(members)
+  }
+}
+
+/// How a table names its cards on the wire: by card id when every card is face up (Set), by
+/// board slot when cards are dealt face down (a card's id would give it away).
+public struct CardNaming<Card: WireCard> {
+  /// The board whose slots name the cards, or nil to name them by id.
+  public let faceDownBoard: [Card]?
+
+  /// Naming by card id.
+  public static var byID: CardNaming { CardNaming(faceDownBoard: nil) }
+
+  /// The naming `game` uses now.
+  public init(_ game: CardMatchingGame<Card>) {
+    faceDownBoard = game.settings.faceDown ? game.board : nil
+  }
+
+  private init(faceDownBoard: [Card]?) { self.faceDownBoard = faceDownBoard }
+
+  /// What the wire calls `card`.
+  public func handle(_ card: Card) -> Int {
+    guard let faceDownBoard else { return card.id }
+    return faceDownBoard.firstIndex(of: card) ?? -1
+  }
+
+  /// A card as it arrives on the board (dealt, replaced, re-dealt): whole when face up, a
+  /// face-down entry for slot `slot` otherwise.
+  public func arriving(_ card: Card, slot: Int) -> JSONValue {
+    faceDownBoard == nil ? card.wireObject : faceDownObject(handle: slot)
+  }
+
+  /// A card turned up: its face, under its handle.
+  public func turnedUp(_ card: Card) -> JSONValue {
+    faceDownBoard == nil ? card.wireObject : card.faceObject(handle: handle(card), faceUp: true)
+  }
+}
+
+/// A face-down board entry as the protocol shows it before the card is turned up.
+public func faceDownObject(handle: Int) -> JSONValue {
+  .object([("id", .int(handle)), ("faceUp", .bool(false))])
 }
 
 extension SetCard: WireCard {
@@ -55,7 +108,21 @@ extension SetCard: WireCard {
     return StyledRun(
       text: String(repeating: Self.glyphs[symbol], count: number), color: Self.colorHex[color],
       card: id, symbol: valueName(1), count: number, shading: valueName(2), alpha: alpha,
-      stroke: [0.0, 1.0, 2.0][shading])
+      stroke: [0.0, 1.0, 2.0][shading], label: spokenName)
+  }
+
+  public var faceMembers: [(String, JSONValue)] {
+    [
+      ("number", .int(number)), ("symbol", .string(valueName(1))),
+      ("shading", .string(valueName(2))), ("color", .string(valueName(3))),
+    ]
+  }
+
+  /// "two striped green squiggles".
+  public var spokenName: String {
+    let count = ["one", "two", "three"][number - 1]
+    let shape = valueName(1) + (number > 1 ? "s" : "")
+    return "\(count) \(valueName(2)) \(valueName(3)) \(shape)"
   }
 }
 
@@ -79,6 +146,37 @@ extension PlayingCard: WireCard {
   }
 
   public var statusRun: StyledRun {
-    StyledRun(text: description, color: suit == 1 || suit == 2 ? "#c62828" : "#1b1b1b", card: id)
+    StyledRun(
+      text: description, color: suit == 1 || suit == 2 ? "#c62828" : "#1b1b1b", card: id,
+      label: spokenName)
   }
+
+  public var faceMembers: [(String, JSONValue)] {
+    [("rank", .int(rank)), ("suit", .string(Self.suits[suit]))]
+  }
+
+  /// "queen of hearts".
+  public var spokenName: String {
+    let ranks = [
+      "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+      "queen", "king",
+    ]
+    return "\(ranks[rank - 1]) of \(["spades", "hearts", "diamonds", "clubs"][suit])"
+  }
+}
+
+extension EmojiCard: WireCard {
+  public static var gameName: String { "concentration" }
+
+  public var wireObject: JSONValue {
+    .object([("id", .int(id)), ("emoji", .string(glyph))])
+  }
+
+  public var statusRun: StyledRun {
+    StyledRun(text: glyph, card: id, label: name)
+  }
+
+  public var faceMembers: [(String, JSONValue)] { [("emoji", .string(glyph))] }
+
+  public var spokenName: String { name }
 }

@@ -162,10 +162,10 @@ func expectError(
     #expect(harness.lobby.tableCount == 1)
   }
 
-  @Test func onlySetIsServed() async throws {
+  @Test func onlyTheServedGamesArePlayed() async throws {
     let harness = LobbyHarness()
     try await harness.send(#"{"type":"hello","id":1}"#, from: c1)
-    for game in ["chess", "matchismo", "Set", ""] {
+    for game in ["chess", "Matchismo", "Set", "", "concentration "] {
       let answer = try only(
         await harness.send(#"{"type":"playSolo","id":"g","game":"\#(game)"}"#, from: c1), to: c1)
       expectError(answer, .unknownGame, replyTo: "g")

@@ -437,13 +437,15 @@ enum Multi {
     #expect(snapshot["table"]?["phase"] == "finished")
     #expect(snapshot["table"]?["over"] == .bool(true))
 
-    // A choice now is refused; the host's re-deal plays again at once.
+    // A choice now is refused; a re-deal voted by a majority plays again.
     let card2 = state.game.board[0].id
     #expect(try TableStateTests.reject(.choose(seat: 1, card: card2), in: &state).code == .gameOver)
+    _ = try Multi.success(state.requestRedeal(by: 1, replyTo: .int(2)))
     let again = try Multi.success(state.requestRedeal(by: 0, replyTo: .int(3)))
     #expect(
       Multi.events(again.diff)
         == [
+          JSONValue.parse(#"{"kind":"vote","seats":[],"needed":2}"#)!,
           JSONValue.parse(#"{"kind":"phase","phase":"playing"}"#)!, Multi.redealEvent(state.game),
         ])
     #expect(state.phase == .playing)
@@ -523,12 +525,16 @@ enum Multi {
     #expect(state.record.moves.isEmpty)
   }
 
-  @Test func theHostRedealsAtOnceAndClosesAnOpenVote() throws {
+  @Test func theHostsRedealIsOneVoteLikeAnyOther() throws {
     var state = try Self.threePlaying()
-    _ = try Multi.success(state.requestRedeal(by: 2, replyTo: nil))
+    let board = state.game.board
+    // Alone, the host cannot wipe the others' scores.
     let host = try Multi.success(state.requestRedeal(by: 0, replyTo: nil))
+    #expect(Multi.events(host.diff) == Multi.parse(#"[{"kind":"vote","seats":[0],"needed":2}]"#))
+    #expect(state.game.board == board)
+    let second = try Multi.success(state.requestRedeal(by: 2, replyTo: nil))
     #expect(
-      Multi.events(host.diff)
+      Multi.events(second.diff)
         == [
           JSONValue.parse(#"{"kind":"vote","seats":[],"needed":2}"#)!,
           Multi.redealEvent(state.game),
@@ -621,7 +627,8 @@ enum Multi {
     let text: String =
       #"{"id":"t1","game":"set","version":5,"you":2,"phase":"waiting","code":"XY23ZK","#
       + #""private":true,"seats":4,"host":0,"spectators":2,"over":false,"deckCount":81,"#
-      + #""settings":{"boardSize":12,"matchSize":3,"costToChoose":1,"mismatchPenalty":2,"matchBonus":4},"#
+      + #""settings":{"boardSize":12,"matchSize":3,"costToChoose":1,"mismatchPenalty":2,"matchBonus":4,"#
+      + #""scoring":"course"},"#
       + #""board":[],"players":["#
       + #"{"seat":0,"name":"Ada","score":0,"matches":0,"selection":[],"connected":true},"#
       + #"{"seat":1,"name":"Bob","score":0,"matches":0,"selection":[],"connected":false,"away":50},"#

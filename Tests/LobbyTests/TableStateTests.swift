@@ -171,16 +171,20 @@ import Testing
       }
     }
     let pair = try #require(pairs.first)
-    _ = try Self.accept(.choose(seat: 0, card: board[pair.0].id), in: &state)
-    let match = try Self.accept(.choose(seat: 0, card: board[pair.1].id), in: &state)
+    // Matchismo's cards are face down: the wire names them by slot.
+    _ = try Self.accept(.choose(seat: 0, card: pair.0), in: &state)
+    let match = try Self.accept(.choose(seat: 0, card: pair.1), in: &state)
     #expect(match.events.contains { if case .matched = $0 { true } else { false } })
-    let error = try Self.reject(
-      .choose(seat: 0, card: board[pair.0].id), replyTo: .int(1), in: &state)
+    let error = try Self.reject(.choose(seat: 0, card: pair.0), replyTo: .int(1), in: &state)
     #expect(error.code == .cardNotOnTable)
     #expect(state.version == 2)
-    // The snapshot lists the matched cards that stay face up.
-    let matched = state.snapshot(replyTo: nil, you: 0)["table"]?["matched"]
-    #expect(matched == .array([board[pair.0].id, board[pair.1].id].sorted().map { .int($0) }))
+    // The snapshot lists the matched cards that stay face up, by slot, and shows their faces.
+    let table = state.snapshot(replyTo: nil, you: 0)["table"]
+    #expect(table?["matched"] == .array([pair.0, pair.1].map { .int($0) }))
+    let entry = table?["board"]?.elements?[pair.0]
+    #expect(entry?["faceUp"] == .bool(true))
+    #expect(entry?["matched"] == .bool(true))
+    #expect(entry?["rank"] == .int(board[pair.0].rank))
   }
 
   @Test(arguments: [1, 2, 3, 99, 12345, 0xDEAD_BEEF] as [UInt64])

@@ -19,7 +19,9 @@ struct MatchismoGameTests {
       while !game.isOver && claims < 24 {
         let match = try #require(firstMatch(in: game))
         var events: [GameEvent<PlayingCard>] = []
-        for card in match { events = accept(.choose(seat: 0, card: card.id), in: &game) }
+        for card in match {
+          events = accept(.choose(seat: 0, card: game.handle(of: card)), in: &game)
+        }
         claims += 1
         points += PlayingCard.matchScore(match) * 4
         // Matched cards stay where they were; nothing is dealt.
@@ -42,7 +44,7 @@ struct MatchismoGameTests {
         #expect(game.playableCards.count <= 4)
       }
       let card = try #require(game.board.first)
-      expectRejection(.choose(seat: 0, card: card.id), in: &game, is: .gameOver)
+      expectRejection(.choose(seat: 0, card: game.handle(of: card)), in: &game, is: .gameOver)
     }
   }
 }

@@ -57,7 +57,9 @@ private struct Session<Card: MatchableCard> {
         case .mismatched: tally.mismatches += 1
         case .redealt: tally.redeals += 1
         case .ended: tally.endings += 1
-        case .deselected(let seat, _) where seat == move.seat && new.count == 1:
+        case .deselected(let seat, _)
+        where seat == move.seat
+          && new.count(where: { if case .turnedDown = $0 { false } else { true } }) == 1:
           tally.unchoices += 1
         default: break
         }
@@ -115,7 +117,8 @@ private func playRandomly<Card: MatchableCard>(
     if game.isOver {
       if !game.board.isEmpty {
         let card = game.board[random.below(game.board.count)]
-        session.attemptRefused(.choose(seat: seat, card: card.id), expected: .gameOver)
+        session.attemptRefused(
+          .choose(seat: seat, card: game.handle(of: card)), expected: .gameOver)
       }
       if random.below(3) == 0 { break }
       session.attempt(.redeal(seat: seat))
@@ -129,24 +132,30 @@ private func playRandomly<Card: MatchableCard>(
         Issue.record("seed \(seed): the game goes on but no match is left")
         return session
       }
-      for id in game.players[seat].selection { session.attempt(.choose(seat: seat, card: id)) }
-      for card in match { session.attempt(.choose(seat: seat, card: card.id)) }
+      for id in game.players[seat].selection {
+        session.attempt(.choose(seat: seat, card: game.handle(of: Card.fullDeck[id])))
+      }
+      for card in match { session.attempt(.choose(seat: seat, card: game.handle(of: card))) }
     case 35..<65:
       let playable = game.playableCards
-      session.attempt(.choose(seat: seat, card: playable[random.below(playable.count)].id))
+      let card = playable[random.below(playable.count)]
+      session.attempt(.choose(seat: seat, card: game.handle(of: card)))
     case 65..<75:
       let selection = game.players[seat].selection
       if !selection.isEmpty {
-        session.attempt(.choose(seat: seat, card: selection[random.below(selection.count)]))
+        let id = selection[random.below(selection.count)]
+        session.attempt(.choose(seat: seat, card: game.handle(of: Card.fullDeck[id])))
       }
     case 75..<90:
       switch random.below(4) {
       case 0:
-        let id = random.below(2) == 0 ? deckSize + random.below(5) : -1 - random.below(5)
+        // Face down, a card is named by its slot: past the board is no card at all.
+        let limit = settings.faceDown ? game.board.count : deckSize
+        let id = random.below(2) == 0 ? limit + random.below(5) : -1 - random.below(5)
         session.attemptRefused(.choose(seat: seat, card: id), expected: .unknownCard(id))
       case 1:
         let offBoard = Card.fullDeck.filter { !game.board.contains($0) }
-        if !offBoard.isEmpty {
+        if !offBoard.isEmpty && !settings.faceDown {
           let id = offBoard[random.below(offBoard.count)].id
           session.attemptRefused(.choose(seat: seat, card: id), expected: .cardNotOnTable(id))
         }
@@ -157,7 +166,9 @@ private func playRandomly<Card: MatchableCard>(
         session.attemptRefused(move, expected: .unknownSeat(stranger))
       default:
         if let id = game.matchedOnBoard.sorted().first {
-          session.attemptRefused(.choose(seat: seat, card: id), expected: .cardAlreadyMatched(id))
+          let handle = game.handle(of: Card.fullDeck[id])
+          session.attemptRefused(
+            .choose(seat: seat, card: handle), expected: .cardAlreadyMatched(handle))
         }
       }
     case 90:
@@ -349,10 +360,11 @@ struct ReplayTests {
   func replayReportsAlreadyMatched() throws {
     let game = CardMatchingGame<PlayingCard>(settings: .matchismo(), seed: 4)
     let pair = try #require(firstMatch(in: game))
+    let handles = pair.map { game.handle(of: $0) }
     let moves =
-      pair.map { Move.choose(seat: 0, card: $0.id) } + [.choose(seat: 0, card: pair[0].id)]
+      handles.map { Move.choose(seat: 0, card: $0) } + [.choose(seat: 0, card: handles[0])]
     let record = GameRecord(settings: .matchismo(), seed: 4, moves: moves)
     expectReplayFailure(
-      record, of: PlayingCard.self, at: 2, because: .cardAlreadyMatched(pair[0].id))
+      record, of: PlayingCard.self, at: 2, because: .cardAlreadyMatched(handles[0]))
   }
 }

@@ -55,13 +55,18 @@ struct ScoringTests {
     spendChoices(4, choosing: deal.other, in: &game)
     #expect(game.players[0].score == -4)
 
-    var events = accept(.choose(seat: 0, card: spadeA.id), in: &game)
-    #expect(events == [.selected(seat: 0, card: spadeA), .scored(seat: 0, score: -5)])
-
-    events = accept(.choose(seat: 0, card: spadeB.id), in: &game)
+    var events = accept(.choose(seat: 0, card: game.handle(of: spadeA)), in: &game)
     #expect(
       events == [
-        .selected(seat: 0, card: spadeB), .scored(seat: 0, score: -6),
+        .selected(seat: 0, card: spadeA), .turnedUp(seat: 0, card: spadeA),
+        .scored(seat: 0, score: -5),
+      ])
+
+    events = accept(.choose(seat: 0, card: game.handle(of: spadeB)), in: &game)
+    #expect(
+      events == [
+        .selected(seat: 0, card: spadeB), .turnedUp(seat: 0, card: spadeB),
+        .scored(seat: 0, score: -6),
         .matched(seat: 0, cards: [spadeA, spadeB], points: 4), .scored(seat: 0, score: -2),
       ])
     #expect(game.players[0].score == -2)
@@ -69,13 +74,18 @@ struct ScoringTests {
     #expect(game.players[0].selection.isEmpty)
 
     spendChoices(6, choosing: deal.other, in: &game)
-    events = accept(.choose(seat: 0, card: sixA.id), in: &game)
-    #expect(events == [.selected(seat: 0, card: sixA), .scored(seat: 0, score: -9)])
-
-    events = accept(.choose(seat: 0, card: sixB.id), in: &game)
+    events = accept(.choose(seat: 0, card: game.handle(of: sixA)), in: &game)
     #expect(
       events == [
-        .selected(seat: 0, card: sixB), .scored(seat: 0, score: -10),
+        .selected(seat: 0, card: sixA), .turnedUp(seat: 0, card: sixA),
+        .scored(seat: 0, score: -9),
+      ])
+
+    events = accept(.choose(seat: 0, card: game.handle(of: sixB)), in: &game)
+    #expect(
+      events == [
+        .selected(seat: 0, card: sixB), .turnedUp(seat: 0, card: sixB),
+        .scored(seat: 0, score: -10),
         .matched(seat: 0, cards: [sixA, sixB], points: 16), .scored(seat: 0, score: 6),
       ])
     #expect(game.players[0].score == 6)
@@ -86,7 +96,9 @@ struct ScoringTests {
     #expect(game.matchedOnBoard == Set([spadeA, spadeB, sixA, sixB].map(\.id)))
     #expect(game.playableCards.count == 20)
     #expect(!game.playableCards.contains(spadeA))
-    expectRejection(.choose(seat: 0, card: sixA.id), in: &game, is: .cardAlreadyMatched(sixA.id))
+    expectRejection(
+      .choose(seat: 0, card: game.handle(of: sixA)), in: &game,
+      is: .cardAlreadyMatched(game.handle(of: sixA)))
   }
 
   @Test("A Matchismo mismatch costs 2, lets the other card go, and keeps the new one chosen")
@@ -95,22 +107,27 @@ struct ScoringTests {
     let first = game.board[0]
     let second = try #require(game.board.first { PlayingCard.matchScore([first, $0]) == 0 })
 
-    var events = accept(.choose(seat: 0, card: first.id), in: &game)
-    #expect(events == [.selected(seat: 0, card: first), .scored(seat: 0, score: -1)])
-    events = accept(.choose(seat: 0, card: second.id), in: &game)
+    var events = accept(.choose(seat: 0, card: game.handle(of: first)), in: &game)
     #expect(
       events == [
-        .selected(seat: 0, card: second), .scored(seat: 0, score: -2),
+        .selected(seat: 0, card: first), .turnedUp(seat: 0, card: first),
+        .scored(seat: 0, score: -1),
+      ])
+    events = accept(.choose(seat: 0, card: game.handle(of: second)), in: &game)
+    #expect(
+      events == [
+        .selected(seat: 0, card: second), .turnedUp(seat: 0, card: second),
+        .scored(seat: 0, score: -2),
         .mismatched(seat: 0, cards: [first, second], penalty: 2), .scored(seat: 0, score: -4),
-        .deselected(seat: 0, card: first),
+        .deselected(seat: 0, card: first), .turnedDown([first]),
       ])
     #expect(game.players[0].selection == [second.id])
     #expect(game.players[0].matches == 0)
     #expect(game.matchedOnBoard.isEmpty)
 
     // Un-choosing the card that stayed chosen is free.
-    events = accept(.choose(seat: 0, card: second.id), in: &game)
-    #expect(events == [.deselected(seat: 0, card: second)])
+    events = accept(.choose(seat: 0, card: game.handle(of: second)), in: &game)
+    #expect(events == [.deselected(seat: 0, card: second), .turnedDown([second])])
     #expect(game.players[0].score == -4)
     #expect(game.players[0].selection.isEmpty)
   }
@@ -135,13 +152,15 @@ struct ScoringTests {
     let (deal, sameSuit, unrelated) = try #require(found)
     var game = deal
 
-    for card in sameSuit { accept(.choose(seat: 0, card: card.id), in: &game) }
+    for card in sameSuit { accept(.choose(seat: 0, card: game.handle(of: card)), in: &game) }
     // −3 for three choices, then 3 suit pairs × 1 × 4.
     #expect(game.players[0].score == -3 + 12)
     #expect(game.players[0].matches == 1)
 
     var events: [GameEvent<PlayingCard>] = []
-    for card in unrelated { events = accept(.choose(seat: 0, card: card.id), in: &game) }
+    for card in unrelated {
+      events = accept(.choose(seat: 0, card: game.handle(of: card)), in: &game)
+    }
     #expect(game.players[0].score == 9 - 3 - 2)
     #expect(events.contains(.mismatched(seat: 0, cards: unrelated, penalty: 2)))
     #expect(game.players[0].selection == [unrelated[2].id])
@@ -152,11 +171,11 @@ struct ScoringTests {
     var game = CardMatchingGame<SetCard>(settings: .set(), seed: 2)
     let set = try #require(SetCard.allSets(in: game.board).first)
 
-    var events = accept(.choose(seat: 0, card: set[0].id), in: &game)
+    var events = accept(.choose(seat: 0, card: game.handle(of: set[0])), in: &game)
     #expect(events == [.selected(seat: 0, card: set[0]), .scored(seat: 0, score: -1)])
-    events = accept(.choose(seat: 0, card: set[1].id), in: &game)
+    events = accept(.choose(seat: 0, card: game.handle(of: set[1])), in: &game)
     #expect(events == [.selected(seat: 0, card: set[1]), .scored(seat: 0, score: -2)])
-    events = accept(.choose(seat: 0, card: set[2].id), in: &game)
+    events = accept(.choose(seat: 0, card: game.handle(of: set[2])), in: &game)
     #expect(
       Array(events.prefix(4)) == [
         .selected(seat: 0, card: set[2]), .scored(seat: 0, score: -3),
@@ -174,9 +193,9 @@ struct ScoringTests {
     let c = try #require(game.board.first { $0 != a && $0 != b && !SetCard.isSet(a, b, $0) })
     let before = game.board
 
-    accept(.choose(seat: 0, card: a.id), in: &game)
-    accept(.choose(seat: 0, card: b.id), in: &game)
-    let events = accept(.choose(seat: 0, card: c.id), in: &game)
+    accept(.choose(seat: 0, card: game.handle(of: a)), in: &game)
+    accept(.choose(seat: 0, card: game.handle(of: b)), in: &game)
+    let events = accept(.choose(seat: 0, card: game.handle(of: c)), in: &game)
     #expect(
       events == [
         .selected(seat: 0, card: c), .scored(seat: 0, score: -3),
@@ -192,11 +211,11 @@ struct ScoringTests {
   func unchoosingIsFree() {
     var game = CardMatchingGame<SetCard>(settings: .set(), seed: 4)
     let (a, b) = (game.board[3], game.board[7])
-    accept(.choose(seat: 0, card: a.id), in: &game)
-    accept(.choose(seat: 0, card: b.id), in: &game)
+    accept(.choose(seat: 0, card: game.handle(of: a)), in: &game)
+    accept(.choose(seat: 0, card: game.handle(of: b)), in: &game)
     #expect(game.players[0].score == -2)
     #expect(game.players[0].selection == [a.id, b.id])
-    let events = accept(.choose(seat: 0, card: a.id), in: &game)
+    let events = accept(.choose(seat: 0, card: game.handle(of: a)), in: &game)
     #expect(events == [.deselected(seat: 0, card: a)])
     #expect(game.players[0].score == -2)
     #expect(game.players[0].selection == [b.id])
@@ -210,14 +229,14 @@ struct ScoringTests {
     var game = CardMatchingGame<SetCard>(settings: settings, seed: 6)
     let set = try #require(SetCard.allSets(in: game.board).first)
     var events: [GameEvent<SetCard>] = []
-    for card in set { events = accept(.choose(seat: 0, card: card.id), in: &game) }
+    for card in set { events = accept(.choose(seat: 0, card: game.handle(of: card)), in: &game) }
     #expect(game.players[0].score == -3 * cost + 3 * 7)
     // No score line for a free choice.
     #expect(events.contains(.scored(seat: 0, score: -3 * cost)) == (cost != 0))
 
     let (a, b) = (game.board[0], game.board[1])
     let c = try #require(game.board.first { $0 != a && $0 != b && !SetCard.isSet(a, b, $0) })
-    for card in [a, b, c] { accept(.choose(seat: 0, card: card.id), in: &game) }
+    for card in [a, b, c] { accept(.choose(seat: 0, card: game.handle(of: card)), in: &game) }
     #expect(game.players[0].score == -6 * cost + 3 * 7 - 5)
   }
 }

@@ -95,13 +95,16 @@ func spendChoices<Card: MatchableCard>(
 ) {
   for _ in 0..<times {
     let before = game.players[seat].score
-    accept(.choose(seat: seat, card: card.id), in: &game, sourceLocation: sourceLocation)
+    let handle = game.handle(of: card)
+    accept(.choose(seat: seat, card: handle), in: &game, sourceLocation: sourceLocation)
     #expect(
       game.players[seat].score == before - game.settings.costToChoose,
       sourceLocation: sourceLocation)
     let events = accept(
-      .choose(seat: seat, card: card.id), in: &game, sourceLocation: sourceLocation)
-    #expect(events == [.deselected(seat: seat, card: card)], sourceLocation: sourceLocation)
+      .choose(seat: seat, card: handle), in: &game, sourceLocation: sourceLocation)
+    // A face-down card turns back down as it leaves the selection.
+    let down: [GameEvent<Card>] = game.settings.faceDown ? [.turnedDown([card])] : []
+    #expect(events == [.deselected(seat: seat, card: card)] + down, sourceLocation: sourceLocation)
     #expect(
       game.players[seat].score == before - game.settings.costToChoose,
       sourceLocation: sourceLocation)

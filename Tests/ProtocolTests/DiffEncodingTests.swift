@@ -140,7 +140,7 @@ import Testing
       + #""status":[{"text":"Bob chose "},{"card":5,"text":"\#(run.text)","symbol":"#
       + #""\#(run.symbol!)","count":\#(run.count!),"color":"\#(run.color!)","shading":"#
       + #""\#(run.shading!)","alpha":\#(Self.number(run.alpha!)),"#
-      + #""stroke":\#(Self.number(run.stroke!))}]}"#
+      + #""stroke":\#(Self.number(run.stroke!)),"label":"\#(run.label!)"}]}"#
     #expect(String(decoding: frame.payload, as: UTF8.self) == text)
   }
 

@@ -18,7 +18,7 @@ import Testing
     "boardSize", "matchSize", "costToChoose", "mismatchPenalty", "matchBonus", "board", "number",
     "symbol", "shading", "color", "players", "seat", "name", "score", "matches", "selection",
     "status", "text", "card", "count", "alpha", "stroke", "events", "kind", "cards", "points",
-    "penalty", "slot", "reason", "standings", "rank", "runs", "matched",
+    "penalty", "slot", "reason", "standings", "rank", "runs", "matched", "label", "scoring",
   ]
 
   @Test(arguments: seeds)

@@ -16,7 +16,11 @@ import Testing
       color: ["#d6204e", "#1a9b4b", "#6a3fb5"][color], card: id,
       symbol: ["diamond", "squiggle", "oval"][symbol], count: number,
       shading: ["solid", "striped", "open"][shading], alpha: [1, 0.35, 0][shading],
-      stroke: [0, 1, 2][shading])
+      stroke: [0, 1, 2][shading],
+      label:
+        "\(["one", "two", "three"][number - 1]) \(["solid", "striped", "open"][shading]) "
+        + "\(["red", "green", "purple"][color]) "
+        + "\(["diamond", "squiggle", "oval"][symbol])\(number > 1 ? "s" : "")")
   }
 
   static func card(_ id: Int) -> SetCard { SetCard.fullDeck[id] }
@@ -31,9 +35,16 @@ import Testing
     #expect(striped["alpha"] == .double(0.35))
     #expect(striped["stroke"] == .int(1))
     #expect(
-      striped.keys == ["card", "text", "symbol", "count", "color", "shading", "alpha", "stroke"])
-    #expect(Self.card(17).statusRun.json.text.hasSuffix(#""alpha":0,"stroke":2}"#))
-    #expect(Self.card(63).statusRun.json.text.hasSuffix(#""alpha":1,"stroke":0}"#))
+      striped.keys == [
+        "card", "text", "symbol", "count", "color", "shading", "alpha", "stroke", "label",
+      ])
+    #expect(striped["label"] == .string("two striped green squiggles"))
+    #expect(
+      Self.card(17).statusRun.json.text.hasSuffix(
+        #""alpha":0,"stroke":2,"label":"one open purple squiggle"}"#))
+    #expect(
+      Self.card(63).statusRun.json.text.hasSuffix(
+        #""alpha":1,"stroke":0,"label":"three solid red squiggles"}"#))
   }
 
   @Test func textRunsCarryOnlyTextAndColor() {
