@@ -193,6 +193,78 @@ def test_playing_cards_emoji_and_backs_are_drawn(server, browsers):
     assert not severe_errors(driver), severe_errors(driver)
 
 
+# A Matchismo board through the real BoardView, as main.js will drive it once the server deals one:
+# 24 face-down slots, one turned up by a `flip`, one matched; slot handles keep their elements.
+FACE_DOWN_BOARD = """
+const done = arguments[arguments.length - 1];
+Promise.all([import('/js/board-view.js'), import('/js/table-state.js')]).then(([{BoardView}, ts]) => {
+  document.getElementById('lobby').hidden = true;
+  document.getElementById('table').hidden = false;
+  const chosen = [];
+  const view = new BoardView(document.getElementById('board'), document.getElementById('board-area'),
+                             {onChoose: (id) => chosen.push(id), palette: {}});
+  view.setShape({base: 24, step: 0});
+  const board = Array.from({length: 24}, (_, id) => ({id, faceUp: false}));
+  board[5] = {id: 5, faceUp: true, rank: 1, suit: '♠', matched: true};
+  let state = ts.applySnapshot({id: 't', game: 'matchismo', version: 0, you: 0, board,
+                                players: [{seat: 0, name: 'Kim', selection: []}]});
+  view.render(state.table.board, [], {});
+  const before = document.querySelector('#board .card[data-card-id="3"]');
+  state = ts.applyDiff(state, {table: 't', version: 1, seat: 0, events: [
+    {kind: 'flip', card: {id: 3, faceUp: true, rank: 12, suit: '♥'}}, {kind: 'select', seat: 0, card: 3}]}).state;
+  view.render(state.table.board, ts.mySelection(state), {});
+  const after = document.querySelector('#board .card[data-card-id="3"]');
+  const flipping = after.classList.contains('flipping');
+  document.querySelector('#board .card[data-card-id="5"]').click();
+  document.querySelector('#board .card[data-card-id="7"]').click();
+  const area = document.getElementById('board-area');
+  setTimeout(() => done({
+    same: before === after, flipping, label: after.getAttribute('aria-label'), pressed: after.getAttribute('aria-pressed'),
+    downs: document.querySelectorAll('#board .card.face-down .card-back').length,
+    keys: [...document.querySelectorAll('#board .key-label')].map(k => k.textContent).join(''),
+    chosen, fits: area.scrollHeight <= area.clientHeight + 1 && area.scrollWidth <= area.clientWidth + 1,
+    matched: document.querySelector('#board .card[data-card-id="5"]').getAttribute('aria-disabled'),
+  }), 300);
+}, (error) => done({error: String(error)}));
+"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_a_face_down_board_turns_a_card_up_in_place(server, browsers, width, height):
+    driver = browsers()
+    set_viewport(driver, width, height, mobile=width < 500)
+    driver.get(server.http_url)
+    result = driver.execute_async_script(FACE_DOWN_BOARD)
+    assert "error" not in result, result
+    assert result["same"] and result["flipping"], result
+    assert (result["label"], result["pressed"]) == ("queen of hearts", "true")
+    assert result["downs"] == 22
+    assert result["keys"] == "1234567890abcdefgjklnopq"
+    assert result["chosen"] == [7], "a matched card cannot be chosen"
+    assert result["matched"] == "true"
+    assert result["fits"], "24 cards fit without scrolling"
+    driver.save_screenshot(str(artifact(f"face-down-{width}x{height}.png")))
+    assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_colour_letters_on_set_cards(server, browsers):
+    driver = browsers()
+    play_solo(driver, server.http_url)
+    cue = driver.find_element(By.CSS_SELECTOR, f"{CARDS} .color-cue")
+    assert not cue.is_displayed()
+    driver.find_element(By.ID, "settings-button").click()
+    driver.find_element(By.ID, "color-cues").click()
+    driver.find_element(By.ID, "settings-close").click()
+    palette = {"#d6204e": "R", "#1a9b4b": "G", "#6a3fb5": "P"}
+    for card in driver.find_elements(By.CSS_SELECTOR, CARDS):
+        stroke = card.find_element(By.CSS_SELECTOR, "use").get_attribute("stroke")
+        letter = card.find_element(By.CSS_SELECTOR, ".color-cue")
+        assert letter.is_displayed() and letter.text == palette[stroke]
+    driver.refresh()
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) >= 12)
+    assert driver.find_element(By.CSS_SELECTOR, f"{CARDS} .color-cue").is_displayed(), "remembered"
+
+
 def artifact(name):
     import pathlib
     folder = pathlib.Path(__file__).resolve().parent.parent / "test-artifacts"

@@ -465,8 +465,10 @@ function render() {
   const spectator = isSpectator(state);
   const solo = table.seats === 1;
   board.setShape(boardShape(table.game, table.settings, table.board.length));
+  // Concentration is turn-based: the board waits while another seat has the turn.
+  const othersTurn = Number.isInteger(table.turn) && table.turn !== table.you;
   board.render(table.board, mySelection(state), {
-    disabled: table.over || spectator || table.phase !== 'playing',
+    disabled: table.over || spectator || table.phase !== 'playing' || othersTurn,
     selectedBy: selectionsByCard(table),
     mySeat: table.you,
   });
