@@ -265,6 +265,27 @@ def test_colour_letters_on_set_cards(server, browsers):
     assert driver.find_element(By.CSS_SELECTOR, f"{CARDS} .color-cue").is_displayed(), "remembered"
 
 
+def test_the_lobby_game_picker_is_sent_and_remembered(server, browsers):
+    driver = browsers()
+    driver.get(server.http_url)
+    wait = WebDriverWait(driver, 15)
+    driver.find_element(By.CSS_SELECTOR, 'button[data-game="matchismo"]').click()
+    assert driver.find_element(By.ID, "lobby-title").text == "Matchismo"
+    assert driver.find_element(By.CSS_SELECTOR, 'button[data-game="matchismo"]').get_attribute("aria-pressed") == "true"
+    assert driver.find_element(By.CSS_SELECTOR, 'button[data-game="set"]').get_attribute("aria-pressed") == "false"
+    driver.find_element(By.ID, "name").send_keys("Kim")
+    driver.find_element(By.ID, "play-solo").click()
+    # Until the server deals Matchismo it refuses the game (and says so); after that, face-down cards.
+    wait.until(lambda d: d.find_element(By.ID, "toast").is_displayed()
+               or d.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="down"]'))
+    # (A `playSolo` for Set would have dealt Set cards: the refusal shows the game was sent.)
+    assert not driver.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="set"]')
+    if not driver.find_elements(By.CSS_SELECTOR, CARDS):
+        assert driver.find_element(By.ID, "lobby").is_displayed()
+    driver.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "lobby-title").text == "Matchismo")
+
+
 def artifact(name):
     import pathlib
     folder = pathlib.Path(__file__).resolve().parent.parent / "test-artifacts"

@@ -2,10 +2,22 @@
 
 /** The games, with the words the table view uses for them. */
 export const GAMES = Object.freeze({
-  set: { title: 'Set', match: ['set', 'sets'], step: 3, base: 12, hint: true },
-  matchismo: { title: 'Matchismo', match: ['match', 'matches'], step: 0, base: 24, hint: false },
-  concentration: { title: 'Concentration', match: ['pair', 'pairs'], step: 0, base: 0, hint: false },
+  set: {
+    title: 'Set', match: ['set', 'sets'], step: 3, base: 12, hint: true,
+    lede: 'Find three cards where every feature — number, symbol, shading, colour — is all the same or all different on each card. Race others to it, or play alone.',
+  },
+  matchismo: {
+    title: 'Matchismo', match: ['match', 'matches'], step: 0, base: 24, hint: false,
+    lede: 'Turn up playing cards two at a time: the same suit scores, the same rank scores four times as much. A miss costs you.',
+  },
+  concentration: {
+    title: 'Concentration', match: ['pair', 'pairs'], step: 0, base: 0, hint: false,
+    lede: 'Take turns flipping two cards. Find a pair and go again; miss and they turn back over. Remember where everything is.',
+  },
 });
+
+/** The games in the order the lobby offers them. */
+export const GAME_IDS = Object.freeze(Object.keys(GAMES));
 
 /** The game's entry, Set for a snapshot that does not name one (the first servers). */
 export function gameInfo(game) {

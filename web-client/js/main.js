@@ -27,9 +27,11 @@ import { SHORTCUTS, keyAction } from './keys.js';
 import { loadPrefs, resolveTheme, savePref } from './prefs.js';
 import { soundForError, soundForEvents } from './sounds.js';
 import { SoundPlayer } from './sound-player.js';
-import { boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
+import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
 
 const NAME_KEY = 'matchismo.name';
+/** localStorage: the game last picked in the lobby. */
+const GAME_KEY = 'matchismo.game';
 /** sessionStorage: the code of the table this tab sits at (to know, after a reload, that the
  * resumed session will get that table's snapshot and the share link need not be joined again). */
 const TABLE_KEY = 'matchismo.table';
@@ -47,7 +49,8 @@ const el = Object.fromEntries(
     'matches', 'deck', 'vote', 'start', 'status', 'board', 'board-area', 'waiting', 'waiting-text',
     'waiting-help', 'waiting-invite', 'waiting-code', 'countdown', 'hint', 'redeal', 'gameover', 'standings', 'play-again', 'confirm-redeal',
     'confirm-redeal-yes', 'confirm-redeal-no', 'toast', 'help', 'help-list', 'help-close', 'help-button',
-    'settings', 'settings-button', 'settings-close', 'color-cues', 'sound', 'stat-matches-label',
+    'settings', 'settings-button', 'settings-close', 'color-cues', 'sound', 'stat-matches-label', 'game-picker',
+    'lobby-title', 'lobby-lede',
   ].map((id) => [id, document.getElementById(id)]),
 );
 
@@ -67,6 +70,7 @@ const pendingChoices = new Map(); // choose message id → card id
 const nextId = messages.createIdSource();
 const systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
 let prefs = loadPrefs(storage());
+let chosenGame = loadGame();
 let drawnPhase = null; // the phase last drawn, to notice a game starting
 const sounds = new SoundPlayer({ enabled: prefs.sound });
 applyPrefs();
@@ -92,12 +96,19 @@ el.name.addEventListener('input', showNameProblem);
 showNameProblem();
 el['home-form'].addEventListener('submit', (event) => {
   event.preventDefault();
-  act((id) => messages.playSolo(id, 'set'));
+  act((id) => messages.playSolo(id, chosenGame));
 });
-el['quick-match'].addEventListener('click', () => act((id) => messages.quickMatch(id, { seats: chosenSeats() })));
-el['create-private'].addEventListener('click', () =>
-  act((id) => messages.createTable(id, { seats: chosenSeats(), private: true })),
+el['quick-match'].addEventListener('click', () =>
+  act((id) => messages.quickMatch(id, { game: chosenGame, seats: chosenSeats() })),
 );
+el['create-private'].addEventListener('click', () =>
+  act((id) => messages.createTable(id, { game: chosenGame, seats: chosenSeats(), private: true })),
+);
+el['game-picker'].addEventListener('click', (event) => {
+  const button = event.target.closest?.('button[data-game]');
+  if (button) pickGame(button.dataset.game);
+});
+pickGame(chosenGame);
 el.join.addEventListener('click', joinTyped);
 el['join-code'].addEventListener('keydown', (event) => {
   if (event.key !== 'Enter') return;
@@ -167,6 +178,30 @@ function act(build, { needsName = true } = {}) {
     connection.start();
     connection.retryNow();
     showToast('Connecting to the server…');
+  }
+}
+
+/** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
+function pickGame(game) {
+  chosenGame = GAME_IDS.includes(game) ? game : 'set';
+  for (const button of el['game-picker'].querySelectorAll('button[data-game]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.game === chosenGame));
+  }
+  const info = gameInfo(chosenGame);
+  el['lobby-title'].textContent = info.title;
+  el['lobby-lede'].textContent = info.lede;
+  try {
+    localStorage.setItem(GAME_KEY, chosenGame);
+  } catch {
+    // Not remembered.
+  }
+}
+
+function loadGame() {
+  try {
+    return localStorage.getItem(GAME_KEY) ?? 'set';
+  } catch {
+    return 'set';
   }
 }
 

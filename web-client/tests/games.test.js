@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardShape, gameInfo, matchesHeading, matchesText } from '../js/games.js';
+import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from '../js/games.js';
 
 test('Set grows three at a time from its board size; face-down games never grow', () => {
   assert.deepEqual(boardShape('set', { boardSize: 12 }, 12), { base: 12, step: 3 });
@@ -19,4 +19,12 @@ test('words for matches', () => {
   assert.equal(matchesHeading('set'), 'Sets');
   assert.equal(gameInfo('poker').title, 'Set');
   assert.equal(gameInfo('matchismo').hint, false);
+});
+
+test('the lobby offers the three games, each with a title and a one-line rule', () => {
+  assert.deepEqual(GAME_IDS, ['set', 'matchismo', 'concentration']);
+  for (const id of GAME_IDS) {
+    assert.ok(gameInfo(id).title.length > 0);
+    assert.ok(gameInfo(id).lede.length > 20);
+  }
 });
