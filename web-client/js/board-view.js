@@ -1,9 +1,14 @@
 // The board: keeps one element per card id and updates it in place, so a card that stays on the
 // table keeps its element (and keyboard focus) across diffs. Sizes the grid to the space it has
 // (layout.js). Reports choices through `onChoose(cardId)`; it never changes the board by itself.
+// Draws any game's entries (card-element.js): Set cards, playing cards, emoji, face-down cards; an
+// entry whose face changes under the same id (a slot handle turned up or down) is redrawn in place
+// with a flip. Every card shows its keyboard key (keys.js) in `span.key-label`.
 
-import { CARD_ASPECT, createCardElement } from './card-view.js';
-import { chooseGrid } from './layout.js';
+import { CARD_ASPECT } from './card-view.js';
+import { createBoardCard, faceKey, updateBoardCard } from './card-element.js';
+import { cardKeys } from './keys.js';
+import { chooseStableGrid } from './layout.js';
 
 const MIN_CARD_WIDTH = 54;
 const MAX_CARD_WIDTH = 190;
@@ -22,8 +27,10 @@ export class BoardView {
     this.onChoose = onChoose;
     this.palette = palette;
     this.cards = new Map(); // card id → element
+    this.drawn = new Map(); // card id → {entry, key}: what the element shows (card-element faceKey)
     this.count = 0;
     this.disabled = false;
+    this.shape = { base: 12, step: 3 }; // layout.js chooseStableGrid: Set deals three more at a time
 
     element.addEventListener('click', (event) => {
       const card = event.target.closest?.('.card');
@@ -41,6 +48,13 @@ export class BoardView {
    * card id to the seats whose selection holds it (table-state.js selectionsByCard): the card gets
    * `data-selected-by="0 2"` and one ring per seat other than `mySeat`, in that seat's colour
    * (`span.sel-ring[data-seat]`; my own selection is the `selected` highlight). */
+  /** How the board grows: `base` cards usually, `step` more per extra deal (0: never grows). */
+  setShape({ base, step }) {
+    if (base === this.shape.base && step === this.shape.step) return;
+    this.shape = { base, step };
+    this.layout();
+  }
+
   render(board, selection, { disabled = false, selectedBy = new Map(), mySeat = null } = {}) {
     const focusedIndex = [...this.element.children].indexOf(document.activeElement);
     const wanted = new Set(board.map((card) => card.id));
@@ -50,18 +64,28 @@ export class BoardView {
         if (el === document.activeElement) lostFocus = true;
         el.remove();
         this.cards.delete(id);
+        this.drawn.delete(id);
       }
     }
+    const keys = cardKeys(board.length);
     board.forEach((card, i) => {
       let el = this.cards.get(card.id);
+      const key = faceKey(card);
       if (el === undefined) {
-        el = createCardElement(card, this.palette);
+        el = createBoardCard(card, this.palette);
         if (this.count > 0) {
           el.classList.add('entering');
           el.addEventListener('animationend', () => el.classList.remove('entering'), { once: true });
         }
         this.cards.set(card.id, el);
+      } else if (this.drawn.get(card.id).key !== key) {
+        const focused = el === document.activeElement;
+        el = updateBoardCard(el, this.drawn.get(card.id).entry, card, this.palette);
+        this.cards.set(card.id, el);
+        if (focused && el !== document.activeElement) el.focus();
       }
+      this.drawn.set(card.id, { entry: card, key });
+      this.showKey(el, keys[i] ?? null);
       if (this.element.children[i] !== el) this.element.insertBefore(el, this.element.children[i] ?? null);
     });
     const chosen = new Set(selection);
@@ -69,7 +93,7 @@ export class BoardView {
       const selected = chosen.has(id);
       el.classList.toggle('selected', selected);
       el.setAttribute('aria-pressed', String(selected));
-      el.setAttribute('aria-disabled', String(disabled));
+      el.setAttribute('aria-disabled', String(disabled || el.classList.contains('matched')));
       this.showSelectedBy(el, selectedBy.get(id) ?? [], mySeat);
     }
     this.disabled = disabled;
@@ -80,6 +104,39 @@ export class BoardView {
       this.count = board.length;
       this.layout();
     }
+  }
+
+  /** The key that chooses this card, drawn in a corner and announced as aria-keyshortcuts. */
+  showKey(el, key) {
+    let label = el.querySelector(':scope > .key-label');
+    if (key === null) {
+      label?.remove();
+      el.removeAttribute('aria-keyshortcuts');
+      return;
+    }
+    if (label === null) {
+      label = document.createElement('span');
+      label.className = 'key-label';
+      label.setAttribute('aria-hidden', 'true');
+      el.append(label);
+    }
+    if (label.textContent !== key) label.textContent = key;
+    el.setAttribute('aria-keyshortcuts', key);
+  }
+
+  /** Choose the card in slot `index` (a keyboard shortcut), as a click would. */
+  chooseIndex(index) {
+    const card = this.element.children[index];
+    if (card?.classList.contains('card')) {
+      card.focus({ preventScroll: true });
+      this.choose(card);
+    }
+  }
+
+  /** Put keyboard focus on the first card that can be chosen (when a game starts). */
+  focusFirst() {
+    const card = [...this.element.children].find((el) => el.classList.contains('card') && !el.classList.contains('matched'));
+    card?.focus({ preventScroll: true });
   }
 
   /** The seats' rings on one card, updated in place (one span per other seat, in seat order). */
@@ -131,8 +188,10 @@ export class BoardView {
     const height = this.area.clientHeight - px('padding-top') - px('padding-bottom');
     if (width <= 0 || height <= 0 || this.count === 0) return;
     const gap = Math.round(Math.max(6, Math.min(14, Math.min(width, height) * 0.015)));
-    const grid = chooseGrid({
+    const grid = chooseStableGrid({
       count: this.count,
+      base: this.shape.base,
+      step: this.shape.step,
       width,
       height,
       aspect: CARD_ASPECT,
@@ -147,7 +206,7 @@ export class BoardView {
   }
 
   choose(cardElement) {
-    if (this.disabled) return;
+    if (this.disabled || cardElement.classList.contains('matched')) return;
     this.onChoose(Number(cardElement.dataset.cardId));
   }
 

@@ -32,3 +32,34 @@ export function chooseGrid({ count, width, height, aspect, gap, minCardWidth = 0
   }
   return { ...best, cardWidth: Math.max(0, Math.floor(best.cardWidth)) };
 }
+
+/**
+ * A grid whose cards keep their size while the board grows by one step: the card width is the one
+ * `reserve` cards would get (the larger of `count` and `base + step`), and the columns are the
+ * fewest that hold `count` cards in the rows that width allows. Set (base 12, step 3) thus shows
+ * 12 and 15 cards at one size; a board that never grows (step 0) is sized for its own count.
+ *
+ * @param {object} box  as chooseGrid, plus
+ * @param {number} [box.base]  the usual board size (default: count)
+ * @param {number} [box.step]  how many cards one extra deal adds (default 0)
+ * @returns {{columns: number, rows: number, cardWidth: number, reserve: number}}
+ */
+export function chooseStableGrid({ count, base = count, step = 0, ...box }) {
+  const n = Math.max(1, Math.floor(count));
+  const reserve = Math.max(n, reservedCount(n, base, step));
+  const sized = chooseGrid({ ...box, count: reserve });
+  if (reserve === n) return { ...sized, reserve };
+  // Same card width; the fewest columns whose rows still fit in the rows the reserve uses.
+  const maxColumns = Math.max(1, Math.floor((box.width + box.gap) / (sized.cardWidth + box.gap)));
+  let columns = Math.min(sized.columns, n);
+  while (columns > 1 && Math.ceil(n / (columns - 1)) <= sized.rows) columns -= 1;
+  columns = Math.min(columns, maxColumns);
+  return { columns, rows: Math.ceil(n / columns), cardWidth: sized.cardWidth, reserve };
+}
+
+/** The count the board is sized for: one step past the usual size while the board is at most
+ * that big, else its own count. */
+export function reservedCount(count, base, step) {
+  if (!(step > 0)) return count;
+  return count <= base + step ? base + step : count;
+}

@@ -23,8 +23,15 @@ import { BoardView } from './board-view.js';
 import { renderStatus } from './status-view.js';
 import { readPalette } from './card-view.js';
 import { findSets, isValidCard } from './set-cards.js';
+import { SHORTCUTS, keyAction } from './keys.js';
+import { loadPrefs, resolveTheme, savePref } from './prefs.js';
+import { soundForError, soundForEvents } from './sounds.js';
+import { SoundPlayer } from './sound-player.js';
+import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
 
 const NAME_KEY = 'matchismo.name';
+/** localStorage: the game last picked in the lobby. */
+const GAME_KEY = 'matchismo.game';
 /** sessionStorage: the code of the table this tab sits at (to know, after a reload, that the
  * resumed session will get that table's snapshot and the share link need not be joined again). */
 const TABLE_KEY = 'matchismo.table';
@@ -41,7 +48,9 @@ const el = Object.fromEntries(
     'copy-link', 'spectators', 'leave', 'spectating', 'scoreboard', 'stat-score', 'stat-matches', 'score',
     'matches', 'deck', 'vote', 'start', 'status', 'board', 'board-area', 'waiting', 'waiting-text',
     'waiting-help', 'waiting-invite', 'waiting-code', 'countdown', 'hint', 'redeal', 'gameover', 'standings', 'play-again', 'confirm-redeal',
-    'confirm-redeal-yes', 'confirm-redeal-no', 'toast',
+    'confirm-redeal-yes', 'confirm-redeal-no', 'toast', 'help', 'help-list', 'help-close', 'help-button',
+    'settings', 'settings-button', 'settings-close', 'color-cues', 'sound', 'stat-matches-label', 'game-picker',
+    'lobby-title', 'lobby-lede',
   ].map((id) => [id, document.getElementById(id)]),
 );
 
@@ -59,6 +68,12 @@ let toastTimer = null;
 let hint = { key: '', shown: 0 };
 const pendingChoices = new Map(); // choose message id → card id
 const nextId = messages.createIdSource();
+const systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+let prefs = loadPrefs(storage());
+let chosenGame = loadGame();
+let drawnPhase = null; // the phase last drawn, to notice a game starting
+const sounds = new SoundPlayer({ enabled: prefs.sound });
+applyPrefs();
 
 const board = new BoardView(el.board, el['board-area'], { onChoose: choose, palette: readPalette() });
 
@@ -81,12 +96,19 @@ el.name.addEventListener('input', showNameProblem);
 showNameProblem();
 el['home-form'].addEventListener('submit', (event) => {
   event.preventDefault();
-  act((id) => messages.playSolo(id, 'set'));
+  act((id) => messages.playSolo(id, chosenGame));
 });
-el['quick-match'].addEventListener('click', () => act((id) => messages.quickMatch(id, { seats: chosenSeats() })));
-el['create-private'].addEventListener('click', () =>
-  act((id) => messages.createTable(id, { seats: chosenSeats(), private: true })),
+el['quick-match'].addEventListener('click', () =>
+  act((id) => messages.quickMatch(id, { game: chosenGame, seats: chosenSeats() })),
 );
+el['create-private'].addEventListener('click', () =>
+  act((id) => messages.createTable(id, { game: chosenGame, seats: chosenSeats(), private: true })),
+);
+el['game-picker'].addEventListener('click', (event) => {
+  const button = event.target.closest?.('button[data-game]');
+  if (button) pickGame(button.dataset.game);
+});
+pickGame(chosenGame);
 el.join.addEventListener('click', joinTyped);
 el['join-code'].addEventListener('keydown', (event) => {
   if (event.key !== 'Enter') return;
@@ -112,6 +134,18 @@ el.start.addEventListener('click', () => send(messages.start(nextId())));
 el.leave.addEventListener('click', leaveTable);
 el['copy-link'].addEventListener('click', copyLink);
 el.hint.addEventListener('click', showHint);
+el['help-button'].addEventListener('click', toggleHelp);
+el['help-close'].addEventListener('click', () => el.help.close());
+el['settings-button'].addEventListener('click', () => el.settings.showModal());
+el['settings-close'].addEventListener('click', () => el.settings.close());
+for (const radio of document.querySelectorAll('input[name="theme"]')) {
+  radio.addEventListener('change', () => setPref('theme', radio.value));
+}
+el['color-cues'].addEventListener('change', () => setPref('colorCues', el['color-cues'].checked));
+el.sound.addEventListener('change', () => setPref('sound', el.sound.checked));
+systemDark?.addEventListener?.('change', applyPrefs);
+document.addEventListener('keydown', shortcut);
+fillHelp();
 window.addEventListener('online', () => connection.retryNow());
 window.addEventListener('hashchange', followRoute);
 
@@ -144,6 +178,30 @@ function act(build, { needsName = true } = {}) {
     connection.start();
     connection.retryNow();
     showToast('Connecting to the server…');
+  }
+}
+
+/** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
+function pickGame(game) {
+  chosenGame = GAME_IDS.includes(game) ? game : 'set';
+  for (const button of el['game-picker'].querySelectorAll('button[data-game]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.game === chosenGame));
+  }
+  const info = gameInfo(chosenGame);
+  el['lobby-title'].textContent = info.title;
+  el['lobby-lede'].textContent = info.lede;
+  try {
+    localStorage.setItem(GAME_KEY, chosenGame);
+  } catch {
+    // Not remembered.
+  }
+}
+
+function loadGame() {
+  try {
+    return localStorage.getItem(GAME_KEY) ?? 'set';
+  } catch {
+    return 'set';
   }
 }
 
@@ -208,6 +266,13 @@ function choose(cardId) {
     board.markPending(cardId);
     setTimeout(() => settle(id, state.table?.you), PENDING_MS); // in case the answer never comes
   }
+}
+
+/** Un-choose my chosen cards (all, or the last one) through the same path as a click. */
+function unchoose({ all }) {
+  const pending = new Set(pendingChoices.values());
+  const mine = mySelection(state).filter((id) => !pending.has(id));
+  for (const id of all ? [...mine].reverse() : mine.slice(-1)) choose(id);
 }
 
 function send(message, { quiet = false } = {}) {
@@ -359,6 +424,7 @@ function snapshot(message) {
 
 function diff(message) {
   if (state.table !== null && message.table === state.table.id) heardFromTable = true;
+  const before = state;
   const result = applyDiff(state, message, Date.now());
   state = result.state;
   if (result.resync) {
@@ -367,6 +433,9 @@ function diff(message) {
   }
   settle(message.replyTo, message.seat);
   render();
+  if (state.table !== null && state !== before) {
+    sounds.play(soundForEvents(message.events, state.table.you, mySelection(before)));
+  }
   if (state.table !== null && message.seat === state.table.you && Array.isArray(message.events)) {
     for (const event of message.events) {
       if (event.kind === 'mismatch' && Array.isArray(event.cards)) board.flash(event.cards, 'mismatch', 450);
@@ -375,6 +444,7 @@ function diff(message) {
 }
 
 function error(message) {
+  if (pendingChoices.has(message.replyTo)) sounds.play(soundForError(message.code));
   settle(message.replyTo, state.table?.you);
   if (message.replyTo !== undefined && message.replyTo === lobbyRequestId) {
     lobbyRequestId = null;
@@ -403,6 +473,7 @@ function error(message) {
 
 function backToLobby() {
   state = initialState();
+  drawnPhase = null;
   pendingChoices.clear();
   board.clearPending();
   forgetTable();
@@ -428,8 +499,11 @@ function render() {
   if (table === null) return;
   const spectator = isSpectator(state);
   const solo = table.seats === 1;
+  board.setShape(boardShape(table.game, table.settings, table.board.length));
+  // Concentration is turn-based: the board waits while another seat has the turn.
+  const othersTurn = Number.isInteger(table.turn) && table.turn !== table.you;
   board.render(table.board, mySelection(state), {
-    disabled: table.over || spectator || table.phase !== 'playing',
+    disabled: table.over || spectator || table.phase !== 'playing' || othersTurn,
     selectedBy: selectionsByCard(table),
     mySeat: table.you,
   });
@@ -458,7 +532,8 @@ function render() {
   const live = table.phase === 'playing' || table.phase === 'finished';
   const voted = table.vote !== null && table.you !== null && table.vote.seats.includes(table.you);
   el.start.hidden = !(table.phase === 'waiting' && isHost(state));
-  el.hint.hidden = !solo || spectator;
+  el.hint.hidden = !solo || spectator || !gameInfo(table.game).hint;
+  el['stat-matches-label'].textContent = matchesHeading(table.game);
   el.hint.disabled = table.over || table.phase !== 'playing';
   el.redeal.hidden = spectator || !live;
   el.redeal.textContent = redealLabel({ host, voted });
@@ -475,6 +550,9 @@ function render() {
   renderGameOver(table);
   if (hasDeadline(table)) startTicking();
   else stopTicking();
+  // A game that starts (or that we arrive at while it runs) gets the keyboard.
+  if (table.phase === 'playing' && drawnPhase !== 'playing' && !spectator && !anyDialogOpen()) board.focusFirst();
+  drawnPhase = table.phase;
 }
 
 /** Everything that shows a running clock: the phase line, the countdown, "reconnecting… Ns". */
@@ -528,12 +606,14 @@ function renderScoreboard(table) {
     li.querySelector('.swatch').setAttribute('aria-hidden', 'true');
     li.querySelector('.name').textContent = p.name;
     li.querySelector('.score').textContent = String(p.score);
-    li.querySelector('.sets').textContent = `${p.matches} ${p.matches === 1 ? 'set' : 'sets'}`;
+    li.querySelector('.sets').textContent =
+      matchesText(table.game, p.matches) + (p.flips === undefined ? '' : ` · ${p.flips} ${p.flips === 1 ? 'flip' : 'flips'}`);
     li.querySelector('.host-badge').hidden = p.seat !== table.host;
     li.querySelector('.you-badge').hidden = p.seat !== table.you;
     li.classList.toggle('you', p.seat === table.you);
     li.classList.toggle('host', p.seat === table.host);
     li.classList.toggle('away', !p.connected);
+    li.classList.toggle('turn', table.turn === p.seat);
     li.dataset.connected = String(p.connected);
     wanted.push(li);
   }
@@ -573,7 +653,7 @@ function renderGameOver(table) {
         part('rank', `${s.rank}.`),
         part('name', String(s.name ?? '')),
         part('score', `${s.score} points`),
-        part('detail', `${s.matches} ${s.matches === 1 ? 'set' : 'sets'} found`),
+        part('detail', `${matchesText(table.game, s.matches)} found`),
       );
       return li;
     }),
@@ -651,6 +731,115 @@ function part(className, text, tag = 'span') {
   s.className = className;
   s.textContent = text;
   return s;
+}
+
+// ---- Keyboard, help, preferences --------------------------------------------------------------
+
+/** The page-wide shortcuts (keys.js). The focused card's own keys (Enter, Space, arrows) are
+ * board-view's; open dialogs keep their own keys (Escape closes them). */
+function shortcut(event) {
+  const target = event.target;
+  const inField = target instanceof Element && target.closest('input, select, textarea, [contenteditable="true"]') !== null;
+  const action = keyAction(
+    { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, repeat: event.repeat, inField },
+    state.table?.board.length ?? 0,
+  );
+  if (action === null) return;
+  if (action.type === 'command' && action.name === 'help') {
+    if (el.settings.open || el['confirm-redeal'].open) return;
+    event.preventDefault();
+    toggleHelp();
+    return;
+  }
+  if (anyDialogOpen()) return;
+  if (action.type === 'command' && action.name === 'mute') {
+    setPref('sound', !prefs.sound);
+    showToast(prefs.sound ? 'Sound on' : 'Sound off');
+    return;
+  }
+  const table = state.table;
+  if (table === null || el.table.hidden) return;
+  event.preventDefault();
+  if (action.type === 'card') {
+    board.chooseIndex(action.index);
+    return;
+  }
+  switch (action.name) {
+    case 'clearAll':
+      unchoose({ all: true });
+      break;
+    case 'clearLast':
+      unchoose({ all: false });
+      break;
+    case 'redeal':
+      if (!el.redeal.hidden && !el.redeal.disabled) askRedeal();
+      break;
+    case 'hint':
+      if (!el.hint.hidden && !el.hint.disabled) showHint();
+      break;
+    case 'history':
+      // The history view is not built yet: whoever builds it listens for this event.
+      document.dispatchEvent(new CustomEvent('history', { detail: { table: table.id } }));
+      break;
+    default:
+      break;
+  }
+}
+
+function anyDialogOpen() {
+  return el.help.open || el.settings.open || el['confirm-redeal'].open;
+}
+
+function toggleHelp() {
+  if (el.help.open) el.help.close();
+  else el.help.showModal();
+}
+
+/** The shortcut list (keys.js SHORTCUTS) as text in <kbd> elements. */
+function fillHelp() {
+  el['help-list'].replaceChildren(
+    ...SHORTCUTS.flatMap(({ keys, description }) => {
+      const dt = document.createElement('dt');
+      for (const key of keys) {
+        if (key === '…') {
+          dt.append(' … ');
+          continue;
+        }
+        const kbd = document.createElement('kbd');
+        kbd.textContent = key;
+        dt.append(kbd, ' ');
+      }
+      const dd = document.createElement('dd');
+      dd.textContent = description;
+      return [dt, dd];
+    }),
+  );
+}
+
+function setPref(name, value) {
+  prefs = savePref(storage(), prefs, name, value);
+  applyPrefs();
+}
+
+/** Show the preferences: the theme on <html data-theme> (light | dark, data-theme-choice says
+ * whether it follows the system), colour cues on <body class="color-cues">, the sound switch. */
+function applyPrefs() {
+  const root = document.documentElement;
+  root.dataset.theme = resolveTheme(prefs.theme, systemDark?.matches === true);
+  root.dataset.themeChoice = prefs.theme;
+  document.body.classList.toggle('color-cues', prefs.colorCues);
+  for (const radio of document.querySelectorAll('input[name="theme"]')) radio.checked = radio.value === prefs.theme;
+  el['color-cues'].checked = prefs.colorCues;
+  el.sound.checked = prefs.sound;
+  sounds.enabled = prefs.sound;
+}
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 // ---- Page state -------------------------------------------------------------------------------

@@ -7,8 +7,11 @@
 //   Table = { id, game, version, you, over, deckCount, settings, board: [Card],
 //             players: [Player], status: [Run], standings: null | [{seat, name, score, matches, rank}],
 //             phase, code, private, seats, host, spectators,
-//             countdown, countdownUntil, vote }
-//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil }
+//             countdown, countdownUntil, vote, turn }
+//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil, flips? }
+// Face-down games (Matchismo, Concentration): a board entry's `id` is its slot handle; `flip`
+// replaces the entry with the same id, `hide` turns entries back down, `turn` says whose turn it
+// is (Concentration; `turn` is null otherwise) and players carry `flips`.
 // `players` lists occupied seats only, in seat order. `you` is null for a spectator.
 // `standings` is client-side: set by the `over` event (or derived from the players when a
 // snapshot shows a finished game), cleared by `redeal`.
@@ -65,6 +68,7 @@ export function applySnapshot(table, now = Date.now()) {
       countdown,
       countdownUntil: countdown === null ? null : now + countdown * 1000,
       vote: copyVote(table.vote),
+      turn: Number.isInteger(table.turn) ? table.turn : null,
     },
     awaitingSnapshot: false,
   };
@@ -212,6 +216,7 @@ const EVENT_HANDLERS = {
     for (const p of table.players) {
       p.selection = [];
       p.score = 0;
+      if (p.flips !== undefined) p.flips = 0;
       p.matches = 0;
     }
     table.over = false;
@@ -277,6 +282,21 @@ const EVENT_HANDLERS = {
       table.over = false;
       table.standings = null;
     }
+  },
+  // Face-down games (Matchismo, Concentration): board ids are slot handles.
+  flip(table, e) {
+    const card = copyCard(e.card);
+    const i = table.board.findIndex((c) => c.id === card.id);
+    if (i === -1) throw new RangeError(`no slot ${card.id}`);
+    table.board[i] = card;
+  },
+  hide(table, e) {
+    const ids = new Set(requireArray(e.cards, 'cards'));
+    table.board = table.board.map((c) => (ids.has(c.id) ? { id: c.id, faceUp: false } : c));
+  },
+  turn(table, e) {
+    table.turn = requireSeat(e.seat);
+    playerAt(table, e.seat);
   },
   vote(table, e) {
     const seats = requireArray(e.seats, 'seats');
@@ -351,5 +371,7 @@ function copyPlayer(p, now) {
     connected,
     away,
     awayUntil: away === null ? null : now + away * 1000,
+    // Only face-down games count flips; a player record without them stays as it was.
+    ...(Number.isInteger(p.flips) ? { flips: p.flips } : {}),
   };
 }
