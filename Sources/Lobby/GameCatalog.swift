@@ -160,7 +160,7 @@ public enum GameCatalog {
     if let solo {
       return TableState<Card>(
         id: id, settings: setup.settings, seed: seed, names: [solo.name], tokens: [solo.token],
-        code: code, rules: rules, turnSeconds: turnSeconds)
+        code: code, rules: rules, turnSeconds: turnSeconds, now: now)
     }
     return TableState<Card>(
       id: id, code: code, isPrivate: isPrivate, settings: setup.settings, seed: seed,

@@ -302,16 +302,16 @@ public struct LobbyState: Sendable {
   /// Decides a `choose` of `card` by the player `connection`, whose table is in `shard`
   /// (``playingShard(of:)``), touching nothing but that shard: the same decision and frames as
   /// ``receive(_:from:now:)`` would make. Returns its actions and whether the move was accepted.
-  public func choose(_ card: Int, replyTo: MessageID?, from connection: ConnectionID, shard: Int)
-    -> (actions: [LobbyAction], accepted: Bool)
-  {
+  public func choose(
+    _ card: Int, replyTo: MessageID?, from connection: ConnectionID, shard: Int, now: Double
+  ) -> (actions: [LobbyAction], accepted: Bool) {
     var actions: [LobbyAction] = []
     guard let session = registry.session(for: connection), let tableID = session.tableID,
       let seat = session.seat, slots.index(of: tableID) == shard
     else { preconditionFailure("choose(_:from:shard:) for a connection not playing there") }
     let accepted = play(
       card, at: tableID, seat: seat, shard: slots.shards[shard], replyTo: replyTo,
-      from: connection, into: &actions)
+      from: connection, now: now, into: &actions)
     return (actions, accepted)
   }
 
@@ -319,11 +319,11 @@ public struct LobbyState: Sendable {
   @discardableResult
   private func play(
     _ card: Int, at tableID: String, seat: Int, shard: TableShard, replyTo: MessageID?,
-    from connection: ConnectionID, into actions: inout [LobbyAction]
+    from connection: ConnectionID, now: Double, into actions: inout [LobbyAction]
   ) -> Bool {
     // One look-up of the slot, changed where it is stored.
     let outcome = shard.withSlot(tableID) { slot in
-      (slot.table.choose(card: card, by: seat, replyTo: replyTo), slot.recipients)
+      (slot.table.choose(card: card, by: seat, replyTo: replyTo, now: now), slot.recipients)
     }
     guard let (result, recipients) = outcome else {
       shard.movesRejected[.notAtTable, default: 0] += 1
@@ -376,7 +376,7 @@ public struct LobbyState: Sendable {
       var actions = takeActions()
       play(
         card, at: tableID, seat: seat, shard: slots.shards[slots.index(of: tableID)],
-        replyTo: replyTo, from: connection, into: &actions)
+        replyTo: replyTo, from: connection, now: now, into: &actions)
       out = actions
       // A turn-based table's move restarts its turn clock.
       if slots.shards[slots.index(of: tableID)].withSlot(tableID, { $0.table.isTurnBased }) == true
@@ -473,7 +473,7 @@ public struct LobbyState: Sendable {
       }
     case .redeal:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
-      switch slots[tableID]!.table.requestRedeal(by: seat, replyTo: replyTo) {
+      switch slots[tableID]!.table.requestRedeal(by: seat, replyTo: replyTo, now: now) {
       case .success(let b):
         broadcast(b, at: tableID)
         settle(tableID, now: now)

@@ -46,10 +46,10 @@ public protocol TableArbiter: Sendable {
   mutating func start(by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>
   /// The seat chooses a card.
-  mutating func choose(card: Int, by seat: Int, replyTo: MessageID?)
+  mutating func choose(card: Int, by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>
   /// The seat asks for a re-deal: at once or as a vote.
-  mutating func requestRedeal(by seat: Int, replyTo: MessageID?)
+  mutating func requestRedeal(by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>
   /// Moves time on; returns the broadcasts and the tokens whose seats were released.
   mutating func tick(now: Double) -> (broadcasts: [TableBroadcast], released: [String])
@@ -81,9 +81,9 @@ extension TableState: TableArbiter {
   // The lobby holds tables as `any TableArbiter`, whose witnesses run the generic code; this
   // copy for the game served skips the type-metadata look-ups on every move.
   @_specialize(exported:false,where Card == SetCard)
-  public mutating func choose(card: Int, by seat: Int, replyTo: MessageID?)
+  public mutating func choose(card: Int, by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>
   {
-    play(.choose(seat: seat, card: card), replyTo: replyTo).map { $0.broadcast }
+    play(.choose(seat: seat, card: card), replyTo: replyTo, now: now).map { $0.broadcast }
   }
 }

@@ -96,6 +96,18 @@ public struct TableState<Card: WireCard>: Sendable {
   public let turnSeconds: Double?
   /// When the turn being played passes by itself.
   public private(set) var turnEnds: Double?
+  /// The matches and mismatches of the game being played, oldest first: the last
+  /// ``historyCap`` of them (a player toggling cards for ever cannot grow it).
+  public private(set) var history: [HistoryEntry] = []
+  /// Entries made this game (numbers the next one).
+  private var historyCount = 0
+  /// When play of the current game began (the history's clock).
+  private var playStartedAt: Double = 0
+  /// The latest matches (seat and card ids), newest last: a choice that lost the race to one
+  /// of them is told who took which cards.
+  private var recentMatches: [(seat: Int, cards: [Int])] = []
+  /// The most history entries a table keeps.
+  public static var historyCap: Int { 200 }
   /// The turn changed (or play began) and its clock has not been started yet: the next
   /// ``tick(now:)`` starts it.
   private var turnClockPending = false
@@ -106,11 +118,13 @@ public struct TableState<Card: WireCard>: Sendable {
   /// seat by seat): a solo table, or a test table.
   public init(
     id: String, settings: GameSettings, seed: UInt64, names: [String], tokens: [String] = [],
-    code: String = "", rules: TableRules = TableRules(), turnSeconds: Double? = nil
+    code: String = "", rules: TableRules = TableRules(), turnSeconds: Double? = nil,
+    now: Double = 0
   ) {
     self.init(
-      id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: 0,
+      id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: now,
       turnSeconds: turnSeconds)
+    self.playStartedAt = now
     for (seat, name) in names.prefix(settings.seats).enumerated() { self.names[seat] = name }
     self.seats = self.names.indices.map {
       Seat(
@@ -120,7 +134,7 @@ public struct TableState<Card: WireCard>: Sendable {
     self.phase = .playing
     self.host = 0
     self.emptySince = nil
-    self.status = StatusLine.newGame
+    self.status = StatusLine.newGame(Card.self)
     self.turnClockPending = settings.turnBased
   }
 
@@ -293,7 +307,7 @@ public struct TableState<Card: WireCard>: Sendable {
   }
 
   private mutating func beginCountdown(now: Double) -> ([Entry], [StyledRun]) {
-    if rules.countdown <= 0 { return beginPlay() }
+    if rules.countdown <= 0 { return beginPlay(now: now) }
     phase = .countdown
     countdownEnds = now + rules.countdown
     let seconds = Int(rules.countdown.rounded(.up))
@@ -303,15 +317,17 @@ public struct TableState<Card: WireCard>: Sendable {
     )
   }
 
-  private mutating func beginPlay() -> ([Entry], [StyledRun]) {
+  private mutating func beginPlay(now: Double) -> ([Entry], [StyledRun]) {
     phase = .playing
+    playStartedAt = now
     countdownEnds = nil
     turnClockPending = game.settings.turnBased
-    let deal = GameEvent<Card>.redealt(board: game.board, deckCount: game.deckCount)
-    return (
-      [.table(.phase(.playing, countdown: nil)), .game(deal)],
-      [.text("Go! ")] + StatusLine.newGame
-    )
+    var events: [Entry] = [
+      .table(.phase(.playing, countdown: nil)),
+      .game(.redealt(board: game.board, deckCount: game.deckCount)),
+    ]
+    if let turn = game.turn { events.append(.game(.turn(seat: turn))) }
+    return (events, [.text("Go! ")] + StatusLine.newGame(Card.self))
   }
 
   /// Moves time on: ends a countdown, releases seats whose grace period has passed, carries out
@@ -321,7 +337,7 @@ public struct TableState<Card: WireCard>: Sendable {
     var broadcasts: [Broadcast] = []
     var released: [String] = []
     if phase == .countdown, let ends = countdownEnds, now >= ends {
-      let (events, runs) = beginPlay()
+      let (events, runs) = beginPlay(now: now)
       broadcasts.append(broadcast(seat: nil, replyTo: nil, events: events, status: runs))
     }
     for (seat, player) in seats.enumerated() {
@@ -335,7 +351,7 @@ public struct TableState<Card: WireCard>: Sendable {
     // A vote can reach its majority without a new vote: players who had not voted dropped or
     // left, so fewer votes are needed. It is carried out here rather than left waiting.
     if !votes.isEmpty, votes.count >= votesNeeded, let voter = votes.last,
-      case .success(let (_, b)) = play(.redeal(seat: voter), replyTo: nil)
+      case .success(let (_, b)) = play(.redeal(seat: voter), replyTo: nil, now: now)
     {
       broadcasts.append(b)
     }
@@ -364,7 +380,9 @@ public struct TableState<Card: WireCard>: Sendable {
       let absent = seats[turn] == nil || seats[turn]?.awayUntil != nil
       let late = turnEnds.map { now >= $0 } ?? false
       guard absent || late else { break }
-      guard case .success(let (_, b)) = play(.pass(seat: turn), replyTo: nil) else { break }
+      guard case .success(let (_, b)) = play(.pass(seat: turn), replyTo: nil, now: now) else {
+        break
+      }
       broadcasts.append(b)
       turnClockPending = false
       turnEnds = turnSeconds.map { now + $0 }
@@ -387,8 +405,8 @@ public struct TableState<Card: WireCard>: Sendable {
   // MARK: - Moves
 
   /// Applies `move` (made by `move.seat`), answering the sender's message `replyTo`.
-  public mutating func apply(_ move: Move, replyTo: MessageID?) -> Outcome {
-    switch play(move, replyTo: replyTo) {
+  public mutating func apply(_ move: Move, replyTo: MessageID?, now: Double = 0) -> Outcome {
+    switch play(move, replyTo: replyTo, now: now) {
     case .success(let (events, b)):
       .accepted(version: b.version, events: events, diff: b.diff, frame: b.frame)
     case .failure(let error):
@@ -398,7 +416,7 @@ public struct TableState<Card: WireCard>: Sendable {
 
   /// Applies `move`, returning its game events and the broadcast, or the refusal.
   @_specialize(exported:false,where Card == SetCard)
-  public mutating func play(_ move: Move, replyTo: MessageID?) -> Result<
+  public mutating func play(_ move: Move, replyTo: MessageID?, now: Double = 0) -> Result<
     (events: [GameEvent<Card>], broadcast: Broadcast), ProtocolError
   > {
     if move.isPlay, phase != .playing {
@@ -412,6 +430,16 @@ public struct TableState<Card: WireCard>: Sendable {
     do {
       events = try game.apply(move)
     } catch {
+      if case .cardNotOnTable(let id) = error, !game.settings.faceDown,
+        let taken = recentMatches.last(where: { $0.cards.contains(id) })
+      {
+        let cards = taken.cards.map { Card.fullDeck[$0].spokenName }.joined(separator: ", ")
+        return .failure(
+          ProtocolError(
+            .cardNotOnTable,
+            "\(ServerMessage.name(of: taken.seat, in: names)) took those cards first: \(cards).",
+            replyTo: replyTo))
+      }
       return .failure(Self.protocolError(for: error, replyTo: replyTo))
     }
     movesAccepted += 1
@@ -419,6 +447,9 @@ public struct TableState<Card: WireCard>: Sendable {
     // Table events that come before the game's own (a re-deal closes a vote, starts play).
     var before: [TableEvent] = []
     if case .redeal = move {
+      history = []
+      historyCount = 0
+      playStartedAt = now
       // A new game: its record starts from the new deal, and the old game's moves are let go.
       record = GameLog(settings: game.settings, seed: game.dealSeed, cap: rules.recordCap)
       // The new game's standings rank the players sitting now.
@@ -447,12 +478,27 @@ public struct TableState<Card: WireCard>: Sendable {
     if game.settings.turnBased { turnClockPending = true }
     let names = names
     let naming = CardNaming(game)
+    // Matches and mismatches go into the history (and into the diff, styled).
+    var entries: [HistoryEntry] = []
+    for event in events {
+      switch event {
+      case .matched(let seat, let cards, let points):
+        entries.append(record(.match, seat: seat, points: points, cards: cards, now: now))
+        if recentMatches.count >= 8 { recentMatches.removeFirst() }
+        recentMatches.append((seat, cards.map(\.id)))
+      case .mismatched(let seat, let cards, let penalty):
+        entries.append(record(.mismatch, seat: seat, points: penalty, cards: cards, now: now))
+      default: break
+      }
+    }
     var status = StatusLine.runs(for: events, names: names, naming: naming)
     if case .pass(let seat) = move {
       status.insert(.text("\(names[seat]) passes. "), at: 0)
     }
     let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { list in
       for event in before { list.add(event) }
+      // Each match or mismatch is followed by its history entry.
+      var nextEntry = 0
       for event in events {
         if case .ended = event, let ended {
           list.add(GameEvent<Card>.ended(ended), names: names, naming: naming)
@@ -460,16 +506,37 @@ public struct TableState<Card: WireCard>: Sendable {
         } else {
           list.add(event, names: names, naming: naming)
         }
+        switch event {
+        case .matched, .mismatched:
+          list.add(
+            TableEvent.history(
+              entries[nextEntry].json(names: names, naming: naming, as: Card.self)))
+          nextEntry += 1
+        default: break
+        }
       }
     }
     return .success((events, b))
+  }
+
+  /// Keeps a history entry (the last ``historyCap``) and returns it.
+  private mutating func record(
+    _ kind: HistoryEntry.Kind, seat: Int, points: Int, cards: [Card], now: Double
+  ) -> HistoryEntry {
+    historyCount += 1
+    let entry = HistoryEntry(
+      number: historyCount, at: max(0, now - playStartedAt), seat: seat, kind: kind,
+      points: points, cards: cards.map(\.id))
+    if history.count >= Self.historyCap { history.removeFirst(history.count - Self.historyCap + 1) }
+    history.append(entry)
+    return entry
   }
 
   /// Majority needed for a re-deal vote: more than half of the connected seated players.
   public var votesNeeded: Int { max(1, connectedCount / 2 + 1) }
 
   /// A re-deal asked for by `seat`: at once for a solo table or the host, otherwise a vote.
-  public mutating func requestRedeal(by seat: Int, replyTo: MessageID?) -> Result<
+  public mutating func requestRedeal(by seat: Int, replyTo: MessageID?, now: Double = 0) -> Result<
     Broadcast, ProtocolError
   > {
     guard phase == .playing || phase == .finished else {
@@ -478,7 +545,7 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     // Everyone votes, the host included: one player cannot wipe the others' scores alone.
     if seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {
-      return play(.redeal(seat: seat), replyTo: replyTo).map { $0.broadcast }
+      return play(.redeal(seat: seat), replyTo: replyTo, now: now).map { $0.broadcast }
     }
     if !votes.contains(seat) { votes.append(seat) }
     let name = names[seat]
@@ -495,11 +562,13 @@ public struct TableState<Card: WireCard>: Sendable {
     seat: Int?, replyTo: MessageID?, events: [Entry], status runs: [StyledRun]?
   ) -> Broadcast {
     let names = names
+    // Face-down boards name cards by slot (a deal must not show the faces).
+    let naming = CardNaming(game)
     return broadcast(seat: seat, replyTo: replyTo, status: runs) { list in
       for entry in events {
         switch entry {
         case .table(let event): list.add(event)
-        case .game(let event): list.add(event, names: names)
+        case .game(let event): list.add(event, names: names, naming: naming)
         }
       }
     }
@@ -546,7 +615,7 @@ public struct TableState<Card: WireCard>: Sendable {
     meta.turnLeft = turnEnds.map { max(0, Int(($0 - now).rounded(.up))) }
     return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
-      status: status, meta: meta)
+      status: status, meta: meta, history: history)
   }
 
   /// The wire error for a refused move.

@@ -25,7 +25,8 @@ public enum ServerMessage {
   /// tables); without it every seat is listed as a player.
   public static func snapshot<Card: WireCard>(
     replyTo: MessageID?, tableID: String, version: Int, you: Int?,
-    game: CardMatchingGame<Card>, names: [String], status: [StyledRun], meta: TableMeta? = nil
+    game: CardMatchingGame<Card>, names: [String], status: [StyledRun], meta: TableMeta? = nil,
+    history: [HistoryEntry] = []
   ) -> JSONValue {
     let dealt = meta.map { $0.phase == .playing || $0.phase == .finished } ?? true
     var table: [(String, JSONValue)] = [
@@ -104,6 +105,10 @@ public enum ServerMessage {
           })
       ))
     table.append(("status", .array(status.map(\.json))))
+    if dealt && !history.isEmpty {
+      table.append(
+        ("history", .array(history.map { $0.json(names: names, naming: naming, as: Card.self) })))
+    }
     if dealt && game.isOver {
       let ranked = meta?.ranked ?? seats.map(\.seat)
       let standings = game.standings.filter { ranked.contains($0.seat) }
@@ -320,7 +325,8 @@ public enum ServerMessage {
     return .object(members)
   }
 
-  static func name(of seat: Int, in names: [String]) -> String {
+  /// The name of `seat` among `names`, or "Seat N" when it has none.
+  public static func name(of seat: Int, in names: [String]) -> String {
     names.indices.contains(seat) ? names[seat] : "Seat \(seat + 1)"
   }
 

@@ -6,6 +6,15 @@ public enum StatusLine {
   /// The line shown when a table opens or a new game is dealt.
   public static let newGame: [StyledRun] = [.text("Find a set!")]
 
+  /// The line shown when a game of `Card` is dealt.
+  public static func newGame<Card: WireCard>(_: Card.Type) -> [StyledRun] {
+    switch Card.gameName {
+    case "matchismo": [.text("Turn up cards that match!")]
+    case "concentration": [.text("Find the pairs!")]
+    default: newGame
+    }
+  }
+
   /// The status line for the events of one accepted move by `seat`; card runs name their
   /// cards as `naming` does.
   public static func runs<Card: WireCard>(
@@ -55,7 +64,7 @@ public enum StatusLine {
       case .dealt(let cards, .noMatch):
         sentences.append([.text("No match on the table: \(cards.count) more cards dealt.")])
       case .redealt:
-        sentences.append([.text("New deal. ")] + newGame)
+        sentences.append([.text("New deal. ")] + newGame(Card.self))
       case .ended(let standings):
         sentences.append(gameOver(standings, names: names))
       case .deselected, .scored, .replaced, .removed, .deckCount, .turnedUp, .turnedDown:
@@ -89,5 +98,64 @@ public enum StatusLine {
 
   private static func name(_ seat: Int, _ names: [String]) -> String {
     ServerMessage.name(of: seat, in: names)
+  }
+}
+
+/// One match or mismatch of a game, as the table's history keeps it: compact (the cards by id),
+/// styled only when sent.
+public struct HistoryEntry: Hashable, Sendable {
+  /// A match or a mismatch.
+  public enum Kind: String, Hashable, Sendable {
+    case match, mismatch
+  }
+
+  /// 1 for the game's first entry, counting on.
+  public var number: Int
+  /// Seconds since play began.
+  public var at: Double
+  /// Who made it.
+  public var seat: Int
+  /// What it was.
+  public var kind: Kind
+  /// Points won (a match) or lost (a mismatch).
+  public var points: Int
+  /// The cards, by card id.
+  public var cards: [Int]
+
+  /// Creates an entry.
+  public init(number: Int, at: Double, seat: Int, kind: Kind, points: Int, cards: [Int]) {
+    self.number = number
+    self.at = at
+    self.seat = seat
+    self.kind = kind
+    self.points = points
+    self.cards = cards
+  }
+
+  /// The entry on the wire: `{"n","at","seat","kind","points"|"penalty","runs"}`, its runs
+  /// styled like the status line and naming cards as `naming` does.
+  public func json<Card: WireCard>(
+    names: [String], naming: CardNaming<Card>, as _: Card.Type = Card.self
+  ) -> JSONValue {
+    let cards = self.cards.map { Card.fullDeck[$0] }
+    var runs: [StyledRun] = [.text(ServerMessage.name(of: seat, in: names))]
+    runs.append(.text(kind == .match ? " matched " : " missed with "))
+    for (i, card) in cards.enumerated() {
+      if i > 0 { runs.append(.text(" ")) }
+      var run = card.statusRun
+      run.card = naming.handle(card)
+      runs.append(run)
+    }
+    switch kind {
+    case .match: runs += [.text(" for "), .text("+\(points)", color: StatusColor.gain)]
+    case .mismatch where points > 0:
+      runs += [.text(": "), .text("−\(points)", color: StatusColor.loss)]
+    case .mismatch: break
+    }
+    return .object([
+      ("n", .int(number)), ("at", .double((at * 10).rounded() / 10)), ("seat", .int(seat)),
+      ("kind", .string(kind.rawValue)), (kind == .match ? "points" : "penalty", .int(points)),
+      ("runs", .array(runs.map(\.json))),
+    ])
   }
 }

@@ -23,6 +23,8 @@ public enum TableEvent: Hashable, Sendable {
   case phase(TablePhase, countdown: Int?)
   /// The seats that voted to re-deal and how many votes are needed; no seats closes the vote.
   case vote(seats: [Int], needed: Int)
+  /// A match or mismatch joined the table's history: the entry, encoded.
+  case history(JSONValue)
 
   /// The event as a diff entry.
   public var json: JSONValue {
@@ -44,6 +46,8 @@ public enum TableEvent: Hashable, Sendable {
       .object([
         ("kind", "vote"), ("seats", .array(seats.map { .int($0) })), ("needed", .int(needed)),
       ])
+    case .history(let entry):
+      .object([("kind", "history"), ("entry", entry)])
     }
   }
 }
@@ -88,6 +92,9 @@ extension TableEvent {
       out.ints(seats)
       out.raw(#","needed":"#)
       out.int(needed)
+    case .history(let entry):
+      out.raw(#"{"kind":"history","entry":"#)
+      out.value(entry)
     }
     out.byte(UInt8(ascii: "}"))
   }

@@ -184,7 +184,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
               hold = .shared(shard: shard)
             }
             let (actions, accepted) = state.choose(
-              card, replyTo: envelope.id, from: connection, shard: shard)
+              card, replyTo: envelope.id, from: connection, shard: shard, now: now())
             pending.actions += actions
             if accepted { pending.movesReceivedAt.append(receivedAt) }
             pending.routes.append(route)

@@ -37,7 +37,7 @@ import Testing
     #expect(
       kinds == [
         "select", "deselect", "match", "mismatch", "score", "replace", "remove", "deal", "deck",
-        "redeal", "over", "phase",
+        "redeal", "over", "phase", "history",
       ])
   }
 

@@ -115,4 +115,40 @@ import Testing
       object["emoji"] == .string(card.glyph) && object["rank"] == nil
     }
   }
+
+  /// A multiplayer table's deal goes to everyone face down, and says whose turn it is.
+  @Test(arguments: ["matchismo", "concentration"])
+  func aMultiplayerDealShowsNoFaces(_ game: String) throws {
+    func check<Card: WireCard>(_ state: inout TableState<Card>) throws {
+      for name in ["Ada", "Bob"] {
+        guard case .success = state.sit(token: name, name: name, replyTo: nil, now: 0) else {
+          Issue.record("\(name) could not sit")
+          return
+        }
+      }
+      let deal = try #require(state.tick(now: 10).broadcasts.last)
+      let events = try #require(deal.diff["events"]?.elements)
+      let redeal = try #require(events.first { $0["kind"] == "redeal" })
+      let board = try #require(redeal["board"]?.elements)
+      #expect(board.count == state.game.board.count)
+      for (slot, entry) in board.enumerated() {
+        #expect(entry == JSONValue.parse(#"{"id":\#(slot),"faceUp":false}"#))
+      }
+      if state.game.settings.turnBased {
+        #expect(events.last == JSONValue.parse(#"{"kind":"turn","seat":0}"#))
+      }
+      #expect(deal.diff["status"]?.elements?.count == 2)
+    }
+    if game == "matchismo" {
+      var state = TableState<PlayingCard>(
+        id: "m", code: "", isPrivate: false, settings: .matchismo(seats: 2), seed: 3,
+        rules: TableRules(), now: 0)
+      try check(&state)
+    } else {
+      var state = TableState<EmojiCard>(
+        id: "c", code: "", isPrivate: false, settings: .concentration(seats: 2), seed: 3,
+        rules: TableRules(), now: 0, turnSeconds: 30)
+      try check(&state)
+    }
+  }
 }

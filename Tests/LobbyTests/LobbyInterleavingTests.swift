@@ -153,7 +153,9 @@ import Testing
       if movesOnShards, case .success(let envelope) = ClientMessageDecoder.decode(bytes),
         case .choose(let card) = envelope.message, let shard = state.playingShard(of: connection)
       {
-        try apply(state.choose(card, replyTo: envelope.id, from: connection, shard: shard).actions)
+        try apply(
+          state.choose(card, replyTo: envelope.id, from: connection, shard: shard, now: now).actions
+        )
       } else {
         try apply(state.receive(bytes, from: connection, now: now))
       }

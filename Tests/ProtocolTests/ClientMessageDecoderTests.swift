@@ -52,6 +52,9 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame("hello-unknown-fields.json", id: .int(1), .hello(name: "Zoë 🃏", resume: nil)),
     ValidFrame("playSolo.json", id: .int(2), .playSolo(game: "set")),
     ValidFrame("playSolo-chess.json", id: .string("p"), .playSolo(game: "chess")),
+    ValidFrame(
+      "playSolo-settings.json", id: .int(2),
+      .playSolo(game: "matchismo", options: TableOptions(matchSize: 3))),
     ValidFrame("choose.json", id: .int(3), .choose(card: 17)),
     ValidFrame("choose-card-0.json", id: .string("c-0"), .choose(card: 0)),
     ValidFrame("choose-card-1.json", id: .string("c-1"), .choose(card: 1)),
@@ -131,7 +134,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
       document.components(separatedBy: "## Client → server").dropFirst().first?
         .components(separatedBy: "## Server → client").first)
     let examples = clientSection.split(separator: "\n").filter { $0.hasPrefix("{\"type\":") }
-    #expect(examples.count == 6)
+    #expect(examples.count == 7)
     var fixtures = Set<String>()
     for file in try Fixture.files(in: "client") {
       fixtures.insert(try Fixture.text("client/\(file)").trimmingCharacters(in: .newlines))

@@ -45,6 +45,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
   var players: [Int: Player]
   var status: JSONValue
   var standings: JSONValue?
+  /// The game's matches and mismatches (the snapshot's `history`, grown by `history` events).
+  var history: [JSONValue] = []
   /// The open re-deal vote, or nil.
   var vote: (seats: [Int], needed: Int)?
   /// Cards matched by the diff being applied (bookkeeping, not state).
@@ -55,7 +57,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
       && (a.code, a.isPrivate, a.seatCount, a.host) == (b.code, b.isPrivate, b.seatCount, b.host)
       && (a.spectators, a.over, a.deckCount) == (b.spectators, b.over, b.deckCount)
       && a.settings == b.settings && a.board == b.board && a.players == b.players
-      && a.status == b.status && a.standings == b.standings
+      && a.status == b.status && a.standings == b.standings && a.history == b.history
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
   }
 
@@ -90,6 +92,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
         away: player["away"]?.intValue)
     }
     status = try #require(table["status"])
+    history = table["history"]?.elements ?? []
     standings = table["standings"]
     if let vote = table["vote"] {
       self.vote = (try Self.ids(vote["seats"]), try #require(vote["needed"]?.intValue))
@@ -165,6 +168,9 @@ struct TableClientView: Equatable, CustomStringConvertible {
       }
       over = false
       standings = nil
+      history = []
+    case "history":
+      history.append(try #require(event["entry"]))
     case "over":
       over = true
       standings = event["standings"]
