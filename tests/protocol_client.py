@@ -35,7 +35,13 @@ def find_non_set(board):
 class TableState:
     """A table as a multiplayer client or a spectator knows it: the solo fields plus phase, code,
     seats, host, spectators, vote and each seat's name and connection, built from a snapshot and
-    the diffs (old and new event kinds). `you` is None for a spectator."""
+    the diffs (old and new event kinds). `you` is None for a spectator.
+
+    Face-down games (Matchismo, Concentration) name cards by board slot: a board entry is
+    `{"id": slot, "faceUp": false}` until a `flip` turns it up (with its face), a `hide` turns it
+    down again, and a `match` marks its entries `matched` (and lists their slots in `matched`).
+    Such games also count each seat's `flips`; turn-based ones (Concentration) say whose `turn`
+    it is and how long a turn may last (`turnSeconds`)."""
 
     def __init__(self, table):
         self.version = table["version"]
@@ -57,9 +63,17 @@ class TableState:
         self.countdown = table.get("countdown")
         self.vote = self._vote(table.get("vote"))
         self.standings = table.get("standings")
+        self.game = table.get("game")
+        self.face_down = bool(self.settings.get("faceDown"))
+        self.turn_based = bool(self.settings.get("turnBased"))
+        self.matched = sorted(table.get("matched") or [])
+        self.turn = table.get("turn")
+        self.turn_seconds = table.get("turnSeconds")
         for p in table["players"]:
             self.players[p["seat"]].update(name=p["name"], connected=p.get("connected", True))
             self.players[p["seat"]]["away"] = p.get("away")
+            if "flips" in p:  # face-down games only
+                self.players[p["seat"]]["flips"] = p["flips"]
 
     @staticmethod
     def _vote(vote):
@@ -75,7 +89,8 @@ class TableState:
                 "deckCount": self.deck_count, "over": self.over, "players": players,
                 "phase": self.phase, "code": self.code, "private": self.private,
                 "seats": self.seats, "host": self.host, "spectators": self.spectators,
-                "vote": self.vote}
+                "vote": self.vote, "matched": self.matched, "turn": self.turn,
+                "turnSeconds": self.turn_seconds}
 
     def apply(self, diff):
         assert diff["version"] == self.version + 1, f"version gap: {self.version} -> {diff['version']}"
@@ -100,6 +115,20 @@ class TableState:
             for p in players.values():
                 p["selection"] = [c for c in p["selection"] if c not in e["cards"]]
             players[e["seat"]]["matches"] += 1
+            if self.face_down:  # matched cards stay where they are, face up, out of play
+                for slot in e["cards"]:
+                    self.board[slot]["matched"] = True
+                self.matched = sorted(set(self.matched) | set(e["cards"]))
+        elif kind == "flip":
+            card = e["card"]
+            assert card.get("faceUp") is True, f"a flip shows a card face down: {e}"
+            self.board[card["id"]] = dict(card)
+            players[e["seat"]]["flips"] += 1
+        elif kind == "hide":
+            for slot in e["cards"]:
+                self.board[slot] = {"id": slot, "faceUp": False}
+        elif kind == "turn":
+            self.turn = e["seat"]
         elif kind == "mismatch":
             pass
         elif kind == "score":
@@ -118,8 +147,11 @@ class TableState:
             self.over = False
             self.standings = None
             self.vote = None  # a re-deal settles any open vote
+            self.matched = []
             for p in players.values():
                 p.update(score=0, matches=0, selection=[])
+                if self.face_down:
+                    p["flips"] = 0
         elif kind == "over":
             self.over = True
             self.standings = e["standings"]
@@ -127,6 +159,8 @@ class TableState:
             assert e["seat"] not in players, f"join into occupied seat {e['seat']}"
             players[e["seat"]] = {"score": 0, "matches": 0, "selection": [], "name": e["name"],
                                   "connected": True, "away": None}
+            if self.face_down:
+                players[e["seat"]]["flips"] = 0
         elif kind == "leave":
             assert e["seat"] in players, f"leave of empty seat {e['seat']}"
             del players[e["seat"]]
@@ -280,6 +314,9 @@ class LiveClient(Client):
         self.seat = None
         self.close_code = None
         self.closed = asyncio.Event()
+        # Callables given every message (before it is applied); an AssertionError they raise is
+        # recorded in `problems`, like a broken protocol rule.
+        self.inspectors = []
         self._arrived = asyncio.Condition()
         self._reader = None
 
@@ -332,6 +369,11 @@ class LiveClient(Client):
     def _take(self, m):
         m["_at"] = time.monotonic()
         self.log.append(m)
+        for inspect in self.inspectors:
+            try:
+                inspect(m)
+            except AssertionError as error:
+                self.problems.append(f"{getattr(inspect, '__name__', type(inspect).__name__)}: {error}")
         kind = m.get("type")
         try:
             if kind == "snapshot":
