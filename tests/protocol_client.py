@@ -69,6 +69,7 @@ class TableState:
         self.matched = sorted(table.get("matched") or [])
         self.turn = table.get("turn")
         self.turn_seconds = table.get("turnSeconds")
+        self.history = list(table.get("history") or [])
         for p in table["players"]:
             self.players[p["seat"]].update(name=p["name"], connected=p.get("connected", True))
             self.players[p["seat"]]["away"] = p.get("away")
@@ -90,7 +91,7 @@ class TableState:
                 "phase": self.phase, "code": self.code, "private": self.private,
                 "seats": self.seats, "host": self.host, "spectators": self.spectators,
                 "vote": self.vote, "matched": self.matched, "turn": self.turn,
-                "turnSeconds": self.turn_seconds}
+                "turnSeconds": self.turn_seconds, "history": self.history}
 
     def apply(self, diff):
         assert diff["version"] == self.version + 1, f"version gap: {self.version} -> {diff['version']}"
@@ -148,10 +149,14 @@ class TableState:
             self.standings = None
             self.vote = None  # a re-deal settles any open vote
             self.matched = []
+            self.history = []  # a new game, a new history
             for p in players.values():
                 p.update(score=0, matches=0, selection=[])
                 if self.face_down:
                     p["flips"] = 0
+        elif kind == "history":
+            self.history.append(e["entry"])
+            self.history = self.history[-200:]  # the snapshot keeps the last 200
         elif kind == "over":
             self.over = True
             self.standings = e["standings"]

@@ -65,7 +65,8 @@ def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
     triple = next(t for t in itertools.combinations(ids, 3) if set_from_ids(*t))
     card(player, triple[0]).click()
     watch.until(lambda d: "0" in (selected_by(d, triple[0]) or []))
-    assert seat_score(watcher, 0) == "-1"
+    # A multiplayer table scores the classic way: choosing is free.
+    assert seat_score(watcher, 0) == "0"
     # Nothing else is shown as chosen.
     assert all(not selected_by(watcher, i) for i in ids if i != triple[0])
 
@@ -73,8 +74,8 @@ def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
         card(player, card_id).click()
         if card_id != triple[-1]:
             wait.until(lambda d, c=card_id: card(d, c).get_attribute("aria-pressed") == "true")
-    # 3 choices cost 3, the set earns 12: the spectator sees seat 0 go from -1 to 9.
-    watch.until(lambda d: seat_score(d, 0) == "9")
+    # Classic scoring: the set is one point, which the spectator sees.
+    watch.until(lambda d: seat_score(d, 0) == "1")
     watch.until(lambda d: not set(card_ids(d)) & set(triple))
     # The watcher cannot choose: clicking a card changes nobody's selection.
     some = card_ids(watcher)[0]

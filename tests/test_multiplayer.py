@@ -203,10 +203,12 @@ async def redeal_vote(url):
     await seat_at_new_table(ada, [bob, cyd], seats=4)
     assert (await ada.request({"type": "start"}))["type"] == "diff"
     await until_playing(ada, bob, cyd)
-    moved = await ada.request({"type": "choose", "card": ada.state.board[0]["id"]})
+    card = ada.state.board[0]["id"]
+    moved = await ada.request({"type": "choose", "card": card})
     assert replies_ok(moved, ada)
     before = await converge(ada, bob, cyd)
-    assert before["players"][0]["score"] == -1
+    # Multiplayer Set scores the classic way (choosing is free): the choice shows as a selection.
+    assert before["players"][0]["selection"] == [card] and before["players"][0]["score"] == 0
 
     vote = await bob.request({"type": "redeal"})
     assert vote["type"] == "diff" and vote.get("seat") == 1, vote
@@ -214,7 +216,7 @@ async def redeal_vote(url):
     assert sorted(vote["events"][0]["seats"]) == [1] and vote["events"][0]["needed"] == 2, vote
     during = await converge(ada, bob, cyd)
     assert during["vote"] == {"seats": [1], "needed": 2}
-    assert during["board"] == before["board"] and during["players"][0]["score"] == -1
+    assert during["board"] == before["board"] and during["players"][0]["selection"] == [card]
 
     decided = await cyd.request({"type": "redeal"})
     assert decided["type"] == "diff" and decided.get("seat") == 2, decided
