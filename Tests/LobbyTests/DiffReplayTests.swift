@@ -80,4 +80,62 @@ import Testing
     #expect(try CardMatchingGame<SetCard>.replay(#require(state.record.record)).game == state.game)
     return kinds
   }
+
+  /// Matchismo and Concentration: random play (a third of the choices made knowing the board,
+  /// the rest blind), the client's view built from diffs equal to a fresh snapshot after every
+  /// move, a re-deal part way through.
+  @Test(arguments: 0..<8 as Range<UInt64>)
+  func faceDownGamesReplayFromDiffs(seed: UInt64) throws {
+    let seats = 2 + Int(seed % 2)
+    let names = ["Ada", "Bob", "Cy"].prefix(seats).map { $0 }
+    if seed % 2 == 0 {
+      var state = TableState<PlayingCard>(
+        id: "t1", settings: .matchismo(matchSize: 2 + Int(seed / 2 % 2), seats: seats),
+        seed: seed, names: names)
+      try Self.playBlind(&state, seed: seed, seats: seats)
+    } else {
+      var state = TableState<EmojiCard>(
+        id: "t1", settings: .concentration(pairs: 6, seats: seats), seed: seed, names: names,
+        turnSeconds: 30)
+      try Self.playBlind(&state, seed: seed, seats: seats)
+    }
+  }
+
+  static func playBlind<Card: WireCard>(_ state: inout TableState<Card>, seed: UInt64, seats: Int)
+    throws
+  {
+    var view = try TableClientView(snapshot: state.snapshot(replyTo: .int(0), you: 0))
+    var random = SeededGenerator(seed: seed)
+    var kinds = Set<String>()
+    var redealt = false
+    for step in 1...3000 where !(state.game.isOver && redealt) {
+      let seat = state.game.turn ?? random.below(seats)
+      let move: Move
+      if state.game.isOver || (!redealt && step == 40) {
+        move = .redeal(seat: seat)
+        redealt = true
+      } else if state.game.turn != nil && random.below(20) == 0 {
+        move = .pass(seat: seat)
+      } else if random.below(3) == 0,
+        let pair = FaceDownAndTurnsHelpers.pairAndStranger(state.game.playableCards)
+      {
+        // A choice that knows the board: the first card of a match.
+        move = .choose(seat: seat, card: state.game.handle(of: state.game.playableCards[pair.0]))
+      } else {
+        move = .choose(seat: seat, card: random.below(state.game.board.count))
+      }
+      guard case .accepted(_, _, let diff, _) = state.apply(move, replyTo: .int(step)) else {
+        continue
+      }
+      for event in diff["events"]?.elements ?? [] {
+        if let kind = event["kind"]?.stringValue { kinds.insert(kind) }
+      }
+      try view.apply(diff: diff)
+      let fresh = try TableClientView(snapshot: state.snapshot(replyTo: nil, you: 0))
+      try #require(view == fresh, "after \(move) (\(diff.text)):\n\(view)\n\(fresh)")
+    }
+    #expect(redealt)
+    #expect(kinds.isSuperset(of: ["select", "flip", "hide", "mismatch", "history", "redeal"]))
+    if Card.self == EmojiCard.self { #expect(kinds.contains("turn")) }
+  }
 }

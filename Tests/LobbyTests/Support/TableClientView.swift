@@ -18,10 +18,12 @@ struct TableClientView: Equatable, CustomStringConvertible {
     var connected: Bool
     /// Seconds left before the seat is released, while away (not compared).
     var away: Int?
+    /// Cards turned up (face-down games; nil otherwise).
+    var flips: Int?
 
     static func == (a: Player, b: Player) -> Bool {
       (a.name, a.score, a.matches, a.selection, a.connected)
-        == (b.name, b.score, b.matches, b.selection, b.connected)
+        == (b.name, b.score, b.matches, b.selection, b.connected) && a.flips == b.flips
     }
   }
 
@@ -47,6 +49,9 @@ struct TableClientView: Equatable, CustomStringConvertible {
   var standings: JSONValue?
   /// The game's matches and mismatches (the snapshot's `history`, grown by `history` events).
   var history: [JSONValue] = []
+  /// Face-down games: the matched slots, and whose turn it is (turn-based games).
+  var matched: [Int] = []
+  var turn: Int?
   /// The open re-deal vote, or nil.
   var vote: (seats: [Int], needed: Int)?
   /// Cards matched by the diff being applied (bookkeeping, not state).
@@ -58,6 +63,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
       && (a.spectators, a.over, a.deckCount) == (b.spectators, b.over, b.deckCount)
       && a.settings == b.settings && a.board == b.board && a.players == b.players
       && a.status == b.status && a.standings == b.standings && a.history == b.history
+      && a.matched == b.matched && a.turn == b.turn
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
   }
 
@@ -89,10 +95,12 @@ struct TableClientView: Equatable, CustomStringConvertible {
         matches: try #require(player["matches"]?.intValue),
         selection: try #require(player["selection"]?.elements).map { try #require($0.intValue) },
         connected: try #require(player["connected"]?.boolValue as Bool?),
-        away: player["away"]?.intValue)
+        away: player["away"]?.intValue, flips: player["flips"]?.intValue)
     }
     status = try #require(table["status"])
     history = table["history"]?.elements ?? []
+    matched = try Self.ids(table["matched"] ?? .array([]))
+    turn = table["turn"]?.intValue
     standings = table["standings"]
     if let vote = table["vote"] {
       self.vote = (try Self.ids(vote["seats"]), try #require(vote["needed"]?.intValue))
@@ -136,6 +144,15 @@ struct TableClientView: Equatable, CustomStringConvertible {
     case "match":
       let cards = try Self.ids(event["cards"])
       matchedNow.formUnion(cards)
+      if settings["faceDown"] == .bool(true) {
+        // Matched cards stay, face up and out of play.
+        matched = (matched + cards).sorted()
+        for slot in cards {
+          guard case .object(var members) = board[slot] else { continue }
+          members.append(("matched", .bool(true)))
+          board[slot] = .object(members)
+        }
+      }
       for seat in players.keys { players[seat]?.selection.removeAll { cards.contains($0) } }
       let seat = try occupied(event)
       players[seat]?.matches += 1
@@ -169,6 +186,24 @@ struct TableClientView: Equatable, CustomStringConvertible {
       over = false
       standings = nil
       history = []
+      matched = []
+      for seat in Array(players.keys) where players[seat]?.flips != nil {
+        players[seat]?.flips = 0
+      }
+    case "flip":
+      let card = try #require(event["card"])
+      let slot = try int(card, "id")
+      try #require(board.indices.contains(slot), "flip of slot \(slot)")
+      board[slot] = card
+      let seat = try occupied(event)
+      let flips = players[seat]?.flips ?? 0
+      players[seat]?.flips = flips + 1
+    case "hide":
+      for slot in try Self.ids(event["cards"]) {
+        board[slot] = .object([("id", .int(slot)), ("faceUp", .bool(false))])
+      }
+    case "turn":
+      turn = try int(event, "seat")
     case "history":
       history.append(try #require(event["entry"]))
     case "over":
