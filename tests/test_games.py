@@ -462,7 +462,8 @@ async def concentration(url):
             seen["pair"] += 1
         else:
             # A miss: no point lost, both turn back down, the turn passes.
-            assert kinds[-5:] == ["mismatch", "deselect", "deselect", "hide", "turn"], answer
+            # (each mismatch is followed by its history entry)
+            assert kinds[-6:] == ["mismatch", "history", "deselect", "deselect", "hide", "turn"], answer
             hide = answer["events"][-2]
             assert sorted(hide["cards"]) == sorted([a, b]), answer
             assert answer["events"][-1]["seat"] == 1 - seat
