@@ -20,7 +20,11 @@ import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, gameLabel, initialLobby
 import { parseRoute, shareLink, tableHash } from './route.js';
 import { awayText, phaseText, redealLabel, spectatorsText, startingText, voteLabel } from './seats.js';
 import { BoardView } from './board-view.js';
-import { renderStatus } from './status-view.js';
+import { renderStatus, runNodes } from './status-view.js';
+import { settingsFields, settingsForm, settingsText } from './table-settings.js';
+import { clockText, turnFraction, turnSecondsLeft, turnText } from './turns.js';
+import { gameSummary, historyRow, historyUpdate, playAgainText } from './history.js';
+import { lostRaceText, matchPop, pinchScale } from './feedback.js';
 import { readPalette } from './card-view.js';
 import { findSets, isValidCard } from './set-cards.js';
 import { SHORTCUTS, keyAction } from './keys.js';
@@ -40,6 +44,9 @@ const HINT_MS = 2500;
 const PENDING_MS = 3000;
 const RESUME_WAIT_MS = 2000;
 const TICK_MS = 250;
+/** Concentration: how long a card that did not match stays up before it turns back (display only). */
+const HOLD_MS = 1000;
+const POP_MS = 1100;
 
 const el = Object.fromEntries(
   [
@@ -50,7 +57,10 @@ const el = Object.fromEntries(
     'waiting-help', 'waiting-invite', 'waiting-code', 'countdown', 'hint', 'redeal', 'gameover', 'standings', 'play-again', 'confirm-redeal',
     'confirm-redeal-yes', 'confirm-redeal-no', 'toast', 'help', 'help-list', 'help-close', 'help-button',
     'settings', 'settings-button', 'settings-close', 'color-cues', 'sound', 'stat-matches-label', 'game-picker',
-    'lobby-title', 'lobby-lede',
+    'lobby-title', 'lobby-lede', 'table-options', 'settings-fields', 'settings-problem', 'table-settings-text',
+    'stat-flips', 'flips', 'stat-deck', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'history-button',
+    'history-view', 'history-back', 'history-list', 'history-empty', 'gameover-time', 'gameover-vote',
+    'back-to-lobby', 'zoom-reset',
   ].map((id) => [id, document.getElementById(id)]),
 );
 
@@ -67,6 +77,12 @@ let drawnStatus = null; // the runs array last drawn, to skip redrawing an uncha
 let toastTimer = null;
 let hint = { key: '', shown: 0 };
 const pendingChoices = new Map(); // choose message id → card id
+const held = new Map(); // card id → {card, until}: a face shown a moment after the server hid it
+let holdTimer = null;
+let showingHistory = false;
+const drawnHistory = { count: 0, first: null, table: null }; // what #history-list shows
+let playingSince = null; // ms when this client saw the game start (the time played, without history)
+const touchedSettings = new Set(); // the table settings the player changed (others: server defaults)
 const nextId = messages.createIdSource();
 const systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
 let prefs = loadPrefs(storage());
@@ -96,13 +112,15 @@ el.name.addEventListener('input', showNameProblem);
 showNameProblem();
 el['home-form'].addEventListener('submit', (event) => {
   event.preventDefault();
-  act((id) => messages.playSolo(id, chosenGame));
+  act((id) => messages.playSolo(id, chosenGame, tableSettings(1)));
 });
 el['quick-match'].addEventListener('click', () =>
   act((id) => messages.quickMatch(id, { game: chosenGame, seats: chosenSeats() })),
 );
 el['create-private'].addEventListener('click', () =>
-  act((id) => messages.createTable(id, { game: chosenGame, seats: chosenSeats(), private: true })),
+  act((id) =>
+    messages.createTable(id, { game: chosenGame, seats: chosenSeats(), private: true, settings: tableSettings(chosenSeats()) }),
+  ),
 );
 el['game-picker'].addEventListener('click', (event) => {
   const button = event.target.closest?.('button[data-game]');
@@ -130,6 +148,17 @@ el['confirm-redeal-yes'].addEventListener('click', () => {
   send(messages.redeal(nextId()));
 });
 el['play-again'].addEventListener('click', () => send(messages.redeal(nextId())));
+el['back-to-lobby'].addEventListener('click', leaveTable);
+el['history-button'].addEventListener('click', () => showHistory(true));
+el['history-back'].addEventListener('click', () => showHistory(false));
+document.addEventListener('history', () => showHistory(!showingHistory));
+el['settings-fields'].addEventListener('change', (event) => {
+  if (event.target.name) touchedSettings.add(event.target.name);
+  el['settings-problem'].hidden = true;
+});
+el.seats.addEventListener('change', renderSettingsForm);
+el['zoom-reset'].addEventListener('click', () => setZoom(1));
+setUpPinch();
 el.start.addEventListener('click', () => send(messages.start(nextId())));
 el.leave.addEventListener('click', leaveTable);
 el['copy-link'].addEventListener('click', copyLink);
@@ -190,6 +219,11 @@ function pickGame(game) {
   const info = gameInfo(chosenGame);
   el['lobby-title'].textContent = info.title;
   el['lobby-lede'].textContent = info.lede;
+  if (el['settings-fields'].dataset.game !== chosenGame) {
+    touchedSettings.clear();
+    el['settings-problem'].hidden = true;
+  }
+  renderSettingsForm();
   try {
     localStorage.setItem(GAME_KEY, chosenGame);
   } catch {
@@ -203,6 +237,41 @@ function loadGame() {
   } catch {
     return 'set';
   }
+}
+
+/** The small settings form of the chosen game: one select per setting, ids `opt-<name>`. A
+ * setting the player has not changed keeps following the default for the seats chosen. */
+function renderSettingsForm() {
+  const form = settingsForm(chosenGame, chosenSeats());
+  const box = el['settings-fields'];
+  const keep = box.dataset.game === chosenGame ? new Map([...box.querySelectorAll('select')].map((s) => [s.name, s.value])) : new Map();
+  box.dataset.game = chosenGame;
+  box.replaceChildren(
+    ...Object.entries(form).map(([name, field]) => {
+      const label = document.createElement('label');
+      const select = document.createElement('select');
+      select.id = `opt-${name}`;
+      select.name = name;
+      for (const [value, text] of field.options) {
+        const option = document.createElement('option');
+        option.value = String(value);
+        option.textContent = text;
+        select.append(option);
+      }
+      select.value = touchedSettings.has(name) && keep.has(name) ? keep.get(name) : String(field.default);
+      label.append(`${field.label} `, select);
+      return label;
+    }),
+  );
+}
+
+/** The message fields of the settings the player changed. */
+function tableSettings(seats) {
+  const values = {};
+  for (const select of el['settings-fields'].querySelectorAll('select')) {
+    if (touchedSettings.has(select.name)) values[select.name] = select.value;
+  }
+  return settingsFields(chosenGame, values, seats);
 }
 
 function chosenSeats() {
@@ -250,7 +319,7 @@ function leaveTable() {
 function askRedeal() {
   const table = state.table;
   if (table === null || isSpectator(state)) return;
-  if (isHost(state) || table.seats === 1) {
+  if (table.seats === 1) {
     el['confirm-redeal'].showModal();
   } else {
     send(messages.redeal(nextId())); // a vote
@@ -417,6 +486,12 @@ function snapshot(message) {
   board.clearPending();
   rememberTable(state.table.code);
   if (state.table.code !== null) replaceHash(tableHash(state.table.code));
+  if (changedTable) {
+    showHistory(false);
+    playingSince = null;
+    held.clear();
+  }
+  if (state.table.phase === 'playing' && playingSince === null) playingSince = Date.now();
   showView('table');
   render();
   if (changedTable && isSpectator(state)) showToast('You are watching this table.');
@@ -432,20 +507,101 @@ function diff(message) {
     return;
   }
   settle(message.replyTo, message.seat);
-  render();
-  if (state.table !== null && state !== before) {
-    sounds.play(soundForEvents(message.events, state.table.you, mySelection(before)));
+  if (state === before || state.table === null || !Array.isArray(message.events)) {
+    render();
+    return;
   }
-  if (state.table !== null && message.seat === state.table.you && Array.isArray(message.events)) {
-    for (const event of message.events) {
-      if (event.kind === 'mismatch' && Array.isArray(event.cards)) board.flash(event.cards, 'mismatch', 450);
+  holdHiddenFaces(before.table, message.events);
+  const found = matchedSlots(before.table, message.events);
+  render();
+  sounds.play(soundForEvents(message.events, state.table.you, mySelection(before)));
+  const turnBased = Number.isInteger(state.table.turn);
+  for (const event of message.events) {
+    // A mismatch shakes the cards: mine, or anyone's where everyone watches one player's turn.
+    if (event.kind === 'mismatch' && Array.isArray(event.cards) && (event.seat === state.table.you || turnBased)) {
+      board.flash(event.cards, 'mismatch', 450);
     }
   }
+  for (const { slots, rects, points } of found) showMatch(slots, rects, points);
+  if (state.table.phase === 'playing' && playingSince === null) playingSince = Date.now();
+}
+
+/** Concentration: the cards a `hide` turns back down keep their face for HOLD_MS, so a person can
+ * see the card that did not match (the server has already hidden it; this is display only). */
+function holdHiddenFaces(table, events) {
+  if (table.game !== 'concentration') return;
+  const faces = new Map(table.board.filter((c) => c.faceUp !== false).map((c) => [c.id, c]));
+  const until = Date.now() + HOLD_MS;
+  for (const event of events) {
+    if (event.kind === 'flip' && event.card && Number.isInteger(event.card.id)) faces.set(event.card.id, { ...event.card });
+    if (event.kind === 'hide' && Array.isArray(event.cards)) {
+      for (const id of event.cards) if (faces.has(id)) held.set(id, { card: faces.get(id), until });
+    }
+  }
+  if (held.size === 0) return;
+  clearTimeout(holdTimer);
+  holdTimer = setTimeout(() => {
+    held.clear();
+    render();
+  }, HOLD_MS);
+}
+
+/** The board as drawn: the server's, with the faces still held up (holdHiddenFaces). */
+function shownBoard(board) {
+  if (held.size === 0) return board;
+  const now = Date.now();
+  return board.map((card) => {
+    const h = held.get(card.id);
+    return h !== undefined && card.faceUp === false && h.until > now ? h.card : card;
+  });
+}
+
+/** Where this diff's matches were on the board (slots and screen boxes), before it is drawn. */
+function matchedSlots(table, events) {
+  const result = [];
+  for (const event of events) {
+    if (event.kind !== 'match' || !Array.isArray(event.cards)) continue;
+    const slots = event.cards.map((id) => table.board.findIndex((c) => c.id === id)).filter((i) => i >= 0);
+    const rects = slots.map((i) => el.board.children[i]?.getBoundingClientRect()).filter(Boolean);
+    result.push({ slots, rects, points: event.points });
+  }
+  return result;
+}
+
+/** A found match: the cards now in those slots flash, and the points rise from where they were. */
+function showMatch(slots, rects, points) {
+  const ids = slots.map((i) => Number(el.board.children[i]?.dataset.cardId)).filter(Number.isInteger);
+  board.flash(ids, 'found', 700);
+  const text = matchPop(points);
+  if (text === null || rects.length === 0) return;
+  const area = el['board-area'].getBoundingClientRect();
+  const x = rects.reduce((sum, r) => sum + r.left + r.width / 2, 0) / rects.length - area.left + el['board-area'].scrollLeft;
+  const y = rects.reduce((sum, r) => sum + r.top + r.height / 2, 0) / rects.length - area.top + el['board-area'].scrollTop;
+  const pop = part('points-pop', text);
+  pop.setAttribute('aria-hidden', 'true');
+  pop.style.left = `${x}px`;
+  pop.style.top = `${y}px`;
+  el['board-area'].append(pop);
+  setTimeout(() => pop.remove(), POP_MS);
 }
 
 function error(message) {
-  if (pendingChoices.has(message.replyTo)) sounds.play(soundForError(message.code));
+  const mine = pendingChoices.has(message.replyTo);
+  if (mine) sounds.play(soundForError(message.code));
   settle(message.replyTo, state.table?.you);
+  if (message.code === 'badSettings') {
+    // The table was not opened: say what does not fit next to the form.
+    el['settings-problem'].textContent = typeof message.message === 'string' ? message.message : 'The server refused these settings.';
+    el['settings-problem'].hidden = false;
+  }
+  if (mine && message.code === 'cardNotOnTable' && state.table !== null) {
+    const lost = lostRaceText(state.table, Date.now());
+    if (lost !== null) {
+      showToast(lost);
+      send(messages.resync(nextId()));
+      return;
+    }
+  }
   if (message.replyTo !== undefined && message.replyTo === lobbyRequestId) {
     lobbyRequestId = null;
     el['tables-empty'].textContent = 'This server does not list tables.';
@@ -473,6 +629,10 @@ function error(message) {
 
 function backToLobby() {
   state = initialState();
+  showHistory(false);
+  held.clear();
+  playingSince = null;
+  setZoom(1);
   drawnPhase = null;
   pendingChoices.clear();
   board.clearPending();
@@ -502,7 +662,7 @@ function render() {
   board.setShape(boardShape(table.game, table.settings, table.board.length));
   // Concentration is turn-based: the board waits while another seat has the turn.
   const othersTurn = Number.isInteger(table.turn) && table.turn !== table.you;
-  board.render(table.board, mySelection(state), {
+  board.render(shownBoard(table.board), mySelection(state), {
     disabled: table.over || spectator || table.phase !== 'playing' || othersTurn,
     selectedBy: selectionsByCard(table),
     mySeat: table.you,
@@ -511,6 +671,12 @@ function render() {
   el.score.textContent = String(me?.score ?? 0);
   el.matches.textContent = String(me?.matches ?? 0);
   el.deck.textContent = String(table.deckCount);
+  const faceDown = table.settings?.faceDown === true || me?.flips !== undefined;
+  el['stat-flips'].hidden = spectator || me?.flips === undefined;
+  el.flips.textContent = String(me?.flips ?? 0);
+  el['stat-deck'].hidden = faceDown && table.deckCount === 0;
+  el['table-settings-text'].textContent = settingsText(table.game, table.settings, table.turnSeconds);
+  el.table.classList.toggle('not-my-turn', othersTurn && !spectator);
   el['stat-score'].hidden = spectator;
   el['stat-matches'].hidden = spectator;
   el.table.dataset.phase = table.phase;
@@ -536,18 +702,22 @@ function render() {
   el['stat-matches-label'].textContent = matchesHeading(table.game);
   el.hint.disabled = table.over || table.phase !== 'playing';
   el.redeal.hidden = spectator || !live;
-  el.redeal.textContent = redealLabel({ host, voted });
-  el.redeal.disabled = !host && voted;
+  // Re-deal is a vote at every multiplayer table (the host's too); alone it is at will.
+  el.redeal.textContent = redealLabel({ host: solo, voted });
+  el.redeal.disabled = !solo && voted;
   el.vote.textContent = voteLabel(table.vote);
   el.vote.hidden = el.vote.textContent === '';
   el['play-again'].hidden = spectator;
-  el['play-again'].textContent = host ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again';
-  el['play-again'].disabled = !host && voted;
+  el['play-again'].textContent = solo ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again';
+  el['play-again'].disabled = !solo && voted;
+  el['gameover-vote'].textContent = solo ? '' : playAgainText(table.vote);
+  el['gameover-vote'].hidden = el['gameover-vote'].textContent === '';
 
   renderScoreboard(table);
   renderClock();
   renderStatusLine();
   renderGameOver(table);
+  renderHistory();
   if (hasDeadline(table)) startTicking();
   else stopTicking();
   // A game that starts (or that we arrive at while it runs) gets the keyboard.
@@ -575,11 +745,27 @@ function renderClock() {
     el['waiting-invite'].hidden = table.code === null;
     el['waiting-code'].textContent = table.code ?? '';
   }
+  renderTurn(table, now);
   for (const p of table.players) {
     const row = el.scoreboard.querySelector(`li[data-seat="${p.seat}"]`);
     const away = row?.querySelector('.away');
     if (away) away.textContent = p.connected ? '' : awayText(secondsLeft(p.awayUntil, now));
   }
+}
+
+/** Concentration: whose turn it is and the turn's clock (none when the table has no limit). */
+function renderTurn(table, now) {
+  const text = table.phase === 'playing' ? turnText(table) : '';
+  el.turn.hidden = text === '';
+  if (text === '') return;
+  el['turn-text'].textContent = text;
+  el.turn.dataset.mine = String(table.turn === table.you);
+  el.turn.dataset.seat = String(table.turn);
+  const left = turnSecondsLeft(table, now);
+  el['turn-clock'].textContent = clockText(left);
+  el.turn.dataset.clock = left === null ? 'off' : 'on';
+  const fraction = turnFraction(table, now);
+  el['turn-bar-fill'].style.transform = `scaleX(${fraction ?? 1})`;
 }
 
 function renderScoreboard(table) {
@@ -643,17 +829,31 @@ function renderGameOver(table) {
   const over = table.over && Array.isArray(table.standings);
   const wasHidden = el.gameover.hidden;
   el.gameover.hidden = !over;
-  if (!over) return;
+  if (!over) {
+    el['gameover-time'].textContent = '';
+    return;
+  }
+  const summary = gameSummary({
+    game: table.game,
+    standings: table.standings,
+    history: table.history,
+    you: table.you,
+    elapsedSeconds: playingSince === null ? null : (Date.now() - playingSince) / 1000,
+  });
+  // The time played is fixed once shown (the client's clock would keep running).
+  if (wasHidden || el['gameover-time'].textContent === '') el['gameover-time'].textContent = summary.timeText;
   el.standings.replaceChildren(
-    ...table.standings.map((s) => {
+    ...summary.rows.map((s) => {
       const li = document.createElement('li');
       li.dataset.seat = String(s.seat);
-      if (s.seat === table.you) li.classList.add('you');
+      li.dataset.matches = String(s.matches);
+      if (s.mistakes !== null) li.dataset.mistakes = String(s.mistakes);
+      if (s.you) li.classList.add('you');
       li.append(
         part('rank', `${s.rank}.`),
         part('name', String(s.name ?? '')),
         part('score', `${s.score} points`),
-        part('detail', `${matchesText(table.game, s.matches)} found`),
+        part('detail', s.detail),
       );
       return li;
     }),
@@ -662,7 +862,111 @@ function renderGameOver(table) {
 }
 
 function hasDeadline(table) {
-  return table.countdownUntil !== null || table.players.some((p) => p.awayUntil !== null);
+  return (
+    table.countdownUntil !== null || table.turnUntil !== null || table.players.some((p) => p.awayUntil !== null)
+  );
+}
+
+// ---- Drawing: the history view ----------------------------------------------------------------
+
+/** Show the history instead of the board (or back). The board keeps being updated underneath. */
+function showHistory(show) {
+  const want = show && state.table !== null;
+  if (want === showingHistory) return;
+  showingHistory = want;
+  el['history-view'].hidden = !want;
+  el.table.classList.toggle('showing-history', want);
+  el['history-button'].setAttribute('aria-pressed', String(want));
+  if (want) {
+    renderHistory();
+    el['history-list'].scrollTop = el['history-list'].scrollHeight;
+    el['history-back'].focus();
+  } else if (state.table !== null) {
+    requestAnimationFrame(() => board.layout());
+    el['history-button'].focus({ preventScroll: true });
+  }
+}
+
+/** Append the entries not drawn yet (a re-deal starts again); the reader's scroll position stays
+ * unless they were at the bottom, which follows the new rows. */
+function renderHistory() {
+  const table = state.table;
+  if (table === null) return;
+  const list = el['history-list'];
+  if (drawnHistory.table !== table.id) {
+    drawnHistory.count = 0;
+    drawnHistory.first = null;
+    drawnHistory.table = table.id;
+    list.replaceChildren();
+  }
+  const { reset, append } = historyUpdate(drawnHistory.count, drawnHistory.first, table.history);
+  if (reset) {
+    list.replaceChildren();
+    drawnHistory.count = 0;
+  }
+  el['history-empty'].hidden = table.history.length > 0;
+  if (append.length === 0) return;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+  for (const entry of append) {
+    const row = historyRow(entry, table.players, table.you);
+    const li = document.createElement('li');
+    li.dataset.n = String(row.n);
+    li.dataset.kind = row.kind;
+    if (row.seat !== null) li.dataset.seat = String(row.seat);
+    const runs = part('h-runs', '');
+    runs.append(...runNodes(row.runs));
+    const points = part(`h-points ${row.sign}`, row.points);
+    li.append(part('h-n', `${row.n}.`), part('h-time', row.time), runs, points);
+    list.append(li);
+  }
+  drawnHistory.count = table.history.length;
+  drawnHistory.first = table.history[0]?.n ?? null;
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+// ---- Pinch zoom -------------------------------------------------------------------------------
+
+let zoom = 1;
+
+function setZoom(scale) {
+  zoom = scale;
+  el.board.style.transform = scale === 1 ? '' : `scale(${scale})`;
+  el['zoom-reset'].hidden = scale === 1;
+}
+
+/** Two fingers on the board area zoom the board (touch-action keeps the page from zooming). */
+function setUpPinch() {
+  const area = el['board-area'];
+  const pointers = new Map();
+  let start = null; // {distance, scale}
+  let pinchedAt = 0;
+  const distance = () => {
+    const [a, b] = [...pointers.values()];
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+  area.addEventListener('pointerdown', (event) => {
+    if (event.pointerType !== 'touch') return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pointers.size === 2) start = { distance: distance(), scale: zoom };
+  });
+  area.addEventListener('pointermove', (event) => {
+    if (!pointers.has(event.pointerId)) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pointers.size === 2 && start !== null) {
+      setZoom(pinchScale(start.scale, start.distance, distance()));
+      pinchedAt = Date.now();
+    }
+  });
+  const up = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) start = null;
+  };
+  area.addEventListener('pointerup', up);
+  area.addEventListener('pointercancel', up);
+  // A finger lifted after a pinch is not a tap on a card.
+  area.addEventListener('click', (event) => {
+    if (Date.now() - pinchedAt < 400) event.stopPropagation();
+  }, true);
 }
 
 function startTicking() {
@@ -761,12 +1065,14 @@ function shortcut(event) {
   if (table === null || el.table.hidden) return;
   event.preventDefault();
   if (action.type === 'card') {
-    board.chooseIndex(action.index);
+    if (!showingHistory) board.chooseIndex(action.index);
     return;
   }
   switch (action.name) {
     case 'clearAll':
-      unchoose({ all: true });
+      // Escape in the history view goes back to the table.
+      if (showingHistory) showHistory(false);
+      else unchoose({ all: true });
       break;
     case 'clearLast':
       unchoose({ all: false });
@@ -778,7 +1084,7 @@ function shortcut(event) {
       if (!el.hint.hidden && !el.hint.disabled) showHint();
       break;
     case 'history':
-      // The history view is not built yet: whoever builds it listens for this event.
+      // The history view listens for this event (so anything else can open it too).
       document.dispatchEvent(new CustomEvent('history', { detail: { table: table.id } }));
       break;
     default:

@@ -123,9 +123,10 @@ export function hello(id, { name = '', resume = null, version = null } = {}) {
   return message;
 }
 
-/** `playSolo`: a new one-seat table of `game`. */
-export function playSolo(id, game = 'set') {
-  return { type: 'playSolo', id, game };
+/** `playSolo`: a new one-seat table of `game`, with the table settings (table-settings.js
+ * settingsFields) as top-level fields. */
+export function playSolo(id, game = 'set', settings = {}) {
+  return { ...settings, type: 'playSolo', id, game };
 }
 
 /** `choose`: choose or un-choose a card on the board, by card id. */
@@ -155,8 +156,8 @@ export function quickMatch(id, { game = 'set', seats = 4 } = {}) {
 }
 
 /** `createTable`: a new table with me as its host; `private` tables are reached only by code. */
-export function createTable(id, { game = 'set', seats = 4, private: isPrivate = false } = {}) {
-  return { type: 'createTable', id, game, seats: requireSeats(seats), private: isPrivate === true };
+export function createTable(id, { game = 'set', seats = 4, private: isPrivate = false, settings = {} } = {}) {
+  return { ...settings, type: 'createTable', id, game, seats: requireSeats(seats), private: isPrivate === true };
 }
 
 /** `join`: a seat at the table with this invite code. */

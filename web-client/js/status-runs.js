@@ -3,7 +3,9 @@
 //
 // A part is one of
 //   {kind: 'text', text, color}                       color: a CSS hex colour or null
-//   {kind: 'card', card, symbol, count, color, alpha, stroke, label}
+//   {kind: 'card', card, symbol, count, color, alpha, stroke, label}   a Set card
+//   {kind: 'playing', card, rank, suit, red, label}                     a playing card ("Q♥")
+//   {kind: 'emoji', card, emoji, label}                                 a Concentration card
 // Anything unexpected degrades to text, so a status line is never lost and never interpreted.
 
 import { ATTRIBUTES } from './set-cards.js';
@@ -27,13 +29,27 @@ export function statusParts(runs) {
 /** The status line as plain text (card runs by their glyph text). */
 export function plainText(runs) {
   return statusParts(runs)
-    .map((part) => (part.kind === 'text' ? part.text : part.label))
+    .map((part) => ({ text: part.text, card: part.label, playing: `${part.rank}${part.suit}`, emoji: part.emoji })[part.kind])
     .join('');
 }
+
+/** A playing card's text as the server writes it: rank then suit ("10♥", "A♠"). */
+const PLAYING_TEXT = /^(A|[2-9]|10|J|Q|K)([♠♥♦♣])$/u;
+
+/** Emoji text: one grapheme made of pictographs (with joiners and variation selectors). */
+const EMOJI_TEXT = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\u200d|\ufe0f|\p{Emoji_Modifier})+$/u;
 
 function partOf(run) {
   const text = typeof run.text === 'string' ? run.text : '';
   const color = safeColor(run.color);
+  const label = typeof run.label === 'string' && run.label !== '' ? run.label : text;
+  if (Number.isInteger(run.card) && run.symbol === undefined) {
+    const playing = PLAYING_TEXT.exec(text);
+    if (playing !== null) {
+      return { kind: 'playing', card: run.card, rank: playing[1], suit: playing[2], red: playing[2] === '♥' || playing[2] === '♦', label };
+    }
+    if (text.length <= 16 && EMOJI_TEXT.test(text)) return { kind: 'emoji', card: run.card, emoji: text, label };
+  }
   const isCard =
     run.card !== undefined && ATTRIBUTES.symbol.includes(run.symbol) && Number.isInteger(run.count);
   if (!isCard) return { kind: 'text', text, color };

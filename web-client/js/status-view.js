@@ -15,7 +15,12 @@ const UNITS_PER_PX = SYMBOL_H / (HEIGHT_EM * 16);
 
 /** Replace the contents of `container` with the status line `runs`. */
 export function renderStatus(container, runs) {
-  container.replaceChildren(...statusParts(runs).map(nodeFor));
+  container.replaceChildren(...runNodes(runs));
+}
+
+/** The DOM nodes of a line of runs (the status line, a history row). */
+export function runNodes(runs) {
+  return statusParts(runs).map(nodeFor);
 }
 
 function nodeFor(part) {
@@ -25,6 +30,33 @@ function nodeFor(part) {
     span.className = 'run';
     span.style.setProperty('color', part.color);
     span.textContent = part.text;
+    return span;
+  }
+  if (part.kind === 'playing') {
+    // A small card: white paper, the corner index (rank over suit) in red or black.
+    const span = document.createElement('span');
+    span.className = `run-card run-playing ${part.red ? 'red' : 'black'}`;
+    span.setAttribute('role', 'img');
+    span.setAttribute('aria-label', part.label);
+    span.dataset.card = String(part.card);
+    span.dataset.rank = part.rank;
+    span.dataset.suit = part.suit;
+    const rank = document.createElement('span');
+    rank.className = 'run-rank';
+    rank.textContent = part.rank;
+    const suit = document.createElement('span');
+    suit.className = 'run-suit';
+    suit.textContent = part.suit;
+    span.append(rank, suit);
+    return span;
+  }
+  if (part.kind === 'emoji') {
+    const span = document.createElement('span');
+    span.className = 'run-card run-emoji';
+    span.setAttribute('role', 'img');
+    span.setAttribute('aria-label', part.label);
+    span.dataset.card = String(part.card);
+    span.textContent = part.emoji;
     return span;
   }
   const width = part.count * SYMBOL_W + (part.count - 1) * SYMBOL_GAP;

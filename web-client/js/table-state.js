@@ -9,6 +9,11 @@
 //             phase, code, private, seats, host, spectators,
 //             countdown, countdownUntil, vote, turn }
 //   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil, flips? }
+//   Table also has turnSeconds (null: no turn clock), turnUntil (ms deadline of the current turn:
+//   the snapshot's turnLeft, then turnSeconds from each `turn` event), history: [Entry] (oldest
+//   first; a `history` event appends, `redeal` clears) and lastMatch ({seat, cards, at} of the last
+//   `match` event, client-side).
+//   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
 // Face-down games (Matchismo, Concentration): a board entry's `id` is its slot handle; `flip`
 // replaces the entry with the same id, `hide` turns entries back down, `turn` says whose turn it
 // is (Concentration; `turn` is null otherwise) and players carry `flips`.
@@ -69,6 +74,10 @@ export function applySnapshot(table, now = Date.now()) {
       countdownUntil: countdown === null ? null : now + countdown * 1000,
       vote: copyVote(table.vote),
       turn: Number.isInteger(table.turn) ? table.turn : null,
+      turnSeconds: isCount(table.turnSeconds) && table.turnSeconds > 0 ? table.turnSeconds : null,
+      turnUntil: Number.isInteger(table.turn) && isCount(table.turnLeft) ? now + table.turnLeft * 1000 : null,
+      history: Array.isArray(table.history) ? table.history.filter(isHistoryEntry).map(copyEntry) : [],
+      lastMatch: null,
     },
     awaitingSnapshot: false,
   };
@@ -181,11 +190,16 @@ const EVENT_HANDLERS = {
     const player = playerAt(table, e.seat);
     player.selection = player.selection.filter((id) => id !== e.card);
   },
-  match(table, e) {
+  match(table, e, now) {
     const player = playerAt(table, e.seat);
     const cards = new Set(requireArray(e.cards, 'cards'));
     for (const p of table.players) p.selection = p.selection.filter((id) => !cards.has(id));
     player.matches += 1;
+    // Face-down games keep matched cards on the board, out of play (a snapshot says `matched`).
+    table.board = table.board.map((c) => (cards.has(c.id) && c.faceUp !== undefined ? { ...c, matched: true } : c));
+    // Who took which cards, and when: a choice of mine refused with cardNotOnTable right after
+    // can then say who was faster.
+    table.lastMatch = { seat: e.seat, cards: [...cards], at: now };
   },
   mismatch(table, e) {
     // Nothing to change: the deselect events that follow say which cards leave the selection.
@@ -227,6 +241,8 @@ const EVENT_HANDLERS = {
     table.countdown = null;
     table.countdownUntil = null;
     table.vote = null;
+    table.history = [];
+    table.lastMatch = null;
   },
   over(table, e) {
     table.over = true;
@@ -289,14 +305,23 @@ const EVENT_HANDLERS = {
     const i = table.board.findIndex((c) => c.id === card.id);
     if (i === -1) throw new RangeError(`no slot ${card.id}`);
     table.board[i] = card;
+    // Each card a player turns up is one flip (the snapshot's `flips` counts the same way).
+    const player = Number.isInteger(e.seat) ? table.players.find((p) => p.seat === e.seat) : undefined;
+    if (player !== undefined && player.flips !== undefined) player.flips += 1;
   },
   hide(table, e) {
     const ids = new Set(requireArray(e.cards, 'cards'));
     table.board = table.board.map((c) => (ids.has(c.id) ? { id: c.id, faceUp: false } : c));
   },
-  turn(table, e) {
+  turn(table, e, now) {
     table.turn = requireSeat(e.seat);
     playerAt(table, e.seat);
+    // Every turn starts with the table's whole turn time (none: no clock).
+    table.turnUntil = table.turnSeconds === null ? null : now + table.turnSeconds * 1000;
+  },
+  history(table, e) {
+    if (!isHistoryEntry(e.entry)) throw new TypeError('history entry');
+    table.history.push(copyEntry(e.entry));
   },
   vote(table, e) {
     const seats = requireArray(e.seats, 'seats');
@@ -333,6 +358,29 @@ function requireString(value, name) {
 
 function isCount(value) {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** A history entry (PROTOCOL.md, `history`): `{n, at, seat, kind, points | penalty, runs}`. */
+function isHistoryEntry(entry) {
+  return (
+    entry !== null &&
+    typeof entry === 'object' &&
+    Number.isInteger(entry.n) &&
+    (entry.kind === 'match' || entry.kind === 'mismatch') &&
+    Array.isArray(entry.runs)
+  );
+}
+
+function copyEntry(entry) {
+  return {
+    n: entry.n,
+    at: typeof entry.at === 'number' && Number.isFinite(entry.at) && entry.at >= 0 ? entry.at : null,
+    seat: Number.isInteger(entry.seat) ? entry.seat : null,
+    kind: entry.kind,
+    points: Number.isInteger(entry.points) ? entry.points : 0,
+    penalty: Number.isInteger(entry.penalty) ? entry.penalty : 0,
+    runs: entry.runs.filter((run) => run !== null && typeof run === 'object').map((run) => ({ ...run })),
+  };
 }
 
 function copyVote(vote) {

@@ -1,0 +1,301 @@
+"""The three games in headless Chromium against the real server: solo Matchismo and Concentration
+(face-down boards, flips, the styled status line, turns and flips, a whole game to the end),
+a Concentration table for two (whose turn, the turn clock, a board that waits), table settings
+chosen in the lobby and shown at the table, and the history view."""
+import re
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from mp_support import FAST, start_server  # noqa: F401  (a fixture)
+
+CARDS = "#board .card"
+CODE = re.compile(r"^[A-Z2-9]{10}$")
+RANKS = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+         "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K"}
+SUITS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+
+
+def severe_errors(driver):
+    return [e for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and e.get("source") != "network"]
+
+
+def open_lobby(driver, url, name, game, settings=None):
+    driver.get(url)
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, f'button[data-game="{game}"]').click()
+    for field, value in (settings or {}).items():
+        Select(driver.find_element(By.ID, f"opt-{field}")).select_by_value(str(value))
+
+
+def play_solo(driver, url, game, settings=None, cards=8):
+    open_lobby(driver, url, "Kim", game, settings)
+    driver.find_element(By.ID, "play-solo").click()
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) >= cards)
+
+
+def card(driver, slot):
+    return driver.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{slot}"]')
+
+
+def kind(driver, slot):
+    return card(driver, slot).get_attribute("data-kind")
+
+
+def status_cards(driver, css):
+    return [(e.get_attribute("data-rank"), e.get_attribute("data-suit"), e.get_attribute("aria-label"))
+            for e in driver.find_elements(By.CSS_SELECTOR, f"#status {css}")]
+
+
+def text_of(driver, element_id):
+    return driver.find_element(By.ID, element_id).get_attribute("textContent").strip()
+
+
+# Records the feedback drawn on the board: the points that pop up and the classes cards get.
+WATCH_FEEDBACK = """
+window.feedback = {pops: [], classes: []};
+new MutationObserver((records) => {
+  for (const r of records) {
+    for (const n of r.addedNodes) if (n.classList?.contains('points-pop')) window.feedback.pops.push(n.textContent);
+    if (r.type === 'attributes' && r.target.classList?.contains('card')) window.feedback.classes.push(...r.target.classList);
+  }
+}).observe(document.getElementById('board-area'), {childList: true, subtree: true, attributes: true, attributeFilter: ['class']});
+"""
+
+
+def test_solo_matchismo_turns_cards_up_and_the_status_line_draws_them(server, browsers):
+    driver = browsers()
+    play_solo(driver, server.http_url, "matchismo", cards=24)
+    assert {kind(driver, s) for s in range(24)} == {"down"}
+    assert text_of(driver, "table-settings-text") == "2-card matches · 24 cards"
+
+    card(driver, 0).click()
+    WebDriverWait(driver, 5).until(lambda d: kind(d, 0) == "playing")
+    first = card(driver, 0).get_attribute("aria-label")  # "ten of diamonds"
+    rank, suit = RANKS[first.split()[0]], SUITS[first.split()[-1]]
+    # The face is a drawn playing card: its corner index shows the rank, in the suit's colour
+    # (suits are drawn as paths, not glyphs).
+    face = card(driver, 0).find_element(By.CSS_SELECTOR, "svg.card-face")
+    corner = face.find_element(By.CSS_SELECTOR, "g.corner text")
+    assert corner.get_attribute("textContent") == rank
+    red = suit in "♥♦"
+    assert corner.get_attribute("fill").lower() == ("#c8102e" if red else "#1b1b1f")
+    assert len(face.find_elements(By.CSS_SELECTOR, "g.corner path")) >= 1, "the corner draws its suit"
+    # The status line draws the card (rank + suit, red or black), not just its text.
+    WebDriverWait(driver, 5).until(lambda d: status_cards(d, ".run-playing"))
+    assert status_cards(driver, ".run-playing") == [(rank, suit, first)]
+    colour = driver.find_element(By.CSS_SELECTOR, "#status .run-playing").value_of_css_property("color")
+    assert ("198, 40, 40" in colour) == red, colour
+
+    driver.execute_script(WATCH_FEEDBACK)
+    card(driver, 1).click()
+    WebDriverWait(driver, 5).until(lambda d: len(status_cards(d, ".run-playing")) == 2)
+    second = card(driver, 1).get_attribute("aria-label").replace(", matched", "")
+    assert [c[2] for c in status_cards(driver, ".run-playing")] == [first, second]
+    status = text_of(driver, "status")
+    if "matched" in status:
+        # Matched cards stay on the board, face up and dimmed, and cannot be chosen again.
+        for slot in (0, 1):
+            assert "matched" in card(driver, slot).get_attribute("class")
+            assert card(driver, slot).get_attribute("aria-disabled") == "true"
+        assert float(card(driver, 0).value_of_css_property("opacity")) < 0.6
+        # The match flashed and showed its points at the cards.
+        points = re.search(r"\+(\d+)", status).group(0)
+        feedback = driver.execute_script("return window.feedback")
+        assert points in feedback["pops"] and "found" in feedback["classes"], feedback
+    else:
+        assert "don't match" in status
+        # The mismatch shook the cards.
+        assert "mismatch" in driver.execute_script("return window.feedback")["classes"]
+        # The card just chosen stays up; the other turns back down (a hide event).
+        WebDriverWait(driver, 5).until(lambda d: kind(d, 0) == "down")
+        assert kind(driver, 1) == "playing"
+    assert text_of(driver, "flips") == "2"
+    driver.save_screenshot("/tmp/matchismo-solo.png")
+    assert not severe_errors(driver), severe_errors(driver)
+
+
+def faces(driver):
+    return {int(e.get_attribute("data-card-id")): e.get_attribute("aria-label")
+            for e in driver.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="emoji"]')}
+
+
+def flip(driver, slot, seen):
+    """Turns `slot` up and notes what it shows (the face is there before any hide comes)."""
+    before = text_of(driver, "flips")
+    card(driver, slot).click()
+    WebDriverWait(driver, 5).until(lambda d: text_of(d, "flips") != before)
+    seen[slot] = faces(driver).get(slot, "").replace(", matched", "")
+    assert seen[slot], f"slot {slot} did not show a face"
+
+
+def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
+    driver = browsers()
+    play_solo(driver, server.http_url, "concentration", {"pairs": 4, "theme": 0})
+    assert len(driver.find_elements(By.CSS_SELECTOR, CARDS)) == 8
+    assert text_of(driver, "table-settings-text").startswith("4 pairs")
+    assert text_of(driver, "turn-text") == "Your turn"
+    assert text_of(driver, "flips") == "0"
+
+    seen = {}
+    flip(driver, 0, seen)
+    flip(driver, 1, seen)
+    assert text_of(driver, "flips") == "2"
+    status = text_of(driver, "status")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#status .run-emoji")) == 2, status
+    labels = [e.get_attribute("aria-label") for e in driver.find_elements(By.CSS_SELECTOR, "#status .run-emoji")]
+    assert labels == [seen[0], seen[1]]
+    if seen[0] != seen[1]:
+        # The second card stays visible for a moment, then both turn back down.
+        assert kind(driver, 1) == "emoji"
+        WebDriverWait(driver, 4).until(lambda d: kind(d, 0) == "down" and kind(d, 1) == "down")
+        assert "don't match" in status
+    # Play on to the end: pair what has been seen, else turn up something new.
+    for _ in range(12):
+        if driver.find_element(By.ID, "gameover").is_displayed():
+            break
+        open_slots = [s for s in range(8) if "matched" not in card(driver, s).get_attribute("class")]
+        if not open_slots:
+            break
+        by_face = {}
+        for s in open_slots:
+            if s in seen:
+                by_face.setdefault(seen[s], []).append(s)
+        pair = next((v for v in by_face.values() if len(v) == 2), None)
+        if pair:
+            first, second = pair
+        else:
+            unseen = [s for s in open_slots if s not in seen]
+            first = unseen[0]
+        WebDriverWait(driver, 4).until(lambda d: kind(d, first) == "down")
+        flip(driver, first, seen)
+        if not pair:
+            match = [s for s in open_slots if s != first and seen.get(s) == seen[first]]
+            second = match[0] if match else next(s for s in open_slots if s != first and s not in seen)
+        WebDriverWait(driver, 4).until(lambda d: kind(d, second) == "down")
+        flip(driver, second, seen)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    rows = driver.find_elements(By.CSS_SELECTOR, "#standings li")
+    assert len(rows) == 1
+    assert rows[0].find_element(By.CSS_SELECTOR, ".rank").text == "1."
+    assert "4 pairs" in rows[0].find_element(By.CSS_SELECTOR, ".detail").text
+    assert re.match(r"^Time played \d+:\d\d$", text_of(driver, "gameover-time")), text_of(driver, "gameover-time")
+    assert driver.find_element(By.ID, "play-again").text == "Play again"
+    assert driver.find_element(By.ID, "back-to-lobby").is_displayed()
+    driver.save_screenshot("/tmp/concentration-over.png")
+
+    # Play again deals a new face-down board; Back to the lobby leaves.
+    driver.find_element(By.ID, "play-again").click()
+    WebDriverWait(driver, 5).until(lambda d: not d.find_element(By.ID, "gameover").is_displayed())
+    assert {kind(driver, s) for s in range(8)} == {"down"}
+    assert text_of(driver, "flips") == "0"
+    driver.find_element(By.ID, "leave").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_concentration_for_two_shows_whose_turn_and_the_clock(start_server, browsers):
+    server = start_server(*FAST)
+    ann, bob = browsers(), browsers()
+    open_lobby(ann, server.http_url, "Ann", "concentration", {"pairs": 4, "turnSeconds": 20})
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    assert "20 s turns" in text_of(ann, "table-settings-text")
+    bob.get(server.http_url + f"#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+        WebDriverWait(driver, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
+    kinds = {e.get_attribute("data-kind") for e in ann.find_elements(By.CSS_SELECTOR, CARDS)}
+    if kinds != {"down"}:
+        # Seen on the server of 2026-11-24 (4908f7c): the `redeal` that starts a multiplayer
+        # face-down game carries every card face up under its card id, and no `turn` follows.
+        pytest.xfail("server bug: the game-start redeal of a Concentration table shows every face")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 5).until(lambda d: text_of(d, "turn-text") != "")
+    mover, waiter = (ann, bob) if text_of(ann, "turn-text") == "Your turn" else (bob, ann)
+    mover_name = "Ann" if mover is ann else "Bob"
+    assert text_of(waiter, "turn-text") == f"{mover_name}'s turn"
+    # The clock counts down from the turn time.
+    clock = text_of(waiter, "turn-clock")
+    assert re.match(r"^0:(1\d|20)$", clock), clock
+    # The seat whose turn it is is marked on both scoreboards.
+    for driver in (ann, bob):
+        row = driver.find_element(By.CSS_SELECTOR, "#scoreboard li.turn")
+        assert row.find_element(By.CSS_SELECTOR, ".name").text == mover_name
+    # Not my turn: the board does not take clicks.
+    assert card(waiter, 0).get_attribute("aria-disabled") == "true"
+    card(waiter, 0).click()
+    time.sleep(0.5)
+    assert kind(waiter, 0) == "down" and kind(mover, 0) == "down"
+    # The mover turns up two cards: flips count on both screens.
+    card(mover, 0).click()
+    WebDriverWait(waiter, 5).until(lambda d: kind(d, 0) == "emoji")
+    card(mover, 1).click()
+    WebDriverWait(waiter, 5).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#scoreboard li.seat:not(.you) .sets").text.endswith("2 flips"))
+    assert text_of(mover, "flips") == "2"
+    assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
+
+
+def test_a_table_is_created_with_settings_and_shows_them(server, browsers):
+    driver = browsers()
+    open_lobby(driver, server.http_url, "Kim", "set", {"scoring": "classic", "boardSize": 15})
+    Select(driver.find_element(By.ID, "seats")).select_by_value("2")
+    driver.find_element(By.ID, "create-private").click()
+    WebDriverWait(driver, 15).until(lambda d: text_of(d, "table-settings-text") != "")
+    assert text_of(driver, "table-settings-text") == "Classic scoring · 15 cards"
+    # The other games' forms: what the lobby offers.
+    driver.find_element(By.ID, "leave").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    driver.find_element(By.CSS_SELECTOR, 'button[data-game="concentration"]').click()
+    themes = [o.text for o in Select(driver.find_element(By.ID, "opt-theme")).options]
+    assert themes == ["Animals", "Food", "Sports", "Travel", "Weather", "Music"]
+    # Solo Set with 18 cards deals 18.
+    driver.find_element(By.CSS_SELECTOR, 'button[data-game="set"]').click()
+    Select(driver.find_element(By.ID, "opt-boardSize")).select_by_value("18")
+    driver.find_element(By.ID, "play-solo").click()
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) >= 18)
+    assert "18 cards" in text_of(driver, "table-settings-text")
+    assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_the_history_view_opens_with_h_and_lists_matches_and_mismatches(server, browsers):
+    driver = browsers()
+    play_solo(driver, server.http_url, "matchismo", cards=24)
+    body = driver.find_element(By.CSS_SELECTOR, "body")
+    body.send_keys("h")
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "history-view").is_displayed())
+    assert not driver.find_element(By.ID, "board-area").is_displayed()
+    assert driver.find_element(By.ID, "history-empty").is_displayed()
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    WebDriverWait(driver, 5).until(lambda d: not d.find_element(By.ID, "history-view").is_displayed())
+    assert driver.find_element(By.ID, "board-area").is_displayed()
+
+    # Two choices: a match or a mismatch either way, which the history should list.
+    card(driver, 2).click()
+    WebDriverWait(driver, 5).until(lambda d: kind(d, 2) == "playing")
+    card(driver, 3).click()
+    WebDriverWait(driver, 5).until(lambda d: "match" in text_of(d, "status"))
+    driver.find_element(By.ID, "history-button").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "history-view").is_displayed())
+    try:
+        WebDriverWait(driver, 3).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-list li"))
+    except Exception:  # noqa: BLE001
+        pytest.skip("the server does not send history entries yet (snapshot table.history / diff event 'history')")
+    row = driver.find_element(By.CSS_SELECTOR, "#history-list li")
+    assert row.find_element(By.CSS_SELECTOR, ".h-n").text == "1."
+    assert re.match(r"^\d+:\d\d$", row.find_element(By.CSS_SELECTOR, ".h-time").text)
+    assert len(row.find_elements(By.CSS_SELECTOR, ".run-playing")) == 2
+    points = row.find_element(By.CSS_SELECTOR, ".h-points")
+    assert re.match(r"^(\+\d+|−\d+|0)$", points.text), points.text
+    assert ("gain" in points.get_attribute("class")) == points.text.startswith("+")
+    assert not driver.find_element(By.ID, "history-empty").is_displayed()
+    driver.find_element(By.ID, "history-back").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "board-area").is_displayed())
+    assert not severe_errors(driver), severe_errors(driver)
