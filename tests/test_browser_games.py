@@ -299,3 +299,41 @@ def test_the_history_view_opens_with_h_and_lists_matches_and_mismatches(server, 
     driver.find_element(By.ID, "history-back").click()
     WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "board-area").is_displayed())
     assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_a_set_taken_by_someone_faster_says_who_took_it(start_server, browsers):
+    """Ann (the browser) has chosen a card; Bob (a plain WebSocket client) claims a set with it."""
+    import itertools
+    import json
+
+    from websockets.sync.client import connect
+    from protocol_client import set_from_ids
+
+    server = start_server(*FAST)
+    ann = browsers()
+    open_lobby(ann, server.http_url, "Ann", "set")
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    with connect(server.ws_url, subprotocols=["matchismo.v2"], open_timeout=10) as bob:
+        bob.send(json.dumps({"type": "hello", "id": 1, "name": "Bob"}))
+        bob.send(json.dumps({"type": "join", "id": 2, "code": code}))
+        board = None
+        deadline = time.monotonic() + 15
+        while board is None and time.monotonic() < deadline:
+            message = json.loads(bob.recv(timeout=10))
+            for event in message.get("events", []):
+                if event.get("kind") == "redeal":
+                    board = [c["id"] for c in event["board"]]
+        assert board, "the game started"
+        WebDriverWait(ann, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+        triple = next(t for t in itertools.combinations(board, 3) if set_from_ids(*t))
+        card(ann, triple[0]).click()
+        WebDriverWait(ann, 5).until(lambda d: card(d, triple[0]).get_attribute("aria-pressed") == "true")
+        for i, card_id in enumerate(triple):
+            bob.send(json.dumps({"type": "choose", "id": 10 + i, "card": card_id}))
+        WebDriverWait(ann, 5).until(lambda d: d.find_element(By.ID, "toast").is_displayed()
+                                    and "took" in d.find_element(By.ID, "toast").text)
+        assert ann.find_element(By.ID, "toast").text == "Bob took that set"
+    assert not severe_errors(ann), severe_errors(ann)

@@ -523,6 +523,12 @@ function diff(message) {
     }
   }
   for (const { slots, rects, points } of found) showMatch(slots, rects, points);
+  // Someone else's match took a card I had chosen: say who was faster.
+  const mineBefore = new Set(mySelection(before));
+  const took = message.events.find(
+    (e) => e.kind === 'match' && e.seat !== state.table.you && Array.isArray(e.cards) && e.cards.some((id) => mineBefore.has(id)),
+  );
+  if (took !== undefined) showToast(lostRaceText(state.table, Date.now()) ?? 'Someone was faster');
   if (state.table.phase === 'playing' && playingSince === null) playingSince = Date.now();
 }
 
