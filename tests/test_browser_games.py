@@ -198,32 +198,62 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     assert not severe_errors(driver), severe_errors(driver)
 
 
-def test_concentration_for_two_shows_whose_turn_and_the_clock(start_server, browsers):
-    server = start_server(*FAST)
-    ann, bob = browsers(), browsers()
+def start_concentration_for_two(server, ann, bob):
+    """Ann creates a 2-seat Concentration table (4 pairs, 20 s turns); Bob joins by its link."""
     open_lobby(ann, server.http_url, "Ann", "concentration", {"pairs": 4, "turnSeconds": 20})
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
     code = text_of(ann, "table-code")
     assert "20 s turns" in text_of(ann, "table-settings-text")
+    # Bob types his name, then follows the link (the seat is taken under the name typed).
+    bob.get(server.http_url)
+    bob.find_element(By.ID, "name").send_keys("Bob")
     bob.get(server.http_url + f"#/t/{code}")
     for driver in (ann, bob):
         WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
         WebDriverWait(driver, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
-    kinds = {e.get_attribute("data-kind") for e in ann.find_elements(By.CSS_SELECTOR, CARDS)}
-    if kinds != {"down"}:
-        # Seen on the server of 2026-11-24 (4908f7c): the `redeal` that starts a multiplayer
-        # face-down game carries every card face up under its card id, and no `turn` follows.
+
+
+def board_kinds(driver):
+    return {e.get_attribute("data-kind") for e in driver.find_elements(By.CSS_SELECTOR, CARDS)}
+
+
+def test_a_concentration_game_for_two_starts_face_down(start_server, browsers):
+    server = start_server(*FAST)
+    ann, bob = browsers(), browsers()
+    start_concentration_for_two(server, ann, bob)
+    if board_kinds(ann) != {"down"}:
+        # Seen with the server of 4908f7c: the `redeal` that starts a multiplayer face-down game
+        # (TableState.beginPlay) carries every card face up under its card id, and no `turn` follows.
         pytest.xfail("server bug: the game-start redeal of a Concentration table shows every face")
     for driver in (ann, bob):
         WebDriverWait(driver, 5).until(lambda d: text_of(d, "turn-text") != "")
+    assert sorted(text_of(d, "turn-text") for d in (ann, bob))[1] == "Your turn"
+
+
+def test_concentration_for_two_shows_whose_turn_and_the_clock(start_server, browsers):
+    server = start_server(*FAST)
+    ann, bob = browsers(), browsers()
+    start_concentration_for_two(server, ann, bob)
+    # Both reload (a resumed session gets the table's snapshot, as after any reconnection): this
+    # keeps the test about the turn display whatever the game-start diff looks like (see above).
+    for driver in (ann, bob):
+        driver.refresh()
+        WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
+        assert board_kinds(driver) == {"down"}
+        WebDriverWait(driver, 5).until(lambda d: text_of(d, "turn-text") != "")
+    # A turn passes when its seat is away (as during a reload): wait until both are back and agree.
+    def settled(_):
+        connected = all(e.get_attribute("data-connected") == "true"
+                        for d in (ann, bob) for e in d.find_elements(By.CSS_SELECTOR, "#scoreboard li.seat"))
+        mine = [text_of(d, "turn-text") == "Your turn" for d in (ann, bob)]
+        return connected and sum(mine) == 1
+    WebDriverWait(ann, 10).until(settled)
     mover, waiter = (ann, bob) if text_of(ann, "turn-text") == "Your turn" else (bob, ann)
-    mover_name = "Ann" if mover is ann else "Bob"
+    mover_name, waiter_name = ("Ann", "Bob") if mover is ann else ("Bob", "Ann")
     assert text_of(waiter, "turn-text") == f"{mover_name}'s turn"
-    # The clock counts down from the turn time.
-    clock = text_of(waiter, "turn-clock")
-    assert re.match(r"^0:(1\d|20)$", clock), clock
+    assert mover.find_element(By.ID, "turn").get_attribute("data-mine") == "true"
     # The seat whose turn it is is marked on both scoreboards.
     for driver in (ann, bob):
         row = driver.find_element(By.CSS_SELECTOR, "#scoreboard li.turn")
@@ -233,13 +263,35 @@ def test_concentration_for_two_shows_whose_turn_and_the_clock(start_server, brow
     card(waiter, 0).click()
     time.sleep(0.5)
     assert kind(waiter, 0) == "down" and kind(mover, 0) == "down"
-    # The mover turns up two cards: flips count on both screens.
-    card(mover, 0).click()
+    # The mover turns up two cards: both screens show them and count the flips.
+    seen = {}
+    flip(mover, 0, seen)
     WebDriverWait(waiter, 5).until(lambda d: kind(d, 0) == "emoji")
-    card(mover, 1).click()
+    flip(mover, 1, seen)
     WebDriverWait(waiter, 5).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "#scoreboard li.seat:not(.you) .sets").text.endswith("2 flips"))
     assert text_of(mover, "flips") == "2"
+    for first in (2, 4, 6):
+        if seen[first - 2] != seen[first - 1]:
+            break
+        # A pair: the same player goes again, until a miss.
+        assert text_of(mover, "turn-text") == "Your turn"
+        flip(mover, first, seen)
+        flip(mover, first + 1, seen)
+    if all(seen[i] == seen[i + 1] for i in range(0, len(seen), 2)):
+        pytest.skip("the deal paired every pair of neighbours: no miss to pass the turn")
+    miss = max(i for i in range(0, len(seen), 2) if seen[i] != seen[i + 1])
+    # A miss passes the turn (a `turn` event): the clock starts again at the full 20 s.
+    WebDriverWait(waiter, 5).until(lambda d: text_of(d, "turn-text") == "Your turn")
+    assert text_of(mover, "turn-text") == f"{waiter_name}'s turn"
+    clock = text_of(waiter, "turn-clock")
+    assert re.match(r"^0:(1[2-9]|20)$", clock), clock
+    time.sleep(2.2)
+    later = text_of(waiter, "turn-clock")
+    assert later < clock, (clock, later)
+    assert card(mover, miss).get_attribute("aria-disabled") == "true"
+    WebDriverWait(waiter, 3).until(lambda d: kind(d, miss) == "down")
+    assert card(waiter, miss).get_attribute("aria-disabled") == "false"
     assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
 
 
@@ -337,3 +389,35 @@ def test_a_set_taken_by_someone_faster_says_who_took_it(start_server, browsers):
                                     and "took" in d.find_element(By.ID, "toast").text)
         assert ann.find_element(By.ID, "toast").text == "Bob took that set"
     assert not severe_errors(ann), severe_errors(ann)
+
+
+def test_two_fingers_zoom_the_board_and_reset_puts_it_back(server, browsers):
+    driver = browsers()
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    play_solo(driver, server.http_url, "matchismo", cards=24)
+    box = driver.execute_script(
+        "const r = document.getElementById('board-area').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];")
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+
+    def touch(kind, spread):
+        points = [] if kind == "touchEnd" else [
+            {"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def scale():
+        return driver.execute_script("return new DOMMatrix(getComputedStyle(document.getElementById('board')).transform).a")
+
+    assert scale() == 1
+    assert not driver.find_element(By.ID, "zoom-reset").is_displayed()
+    touch("touchStart", 50)
+    for spread in (60, 80, 100):
+        touch("touchMove", spread)
+    touch("touchEnd", 0)
+    assert abs(scale() - 2) < 0.05, scale()
+    # The pinch chose no card.
+    assert not driver.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="playing"]')
+    reset = driver.find_element(By.ID, "zoom-reset")
+    assert reset.is_displayed()
+    reset.click()
+    assert scale() == 1 and not reset.is_displayed()
+    assert not severe_errors(driver), severe_errors(driver)

@@ -4,8 +4,25 @@
 
 import { CARD_VIEWBOX } from './card-view.js';
 
-/** Names for the emoji a Concentration deck is likely to use; anything else reads as
- * "card showing 🦊". */
+/** The server's six themes (Sources/Model/EmojiCard.swift), with the names its status runs use
+ * as labels, so a card on the board and in the status line read the same. */
+const THEME_NAMES = {
+  '🦊': 'fox', '🐼': 'panda', '🐸': 'frog', '🦉': 'owl', '🐢': 'turtle',
+  '🦒': 'giraffe', '🐙': 'octopus', '🦔': 'hedgehog', '🐝': 'bee', '🦩': 'flamingo',
+  '🍕': 'pizza', '🍣': 'sushi', '🥐': 'croissant', '🌮': 'taco', '🍩': 'doughnut',
+  '🥑': 'avocado', '🍉': 'watermelon', '🧀': 'cheese', '🍔': 'burger', '🥨': 'pretzel',
+  '⚽': 'football', '🏀': 'basketball', '🎾': 'tennis ball', '🏓': 'table tennis', '🏈': 'american football',
+  '⛳': 'golf flag', '🥊': 'boxing glove', '🏒': 'ice hockey stick', '🎳': 'bowling', '🏐': 'volleyball',
+  '🚀': 'rocket', '🚲': 'bicycle', '⛵': 'sailboat', '🚂': 'locomotive', '🚁': 'helicopter',
+  '🚗': 'car', '🛶': 'canoe', '🎈': 'balloon', '🚠': 'cable car', '🛴': 'kick scooter',
+  '☀️': 'sun', '🌧️': 'rain cloud', '⛄': 'snowman', '🌈': 'rainbow', '⚡': 'lightning',
+  '🌪️': 'tornado', '🌙': 'crescent moon', '❄️': 'snowflake', '🌊': 'wave', '🔥': 'fire',
+  '🎸': 'guitar', '🎹': 'keyboard', '🥁': 'drum', '🎺': 'trumpet', '🎻': 'violin',
+  '🎷': 'saxophone', '🪗': 'accordion', '🎤': 'microphone', '🎧': 'headphones', '🪕': 'banjo',
+};
+
+/** Names for the emoji a Concentration deck is likely to use (the themes' names win); anything
+ * else reads as "card showing 🦊". */
 export const EMOJI_NAMES = Object.freeze({
   '🦊': 'fox', '🐶': 'dog', '🐱': 'cat', '🐭': 'mouse', '🐹': 'hamster', '🐰': 'rabbit', '🐻': 'bear',
   '🐼': 'panda', '🐨': 'koala', '🐯': 'tiger', '🦁': 'lion', '🐮': 'cow', '🐷': 'pig', '🐸': 'frog',
@@ -17,6 +34,7 @@ export const EMOJI_NAMES = Object.freeze({
   '🏀': 'basketball', '🎲': 'die', '🚀': 'rocket', '🚗': 'car', '✈️': 'airplane', '🌈': 'rainbow',
   '⭐': 'star', '🌙': 'moon', '☀️': 'sun', '🔥': 'fire', '💧': 'droplet', '🌵': 'cactus', '🌻': 'sunflower',
   '🍄': 'mushroom', '🎈': 'balloon', '🎁': 'gift', '🔔': 'bell', '🎸': 'guitar', '🎩': 'top hat',
+  ...THEME_NAMES,
 });
 
 /** True for a face-up Concentration entry: a short non-empty `emoji` string. */

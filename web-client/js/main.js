@@ -302,7 +302,8 @@ function followRoute() {
   const table = state.table;
   if (route.view === 'table') {
     if (table !== null && table.code === route.code) return;
-    if (connection.state === 'online') act((id) => joinMessage(id, route.code), { needsName: false });
+    // A seat is taken under the name typed (act starts a new session when it changed).
+    if (connection.state === 'online') act((id) => joinMessage(id, route.code));
   } else if (table !== null) {
     leaveTable();
   }
@@ -971,7 +972,7 @@ function setUpPinch() {
   area.addEventListener('pointercancel', up);
   // A finger lifted after a pinch is not a tap on a card.
   area.addEventListener('click', (event) => {
-    if (Date.now() - pinchedAt < 400) event.stopPropagation();
+    if (Date.now() - pinchedAt < 400 && event.target.closest?.('.card')) event.stopPropagation();
   }, true);
 }
 

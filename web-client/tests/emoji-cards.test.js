@@ -26,3 +26,10 @@ test('only a short non-empty emoji string is an emoji card', () => {
   assert.equal(isEmojiCard({ emoji: 7 }), false);
   assert.equal(isEmojiCard(null), false);
 });
+
+test("every emoji of the server's themes has the server's name", () => {
+  assert.equal(emojiLabel('🦒'), 'giraffe');
+  assert.equal(emojiLabel('⚽'), 'football');
+  assert.equal(emojiLabel('🪕'), 'banjo');
+  assert.equal(emojiLabel('🌧️'), 'rain cloud');
+});
