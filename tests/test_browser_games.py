@@ -188,13 +188,10 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     assert driver.find_element(By.ID, "back-to-lobby").is_displayed()
     driver.save_screenshot("/tmp/concentration-over.png")
 
-    # Play again deals a new face-down board; Back to the lobby leaves.
-    driver.find_element(By.ID, "play-again").click()
-    WebDriverWait(driver, 5).until(lambda d: not d.find_element(By.ID, "gameover").is_displayed())
-    assert {kind(driver, s) for s in range(8)} == {"down"}
-    assert text_of(driver, "flips") == "0"
-    driver.find_element(By.ID, "leave").click()
+    # Back to the lobby leaves the table (Play again: see the game for two).
+    driver.find_element(By.ID, "back-to-lobby").click()
     WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    assert driver.execute_script("return location.hash") in ("", "#/")
     assert not severe_errors(driver), severe_errors(driver)
 
 
@@ -421,3 +418,60 @@ def test_two_fingers_zoom_the_board_and_reset_puts_it_back(server, browsers):
     reset.click()
     assert scale() == 1 and not reset.is_displayed()
     assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(start_server, browsers):
+    server = start_server(*FAST)
+    ann, bob = browsers(), browsers()
+    start_concentration_for_two(server, ann, bob)
+    for driver in (ann, bob):  # see test_a_concentration_game_for_two_starts_face_down
+        driver.refresh()
+        WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
+    seen = {}
+    for _ in range(16):
+        if ann.find_element(By.ID, "gameover").is_displayed():
+            break
+        WebDriverWait(ann, 10).until(
+            lambda d: [text_of(x, "turn-text") == "Your turn" for x in (ann, bob)].count(True) == 1
+            and all(kind(x, s) == "down" or "matched" in card(x, s).get_attribute("class")
+                    for x in (ann, bob) for s in range(8)))
+        mover = ann if text_of(ann, "turn-text") == "Your turn" else bob
+        open_slots = [s for s in range(8) if "matched" not in card(mover, s).get_attribute("class")]
+        by_face = {}
+        for s in open_slots:
+            if s in seen:
+                by_face.setdefault(seen[s], []).append(s)
+        pair = next((v for v in by_face.values() if len(v) == 2), None)
+        first = pair[0] if pair else next(s for s in open_slots if s not in seen)
+        flip(mover, first, seen)
+        if pair:
+            second = pair[1]
+        else:
+            match = [s for s in open_slots if s != first and seen.get(s) == seen[first]]
+            second = match[0] if match else next(s for s in open_slots if s != first and s not in seen)
+        flip(mover, second, seen)
+    for driver in (ann, bob):
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    rows = ann.find_elements(By.CSS_SELECTOR, "#standings li")
+    assert sorted(r.find_element(By.CSS_SELECTOR, ".name").text for r in rows) == ["Ann", "Bob"]
+    assert sum(int(r.get_attribute("data-matches")) for r in rows) == 4
+    assert rows[0].find_element(By.CSS_SELECTOR, ".rank").text == "1."
+    assert re.match(r"^Time played \d+:\d\d$", text_of(ann, "gameover-time"))
+    # Playing again is a vote for everyone, the host included.
+    for driver in (ann, bob):
+        assert driver.find_element(By.ID, "play-again").text == "Vote to play again"
+        assert driver.find_element(By.ID, "back-to-lobby").is_displayed()
+    ann.find_element(By.ID, "play-again").click()
+    WebDriverWait(bob, 5).until(lambda d: d.find_element(By.ID, "gameover-vote").is_displayed())
+    needed = int(re.match(r"^1 of (\d+) want to play again$", text_of(bob, "gameover-vote")).group(1))
+    assert needed == 2
+    assert ann.find_element(By.ID, "play-again").text == "Voted to play again"
+    assert not ann.find_element(By.ID, "play-again").is_enabled()
+    bob.find_element(By.ID, "play-again").click()
+    for driver in (ann, bob):
+        WebDriverWait(driver, 10).until(lambda d: not d.find_element(By.ID, "gameover").is_displayed())
+    assert board_kinds(ann) == {"down"} and board_kinds(bob) == {"down"}, "the new deal is face down"
+    assert text_of(ann, "flips") == "0"
+    ann.find_element(By.ID, "leave").click()
+    WebDriverWait(ann, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
