@@ -183,6 +183,10 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     assert len(rows) == 1
     assert rows[0].find_element(By.CSS_SELECTOR, ".rank").text == "1."
     assert "4 pairs" in rows[0].find_element(By.CSS_SELECTOR, ".detail").text
+    # Mistakes come from the history: every two flips that were not one of the 4 pairs.
+    misses = int(text_of(driver, "flips")) // 2 - 4
+    assert rows[0].get_attribute("data-mistakes") == str(misses)
+    assert f"{misses} mistake" in rows[0].find_element(By.CSS_SELECTOR, ".detail").text
     assert re.match(r"^Time played \d+:\d\d$", text_of(driver, "gameover-time")), text_of(driver, "gameover-time")
     assert driver.find_element(By.ID, "play-again").text == "Play again"
     assert driver.find_element(By.ID, "back-to-lobby").is_displayed()
@@ -220,10 +224,10 @@ def test_a_concentration_game_for_two_starts_face_down(start_server, browsers):
     server = start_server(*FAST)
     ann, bob = browsers(), browsers()
     start_concentration_for_two(server, ann, bob)
-    if board_kinds(ann) != {"down"}:
-        # Seen with the server of 4908f7c: the `redeal` that starts a multiplayer face-down game
-        # (TableState.beginPlay) carries every card face up under its card id, and no `turn` follows.
-        pytest.xfail("server bug: the game-start redeal of a Concentration table shows every face")
+    # The deal that starts the game names slots and shows no face (the server of 4908f7c sent
+    # every face, under card ids), and says whose turn it is.
+    assert board_kinds(ann) == {"down"} and board_kinds(bob) == {"down"}
+    assert sorted(int(e.get_attribute("data-card-id")) for e in ann.find_elements(By.CSS_SELECTOR, CARDS)) == list(range(8))
     for driver in (ann, bob):
         WebDriverWait(driver, 5).until(lambda d: text_of(d, "turn-text") != "")
     assert sorted(text_of(d, "turn-text") for d in (ann, bob))[1] == "Your turn"
@@ -233,20 +237,21 @@ def test_concentration_for_two_shows_whose_turn_and_the_clock(start_server, brow
     server = start_server(*FAST)
     ann, bob = browsers(), browsers()
     start_concentration_for_two(server, ann, bob)
-    # Both reload (a resumed session gets the table's snapshot, as after any reconnection): this
-    # keeps the test about the turn display whatever the game-start diff looks like (see above).
-    for driver in (ann, bob):
-        driver.refresh()
-        WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
-        assert board_kinds(driver) == {"down"}
-        WebDriverWait(driver, 5).until(lambda d: text_of(d, "turn-text") != "")
-    # A turn passes when its seat is away (as during a reload): wait until both are back and agree.
+    # Ann reloads (a resumed session gets the table's snapshot, with turn and turnLeft); Bob keeps
+    # the state his diffs built. A turn passes when its seat is away, as during a reload: wait
+    # until both are back and agree.
+    ann.refresh()
+    WebDriverWait(ann, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
+    assert board_kinds(ann) == {"down"}
     def settled(_):
         connected = all(e.get_attribute("data-connected") == "true"
                         for d in (ann, bob) for e in d.find_elements(By.CSS_SELECTOR, "#scoreboard li.seat"))
         mine = [text_of(d, "turn-text") == "Your turn" for d in (ann, bob)]
         return connected and sum(mine) == 1
     WebDriverWait(ann, 10).until(settled)
+    # Both clocks run: Ann's from the snapshot's turnLeft, Bob's from the turn event.
+    for driver in (ann, bob):
+        assert re.match(r"^0:[0-2]\d$", text_of(driver, "turn-clock")), text_of(driver, "turn-clock")
     mover, waiter = (ann, bob) if text_of(ann, "turn-text") == "Your turn" else (bob, ann)
     mover_name, waiter_name = ("Ann", "Bob") if mover is ann else ("Bob", "Ann")
     assert text_of(waiter, "turn-text") == f"{mover_name}'s turn"
@@ -316,6 +321,7 @@ def test_a_table_is_created_with_settings_and_shows_them(server, browsers):
 
 def test_the_history_view_opens_with_h_and_lists_matches_and_mismatches(server, browsers):
     driver = browsers()
+    driver.set_window_size(1280, 600)  # a short list, so that it scrolls
     play_solo(driver, server.http_url, "matchismo", cards=24)
     body = driver.find_element(By.CSS_SELECTOR, "body")
     body.send_keys("h")
@@ -333,10 +339,7 @@ def test_the_history_view_opens_with_h_and_lists_matches_and_mismatches(server, 
     WebDriverWait(driver, 5).until(lambda d: "match" in text_of(d, "status"))
     driver.find_element(By.ID, "history-button").click()
     WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "history-view").is_displayed())
-    try:
-        WebDriverWait(driver, 3).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-list li"))
-    except Exception:  # noqa: BLE001
-        pytest.skip("the server does not send history entries yet (snapshot table.history / diff event 'history')")
+    WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-list li"))
     row = driver.find_element(By.CSS_SELECTOR, "#history-list li")
     assert row.find_element(By.CSS_SELECTOR, ".h-n").text == "1."
     assert re.match(r"^\d+:\d\d$", row.find_element(By.CSS_SELECTOR, ".h-time").text)
@@ -345,6 +348,41 @@ def test_the_history_view_opens_with_h_and_lists_matches_and_mismatches(server, 
     assert re.match(r"^(\+\d+|−\d+|0)$", points.text), points.text
     assert ("gain" in points.get_attribute("class")) == points.text.startswith("+")
     assert not driver.find_element(By.ID, "history-empty").is_displayed()
+
+    # The board keeps changing under the open history: rows are appended, and a reader scrolled
+    # up stays where they are; at the bottom, the list follows the new rows.
+    def choose_hidden(slot):
+        driver.execute_script("document.querySelector(arguments[0]).click()", f'{CARDS}[data-card-id="{slot}"]')
+
+    def rows():
+        return len(driver.find_elements(By.CSS_SELECTOR, "#history-list li"))
+
+    def scroll(script):
+        return driver.execute_script(f"const l = document.getElementById('history-list'); {script}")
+
+    first_row = driver.find_element(By.CSS_SELECTOR, "#history-list li")
+    slots = iter(s for s in range(4, 24))
+
+    def play_until(count):
+        for slot in slots:
+            if rows() >= count:
+                return
+            if "matched" in card(driver, slot).get_attribute("class"):
+                continue
+            choose_hidden(slot)
+            WebDriverWait(driver, 5).until(lambda d: d.execute_script(
+                "return document.querySelectorAll('#board .card.pending').length") == 0)
+        assert rows() >= count, rows()
+
+    play_until(9)  # more rows than the list shows at this window size
+    assert scroll("return l.scrollHeight > l.clientHeight + 20;"), "the list overflows"
+    assert scroll("return l.scrollHeight - l.scrollTop - l.clientHeight;") < 8, "at the bottom it follows"
+    scroll("l.scrollTop = 0;")
+    play_until(rows() + 2)
+    assert scroll("return l.scrollTop;") == 0, "a reader scrolled up stays there"
+    assert first_row == driver.find_element(By.CSS_SELECTOR, "#history-list li"), "rows are appended, not redrawn"
+    numbers = [int(e.get_attribute("data-n")) for e in driver.find_elements(By.CSS_SELECTOR, "#history-list li")]
+    assert numbers == list(range(1, len(numbers) + 1))
     driver.find_element(By.ID, "history-back").click()
     WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "board-area").is_displayed())
     assert not severe_errors(driver), severe_errors(driver)
@@ -424,9 +462,6 @@ def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(star
     server = start_server(*FAST)
     ann, bob = browsers(), browsers()
     start_concentration_for_two(server, ann, bob)
-    for driver in (ann, bob):  # see test_a_concentration_game_for_two_starts_face_down
-        driver.refresh()
-        WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) == 8)
     seen = {}
     for _ in range(16):
         if ann.find_element(By.ID, "gameover").is_displayed():
