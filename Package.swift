@@ -72,7 +72,8 @@ let package = Package(
     .target(
       name: "TestSupport", dependencies: ["Model", "Protocol"], path: "Tests/TestSupport",
       swiftSettings: swiftSettings),
-    .testTarget(name: "ModelTests", dependencies: ["Model"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ModelTests", dependencies: ["Model", "TestSupport"], swiftSettings: swiftSettings),
     .testTarget(
       name: "ProtocolTests", dependencies: ["Protocol", "Model", "TestSupport"],
       resources: [.copy("Fixtures")], swiftSettings: swiftSettings),

@@ -117,7 +117,7 @@ import Testing
       } else if state.game.turn != nil && random.below(20) == 0 {
         move = .pass(seat: seat)
       } else if random.below(3) == 0,
-        let pair = FaceDownAndTurnsHelpers.pairAndStranger(state.game.playableCards)
+        let pair = pairAndStranger(state.game.playableCards)
       {
         // A choice that knows the board: the first card of a match.
         move = .choose(seat: seat, card: state.game.handle(of: state.game.playableCards[pair.0]))

@@ -75,7 +75,7 @@ import Testing
     var state = TableState<PlayingCard>(
       id: "m", settings: .matchismo(), seed: 7, names: ["Ada"])
     let board = state.game.board
-    let (i, _, k) = try #require(FaceDownAndTurnsHelpers.pairAndStranger(board))
+    let (i, _, k) = try #require(pairAndStranger(board))
     // Mismatch the same two cards over and over: every second choice is a mismatch.
     var mismatches = 0
     for round in 0..<(2 * TableState<PlayingCard>.historyCap + 60) {
@@ -104,21 +104,5 @@ import Testing
     #expect(error.replyTo == .int(4))
     #expect(error.message.hasPrefix("Ada took those cards first: "))
     #expect(error.message.contains(set[1].spokenName))
-  }
-}
-
-/// Shared with the face-down tests: two slots whose cards match and one that matches neither.
-enum FaceDownAndTurnsHelpers {
-  static func pairAndStranger<Card: MatchableCard>(_ board: [Card]) -> (Int, Int, Int)? {
-    for i in board.indices {
-      for j in board.indices where j > i && Card.matchScore([board[i], board[j]]) > 0 {
-        if let k = board.indices.first(where: {
-          $0 != i && $0 != j && Card.matchScore([board[i], board[$0]]) == 0
-        }) {
-          return (i, j, k)
-        }
-      }
-    }
-    return nil
   }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Model
@@ -6,23 +7,6 @@ import Testing
 /// scoring: the rules that make the three games differ, in the one engine.
 @Suite("Face down, turns and classic scoring")
 struct FaceDownAndTurnsTests {
-  /// Two slots of `game` whose cards match, and one that matches neither.
-  static func pairAndStranger<Card: MatchableCard>(_ game: CardMatchingGame<Card>) -> (
-    Int, Int, Int
-  )? {
-    let board = game.board
-    for i in board.indices {
-      for j in board.indices where j > i && Card.matchScore([board[i], board[j]]) > 0 {
-        if let k = board.indices.first(where: {
-          $0 != i && $0 != j && Card.matchScore([board[i], board[$0]]) == 0
-        }) {
-          return (i, j, k)
-        }
-      }
-    }
-    return nil
-  }
-
   @Test("Matchismo is dealt face down and names cards by slot; choosing turns a card up")
   func matchismoFaceDown() throws {
     var game = CardMatchingGame<PlayingCard>(settings: .matchismo(), seed: 11)
@@ -60,7 +44,7 @@ struct FaceDownAndTurnsTests {
   @Test("A Matchismo match stays face up and out of play; a mismatch turns the older card down")
   func matchismoMatchAndMismatch() throws {
     var game = CardMatchingGame<PlayingCard>(settings: .matchismo(), seed: 21)
-    let (i, j, k) = try #require(Self.pairAndStranger(game))
+    let (i, j, k) = try #require(pairAndStranger(game.board))
     accept(.choose(seat: 0, card: i), in: &game)
     accept(.choose(seat: 0, card: k), in: &game)
     // Mismatch: i turns down, k (the newest) stays up and chosen.
@@ -103,7 +87,7 @@ struct FaceDownAndTurnsTests {
   @Test("Concentration: a pair keeps the turn, a miss turns both back and passes it")
   func concentrationTurns() throws {
     var game = CardMatchingGame<EmojiCard>(settings: .concentration(seats: 3), seed: 5)
-    let (i, j, k) = try #require(Self.pairAndStranger(game))
+    let (i, j, k) = try #require(pairAndStranger(game.board))
     // Seat 1 may not play on seat 0's turn.
     expectRejection(.choose(seat: 1, card: i), in: &game, is: .notYourTurn(1))
     accept(.choose(seat: 0, card: i), in: &game)
