@@ -1,6 +1,6 @@
 // fuzz-modules: Model Protocol Lobby
 // fuzz-coverage: edges
-// fuzz-max-len: 48
+// fuzz-max-len: 64
 import Lobby
 import Model
 import Protocol
@@ -22,10 +22,16 @@ import Synchronization
 ///
 /// Even so, one event costs about 30 µs under AddressSanitizer, nearly all of it in the lobby
 /// (encoding frames, dealing tables), so the time per input is the number of events it plays.
-/// Inputs are at most 48 bytes (`fuzz-max-len`): about 8 events on average and at most 48, the
-/// messages (about 5 bytes each) to fill a four-seat table and start it, or play a two-seat game
-/// for a few moves. With 8192 bytes libFuzzer grew its inputs to the 200-event cap, and an input
-/// cost a hundred times more; in the same minutes the short inputs cover as many edges.
+/// Inputs are at most 64 bytes (`fuzz-max-len`). A message takes 4 to 6 bytes, a move 5, a
+/// clock step 2 and a disconnect 1, so 64 bytes hold about a dozen events: enough for three
+/// players at two tables (a quick match and a solo game), a join or a resume, a disconnect and
+/// a few moves in between; 48 bytes held barely one two-seat game and its first moves. With 8192
+/// bytes libFuzzer grew its inputs to the 200-event cap, and an input cost a hundred times more.
+///
+/// The first byte picks how the lobby is run, as the server can run it: one state that decides
+/// every message itself (the inline lobby), or tables spread over 1, 2 or 3 shards with every
+/// seated player's move decided on its table's shard alone, as the sharded executors decide it
+/// (``LobbyState/choose(_:replyTo:from:shard:)``).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lobbyFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -90,7 +96,7 @@ final class Counter: Sendable {
 
 /// One input's run: the state machine, the connections the fuzzer speaks through and the clock.
 struct LobbyRun {
-  /// Most events one input plays. Fuzz runs give at most 48 bytes, fewer events than this; it
+  /// Most events one input plays. Fuzz runs give at most 64 bytes, fewer events than this; it
   /// bounds longer inputs run by hand.
   static let maxSteps = 200
   /// How many connections are open at once.
@@ -98,6 +104,9 @@ struct LobbyRun {
 
   var input: ByteReader
   var state: LobbyState
+  /// Whether a seated player's `choose` is decided on its table's shard, as the sharded
+  /// executors decide it, rather than by ``LobbyState/receive(_:from:now:)``.
+  let movesOnShards: Bool
   var now: Double = 0
   /// The connection each of the fuzzer's slots holds now; a slot gets a new one when it drops.
   var connections: [ConnectionID]
@@ -113,6 +122,10 @@ struct LobbyRun {
   var idText: [UInt8] = []
 
   init(input: ByteReader) {
+    var input = input
+    // 0: one state, every message through `receive`; 1, 2, 3: that many shards, moves on them.
+    let mode = input.below(4)
+    movesOnShards = mode > 0
     self.input = input
     var configuration = LobbyConfiguration()
     // Small limits and short timings, so that few bytes reach every edge.
@@ -138,7 +151,8 @@ struct LobbyRun {
             return "tok\($0)"
           }
         },
-        below: { n in codes.withLock { Int($0.next() % UInt64(n)) } }))
+        below: { n in codes.withLock { Int($0.next() % UInt64(n)) } }),
+      shards: max(1, mode))
     connections = (1...UInt64(Self.connectionCount)).map { ConnectionID($0) }
     nextConnection = UInt64(Self.connectionCount) + 1
     text.reserveCapacity(256)
@@ -196,7 +210,21 @@ struct LobbyRun {
   }
 
   mutating func send(_ bytes: [UInt8], from slot: Int) {
-    apply(state.receive(bytes, from: connections[slot], now: now))
+    let connection = connections[slot]
+    let decoded = ClientMessageDecoder.decode(bytes)
+    // As a sharded executor does: a seated player's move needs only its table's shard.
+    if movesOnShards, case .success(let envelope) = decoded,
+      case .choose(let card) = envelope.message, let shard = state.playingShard(of: connection)
+    {
+      let before = state.movesAccepted
+      let (actions, accepted) = state.choose(
+        card, replyTo: envelope.id, from: connection, shard: shard)
+      precondition(
+        state.movesAccepted == before + (accepted ? 1 : 0), "a move accepted but not counted")
+      apply(actions)
+    } else {
+      apply(state.receive(decoded, from: connection, now: now))
+    }
     catchUp()
   }
 
@@ -588,8 +616,11 @@ struct LobbyRun {
           "step \(step): \(session.token) thinks it sits in seat \(seat) at \(tableID)")
       }
     }
+    let shardCount = state.shardCount
     for id in state.tableIDs {
       guard let table = state.table(id) else { fatalError("step \(step): \(id) has no table") }
+      // Table "tN" is in shard N % shardCount: its players' moves are decided there.
+      let shard = Int(id.dropFirst()).map { $0 % shardCount }
       // Seats 0..<64 as bits (the decoder allows 1...8 seats); any other in a set.
       var seats: UInt64 = 0
       var otherSeats = Set<Int>()
@@ -612,9 +643,14 @@ struct LobbyRun {
           }
           precondition(first, "step \(step): two members in seat \(seat)")
           precondition(session.seat == seat, "step \(step): \(connection) in the wrong seat")
+          precondition(
+            state.playingShard(of: connection) == shard,
+            "step \(step): \(connection) plays at \(id) on the wrong shard")
         case .spectator:
           spectators += 1
           precondition(session.seat == nil, "step \(step): a seated spectator")
+          precondition(
+            state.playingShard(of: connection) == nil, "step \(step): a spectator with a shard")
         }
       }
       precondition(
