@@ -31,7 +31,9 @@ import Synchronization
 /// The first byte picks how the lobby is run, as the server can run it: one state that decides
 /// every message itself (the inline lobby), or tables spread over 1, 2 or 3 shards with every
 /// seated player's move decided on its table's shard alone, as the sharded executors decide it
-/// (``LobbyState/choose(_:replyTo:from:shard:)``).
+/// (``LobbyState/choose(_:replyTo:from:shard:)``); a turn-based table's moves (Concentration)
+/// stay with the whole state, as on the server. Tables are opened for Set, Matchismo,
+/// Concentration or a game the server does not deal, with or without fuzzed table settings.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lobbyFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -303,9 +305,11 @@ struct LobbyRun {
       write(#""seats":"#)
       writeNumber(input.below(10))
       field(choice & 0x80 != 0 ? #""private":true"# : #""private":false"#)
+      if choice & 0x40 != 0 { writeOptions() }
     case 6:
       field(#""type":"playSolo""#)
       writeGame()
+      if choice & 0x40 != 0 { writeOptions() }
     case 7, 8:
       field(#""type":"join""#)
       writeTableReference()
@@ -459,9 +463,48 @@ struct LobbyRun {
     return true
   }
 
-  /// The game field: mostly the one the server deals.
+  /// The game field: mostly Set, also Matchismo and Concentration, now and then one the server
+  /// does not deal.
   mutating func writeGame() {
-    field(input.below(16) == 0 ? #""game":"chess""# : #""game":"set""#)
+    switch input.below(16) {
+    case 0: field(#""game":"chess""#)
+    case 1...9: field(#""game":"set""#)
+    case 10...12: field(#""game":"matchismo""#)
+    default: field(#""game":"concentration""#)
+    }
+  }
+
+  /// Table settings (`createTable`, `playSolo`): the fields a byte's bits pick, each with a value
+  /// that some game accepts or none does, so that both the settings each game takes and the
+  /// refusals (`badSettings`) are reached. Turns of 5 and 6 seconds let the clock pass a turn.
+  mutating func writeOptions() {
+    let fields = input.byte()
+    if fields & 0x01 != 0 { numberField(#""boardSize":"#, Self.boardSizes) }
+    if fields & 0x02 != 0 { numberField(#""matchSize":"#, [2, 3, 4, 0]) }
+    if fields & 0x04 != 0 {
+      beginField()
+      write(#""scoring":"#)
+      text.append(contentsOf: Self.scorings[input.below(Self.scorings.count)])
+    }
+    if fields & 0x08 != 0 { numberField(#""costToChoose":"#, [0, 1, 2, 1000]) }
+    if fields & 0x10 != 0 { numberField(#""mismatchPenalty":"#, [0, 1, 2, 3]) }
+    if fields & 0x20 != 0 { numberField(#""matchBonus":"#, [1, 4, 0, 9]) }
+    if fields & 0x40 != 0 { numberField(#""turnSeconds":"#, [5, 6, 0, 30, 4, 301]) }
+    if fields & 0x80 != 0 { numberField(#""theme":"#, [0, 1, 2, 3, 9]) }
+  }
+
+  /// Board sizes Set, Matchismo or Concentration take, and some none takes.
+  static let boardSizes = [8, 9, 12, 16, 20, 21, 24, 40, 7, 13, 41]
+
+  static let scorings: [[UInt8]] = [
+    #""classic""#, #""course""#, #""custom""#, #""x""#,
+  ].map { Array($0.utf8) }
+
+  /// A field whose value is one of `values`, picked by the next byte.
+  mutating func numberField(_ name: StaticString, _ values: [Int]) {
+    beginField()
+    write(name)
+    writeNumber(values[input.below(values.count)])
   }
 
   /// A table by id or invite code: an open one, a closed or unknown one, or a malformed one.
@@ -619,8 +662,9 @@ struct LobbyRun {
     let shardCount = state.shardCount
     for id in state.tableIDs {
       guard let table = state.table(id) else { fatalError("step \(step): \(id) has no table") }
-      // Table "tN" is in shard N % shardCount: its players' moves are decided there.
-      let shard = Int(id.dropFirst()).map { $0 % shardCount }
+      // Table "tN" is in shard N % shardCount: its players' moves are decided there, unless
+      // it is turn-based (a move then sets the turn clock, which needs the whole state).
+      let shard = table.isTurnBased ? nil : Int(id.dropFirst()).map { $0 % shardCount }
       // Seats 0..<64 as bits (the decoder allows 1...8 seats); any other in a set.
       var seats: UInt64 = 0
       var otherSeats = Set<Int>()
@@ -645,7 +689,7 @@ struct LobbyRun {
           precondition(session.seat == seat, "step \(step): \(connection) in the wrong seat")
           precondition(
             state.playingShard(of: connection) == shard,
-            "step \(step): \(connection) plays at \(id) on the wrong shard")
+            "step \(step): \(connection) plays at \(id) on the wrong shard (or none)")
         case .spectator:
           spectators += 1
           precondition(session.seat == nil, "step \(step): a seated spectator")
