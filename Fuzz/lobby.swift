@@ -220,7 +220,7 @@ struct LobbyRun {
     {
       let before = state.movesAccepted
       let (actions, accepted) = state.choose(
-        card, replyTo: envelope.id, from: connection, shard: shard)
+        card, replyTo: envelope.id, from: connection, shard: shard, now: now)
       precondition(
         state.movesAccepted == before + (accepted ? 1 : 0), "a move accepted but not counted")
       apply(actions)
