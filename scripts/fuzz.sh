@@ -7,6 +7,19 @@
 #   // fuzz-modules: Model Protocol
 # Each is compiled once from Sources/NAME (Logging from swift-log's checkout) into
 # .build-fuzz/modules, with coverage and AddressSanitizer, and rebuilt when its sources change.
+# The coverage is libFuzzer's default: edges, and every comparison traced so that libFuzzer can
+# put the values compared into its inputs. A target whose bytes mostly pick events rather than
+# reach the code as data can ask for edges alone, which makes each input much cheaper (its
+# modules go to .build-fuzz/modules-edges):
+#   // fuzz-coverage: edges
+#
+# A target may also bound its inputs' length (libFuzzer's -max_len, 8192 unless it says):
+#   // fuzz-max-len: 64
+#
+# AddressSanitizer runs with malloc_context_size=0 (no stack recorded for every allocation and
+# free; that bookkeeping was a third of the cost of the lobby target): it finds the same errors,
+# and when one is found its input is run again with full stacks for the report. An ASAN_OPTIONS
+# of your own replaces that default.
 # The corpus grows in .build-fuzz/corpus/TARGET; Fuzz/corpus/TARGET holds the checked-in seeds,
 # which libFuzzer only reads. Crashing inputs land in .build-fuzz/artifacts/TARGET/.
 set -euo pipefail
@@ -20,14 +33,27 @@ source_file=Fuzz/$target.swift
 [ -f "$source_file" ] || { echo "No fuzz target $source_file." >&2; exit 2; }
 
 out=.build-fuzz
-mkdir -p "$out/modules" "$out/corpus/$target" "$out/artifacts/$target" "Fuzz/corpus/$target"
-swift_flags=(-O -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny
-  -package-name matchismo_fuzz
-  -sanitize=fuzzer,address -I "$out/modules")
+coverage=$(sed -n 's#^// fuzz-coverage: ##p' "$source_file" | head -n 1)
+case ${coverage:-default} in
+  default) modules_dir=$out/modules; instrument=(-sanitize=fuzzer,address) ;;
+  edges)
+    modules_dir=$out/modules-edges
+    instrument=(-sanitize=address -sanitize-coverage=edge,inline-8bit-counters,pc-table) ;;
+  *) echo "Unknown fuzz-coverage '$coverage' in $source_file (edges, or no line)." >&2; exit 2 ;;
+esac
+mkdir -p "$modules_dir" "$out/corpus/$target" "$out/artifacts/$target" "Fuzz/corpus/$target"
+# Cross-module optimisation lets a target's calls into generic code of the modules (the game,
+# the table) be specialised, as in one whole program; it changes speed, not behaviour.
+swift_flags=(-O -cross-module-optimization -parse-as-library -swift-version 6
+  -enable-upcoming-feature ExistentialAny -package-name matchismo_fuzz -I "$modules_dir")
 
 modules=$(sed -n 's#^// fuzz-modules: ##p' "$source_file" | head -n 1)
 objects=()
+# Everything is rebuilt when the flags differ from those the modules were built with.
+flags_stamp=$modules_dir/flags
+flags="${swift_flags[*]} ${instrument[*]}"
 rebuilt=false
+[ -f "$flags_stamp" ] && [ "$(cat "$flags_stamp")" = "$flags" ] || rebuilt=true
 for module in $modules; do
   case $module in
     Logging) dir=.build/checkouts/swift-log/Sources/Logging ;;
@@ -35,27 +61,34 @@ for module in $modules; do
   esac
   if [ "$module" = Logging ] && [ ! -d "$dir" ]; then swift package resolve; fi
   [ -d "$dir" ] || { echo "No sources for module $module in $dir." >&2; exit 2; }
-  object=$out/modules/$module.o
+  object=$modules_dir/$module.o
   # A module is rebuilt when its sources changed or a module it may import was rebuilt.
   if $rebuilt || [ ! -f "$object" ] || [ -n "$(find "$dir" -name '*.swift' -newer "$object")" ]
   then
     echo "fuzz: compiling $module"
     mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
-    swiftc "${swift_flags[@]}" -wmo -module-name "$module" -emit-module \
-      -emit-module-path "$out/modules/$module.swiftmodule" -c "${sources[@]}" -o "$object"
+    swiftc "${swift_flags[@]}" "${instrument[@]}" -wmo -module-name "$module" -emit-module \
+      -emit-module-path "$modules_dir/$module.swiftmodule" -c "${sources[@]}" -o "$object"
     rebuilt=true
   fi
   objects+=("$object")
 done
+echo "$flags" >"$flags_stamp"
 
 binary=$out/$target
-if $rebuilt || [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ]; then
+if $rebuilt || [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] ||
+  [ -n "$(find "${objects[@]}" -newer "$binary")" ]; then
   echo "fuzz: linking $target"
-  swiftc "${swift_flags[@]}" -use-ld=lld -module-name "${target}Fuzz" "$source_file" \
-    "${objects[@]}" -o "$binary"
+  # The target is compiled with the same instrumentation as its modules, then linked with
+  # libFuzzer (which -sanitize=fuzzer would also use to instrument a source file).
+  swiftc "${swift_flags[@]}" "${instrument[@]}" -module-name "${target}Fuzz" -c "$source_file" \
+    -o "$out/$target.o"
+  swiftc -sanitize=fuzzer,address -use-ld=lld "$out/$target.o" "${objects[@]}" -o "$binary"
 fi
+export ASAN_OPTIONS=${ASAN_OPTIONS-malloc_context_size=0}
 
-options=(-runs="$runs" -max_len=8192 -timeout=10 -print_final_stats=1
+max_len=$(sed -n 's#^// fuzz-max-len: ##p' "$source_file" | head -n 1)
+options=(-runs="$runs" -max_len="${max_len:-8192}" -timeout=10 -print_final_stats=1
   -artifact_prefix="$out/artifacts/$target/")
 [ -f "Fuzz/$target.dict" ] && options+=(-dict="Fuzz/$target.dict")
 command="$binary ${options[*]} $* $out/corpus/$target Fuzz/corpus/$target"
@@ -80,5 +113,12 @@ else
   tail -n 60 "$log"
   echo "Failing input(s):"
   ls -1 "$out/artifacts/$target/"
+  # The newest artifact again, with allocation and free stacks in the report.
+  artifact=$(ls -1t "$out/artifacts/$target/" | head -n 1)
+  if [ -n "$artifact" ]; then
+    echo "Reproducing $artifact with full stacks:"
+    ASAN_OPTIONS=malloc_context_size=30 "$binary" "$out/artifacts/$target/$artifact" 2>&1 |
+      tail -n 60 || true
+  fi
   exit 1
 fi
