@@ -47,8 +47,12 @@ def kind(driver, slot):
 
 
 def status_cards(driver, css):
-    return [(e.get_attribute("data-rank"), e.get_attribute("data-suit"), e.get_attribute("aria-label"))
-            for e in driver.find_elements(By.CSS_SELECTOR, f"#status {css}")]
+    # Read in one script: the status line is redrawn by every diff, so elements found first and
+    # read one call later may be gone (a stale element).
+    return [tuple(row) for row in driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => "
+        "[e.getAttribute('data-rank'), e.getAttribute('data-suit'), e.getAttribute('aria-label')]);",
+        f"#status {css}")]
 
 
 def text_of(driver, element_id):
@@ -146,9 +150,9 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     flip(driver, 1, seen)
     assert text_of(driver, "flips") == "2"
     status = text_of(driver, "status")
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#status .run-emoji")) == 2, status
-    labels = [e.get_attribute("aria-label") for e in driver.find_elements(By.CSS_SELECTOR, "#status .run-emoji")]
-    assert labels == [seen[0], seen[1]]
+    labels = driver.execute_script(
+        "return [...document.querySelectorAll('#status .run-emoji')].map((e) => e.getAttribute('aria-label'));")
+    assert labels == [seen[0], seen[1]], status
     if seen[0] != seen[1]:
         # The second card stays visible for a moment, then both turn back down.
         assert kind(driver, 1) == "emoji"

@@ -67,6 +67,11 @@ export function phaseLabel(phase) {
   return { waiting: 'Waiting', countdown: 'Starting', playing: 'Playing', finished: 'Finished' }[phase] ?? phase;
 }
 
+/** The listings of one game, in list order: each game's tab shows its own tables. */
+export function tablesOf(tables, game) {
+  return tables.filter((t) => t.game === game);
+}
+
 /** A game id as shown. */
 export function gameLabel(game) {
   return { set: 'Set', matchismo: 'Matchismo', concentration: 'Concentration' }[game] ?? String(game);

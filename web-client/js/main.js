@@ -16,7 +16,7 @@ import {
   secondsLeft,
   selectionsByCard,
 } from './table-state.js';
-import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, gameLabel, initialLobby, phaseLabel, seatsLabel } from './lobby-state.js';
+import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, gameLabel, initialLobby, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
 import { parseRoute, shareLink, tableHash } from './route.js';
 import { awayText, phaseText, redealLabel, spectatorsText, startingText, voteLabel } from './seats.js';
 import { BoardView } from './board-view.js';
@@ -224,6 +224,7 @@ function pickGame(game) {
     el['settings-problem'].hidden = true;
   }
   renderSettingsForm();
+  renderLobby();
   try {
     localStorage.setItem(GAME_KEY, chosenGame);
   } catch {
@@ -989,7 +990,8 @@ function stopTicking() {
 
 function renderLobby() {
   const focusedId = document.activeElement?.closest?.('[data-table-id]')?.dataset.tableId ?? null;
-  const rows = lobby.tables.map((t) => {
+  // Each game's tab lists that game's tables.
+  const rows = tablesOf(lobby.tables, chosenGame).map((t) => {
     const tr = document.createElement('tr');
     tr.dataset.tableId = t.id;
     tr.dataset.phase = t.phase;
@@ -1026,7 +1028,9 @@ function renderLobby() {
   el['tables-empty'].hidden = rows.length > 0;
   if (rows.length === 0) {
     el['tables-empty'].textContent =
-      lobby.version === null ? 'Loading tables…' : 'No public tables right now — start one with Quick match.';
+      lobby.version === null
+        ? 'Loading tables…'
+        : `No public ${gameLabel(chosenGame)} tables right now — start one with Quick match.`;
   }
 }
 

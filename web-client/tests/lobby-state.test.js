@@ -95,3 +95,14 @@ test('labels', () => {
   assert.equal(phaseLabel('finished'), 'Finished');
   assert.equal(gameLabel('set'), 'Set');
 });
+
+test('each game lists only its own tables, in order', async () => {
+  const { tablesOf } = await import('../js/lobby-state.js');
+  const tables = [
+    { id: 't1', game: 'set' }, { id: 't2', game: 'matchismo' }, { id: 't3', game: 'set' },
+    { id: 't4', game: 'concentration' },
+  ];
+  assert.deepEqual(tablesOf(tables, 'set').map((t) => t.id), ['t1', 't3']);
+  assert.deepEqual(tablesOf(tables, 'concentration').map((t) => t.id), ['t4']);
+  assert.deepEqual(tablesOf(tables, 'matchismo').map((t) => t.id), ['t2']);
+});
