@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SERVER_PACKAGES := libwebsockets-dev libssl-dev pkg-config openssl
+SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openssl
 TEST_PACKAGES := chromium chromium-driver
 VENV := .venv
 PYTHON := $(VENV)/bin/python

@@ -29,6 +29,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .systemLibrary(
@@ -43,10 +44,15 @@ let package = Package(
       dependencies: ["Protocol", "Model", .product(name: "Logging", package: "swift-log")],
       swiftSettings: swiftSettings
     ),
+    .target(
+      name: "Store",
+      dependencies: ["Lobby", "Model", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "Server",
       dependencies: [
-        "Lobby", "Protocol", "Model", "CWebSockets",
+        "Lobby", "Protocol", "Model", "Store", "CWebSockets",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
@@ -83,6 +89,9 @@ let package = Package(
         "Lobby", "Protocol", "Model", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "StoreTests", dependencies: ["Store", "Lobby", "Model", "Protocol", "TestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "LoadKitTests", dependencies: ["LoadKit", "Model"], resources: [.copy("Fixtures")],

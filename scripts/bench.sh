@@ -27,6 +27,9 @@ FILES=$(ulimit -n)
 UNLIMITED=""
 if "$SERVER" --help 2>&1 | grep -q -- '--rate-limit'; then UNLIMITED="--rate-limit 1000000000"; fi
 
+# shellcheck source=scripts/journal-args.sh
+source scripts/journal-args.sh
+
 SERVER_PID=""
 cleanup() {
   if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -47,7 +50,8 @@ run() {
   port=$(free_port)
   # shellcheck disable=SC2086  # server_options is a list of words on purpose
   "$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 \
-    --log-level warning $server_options ${BENCH_SERVER_ARGS:-} >"$OUT/server-$name.log" 2>&1 &
+    --log-level warning $server_options $(journal_args "$SERVER") ${BENCH_SERVER_ARGS:-} \
+    >"$OUT/server-$name.log" 2>&1 &
   SERVER_PID=$!
   local up=0
   for _ in $(seq 100); do

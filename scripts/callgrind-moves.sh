@@ -29,8 +29,11 @@ EOF
 cc -shared -fPIC -O2 -o "$WORK/park.so" "$WORK/park.c"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ulimit -n "$(ulimit -Hn)"
+# shellcheck source=scripts/journal-args.sh
+source scripts/journal-args.sh
 LD_PRELOAD="$WORK/park.so" valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" \
   "$WORK/matchismo" --host 127.0.0.1 --port "$PORT" --countdown 0 --log-level warning \
+  $(journal_args "$BIN") \
   >"$WORK/server.log" 2>&1 &
 VPID=$!
 trap 'kill -KILL $VPID 2>/dev/null || true' EXIT

@@ -34,7 +34,10 @@ cleanup() {
 trap cleanup EXIT
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 \
+# shellcheck source=scripts/journal-args.sh
+source scripts/journal-args.sh
+# shellcheck disable=SC2046  # the journal options are words on purpose
+"$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 $(journal_args "$SERVER") \
   --log-level warning >"$OUT/server-$STAMP.log" 2>&1 &
 SERVER_PID=$!
 up=0

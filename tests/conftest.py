@@ -27,13 +27,15 @@ def free_port() -> int:
 class RunningServer:
     """One `matchismo` process; stopped (and its log printed on failure) by the fixture."""
 
-    def __init__(self, extra_args=(), scheme="http", web_root=None):
-        self.port = free_port()
+    def __init__(self, extra_args=(), scheme="http", web_root=None, data_dir=None, port=None):
+        self.port = port or free_port()
         self.scheme = scheme
         self.log = tempfile.NamedTemporaryFile("w+", prefix="matchismo-", suffix=".log", delete=False)
+        # Every server journals into a folder of its own (a restart test passes the same one).
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="matchismo-data-")
         args = [BINARY, "--host", "127.0.0.1", "--port", str(self.port),
                 "--web-root", str(web_root or ROOT / "web-client"), "--log-level", "info",
-                *extra_args]
+                "--data-dir", self.data_dir, *extra_args]
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

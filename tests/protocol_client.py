@@ -41,7 +41,9 @@ class TableState:
     `{"id": slot, "faceUp": false}` until a `flip` turns it up (with its face), a `hide` turns it
     down again, and a `match` marks its entries `matched` (and lists their slots in `matched`).
     Such games also count each seat's `flips`; turn-based ones (Concentration) say whose `turn`
-    it is and how long a turn may last (`turnSeconds`)."""
+    it is and how long a turn may last (`turnSeconds`). At a table with hidden selections
+    (`settings.showSelections` false) a player counts only their own flips, and a `flip` without a
+    seat (a card an opponent matched) is nobody's."""
 
     def __init__(self, table):
         self.version = table["version"]
@@ -66,6 +68,7 @@ class TableState:
         self.game = table.get("game")
         self.face_down = bool(self.settings.get("faceDown"))
         self.turn_based = bool(self.settings.get("turnBased"))
+        self.selections_hidden = self.settings.get("showSelections") is False
         self.matched = sorted(table.get("matched") or [])
         self.turn = table.get("turn")
         self.turn_seconds = table.get("turnSeconds")
@@ -75,6 +78,11 @@ class TableState:
             self.players[p["seat"]]["away"] = p.get("away")
             if "flips" in p:  # face-down games only
                 self.players[p["seat"]]["flips"] = p["flips"]
+
+    def counts_flips(self, seat):
+        """Whether this client counts `seat`'s flips (the snapshot it would get shows them): a
+        spectator sees every seat's, even with hidden selections."""
+        return self.face_down and (not self.selections_hidden or self.you is None or seat == self.you)
 
     @staticmethod
     def _vote(vote):
@@ -124,7 +132,8 @@ class TableState:
             card = e["card"]
             assert card.get("faceUp") is True, f"a flip shows a card face down: {e}"
             self.board[card["id"]] = dict(card)
-            players[e["seat"]]["flips"] += 1
+            if "seat" in e and self.counts_flips(e["seat"]):
+                players[e["seat"]]["flips"] += 1
         elif kind == "hide":
             for slot in e["cards"]:
                 self.board[slot] = {"id": slot, "faceUp": False}
@@ -150,9 +159,9 @@ class TableState:
             self.vote = None  # a re-deal settles any open vote
             self.matched = []
             self.history = []  # a new game, a new history
-            for p in players.values():
+            for seat, p in players.items():
                 p.update(score=0, matches=0, selection=[])
-                if self.face_down:
+                if self.counts_flips(seat):
                     p["flips"] = 0
         elif kind == "history":
             self.history.append(e["entry"])
@@ -164,7 +173,7 @@ class TableState:
             assert e["seat"] not in players, f"join into occupied seat {e['seat']}"
             players[e["seat"]] = {"score": 0, "matches": 0, "selection": [], "name": e["name"],
                                   "connected": True, "away": None}
-            if self.face_down:
+            if self.counts_flips(e["seat"]):
                 players[e["seat"]]["flips"] = 0
         elif kind == "leave":
             assert e["seat"] in players, f"leave of empty seat {e['seat']}"

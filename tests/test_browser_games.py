@@ -514,3 +514,42 @@ def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(star
     ann.find_element(By.ID, "leave").click()
     WebDriverWait(ann, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
     assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
+
+
+def test_hidden_selections_keep_each_players_picks_to_themselves(start_server, browsers):
+    server = start_server(*FAST)
+    ann, bob = browsers(), browsers()
+    open_lobby(ann, server.http_url, "Ann", "set")
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    # The form offers the setting with others (Set and Matchismo), shown by default.
+    picks = Select(ann.find_element(By.ID, "opt-selections"))
+    assert [o.text for o in picks.options] == ["shown", "hidden"]
+    assert picks.first_selected_option.text == "shown"
+    picks.select_by_value("hidden")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    bob.get(server.http_url)
+    bob.find_element(By.ID, "name").send_keys("Bob")
+    bob.get(server.http_url + f"#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+        WebDriverWait(driver, 5).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) >= 12)
+        assert "opponents’ picks hidden" in text_of(driver, "table-settings-text")
+    ids = [e.get_attribute("data-card-id") for e in ann.find_elements(By.CSS_SELECTOR, CARDS)]
+    first, second = ids[0], ids[1]
+    ann.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{first}"]').click()
+    WebDriverWait(ann, 5).until(
+        lambda d: "selected" in d.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{first}"]').get_attribute("class"))
+    WebDriverWait(bob, 5).until(lambda d: "Ann chose a card." in text_of(d, "status"))
+    bob.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{second}"]').click()
+    WebDriverWait(bob, 5).until(
+        lambda d: "selected" in d.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{second}"]').get_attribute("class"))
+    WebDriverWait(ann, 5).until(lambda d: "Bob chose a card." in text_of(d, "status"))
+    # Neither board marks the other player's card: no ring, no "chosen by" seats.
+    for driver, theirs in ((ann, second), (bob, first)):
+        other = driver.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{theirs}"]')
+        assert other.get_attribute("data-selected-by") is None, driver
+        assert "others-selected" not in other.get_attribute("class")
+        assert "selected" not in other.get_attribute("class").split()
+    assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))

@@ -9,6 +9,8 @@ public struct TableSetup: Hashable, Sendable {
   public var settings: GameSettings
   /// Seconds a turn may last before it passes (turn-based games), or nil for no limit.
   public var turnSeconds: Int?
+  /// Whether players see each other's selections (spectators always do).
+  public var showSelections = true
 }
 
 /// The games this server deals, by wire name, their settings and how a table of each is
@@ -101,7 +103,14 @@ public enum GameCatalog {
     if options.theme != nil && game != EmojiCard.gameName {
       return refuse("Only Concentration has themes: 'theme' does not apply.")
     }
-    return .success(TableSetup(game: game, settings: settings, turnSeconds: turnSeconds))
+    // Concentration is played in turns, in front of everyone: the cards turned up are the game.
+    if options.showSelections == false && game == EmojiCard.gameName {
+      return refuse(
+        "Concentration is played in turns in view of all: 'showSelections' must be true.")
+    }
+    var setup = TableSetup(game: game, settings: settings, turnSeconds: turnSeconds)
+    setup.showSelections = options.showSelections ?? true
+    return .success(setup)
   }
 
   /// Applies the custom scoring constants of `options` (allowed only with `custom` scoring).
@@ -152,6 +161,22 @@ public enum GameCatalog {
     }
   }
 
+  /// The table of `record` opened again after a restart, its deal replayed from `moves`; nil
+  /// for a game this server does not deal.
+  static func restore(
+    _ record: TableRecord, moves: [JournalMove], rules: TableRules, now: Double
+  ) -> (any TableArbiter)? {
+    guard Self.games.contains(record.game) else { return nil }
+    switch record.game {
+    case SetCard.gameName:
+      return TableState<SetCard>(restoring: record, moves: moves, rules: rules, now: now)
+    case PlayingCard.gameName:
+      return TableState<PlayingCard>(restoring: record, moves: moves, rules: rules, now: now)
+    default:
+      return TableState<EmojiCard>(restoring: record, moves: moves, rules: rules, now: now)
+    }
+  }
+
   private static func make<Card: WireCard>(
     _: Card.Type, _ setup: TableSetup, id: String, code: String, isPrivate: Bool,
     solo: (name: String, token: String)?, seed: UInt64, rules: TableRules, now: Double
@@ -160,10 +185,11 @@ public enum GameCatalog {
     if let solo {
       return TableState<Card>(
         id: id, settings: setup.settings, seed: seed, names: [solo.name], tokens: [solo.token],
-        code: code, rules: rules, turnSeconds: turnSeconds, now: now)
+        code: code, rules: rules, turnSeconds: turnSeconds,
+        selectionsVisible: setup.showSelections, now: now)
     }
     return TableState<Card>(
       id: id, code: code, isPrivate: isPrivate, settings: setup.settings, seed: seed,
-      rules: rules, now: now, turnSeconds: turnSeconds)
+      rules: rules, now: now, turnSeconds: turnSeconds, selectionsVisible: setup.showSelections)
   }
 }

@@ -22,6 +22,9 @@ public struct LobbyConfiguration: Sendable {
   public var inviteMissRefillSeconds: Double = 6
   /// Lobby changes are published at most this often, in seconds (one `lobbyDiff` per interval).
   public var lobbyFlushInterval: Double = 0.25
+  /// Whether the lobby asks for every change to be journaled (``LobbyAction/journal(_:)``)
+  /// before the frames that show it.
+  public var journal = false
 
   /// Creates the default configuration.
   public init() {}
@@ -31,6 +34,7 @@ public struct LobbyConfiguration: Sendable {
     var rules = TableRules()
     rules.countdown = countdown
     rules.reconnectGrace = reconnectGrace
+    rules.journals = journal
     return rules
   }
 }

@@ -7,6 +7,9 @@ public enum LobbyAction: Sendable {
   case send(Frame, to: [ConnectionID])
   /// Close a connection with a WebSocket close code, after what was queued for it.
   case close(ConnectionID, code: UInt16, reason: String)
+  /// Write this down (``LobbyConfiguration/journal``): the actions after it may be carried out
+  /// only once it is written. A batch of actions lists its journal entries first.
+  case journal(JournalEntry)
 }
 
 /// Where the lobby's secrets come from: deal seeds, session tokens, invite codes. Tests pass
@@ -18,21 +21,26 @@ public struct LobbyEntropy: Sendable {
   public var token: @Sendable () -> String
   /// A number below the argument (for invite codes).
   public var below: @Sendable (Int) -> Int
+  /// What the lobby keeps of a session token: the server stores (and journals) only this, and
+  /// finds a session by the hash of the token a client presents.
+  public var hash: @Sendable (String) -> String
 
-  /// Creates entropy from the three sources.
+  /// Creates entropy from the three sources; `hash` keeps tokens as they are unless given.
   public init(
     seed: @escaping @Sendable () -> UInt64, token: @escaping @Sendable () -> String,
-    below: @escaping @Sendable (Int) -> Int
+    below: @escaping @Sendable (Int) -> Int,
+    hash: @escaping @Sendable (String) -> String = { $0 }
   ) {
     self.seed = seed
     self.token = token
     self.below = below
+    self.hash = hash
   }
 
-  /// The system's random source (unguessable tokens, seeds and codes).
+  /// The system's random source (unguessable tokens, seeds and codes); tokens kept as SHA-256.
   public static let system = LobbyEntropy(
     seed: { UInt64.random(in: .min ... .max) }, token: SessionToken.make,
-    below: { Int.random(in: 0..<$0) })
+    below: { Int.random(in: 0..<$0) }, hash: SHA256.hex)
 }
 
 /// The lobby and every table as one pure state machine.
@@ -143,6 +151,8 @@ public struct LobbyState: Sendable {
   private var misses: [String: Misses] = [:]
   private var nextTableNumber = 1
   private var out: [LobbyAction] = []
+  /// Journal entries of the event being handled (``LobbyConfiguration/journal``).
+  private var journal: [JournalEntry] = []
 
   /// An empty lobby whose tables are spread over `shards` shards (see ``playingShard(of:)``).
   public init(
@@ -322,8 +332,16 @@ public struct LobbyState: Sendable {
     from connection: ConnectionID, now: Double, into actions: inout [LobbyAction]
   ) -> Bool {
     // One look-up of the slot, changed where it is stored.
+    let journals = configuration.journal
     let outcome = shard.withSlot(tableID) { slot in
-      (slot.table.choose(card: card, by: seat, replyTo: replyTo, now: now), slot.recipients)
+      let result = slot.table.choose(card: card, by: seat, replyTo: replyTo, now: now)
+      // The move is written down before its diff may leave.
+      if journals {
+        for entry in slot.table.takeJournal(creator: slot.creator) {
+          actions.append(.journal(entry))
+        }
+      }
+      return (result, slot.recipients)
     }
     guard let (result, recipients) = outcome else {
       shard.movesRejected[.notAtTable, default: 0] += 1
@@ -339,7 +357,11 @@ public struct LobbyState: Sendable {
     switch result {
     case .success(let b):
       shard.movesAccepted += 1
-      if !recipients.isEmpty { actions.append(.send(b.frame, to: recipients)) }
+      if b.seatFrames != nil, let slot = shard.withSlot(tableID, { $0 }) {
+        Self.deliver(b, in: slot, into: &actions)
+      } else if !recipients.isEmpty {
+        actions.append(.send(b.frame, to: recipients))
+      }
       return true
     case .failure(let error):
       shard.movesRejected[error.code, default: 0] += 1
@@ -499,7 +521,9 @@ public struct LobbyState: Sendable {
         to: connection)
       return
     }
-    if let resume, let (session, replaced) = registry.resume(token: resume, connection: connection)
+    // Sessions are kept under the hash of their token; the token itself is only the client's.
+    if let resume,
+      let (session, replaced) = registry.resume(token: entropy.hash(resume), connection: connection)
     {
       deadlines.schedule(.session(session.token), at: nil)
       if let replaced {
@@ -509,18 +533,19 @@ public struct LobbyState: Sendable {
       }
       send(
         ServerMessage.welcome(
-          replyTo: replyTo, session: session.token, name: session.name, resumed: true,
+          replyTo: replyTo, session: resume, name: session.name, resumed: true,
           maxMessageBytes: configuration.maxMessageBytes), to: connection)
       if let tableID = session.tableID, slots.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
       }
       return
     }
+    let token = entropy.token()
     let session = registry.open(
-      token: entropy.token(), name: name ?? "Player", connection: connection)
+      token: entropy.hash(token), name: name ?? "Player", connection: connection)
     send(
       ServerMessage.welcome(
-        replyTo: replyTo, session: session.token, name: session.name, resumed: false,
+        replyTo: replyTo, session: token, name: session.name, resumed: false,
         maxMessageBytes: configuration.maxMessageBytes), to: connection)
   }
 
@@ -541,7 +566,7 @@ public struct LobbyState: Sendable {
       broadcasts.append(b)
     }
     // The catch-up shows the table as it was; the return is the next diff.
-    let missed = version.flatMap { slot.table.diffs(after: $0) }
+    let missed = version.flatMap { slot.table.diffs(after: $0, seat: session.seat) }
     let snapshot =
       missed == nil ? slot.table.snapshot(replyTo: nil, you: session.seat, now: now) : nil
     if let seat = session.seat, !wasHere, let b = slot.table.reconnect(seat: seat) {
@@ -580,6 +605,7 @@ public struct LobbyState: Sendable {
 
   private mutating func closeTable(_ id: String, now: Double) {
     guard let slot = slots.removeValue(forKey: id) else { return }
+    if configuration.journal { journal.append(.tableClosed(id)) }
     if !slot.recipients.isEmpty {
       out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: slot.recipients))
     }
@@ -682,6 +708,7 @@ public struct LobbyState: Sendable {
     for token in released where registry.session(token: token)?.tableID == id {
       registry.seat(token: token, tableID: nil, seat: nil)
     }
+    if configuration.journal { journal += slot.table.takeJournal(creator: slot.creator) }
     slots[id] = slot
     for b in broadcasts { broadcast(b, at: id) }
     let table = slot.table
@@ -865,8 +892,31 @@ public struct LobbyState: Sendable {
   // MARK: - Output
 
   private mutating func broadcast(_ b: TableBroadcast, at id: String) {
+    if b.seatFrames != nil {
+      guard let slot = slots[id] else { return }
+      Self.deliver(b, in: slot, into: &out)
+      return
+    }
     guard let recipients = slots[id]?.recipients, !recipients.isEmpty else { return }
     out.append(.send(b.frame, to: recipients))
+  }
+
+  /// Sends a broadcast whose seats read it differently: each member gets the frame of its seat
+  /// (spectators the whole diff), one send per distinct frame.
+  private static func deliver(_ b: TableBroadcast, in slot: Slot, into actions: inout [LobbyAction])
+  {
+    var groups: [(frame: Frame, to: [ConnectionID])] = []
+    for connection in slot.recipients {
+      let seat: Int? =
+        if case .player(let seat)? = slot.members[connection] { seat } else { nil }
+      let frame = b.frame(for: seat)
+      if let index = groups.firstIndex(where: { $0.frame === frame }) {
+        groups[index].to.append(connection)
+      } else {
+        groups.append((frame, [connection]))
+      }
+    }
+    for group in groups { actions.append(.send(group.frame, to: group.to)) }
   }
 
   private mutating func reply(_ error: ProtocolError, to connection: ConnectionID) {
@@ -882,8 +932,61 @@ public struct LobbyState: Sendable {
   }
 
   private mutating func takeActions() -> [LobbyAction] {
+    if configuration.journal { journalSessions() }
+    guard journal.isEmpty else {
+      // Journal entries first: the whole batch waits until they are written.
+      let actions = journal.map { LobbyAction.journal($0) } + out
+      journal = []
+      out = []
+      return actions
+    }
     let actions = out
     out = []
     return actions
+  }
+
+  /// Journal entries for the sessions opened, moved or ended by the event.
+  private mutating func journalSessions() {
+    for token in registry.takeChanged().sorted() {
+      if let session = registry.session(token: token) {
+        journal.append(
+          .session(
+            SessionRecord(
+              token: token, name: session.name, tableID: session.tableID, seat: session.seat)))
+      } else {
+        journal.append(.sessionEnded(token))
+      }
+    }
+  }
+
+  // MARK: - Restart
+
+  /// Opens again, at `now`, the tables and sessions a journal kept (before any connection):
+  /// every seat is held for the reconnect grace period, every session waits for its resume.
+  public mutating func restore(_ contents: JournalContents, now: Double) {
+    for (record, moves) in contents.tables {
+      guard
+        let table = GameCatalog.restore(
+          record, moves: moves, rules: configuration.tableRules, now: now)
+      else { continue }
+      slots[record.id] = Slot(table: table, creator: record.creator)
+      openedBy[record.creator, default: 0] += 1
+    }
+    for session in contents.sessions {
+      // A session whose table did not come back waits at no table.
+      var record = session
+      if let id = record.tableID, !slots.contains(id) {
+        record.tableID = nil
+        record.seat = nil
+      }
+      registry.restore(record, now: now)
+      deadlines.schedule(.session(record.token), at: (now + configuration.reconnectGrace).nextUp)
+    }
+    _ = registry.takeChanged()
+    nextTableNumber = max(nextTableNumber, contents.lastTableNumber + 1)
+    for id in slots.keys { tick(id, now: now) }
+    // Nothing to send (nobody is connected) and nothing new to write.
+    out = []
+    journal = []
   }
 }

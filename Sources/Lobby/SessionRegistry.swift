@@ -22,6 +22,8 @@ public struct SessionRegistry: Sendable {
 
   private var sessions: [String: Session] = [:]
   private var tokens: [ConnectionID: String] = [:]
+  /// Sessions opened, seated elsewhere or ended since ``takeChanged()`` (for the journal).
+  private var changed: Set<String> = []
 
   /// Creates an empty registry.
   public init() {}
@@ -42,6 +44,7 @@ public struct SessionRegistry: Sendable {
     let session = Session(token: token, name: name, connection: connection)
     sessions[token] = session
     tokens[connection] = token
+    changed.insert(token)
     return session
   }
 
@@ -62,8 +65,24 @@ public struct SessionRegistry: Sendable {
 
   /// Seats the session of `token` at a table (or nowhere).
   public mutating func seat(token: String, tableID: String?, seat: Int?) {
+    guard sessions[token]?.tableID != tableID || sessions[token]?.seat != seat else { return }
     sessions[token]?.tableID = tableID
     sessions[token]?.seat = seat
+    changed.insert(token)
+  }
+
+  /// A session read back from the journal after a restart: detached since `now`.
+  public mutating func restore(_ record: SessionRecord, now: Double) {
+    sessions[record.token] = Session(
+      token: record.token, name: record.name, connection: nil, tableID: record.tableID,
+      seat: record.seat, detachedSince: now)
+  }
+
+  /// The tokens (hashes) of the sessions opened, moved or ended since the last call.
+  public mutating func takeChanged() -> Set<String> {
+    guard !changed.isEmpty else { return [] }
+    defer { changed = [] }
+    return changed
   }
 
   /// The connection dropped: its session is kept, detached since `now`.
@@ -81,6 +100,7 @@ public struct SessionRegistry: Sendable {
     guard let session = sessions[token], let since = session.detachedSince, now - since > grace
     else { return nil }
     sessions[token] = nil
+    changed.insert(token)
     return session
   }
 
@@ -90,7 +110,10 @@ public struct SessionRegistry: Sendable {
   /// Removes and returns the sessions detached for longer than `grace` seconds.
   public mutating func expire(now: Double, grace: Double) -> [Session] {
     let expired = sessions.values.filter { ($0.detachedSince.map { now - $0 > grace }) ?? false }
-    for session in expired { sessions[session.token] = nil }
+    for session in expired {
+      sessions[session.token] = nil
+      changed.insert(session.token)
+    }
     return expired
   }
 

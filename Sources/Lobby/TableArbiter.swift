@@ -53,24 +53,40 @@ public protocol TableArbiter: Sendable {
     -> Result<TableBroadcast, ProtocolError>
   /// Moves time on; returns the broadcasts and the tokens whose seats were released.
   mutating func tick(now: Double) -> (broadcasts: [TableBroadcast], released: [String])
-  /// The encoded diffs after `version`, or nil when some are gone.
-  func diffs(after version: Int) -> [Frame]?
+  /// The encoded diffs after `version` as `seat` sees them (nil: a spectator), or nil when
+  /// some are gone.
+  func diffs(after version: Int, seat: Int?) -> [Frame]?
   /// The snapshot a member sitting at `you` (nil: a spectator) sees at `now`.
   func snapshot(replyTo: MessageID?, you: Int?, now: Double) -> JSONValue
+  /// The journal entries since the last call (empty unless the table journals).
+  mutating func takeJournal(creator: String) -> [JournalEntry]
 }
 
 /// One numbered change for everyone at a table, whatever its game: one diff (with the status
 /// line it brought) encoded once into one frame that every recipient shares.
+///
+/// At a table whose players do not see each other's selections, a move can read differently
+/// from each seat: then ``seatFrames`` holds the diff each seat gets (seats that see the same
+/// share one frame), and ``frame``, the whole diff, goes to spectators.
 public struct TableBroadcast: Sendable {
   /// The version the diff produces.
   public let version: Int
-  /// The diff, encoded once.
+  /// The diff, encoded once: for everyone, or for spectators when ``seatFrames`` is set.
   public let frame: Frame
+  /// The diff each seat gets, by seat number, when the seats see it differently.
+  public let seatFrames: [Frame]?
 
-  /// A broadcast of `frame`, the diff that produces `version`.
-  public init(version: Int, frame: Frame) {
+  /// A broadcast of `frame`, the diff that produces `version`, and per seat `seatFrames`.
+  public init(version: Int, frame: Frame, seatFrames: [Frame]? = nil) {
     self.version = version
     self.frame = frame
+    self.seatFrames = seatFrames
+  }
+
+  /// The frame a member sitting at `seat` (nil: a spectator) gets.
+  public func frame(for seat: Int?) -> Frame {
+    guard let seat, let seatFrames, seatFrames.indices.contains(seat) else { return frame }
+    return seatFrames[seat]
   }
 
   /// The diff read back from the frame as a value (for tests and tools: it parses the frame).

@@ -12,6 +12,9 @@ public struct TableRules: Hashable, Sendable {
   /// The most moves the record of one game keeps in memory (2 bytes each); beyond it the record
   /// says it is truncated. See ``MoveLog``.
   public var recordCap = MoveLog.defaultCap
+  /// Whether the table keeps journal entries for the lobby to take
+  /// (``TableState/takeJournal(creator:)``).
+  public var journals = false
 
   /// The default rules.
   public init() {}
@@ -48,6 +51,14 @@ public struct TableState<Card: WireCard>: Sendable {
   private enum Entry {
     case table(TableEvent)
     case game(GameEvent<Card>)
+  }
+
+  /// One entry of a move's diff as one seat sees it when selections are hidden.
+  private enum SeenEvent {
+    /// A game event as it happened.
+    case game(GameEvent<Card>)
+    /// The face of a card an opponent turned up unseen, shown now that their claim is judged.
+    case reveal(Card)
   }
 
   /// Who sits in a seat.
@@ -94,6 +105,13 @@ public struct TableState<Card: WireCard>: Sendable {
   public private(set) var names: [String]
   /// Seconds a turn may last before it passes (turn-based games), or nil for no limit.
   public let turnSeconds: Double?
+  /// Whether players see the cards their opponents choose. When not, each player sees only
+  /// their own selection (and the faces it turned up) until a claim is judged: a match or a
+  /// mismatch, its cards and points are news for everyone. Spectators always see everything.
+  public let selectionsVisible: Bool
+  /// With hidden selections, the latest status line as each seat read it (nil: as everyone
+  /// did, ``status``).
+  private var seatStatus: [[StyledRun]]?
   /// When the turn being played passes by itself.
   public private(set) var turnEnds: Double?
   /// The matches and mismatches of the game being played, oldest first: the last
@@ -112,18 +130,26 @@ public struct TableState<Card: WireCard>: Sendable {
   /// ``tick(now:)`` starts it.
   private var turnClockPending = false
   private var everSeated: Set<Int>
-  private var ring: [(version: Int, frame: Frame)] = []
+  private var ring: [(version: Int, frame: Frame, seatFrames: [Frame]?)] = []
+  /// How many deals this table has had (1 for the first): journal moves belong to one deal.
+  public private(set) var deal = 1
+  /// Moves accepted in the current deal.
+  private var movesThisDeal = 0
+  /// With ``TableRules/journals``: moves not yet taken by ``takeJournal(creator:)``.
+  private var journalQueue: [JournalMove] = []
+  /// With ``TableRules/journals``: something besides a move changed since the last record.
+  private var recordDue = true
 
   /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
   /// seat by seat): a solo table, or a test table.
   public init(
     id: String, settings: GameSettings, seed: UInt64, names: [String], tokens: [String] = [],
     code: String = "", rules: TableRules = TableRules(), turnSeconds: Double? = nil,
-    now: Double = 0
+    selectionsVisible: Bool = true, now: Double = 0
   ) {
     self.init(
       id: id, code: code, isPrivate: true, settings: settings, seed: seed, rules: rules, now: now,
-      turnSeconds: turnSeconds)
+      turnSeconds: turnSeconds, selectionsVisible: selectionsVisible)
     self.playStartedAt = now
     for (seat, name) in names.prefix(settings.seats).enumerated() { self.names[seat] = name }
     self.seats = self.names.indices.map {
@@ -141,9 +167,10 @@ public struct TableState<Card: WireCard>: Sendable {
   /// An empty table waiting for players.
   public init(
     id: String, code: String, isPrivate: Bool, settings: GameSettings, seed: UInt64,
-    rules: TableRules, now: Double, turnSeconds: Double? = nil
+    rules: TableRules, now: Double, turnSeconds: Double? = nil, selectionsVisible: Bool = true
   ) {
     self.turnSeconds = settings.turnBased ? turnSeconds : nil
+    self.selectionsVisible = selectionsVisible
     self.id = id
     self.code = code
     self.isPrivate = isPrivate
@@ -360,8 +387,8 @@ public struct TableState<Card: WireCard>: Sendable {
   }
 
   /// Turn-based play: starts the clock of a new turn, and passes the turn of a seat that is
-  /// empty, away or out of time (at most once round the table, and only while someone who
-  /// could play is connected).
+  /// empty or out of time (at most once round the table, and only while someone who could play
+  /// is connected).
   private mutating func runTurnClock(now: Double) -> [Broadcast] {
     guard game.settings.turnBased, phase == .playing, !game.isOver else {
       turnClockPending = false
@@ -377,9 +404,12 @@ public struct TableState<Card: WireCard>: Sendable {
       guard let turn = game.turn, !game.isOver, seats.count > 1,
         seats.contains(where: { $0 != nil && $0?.awayUntil == nil })
       else { break }
-      let absent = seats[turn] == nil || seats[turn]?.awayUntil != nil
+      // An empty seat's turn passes at once; a dropped player keeps theirs until its time runs
+      // out (a reload, or the server restarting, does not cost a turn), and their seat, once
+      // released, is empty.
+      let empty = seats[turn] == nil
       let late = turnEnds.map { now >= $0 } ?? false
-      guard absent || late else { break }
+      guard empty || late else { break }
       guard case .success(let (_, b)) = play(.pass(seat: turn), replyTo: nil, now: now) else {
         break
       }
@@ -426,6 +456,9 @@ public struct TableState<Card: WireCard>: Sendable {
       return .failure(
         ProtocolError(phase == .finished ? .gameOver : .notPlaying, message, replyTo: replyTo))
     }
+    // Hidden selections: what each seat saw face up before the move.
+    let seenBefore = selectionsVisible ? [] : game.players.map(\.selection)
+    let matchedBefore = selectionsVisible ? [] : game.matchedOnBoard
     let events: [GameEvent<Card>]
     do {
       events = try game.apply(move)
@@ -450,6 +483,11 @@ public struct TableState<Card: WireCard>: Sendable {
       history = []
       historyCount = 0
       playStartedAt = now
+      deal += 1
+      movesThisDeal = 0
+      // A new deal is a new record; the old deal's moves are done with.
+      journalQueue = []
+      recordDue = rules.journals
       // A new game: its record starts from the new deal, and the old game's moves are let go.
       record = GameLog(settings: game.settings, seed: game.dealSeed, cap: rules.recordCap)
       // The new game's standings rank the players sitting now.
@@ -495,28 +533,120 @@ public struct TableState<Card: WireCard>: Sendable {
     if case .pass(let seat) = move {
       status.insert(.text("\(names[seat]) passes. "), at: 0)
     }
-    let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { list in
-      for event in before { list.add(event) }
-      // Each match or mismatch is followed by its history entry.
-      var nextEntry = 0
-      for event in events {
-        if case .ended = event, let ended {
-          list.add(GameEvent<Card>.ended(ended), names: names, naming: naming)
-          list.add(TableEvent.phase(.finished, countdown: nil))
-        } else {
-          list.add(event, names: names, naming: naming)
-        }
-        switch event {
-        case .matched, .mismatched:
-          list.add(
-            TableEvent.history(
-              entries[nextEntry].json(names: names, naming: naming, as: Card.self)))
-          nextEntry += 1
-        default: break
-        }
+    // Each match or mismatch is followed by its history entry.
+    func write(_ event: GameEvent<Card>, to list: inout DiffEvents, nextEntry: inout Int) {
+      if case .ended = event, let ended {
+        list.add(GameEvent<Card>.ended(ended), names: names, naming: naming)
+        list.add(TableEvent.phase(.finished, countdown: nil))
+      } else {
+        list.add(event, names: names, naming: naming)
+      }
+      switch event {
+      case .matched, .mismatched:
+        list.add(
+          TableEvent.history(entries[nextEntry].json(names: names, naming: naming, as: Card.self)))
+        nextEntry += 1
+      default: break
       }
     }
+    var b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { list in
+      for event in before { list.add(event) }
+      var nextEntry = 0
+      for event in events { write(event, to: &list, nextEntry: &nextEntry) }
+    }
+    if rules.journals, move.isPlay {
+      journalQueue.append(
+        JournalMove(
+          table: id, deal: deal, index: movesThisDeal, move: move, at: now - playStartedAt,
+          version: version))
+    }
+    if move.isPlay { movesThisDeal += 1 }
+    if !selectionsVisible {
+      // Each seat's own diff: the same news, with the opponents' selections left out.
+      var frames: [Frame] = []
+      var lines: [[StyledRun]] = []
+      for viewer in seats.indices {
+        let seen = seenEvents(
+          events, by: viewer, selectionBefore: seenBefore[viewer], matchedBefore: matchedBefore)
+        var seenGame: [GameEvent<Card>] = []
+        for case .game(let event) in seen { seenGame.append(event) }
+        var line = StatusLine.runs(for: seenGame, names: names, naming: naming)
+        if line.isEmpty, move.seat != viewer, case .choose = move {
+          // An opponent's choice, kept from this seat: that they chose, not what.
+          var verb = "chose"
+          if let first = events.first, case .deselected = first { verb = "let go of" }
+          line = [.text("\(names[move.seat]) \(verb) a card.")]
+        }
+        if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
+        let frame = ServerMessage.diffFrame(
+          tableID: id, version: version, seat: move.seat, replyTo: replyTo, status: line
+        ) { list in
+          for event in before { list.add(event) }
+          var nextEntry = 0
+          for event in seen {
+            switch event {
+            case .game(let event): write(event, to: &list, nextEntry: &nextEntry)
+            case .reveal(let card): list.reveal(card, naming: naming)
+            }
+          }
+        }
+        // Seats that see the same diff share one frame.
+        frames.append(frames.first { $0.hasSamePayload(as: frame) } ?? frame)
+        lines.append(line)
+      }
+      seatStatus = lines
+      b = Broadcast(version: b.version, frame: b.frame, seatFrames: frames)
+      ring[ring.count - 1].seatFrames = frames
+    }
     return .success((events, b))
+  }
+
+  /// What seat `viewer` sees of a move's `events` when players do not see each other's
+  /// selections: its own choices and the faces it turned up, but no opponent's; every judged
+  /// claim (a match or mismatch, its points), with the faces of matched cards it had not seen;
+  /// and its own cards turning back down, whoever else still holds them up. `selectionBefore`
+  /// is its selection before the move, `matchedBefore` the matched cards on the board.
+  private func seenEvents(
+    _ events: [GameEvent<Card>], by viewer: Int, selectionBefore: [Int], matchedBefore: Set<Int>
+  ) -> [SeenEvent] {
+    let faceDown = game.settings.faceDown
+    // The cards this seat saw face up (beyond the matched ones) before and during the move.
+    var seenUp = Set(selectionBefore)
+    var seen: [SeenEvent] = []
+    for event in events {
+      switch event {
+      case .selected(let seat, _), .deselected(let seat, _):
+        if seat == viewer { seen.append(.game(event)) }
+      case .turnedUp(let seat, let card):
+        if seat == viewer {
+          seenUp.insert(card.id)
+          seen.append(.game(event))
+        }
+      case .turnedDown:
+        // Worked out for this seat below.
+        break
+      case .matched(let seat, let cards, _):
+        if faceDown && seat != viewer {
+          for card in cards
+          where !seenUp.contains(card.id) && !matchedBefore.contains(card.id)
+            && game.board.contains(card)
+          {
+            seen.append(.reveal(card))
+          }
+        }
+        seen.append(.game(event))
+      default:
+        seen.append(.game(event))
+      }
+    }
+    if faceDown {
+      let mine = Set(game.players[viewer].selection)
+      let down = game.board.filter {
+        seenUp.contains($0.id) && !mine.contains($0.id) && !game.matchedOnBoard.contains($0.id)
+      }
+      if !down.isEmpty { seen.append(.game(.turnedDown(down))) }
+    }
+    return seen
   }
 
   /// Keeps a history entry (the last ``historyCap``) and returns it.
@@ -561,6 +691,8 @@ public struct TableState<Card: WireCard>: Sendable {
   private mutating func broadcast(
     seat: Int?, replyTo: MessageID?, events: [Entry], status runs: [StyledRun]?
   ) -> Broadcast {
+    // Whatever changes besides a move (seats, phases, votes) needs a new record.
+    if rules.journals { recordDue = true }
     let names = names
     // Face-down boards name cards by slot (a deal must not show the faces).
     let naming = CardNaming(game)
@@ -580,21 +712,30 @@ public struct TableState<Card: WireCard>: Sendable {
     events: (inout DiffEvents) -> Void
   ) -> Broadcast {
     version += 1
-    if let runs { status = runs }
+    if let runs {
+      status = runs
+      seatStatus = nil
+    }
     let frame = ServerMessage.diffFrame(
       tableID: id, version: version, seat: seat, replyTo: replyTo, status: runs, events: events)
-    ring.append((version, frame))
+    ring.append((version, frame, nil))
     if ring.count > rules.ringSize { ring.removeFirst(ring.count - rules.ringSize) }
     return Broadcast(version: version, frame: frame)
   }
 
-  /// The diffs after `version`, oldest first, or nil when some of them are gone.
-  public func diffs(after version: Int) -> [Frame]? {
+  /// The diffs after `version` as `seat` saw them (nil: a spectator), oldest first, or nil
+  /// when some of them are gone.
+  public func diffs(after version: Int, seat: Int? = nil) -> [Frame]? {
     if version == self.version { return [] }
     guard version < self.version, let first = ring.first, first.version <= version + 1 else {
       return nil
     }
-    return ring.filter { $0.version > version }.map { $0.frame }
+    return ring.filter { $0.version > version }.map { entry in
+      guard let seat, let frames = entry.seatFrames, frames.indices.contains(seat) else {
+        return entry.frame
+      }
+      return frames[seat]
+    }
   }
 
   /// The snapshot a member sitting at `you` (nil for a spectator) sees at `now`.
@@ -613,9 +754,81 @@ public struct TableState<Card: WireCard>: Sendable {
       ranked: everSeated.sorted())
     meta.turnSeconds = turnSeconds.map { Int($0) }
     meta.turnLeft = turnEnds.map { max(0, Int(($0 - now).rounded(.up))) }
+    meta.selectionsHidden = !selectionsVisible
+    var line = status
+    if let you, let seatStatus, seatStatus.indices.contains(you) { line = seatStatus[you] }
     return ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
-      status: status, meta: meta, history: history)
+      status: line, meta: meta, history: history)
+  }
+
+  // MARK: - Journal
+
+  /// The journal entries since the last call: a new ``TableRecord`` when anything besides a move
+  /// changed (first), then the moves of the current deal in order. Empty unless
+  /// ``TableRules/journals``.
+  public mutating func takeJournal(creator: String) -> [JournalEntry] {
+    guard rules.journals, recordDue || !journalQueue.isEmpty else { return [] }
+    var entries: [JournalEntry] = []
+    if recordDue {
+      recordDue = false
+      entries.append(.table(journalRecord(creator: creator)))
+    }
+    for move in journalQueue { entries.append(.move(move)) }
+    journalQueue.removeAll(keepingCapacity: true)
+    return entries
+  }
+
+  /// The table around its game as the journal keeps it.
+  public func journalRecord(creator: String) -> TableRecord {
+    TableRecord(
+      id: id, game: Card.gameName, settings: game.settings, code: code, isPrivate: isPrivate,
+      showSelections: selectionsVisible, turnSeconds: turnSeconds, phase: phase.rawValue,
+      host: host, seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token) } },
+      names: names, everSeated: everSeated.sorted(), votes: votes, version: version, deal: deal,
+      dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1)
+  }
+
+  /// The table of `record` opened again at `now` after a restart, its current deal replayed
+  /// from `moves` (that deal's moves, in order). Every seated player is away, held for the
+  /// grace period; the version goes on from where it was, so clients resync with a snapshot.
+  public init(restoring record: TableRecord, moves: [JournalMove], rules: TableRules, now: Double) {
+    self.init(
+      id: record.id, code: record.code, isPrivate: record.isPrivate, settings: record.settings,
+      seed: record.dealSeed, rules: rules, now: now, turnSeconds: record.turnSeconds,
+      selectionsVisible: record.showSelections)
+    deal = record.deal
+    names = record.names
+    everSeated = Set(record.everSeated)
+    seats = record.seats.map {
+      $0.map { Seat(name: $0.name, token: $0.token, awayUntil: now + rules.reconnectGrace) }
+    }
+    host = record.host
+    emptySince = seats.contains { $0 != nil } ? nil : now
+    let recorded = TablePhase(rawValue: record.phase) ?? .waiting
+    switch recorded {
+    case .playing, .finished:
+      phase = .playing
+      playStartedAt = now - (moves.last?.at ?? 0)
+      for move in moves where move.deal == record.deal {
+        _ = play(move.move, replyTo: nil, now: playStartedAt + move.at)
+      }
+    case .countdown:
+      // The countdown starts again.
+      phase = .countdown
+      countdownEnds = now + rules.countdown
+    case .waiting:
+      phase = .waiting
+    }
+    votes = record.votes.filter { seats.indices.contains($0) && seats[$0] != nil }
+    // One version on (the restart is a change: every seat is away), and nobody can catch up
+    // from diffs made before it: every resume gets a snapshot.
+    version = max(record.version, moves.last?.version ?? 0) + 1
+    ring = []
+    journalQueue = []
+    recordDue = false
+    status = [.text("The server restarted; play on.")]
+    seatStatus = nil
   }
 
   /// The wire error for a refused move.

@@ -3,7 +3,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   case type, id, name, resume, version, game, card, seats, isPrivate, code, table
   // Table settings (createTable, playSolo).
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
-  case theme
+  case theme, showSelections
 
   /// The field's key on the wire.
   var key: String {
@@ -27,6 +27,7 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .matchBonus: "matchBonus"
     case .turnSeconds: "turnSeconds"
     case .theme: "theme"
+    case .showSelections: "showSelections"
     }
   }
 

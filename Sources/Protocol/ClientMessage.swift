@@ -110,12 +110,15 @@ public struct TableOptions: Hashable, Sendable {
   public var turnSeconds: Int?
   /// The emoji theme (Concentration), by index.
   public var theme: Int?
+  /// Whether players see the cards their opponents have chosen (spectators always do); false
+  /// keeps each player's selection to that player until it is judged (Set and Matchismo).
+  public var showSelections: Bool?
 
   /// Options that keep every default, or change those given.
   public init(
     boardSize: Int? = nil, matchSize: Int? = nil, scoring: String? = nil,
     costToChoose: Int? = nil, mismatchPenalty: Int? = nil, matchBonus: Int? = nil,
-    turnSeconds: Int? = nil, theme: Int? = nil
+    turnSeconds: Int? = nil, theme: Int? = nil, showSelections: Bool? = nil
   ) {
     self.boardSize = boardSize
     self.matchSize = matchSize
@@ -125,6 +128,7 @@ public struct TableOptions: Hashable, Sendable {
     self.matchBonus = matchBonus
     self.turnSeconds = turnSeconds
     self.theme = theme
+    self.showSelections = showSelections
   }
 
   /// The options as message fields, in a fixed order.
@@ -138,6 +142,7 @@ public struct TableOptions: Hashable, Sendable {
     if let matchBonus { members.append(("matchBonus", .int(matchBonus))) }
     if let turnSeconds { members.append(("turnSeconds", .int(turnSeconds))) }
     if let theme { members.append(("theme", .int(theme))) }
+    if let showSelections { members.append(("showSelections", .bool(showSelections))) }
     return members
   }
 }

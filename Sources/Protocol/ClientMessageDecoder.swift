@@ -180,7 +180,6 @@ private struct FieldReader {
     }
   }
 
-  /// A boolean field, or nil when it is absent or null.
   /// The table settings a `createTable` or `playSolo` carries: types and broad ranges only.
   func tableOptions() throws(ProtocolError) -> TableOptions {
     let small = 0...1000
@@ -192,9 +191,11 @@ private struct FieldReader {
       mismatchPenalty: try optionalInt(.mismatchPenalty, in: small),
       matchBonus: try optionalInt(.matchBonus, in: small),
       turnSeconds: try optionalInt(.turnSeconds, in: small),
-      theme: try optionalInt(.theme, in: small))
+      theme: try optionalInt(.theme, in: small),
+      showSelections: try optionalBool(.showSelections))
   }
 
+  /// A boolean field, or nil when it is absent or null.
   func optionalBool(_ field: ClientField) throws(ProtocolError) -> Bool? {
     switch fields[field] {
     case nil, .null?: return nil

@@ -47,6 +47,11 @@ public final class Frame: @unchecked Sendable {
   /// The payload bytes (a copy; for tests and logs, not the hot path).
   public var payload: [UInt8] { Array(storage[Self.headroom...]) }
 
+  /// Whether `other` holds the same payload.
+  public func hasSamePayload(as other: Frame) -> Bool {
+    self === other || storage[Self.headroom...] == other.storage[Self.headroom...]
+  }
+
   /// Calls `body` with a pointer to the payload, which has ``headroom`` writable bytes before
   /// it, and the payload's length. Transport's service thread only.
   public func withWireBuffer<R>(_ body: (UnsafeMutablePointer<UInt8>, Int) throws -> R) rethrows

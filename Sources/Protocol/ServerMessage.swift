@@ -52,14 +52,22 @@ public enum ServerMessage {
       }
     }
     let naming = CardNaming(game)
+    // With selections hidden a player sees only their own (and the faces it turned up); a
+    // spectator (`you` nil) sees every one.
+    let onlySeat = meta?.selectionsHidden == true ? you : nil
+    func shows(_ seat: Int) -> Bool { onlySeat.map { $0 == seat } ?? true }
+    func faceUp(_ card: Card) -> Bool {
+      guard let onlySeat else { return game.isFaceUp(card) }
+      return game.matchedOnBoard.contains(card.id)
+        || game.players[onlySeat].selection.contains(card.id)
+    }
     let board: [JSONValue]
     if !dealt {
       board = []
     } else if game.settings.faceDown {
       board = game.board.enumerated().map { slot, card in
         card.faceObject(
-          handle: slot, faceUp: game.isFaceUp(card),
-          matched: game.matchedOnBoard.contains(card.id))
+          handle: slot, faceUp: faceUp(card), matched: game.matchedOnBoard.contains(card.id))
       }
     } else {
       board = game.board.map { $0.wireObject }
@@ -67,7 +75,7 @@ public enum ServerMessage {
     table += [
       ("over", .bool(dealt && game.isOver)),
       ("deckCount", .int(dealt ? game.deckCount : Card.deckSize(for: game.settings))),
-      ("settings", settings(game.settings)),
+      ("settings", settings(game.settings, selectionsHidden: meta?.selectionsHidden == true)),
       ("board", .array(board)),
     ]
     if dealt && !game.matchedOnBoard.isEmpty {
@@ -93,10 +101,15 @@ public enum ServerMessage {
               ("score", .int(player.score)), ("matches", .int(player.matches)),
               (
                 "selection",
-                .array(player.selection.map { .int(naming.handle(Card.fullDeck[$0])) })
+                .array(
+                  shows(view.seat)
+                    ? player.selection.map { .int(naming.handle(Card.fullDeck[$0])) } : [])
               ),
             ]
-            if game.settings.faceDown { members.append(("flips", .int(player.flips))) }
+            // Hidden selections hide how many cards an opponent turned up too.
+            if game.settings.faceDown && shows(view.seat) {
+              members.append(("flips", .int(player.flips)))
+            }
             if meta != nil {
               members.append(("connected", .bool(view.connected)))
               if let away = view.away { members.append(("away", .int(away))) }
@@ -312,7 +325,7 @@ public enum ServerMessage {
   }
 
   /// A table's settings as its snapshot shows them.
-  public static func settings(_ s: GameSettings) -> JSONValue {
+  public static func settings(_ s: GameSettings, selectionsHidden: Bool = false) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("boardSize", .int(s.boardSize)), ("matchSize", .int(s.matchSize)),
       ("costToChoose", .int(s.costToChoose)), ("mismatchPenalty", .int(s.mismatchPenalty)),
@@ -322,6 +335,7 @@ public enum ServerMessage {
     members.append(("scoring", .string(s.scoring?.rawValue ?? "custom")))
     if s.faceDown { members.append(("faceDown", .bool(true))) }
     if s.turnBased { members.append(("turnBased", .bool(true))) }
+    if selectionsHidden { members.append(("showSelections", .bool(false))) }
     return .object(members)
   }
 

@@ -128,6 +128,15 @@ public struct DiffEvents {
     separate()
     ServerMessage.writeEvent(event, names: names, naming: naming, to: &out)
   }
+
+  /// Adds a `flip` without a seat: `card`'s face shown to a player who did not see it turned
+  /// up (an opponent's hidden selection, judged now). Counts as nobody's flip.
+  public mutating func reveal<Card: WireCard>(_ card: Card, naming: CardNaming<Card>) {
+    separate()
+    out.raw(#"{"kind":"flip","card":"#)
+    out.value(naming.turnedUp(card))
+    out.byte(UInt8(ascii: "}"))
+  }
 }
 
 /// One occupied seat as a snapshot shows it, beyond the game's own numbers.
@@ -177,6 +186,8 @@ public struct TableMeta: Hashable, Sendable {
   public var turnSeconds: Int?
   /// Seconds left in the current turn.
   public var turnLeft: Int?
+  /// Whether players see only their own selection (spectators see every one).
+  public var selectionsHidden = false
 
   /// Creates table metadata.
   public init(
@@ -201,7 +212,7 @@ public struct TableMeta: Hashable, Sendable {
       && a.host == b.host && a.spectators == b.spectators && a.countdown == b.countdown
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
       && a.occupied == b.occupied && a.ranked == b.ranked && a.turnSeconds == b.turnSeconds
-      && a.turnLeft == b.turnLeft
+      && a.turnLeft == b.turnLeft && a.selectionsHidden == b.selectionsHidden
   }
 
   public func hash(into hasher: inout Hasher) {

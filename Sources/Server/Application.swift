@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import Protocol
 import ServiceLifecycle
+import Store
 
 /// The running server: metrics, lobby and transport, run as the services of one
 /// `ServiceGroup` until SIGTERM or SIGINT.
@@ -31,15 +32,34 @@ struct Application {
     // Metrics that libraries make through swift-metrics land in the same registry.
     MetricsSystem.bootstrap(metrics.factory)
 
-    let state = LobbyState(
+    var state = LobbyState(
       configuration: configuration.lobbyConfiguration, entropy: .system,
       shards: max(1, configuration.executors))
+    // The journal: what it kept is opened again before anyone connects.
+    let store: (any JournalStore)?
+    if configuration.journal {
+      let opened = try SQLiteJournalStore(
+        directory: configuration.dataDirectory, durability: configuration.durability)
+      let contents = try opened.load()
+      state.restore(contents, now: MonotonicClock.now())
+      logger.notice(
+        "journal \(opened.path): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
+      )
+      store = opened
+    } else {
+      store = nil
+    }
+    // The writer reports written tickets to the transport, which then lets the held frames go.
+    let release = ReleaseRelay()
+    let journal = store.map { store in
+      JournalWriter(store: store, logger: logger) { ticket in release.release(ticket) }
+    }
     // With no executor the lobby decides on the transport's service thread (no hop per move);
     // otherwise the service thread hands each event to the executor of its table's shard.
     let handler: any ServiceThreadHandler
     let lobby: ShardedLobby?
     if configuration.executors == 0 {
-      handler = InlineLobby(state: state, metrics: metrics.makeLobbyMetrics())
+      handler = InlineLobby(state: state, metrics: metrics.makeLobbyMetrics(), journal: journal)
       lobby = nil
     } else {
       lobby = ShardedLobby(
@@ -50,7 +70,9 @@ struct Application {
       configuration: configuration.transportConfiguration(
         webRoot: Self.resolvedWebRoot(configuration.webRoot, logger: logger)),
       logger: logger, handler: handler, metrics: metrics.transport)
-    let outbound = TransportOutbound(transport: transport)
+    release.transport = transport
+    journal?.start()
+    let outbound = TransportOutbound(transport: transport, journal: journal)
     lobby?.attach(
       perform: { outbound.perform($0) },
       consumed: { [transport] in transport.acknowledge(bytes: $0) })
@@ -66,6 +88,7 @@ struct Application {
     var group = ServiceGroupConfiguration(
       services: [
         .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
+        .init(service: JournalService(writer: journal, logger: logger)),
         .init(service: LobbyService(executor: lobby)),
         .init(service: TransportService(transport: transport, logger: logger)),
       ],
@@ -90,10 +113,11 @@ struct Application {
 /// Carries out the lobby's actions on the transport.
 struct TransportOutbound: Sendable {
   let transport: WebSocketTransport
+  var journal: JournalWriter? = nil
 
   func perform(_ actions: [LobbyAction]) {
     var commands: [TransportCommand] = []
-    commands.append(actions: actions)
+    commands.append(actions: actions, journal: journal)
     // One lock and at most one wake of the service thread for the whole batch.
     transport.perform(commands)
   }

@@ -7,11 +7,14 @@ final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
   private var metrics: LobbyMetrics?
   private var movesReceivedAt: [Double] = []
+  private let journal: JournalWriter?
 
-  /// Runs `state` on the service thread, exporting to `metrics` after each event.
-  init(state: LobbyState, metrics: LobbyMetrics? = nil) {
+  /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
+  /// entries go to `journal`, and the frames after them wait until they are written.
+  init(state: LobbyState, metrics: LobbyMetrics? = nil, journal: JournalWriter? = nil) {
     self.state = state
     self.metrics = metrics
+    self.journal = journal
   }
 
   var decidesInline: Bool { true }
@@ -23,13 +26,13 @@ final class InlineLobby: ServiceThreadHandler {
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     Self.handle(
       event, now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
-      commands: &commands)
+      journal: journal, commands: &commands)
   }
 
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
     Self.advance(
       now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
-      commands: &commands)
+      journal: journal, commands: &commands)
   }
 
   func nextDeadline() -> Double? {
@@ -38,32 +41,34 @@ final class InlineLobby: ServiceThreadHandler {
 
   private static func handle(
     _ event: TransportEvent, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double], commands: inout [TransportCommand]
+    movesReceivedAt: inout [Double], journal: JournalWriter?,
+    commands: inout [TransportCommand]
   ) {
     switch event {
     case .opened:
       return
     case .message(let connection, let bytes, let receivedAt):
       let accepted = state.movesAccepted
-      commands.append(actions: state.receive(bytes, from: connection, now: now))
+      commands.append(actions: state.receive(bytes, from: connection, now: now), journal: journal)
       if metrics != nil && state.movesAccepted != accepted {
         movesReceivedAt.append(receivedAt)
       }
     case .closed(let connection):
-      commands.append(actions: state.disconnected(connection, now: now))
+      commands.append(actions: state.disconnected(connection, now: now), journal: journal)
     }
     // Whatever came due meanwhile (the timer may not have fired yet in this pass).
     if let due = state.nextDeadline(), due <= now {
-      commands.append(actions: state.advance(to: now))
+      commands.append(actions: state.advance(to: now), journal: journal)
     }
     export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
   }
 
   private static func advance(
     now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double], commands: inout [TransportCommand]
+    movesReceivedAt: inout [Double], journal: JournalWriter?,
+    commands: inout [TransportCommand]
   ) {
-    commands.append(actions: state.advance(to: now))
+    commands.append(actions: state.advance(to: now), journal: journal)
     export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
   }
 
@@ -88,14 +93,30 @@ final class InlineLobby: ServiceThreadHandler {
 }
 
 extension [TransportCommand] {
-  /// Appends the transport commands that carry out the lobby's `actions`, in order.
-  mutating func append(actions: [LobbyAction]) {
+  /// Appends the transport commands that carry out the lobby's `actions`, in order. Journal
+  /// entries go to `journal` as one batch, and a `hold` of its ticket keeps every command after
+  /// them until the batch is written (without a journal they are dropped).
+  mutating func append(actions: [LobbyAction], journal: JournalWriter? = nil) {
+    var entries: [JournalEntry] = []
     for action in actions {
+      switch action {
+      case .journal(let entry):
+        entries.append(entry)
+        continue
+      case .send, .close:
+        if !entries.isEmpty, let journal {
+          append(.hold(journal.append(entries)))
+        }
+        entries.removeAll()
+      }
       switch action {
       case .send(let frame, let connections): append(.send(frame, to: connections))
       case .close(let connection, let code, let reason):
         append(.close(connection, code: code, reason: reason))
+      case .journal: break
       }
     }
+    // Entries with nothing after them to hold back.
+    if !entries.isEmpty, let journal { _ = journal.append(entries) }
   }
 }

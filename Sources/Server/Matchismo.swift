@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import Store
 
 /// The `matchismo` command: parses options into a ``ServerConfiguration`` and runs the server
 /// until SIGINT or SIGTERM.
@@ -48,6 +49,21 @@ struct Matchismo: AsyncParsableCommand {
   )
   var executors = ServerConfiguration.defaults.executors
 
+  @Option(name: .customLong("data-dir"), help: "Folder of the embedded journal (made if missing).")
+  var dataDirectory = ServerConfiguration.defaults.dataDirectory
+
+  @Flag(
+    name: .customLong("no-journal"),
+    help: "Keep everything in memory only: nothing is written, nothing restored at start.")
+  var noJournal = false
+
+  @Option(
+    name: .customLong("sync"),
+    help:
+      "Journal durability: 'process' (a write reaches the OS before anyone sees it; survives a crash of the server) or 'full' (fsync per commit; survives a power loss)."
+  )
+  var durability = ServerConfiguration.defaults.durability
+
   @Option(help: "Messages per second one connection may send (bursts of twice as many).")
   var rateLimit = ServerConfiguration.defaults.rateLimit
 
@@ -74,6 +90,9 @@ struct Matchismo: AsyncParsableCommand {
     configuration.executors = executors
     configuration.rateLimit = rateLimit
     configuration.allowedOrigins = allowedOrigin
+    configuration.dataDirectory = dataDirectory
+    configuration.journal = !noJournal
+    configuration.durability = durability
     return configuration
   }
 
@@ -89,3 +108,4 @@ struct Matchismo: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension Durability: ExpressibleByArgument {}

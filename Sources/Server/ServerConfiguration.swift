@@ -1,6 +1,7 @@
 import Foundation
 import Lobby
 import Logging
+import Store
 
 /// Everything the server is told at start, in one place.
 ///
@@ -38,6 +39,12 @@ struct ServerConfiguration: Sendable, Equatable {
   var emptyTableGrace: Double = 10
   /// Most spectators at one table.
   var spectatorLimit = 50
+  /// Folder of the embedded journal (`journal.sqlite`), made if missing.
+  var dataDirectory = "data"
+  /// Whether tables and sessions are journaled (and restored at start). Off: memory only.
+  var journal = true
+  /// How hard a journal write tries to survive: a crash of the process, or a power loss.
+  var durability: Durability = .process
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's
   /// service thread (no hop per move); K ≥ 1 spreads the tables over K executor threads by
   /// table number (`ShardedLobby`). The default follows the core count
@@ -78,6 +85,7 @@ struct ServerConfiguration: Sendable, Equatable {
       return problem
     }
     if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
+    if journal && dataDirectory.isEmpty { return "--data-dir must name a folder." }
     if !(0...Self.maxExecutors).contains(executors) {
       return "--executors must be 0...\(Self.maxExecutors)."
     }
@@ -130,6 +138,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.countdown = countdown
     configuration.emptyTableGrace = emptyTableGrace
     configuration.spectatorLimit = spectatorLimit
+    configuration.journal = journal
     return configuration
   }
 

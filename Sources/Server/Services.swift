@@ -63,3 +63,34 @@ struct MetricsService: Service {
     }
   }
 }
+
+/// The journal writer as a service: it writes from start to a graceful shutdown, then writes
+/// what is still queued (the lobby has drained before it, since it comes earlier in the group)
+/// and stops.
+struct JournalService: Service {
+  /// The writer, started already; nil without a journal.
+  let writer: JournalWriter?
+  /// For a shutdown that could not write everything.
+  let logger: Logger
+
+  func run() async {
+    try? await gracefulShutdown()
+    guard let writer else { return }
+    if writer.stop() {
+      logger.notice("journal written: \(writer.entries) entries in \(writer.batches) batches")
+    } else {
+      logger.error("journal: not everything queued was written before the shutdown limit")
+    }
+  }
+}
+
+/// Tells the transport which journal tickets are written (from the writer's thread), once the
+/// transport exists.
+final class ReleaseRelay: @unchecked Sendable {
+  /// Set once, before the writer starts.
+  var transport: WebSocketTransport?
+
+  func release(_ ticket: UInt64) {
+    transport?.perform([.release(ticket)])
+  }
+}

@@ -67,7 +67,7 @@ import Testing
     #""game":"matchismo","scoring":"classic""#, #""game":"concentration","boardSize":7"#,
     #""game":"concentration","boardSize":22"#, #""game":"concentration","theme":9"#,
     #""game":"concentration","turnSeconds":2"#, #""game":"concentration","scoring":"course""#,
-    #""game":"set","theme":1"#,
+    #""game":"set","theme":1"#, #""game":"concentration","showSelections":false"#,
   ])
   func settingsThatDoNotFitAreRefusedAndChangeNothing(_ fields: String) async throws {
     let harness = LobbyHarness()
@@ -142,6 +142,24 @@ import Testing
     harness.clock.set(20.6)
     harness.lobby.tick()
     #expect(try harness.outbound.takeDeliveries().count == 1)
+  }
+
+  /// A dropped player (a reload, a restart of the server) keeps the turn until its time is up.
+  @Test func aDroppedPlayerKeepsTheTurnUntilItsTimeRunsOut() async throws {
+    let (harness, id, _) = try await concentrationForTwo()
+    harness.clock.set(1)
+    harness.lobby.tick()
+    _ = try harness.outbound.takeDeliveries()
+    harness.lobby.disconnected(c[0])
+    _ = try harness.outbound.takeDeliveries()
+    harness.clock.set(5)
+    harness.lobby.tick()
+    var state = try #require(harness.lobby.state.table(id) as? TableState<EmojiCard>)
+    #expect(state.game.turn == 0, "the turn passed while its player was only away")
+    harness.clock.set(12)
+    harness.lobby.tick()
+    state = try #require(harness.lobby.state.table(id) as? TableState<EmojiCard>)
+    #expect(state.game.turn == 1, "the turn did not pass when its time ran out")
   }
 
   @Test func theTurnOfAPlayerWhoLeftPassesAtOnce() async throws {

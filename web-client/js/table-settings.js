@@ -5,14 +5,25 @@
 /** Concentration's emoji themes, by index (the server's EmojiCard.themes order). */
 export const THEMES = Object.freeze(['Animals', 'Food', 'Sports', 'Travel', 'Weather', 'Music']);
 
+/** Whether players see each other's chosen cards (Set and Matchismo with others; spectators
+ * always do). */
+const SELECTIONS = Object.freeze({
+  label: 'Opponents’ picks',
+  options: [['shown', 'shown'], ['hidden', 'hidden']],
+  default: 'shown',
+});
+
 /** The fields of each game's form: name → {label, options: [[value, text]], default}. `seats`
- * chooses the default where the server's differs alone and with others. */
+ * chooses the default where the server's differs alone and with others, and whether there are
+ * opponents whose picks to show. */
 export function settingsForm(game, seats = 1) {
+  const others = seats > 1 ? { selections: SELECTIONS } : {};
   switch (game) {
     case 'matchismo':
       return {
         matchSize: { label: 'Match', options: [[2, '2 cards'], [3, '3 cards']], default: 2 },
         boardSize: { label: 'Cards', options: [12, 16, 20, 24, 30, 36].map((n) => [n, `${n} cards`]), default: 24 },
+        ...others,
       };
     case 'concentration':
       return {
@@ -32,6 +43,7 @@ export function settingsForm(game, seats = 1) {
           default: seats === 1 ? 'course' : 'classic',
         },
         boardSize: { label: 'Cards', options: [12, 15, 18].map((n) => [n, `${n} cards`]), default: 12 },
+        ...others,
       };
   }
 }
@@ -66,6 +78,8 @@ export function settingsFields(game, values = {}, seats = 1) {
     const boardSize = pick('boardSize');
     if (boardSize !== undefined) fields.boardSize = boardSize;
   }
+  const selections = pick('selections');
+  if (selections !== undefined) fields.showSelections = selections === 'shown';
   return fields;
 }
 
@@ -87,5 +101,6 @@ export function settingsText(game, settings, turnSeconds = null) {
     else if (typeof s.scoring === 'string') parts.push('Custom scoring');
     if (Number.isInteger(s.boardSize)) parts.push(`${s.boardSize} cards`);
   }
+  if (s.showSelections === false) parts.push('opponents’ picks hidden');
   return parts.join(' · ');
 }

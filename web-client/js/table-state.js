@@ -17,6 +17,9 @@
 // Face-down games (Matchismo, Concentration): a board entry's `id` is its slot handle; `flip`
 // replaces the entry with the same id, `hide` turns entries back down, `turn` says whose turn it
 // is (Concentration; `turn` is null otherwise) and players carry `flips`.
+// Hidden selections (`settings.showSelections` false): a player is sent only their own `select`,
+// `deselect` and `flip` events, and only their own `flips`; a `flip` without a seat shows a card
+// an opponent matched.
 // `players` lists occupied seats only, in seat order. `you` is null for a spectator.
 // `standings` is client-side: set by the `over` event (or derived from the players when a
 // snapshot shows a finished game), cleared by `redeal`.
@@ -230,7 +233,7 @@ const EVENT_HANDLERS = {
     for (const p of table.players) {
       p.selection = [];
       p.score = 0;
-      if (p.flips !== undefined) p.flips = 0;
+      if (p.flips !== undefined || countsFlips(table, p.seat)) p.flips = 0;
       p.matches = 0;
     }
     table.over = false;
@@ -252,6 +255,7 @@ const EVENT_HANDLERS = {
   join(table, e, now) {
     const seat = requireSeat(e.seat);
     const player = copyPlayer({ seat, name: requireString(e.name, 'name'), connected: true }, now);
+    if (countsFlips(table, seat)) player.flips = 0;
     table.players = table.players.filter((p) => p.seat !== seat);
     table.players.push(player);
     table.players.sort((a, b) => a.seat - b.seat);
@@ -305,9 +309,12 @@ const EVENT_HANDLERS = {
     const i = table.board.findIndex((c) => c.id === card.id);
     if (i === -1) throw new RangeError(`no slot ${card.id}`);
     table.board[i] = card;
-    // Each card a player turns up is one flip (the snapshot's `flips` counts the same way).
+    // Each card a player turns up is one flip (the snapshot's `flips` counts the same way). A flip
+    // without a seat shows an opponent's hidden card as their claim is judged: nobody's flip.
     const player = Number.isInteger(e.seat) ? table.players.find((p) => p.seat === e.seat) : undefined;
-    if (player !== undefined && player.flips !== undefined) player.flips += 1;
+    if (player !== undefined && (player.flips !== undefined || countsFlips(table, player.seat))) {
+      player.flips = (player.flips ?? 0) + 1;
+    }
   },
   hide(table, e) {
     const ids = new Set(requireArray(e.cards, 'cards'));
@@ -329,6 +336,19 @@ const EVENT_HANDLERS = {
     table.vote = seats.length === 0 ? null : { seats: [...seats], needed: requireCount(e.needed, 'needed') };
   },
 };
+
+/** Whether this client counts `seat`'s flips: in face-down games, every seat's while players see
+ * each other's selections (and always for a spectator), otherwise only its own (the snapshot
+ * leaves the others' out). */
+export function countsFlips(table, seat) {
+  if (table.settings?.faceDown !== true) return false;
+  return table.settings?.showSelections !== false || table.you === null || seat === table.you;
+}
+
+/** Whether players at this table see each other's selections (spectators always do). */
+export function selectionsShown(table) {
+  return table.settings?.showSelections !== false;
+}
 
 function playerAt(table, seat) {
   const player = table.players.find((p) => p.seat === seat);

@@ -187,3 +187,19 @@ test('face-down games: a flip counts for its seat, a match keeps the cards on th
   assert.deepEqual(state.table.board.map((c) => c.matched === true), [true, true]);
   assert.equal(state.table.board[0].emoji, '🦊');
 });
+
+test('with others, Set and Matchismo can hide the opponents’ picks; Concentration and solo cannot', () => {
+  assert.equal(settingsForm('set', 4).selections.default, 'shown');
+  assert.equal(settingsForm('matchismo', 2).selections.default, 'shown');
+  assert.equal(settingsForm('set', 1).selections, undefined);
+  assert.equal(settingsForm('concentration', 4).selections, undefined);
+  assert.deepEqual(settingsFields('set', { selections: 'hidden' }, 4), { showSelections: false });
+  assert.deepEqual(settingsFields('matchismo', { selections: 'shown' }, 3), { showSelections: true });
+  // Alone there is nobody to hide them from: the field is not sent.
+  assert.deepEqual(settingsFields('set', { selections: 'hidden' }, 1), {});
+  assert.deepEqual(settingsFields('concentration', { selections: 'hidden' }, 4), {});
+  assert.equal(
+    settingsText('set', { scoring: 'classic', boardSize: 12, showSelections: false }),
+    'Classic scoring · 12 cards · opponents’ picks hidden',
+  );
+});

@@ -20,6 +20,10 @@ final class ServiceLoop {
   private let configuration: TransportConfiguration
   private let logger: Logger
   private let inbox: TransportInbox
+  /// Commands waiting behind a `hold` whose ticket is not released yet, in order.
+  private var held: [TransportCommand] = []
+  /// The latest ticket released (`TransportCommand.release`).
+  private var releasedTicket: UInt64 = 0
   private let continuation: AsyncStream<TransportEvent>.Continuation
   private let backPressure: InboundBackPressure
   /// Takes the events on this thread when set (the `events` stream then stays empty).
@@ -645,12 +649,41 @@ final class ServiceLoop {
   private func execute(_ commands: [TransportCommand]) {
     for command in commands {
       switch command {
-      case .send(let frame, let ids):
-        for id in ids { enqueue(frame, for: id) }
-      case .close(let id, let code, let reason):
-        guard let state = connections[id], state.closeRequest == nil else { continue }
-        requestClose(state, code: Self.sendableCloseCode(code), reason: reason, flushFirst: true)
+      case .release(let ticket):
+        releasedTicket = max(releasedTicket, ticket)
+        releaseHeld()
+      case .hold(let ticket) where held.isEmpty:
+        if ticket > releasedTicket { held.append(command) }
+      case _ where !held.isEmpty:
+        // Behind a hold: in order, after it.
+        held.append(command)
+      default:
+        carryOut(command)
       }
+    }
+  }
+
+  /// Carries out the held commands whose holds are released, in order, up to the first hold
+  /// that is not.
+  private func releaseHeld() {
+    var index = 0
+    while index < held.count {
+      if case .hold(let ticket) = held[index], ticket > releasedTicket { break }
+      carryOut(held[index])
+      index += 1
+    }
+    held.removeFirst(index)
+  }
+
+  private func carryOut(_ command: TransportCommand) {
+    switch command {
+    case .send(let frame, let ids):
+      for id in ids { enqueue(frame, for: id) }
+    case .close(let id, let code, let reason):
+      guard let state = connections[id], state.closeRequest == nil else { return }
+      requestClose(state, code: Self.sendableCloseCode(code), reason: reason, flushFirst: true)
+    case .hold, .release:
+      break
     }
   }
 

@@ -6,4 +6,9 @@ enum TransportCommand: Sendable {
   case send(Frame, to: [ConnectionID])
   /// Send what is queued, then close with `code` and `reason`.
   case close(ConnectionID, code: UInt16, reason: String)
+  /// The commands after this one wait until `release` of this ticket or a later one (a journal
+  /// batch being written: its frames may leave only once it is).
+  case hold(UInt64)
+  /// Tickets up to this one are released: held commands go on, in order. Never held itself.
+  case release(UInt64)
 }

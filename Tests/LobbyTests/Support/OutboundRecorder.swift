@@ -1,6 +1,7 @@
 import Lobby
 import Protocol
 import Synchronization
+import Testing
 
 /// An in-memory transport: remembers every message sent and every connection closed, in order.
 final class OutboundRecorder: Sendable {
@@ -29,6 +30,9 @@ final class OutboundRecorder: Sendable {
           entries.append(.sent(bytes: frame.payload, to: connections))
         case .close(let connection, let code, let reason):
           entries.append(.closed(connection, code: code, reason: reason))
+        case .journal:
+          // These lobbies do not journal (LobbyConfiguration.journal is off).
+          Issue.record("a journal entry from a lobby that does not journal")
         }
       }
     }

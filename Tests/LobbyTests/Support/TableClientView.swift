@@ -187,7 +187,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
       standings = nil
       history = []
       matched = []
-      for seat in Array(players.keys) where players[seat]?.flips != nil {
+      for seat in Array(players.keys) where players[seat]?.flips != nil || countsFlips(seat) {
         players[seat]?.flips = 0
       }
     case "flip":
@@ -195,9 +195,14 @@ struct TableClientView: Equatable, CustomStringConvertible {
       let slot = try int(card, "id")
       try #require(board.indices.contains(slot), "flip of slot \(slot)")
       board[slot] = card
-      let seat = try occupied(event)
-      let flips = players[seat]?.flips ?? 0
-      players[seat]?.flips = flips + 1
+      // A flip without a seat shows a card an opponent matched unseen: nobody's flip.
+      if event["seat"] != nil {
+        let seat = try occupied(event)
+        if players[seat]?.flips != nil || countsFlips(seat) {
+          let flips = players[seat]?.flips ?? 0
+          players[seat]?.flips = flips + 1
+        }
+      }
     case "hide":
       for slot in try Self.ids(event["cards"]) {
         board[slot] = .object([("id", .int(slot)), ("faceUp", .bool(false))])
@@ -223,7 +228,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
       #expect(players[seat] == nil, "join at the occupied seat \(seat)")
       players[seat] = Player(
         name: try #require(event["name"]?.stringValue), score: 0, matches: 0, selection: [],
-        connected: true)
+        connected: true, flips: countsFlips(seat) ? 0 : nil)
     case "leave":
       let seat = try occupied(event)
       players[seat] = nil
@@ -245,6 +250,13 @@ struct TableClientView: Equatable, CustomStringConvertible {
     default:
       Issue.record("unknown event kind \(kind)")
     }
+  }
+
+  /// Whether this client counts `seat`'s flips: in face-down games, every seat's unless the
+  /// selections are hidden, then only its own (a spectator's: still every seat's).
+  private func countsFlips(_ seat: Int) -> Bool {
+    settings["faceDown"] == .bool(true)
+      && (settings["showSelections"] != .bool(false) || you == nil || seat == you)
   }
 
   private func int(_ event: JSONValue, _ key: String) throws -> Int {

@@ -1,0 +1,167 @@
+import Model
+
+/// What the lobby asks to be written down before the frames that follow it may leave (see
+/// ``LobbyAction/journal(_:)``). Together the entries rebuild every open table and session
+/// after a crash or a restart: a table is its latest ``TableRecord`` (settings, the current
+/// deal's seed, seats, phase) plus the moves of that deal since, in order.
+public enum JournalEntry: Hashable, Sendable {
+  /// A table's state around its game, whole; replaces the table's previous record. A new deal
+  /// (``TableRecord/deal``) starts its moves afresh.
+  case table(TableRecord)
+  /// A move accepted at a table: the `index`th (from 0) of deal number `deal`.
+  case move(JournalMove)
+  /// The table closed: nothing of it is to be rebuilt.
+  case tableClosed(String)
+  /// A session, whole (by the hash of its token); replaces the session's previous entry.
+  case session(SessionRecord)
+  /// The session ended: it is not to be rebuilt.
+  case sessionEnded(String)
+}
+
+/// One accepted move of a table's current deal, as the journal keeps it.
+public struct JournalMove: Hashable, Sendable {
+  /// The table.
+  public var table: String
+  /// The deal the move belongs to (``TableRecord/deal``).
+  public var deal: Int
+  /// Its position among the deal's moves, from 0.
+  public var index: Int
+  /// The move as the game applied it.
+  public var move: Move
+  /// Seconds since play of the deal began.
+  public var at: Double
+  /// The table's version once the move was applied.
+  public var version: Int
+
+  /// Creates a journal move.
+  public init(table: String, deal: Int, index: Int, move: Move, at: Double, version: Int) {
+    self.table = table
+    self.deal = deal
+    self.index = index
+    self.move = move
+    self.at = at
+    self.version = version
+  }
+}
+
+/// One seat as a table record keeps it.
+public struct SeatRecord: Hashable, Sendable, Codable {
+  /// The player's name.
+  public var name: String
+  /// The hash of the player's session token.
+  public var token: String
+
+  /// Creates a seat record.
+  public init(name: String, token: String) {
+    self.name = name
+    self.token = token
+  }
+}
+
+/// A table around its game: everything needed to open it again but the moves of its deal.
+public struct TableRecord: Hashable, Sendable, Codable {
+  /// The table's id (`t12`).
+  public var id: String
+  /// The game's wire name.
+  public var game: String
+  /// The rules.
+  public var settings: GameSettings
+  /// The invite code.
+  public var code: String
+  /// Whether the table is left out of the lobby list.
+  public var isPrivate: Bool
+  /// Whether players see each other's selections.
+  public var showSelections: Bool
+  /// Seconds a turn may last (turn-based games), or nil.
+  public var turnSeconds: Double?
+  /// The phase (`waiting`, `countdown`, `playing`, `finished`).
+  public var phase: String
+  /// The host's seat.
+  public var host: Int?
+  /// Every seat, nil when empty.
+  public var seats: [SeatRecord?]
+  /// The name each seat had last.
+  public var names: [String]
+  /// Seats ranked in this game's standings.
+  public var everSeated: [Int]
+  /// Seats that voted for a re-deal.
+  public var votes: [Int]
+  /// The table's version when the record was made.
+  public var version: Int
+  /// How many deals the table has had (1 for the first); moves belong to one deal.
+  public var deal: Int
+  /// The seed of the current deal (secret).
+  public var dealSeed: UInt64
+  /// The session (token hash) that opened the table.
+  public var creator: String
+  /// Whether it is a solo table.
+  public var solo: Bool
+
+  /// Creates a record.
+  public init(
+    id: String, game: String, settings: GameSettings, code: String, isPrivate: Bool,
+    showSelections: Bool, turnSeconds: Double?, phase: String, host: Int?,
+    seats: [SeatRecord?], names: [String], everSeated: [Int], votes: [Int], version: Int,
+    deal: Int, dealSeed: UInt64, creator: String, solo: Bool
+  ) {
+    self.id = id
+    self.game = game
+    self.settings = settings
+    self.code = code
+    self.isPrivate = isPrivate
+    self.showSelections = showSelections
+    self.turnSeconds = turnSeconds
+    self.phase = phase
+    self.host = host
+    self.seats = seats
+    self.names = names
+    self.everSeated = everSeated
+    self.votes = votes
+    self.version = version
+    self.deal = deal
+    self.dealSeed = dealSeed
+    self.creator = creator
+    self.solo = solo
+  }
+}
+
+/// A session as the journal keeps it: no token, only its hash.
+public struct SessionRecord: Hashable, Sendable, Codable {
+  /// The hash of the session's token.
+  public var token: String
+  /// The display name.
+  public var name: String
+  /// The table the session sits at or watches.
+  public var tableID: String?
+  /// The seat, or nil for a spectator (or no table).
+  public var seat: Int?
+
+  /// Creates a session record.
+  public init(token: String, name: String, tableID: String?, seat: Int?) {
+    self.token = token
+    self.name = name
+    self.tableID = tableID
+    self.seat = seat
+  }
+}
+
+/// What a store read back at start: the open tables, each with its current deal's moves in
+/// order, and the sessions.
+public struct JournalContents: Sendable {
+  /// Every open table and the moves of its current deal.
+  public var tables: [(record: TableRecord, moves: [JournalMove])]
+  /// Every live session.
+  public var sessions: [SessionRecord]
+  /// The highest table number ever used (new tables are numbered after it).
+  public var lastTableNumber: Int
+
+  /// Creates contents.
+  public init(
+    tables: [(record: TableRecord, moves: [JournalMove])] = [], sessions: [SessionRecord] = [],
+    lastTableNumber: Int = 0
+  ) {
+    self.tables = tables
+    self.sessions = sessions
+    self.lastTableNumber = lastTableNumber
+  }
+}

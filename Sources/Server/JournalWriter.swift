@@ -1,0 +1,125 @@
+import Foundation
+import Lobby
+import Logging
+import Store
+
+/// Writes the lobby's journal entries to a store on a thread of its own, as many as have queued
+/// in one transaction (group commit): while one batch is written, the next one gathers. Each
+/// ``append(_:)`` returns a ticket; the transport holds the frames queued behind it
+/// (`TransportCommand.hold`) until ``released`` hears that ticket is written.
+///
+/// A write that fails is tried again (every 0.1 s, then less often, up to every 2 s) until it
+/// succeeds: the frames behind it stay held, so no client ever sees a move the journal does not
+/// have; the failure is logged and counted meanwhile. See the README's "When the database fails".
+final class JournalWriter: @unchecked Sendable {
+  private let store: any JournalStore
+  private let logger: Logger
+  private let condition = NSCondition()
+  private var pending: [JournalEntry] = []
+  private var lastTicket: UInt64 = 0
+  private var writtenTicket: UInt64 = 0
+  private var stopping = false
+  private var finished = false
+  /// Called on the writer's thread with the latest ticket written.
+  private let released: @Sendable (UInt64) -> Void
+
+  /// Batches written, entries written, failed attempts (for metrics and tests).
+  private(set) var batches = 0
+  private(set) var entries = 0
+  private(set) var failures = 0
+
+  /// A writer to `store` that reports written tickets to `released`.
+  init(store: any JournalStore, logger: Logger, released: @escaping @Sendable (UInt64) -> Void) {
+    self.store = store
+    self.logger = logger
+    self.released = released
+  }
+
+  /// Starts the writer's thread.
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = "journal"
+    thread.start()
+  }
+
+  /// Queues `entries` (in order, after everything queued before); returns their ticket. Any
+  /// thread.
+  func append(_ entries: [JournalEntry]) -> UInt64 {
+    condition.lock()
+    defer { condition.unlock() }
+    pending.append(contentsOf: entries)
+    lastTicket += 1
+    condition.signal()
+    return lastTicket
+  }
+
+  /// Whether everything appended so far is written.
+  var isCaughtUp: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return writtenTicket == lastTicket
+  }
+
+  /// Writes what is queued, then stops the thread; returns once it has (or after `timeout`
+  /// seconds, returning false).
+  @discardableResult
+  func stop(timeout: Double = 10) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    stopping = true
+    condition.broadcast()
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !finished {
+      if !condition.wait(until: deadline) { return false }
+    }
+    return true
+  }
+
+  private func run() {
+    var delay = 0.1
+    while true {
+      condition.lock()
+      while pending.isEmpty && !stopping { condition.wait() }
+      if pending.isEmpty {
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      let batch = pending
+      let ticket = lastTicket
+      condition.unlock()
+      do {
+        try store.write(batch)
+        delay = 0.1
+      } catch {
+        condition.lock()
+        failures += 1
+        let giveUp = stopping && failures > 50
+        condition.unlock()
+        logger.error(
+          "journal write failed; retrying",
+          metadata: ["error": "\(error)", "entries": "\(batch.count)"])
+        if giveUp {
+          logger.critical("journal: giving up at shutdown; \(batch.count) entries not written")
+          condition.lock()
+          pending.removeFirst(batch.count)
+          finished = true
+          condition.broadcast()
+          condition.unlock()
+          return
+        }
+        Thread.sleep(forTimeInterval: delay)
+        delay = min(2, delay * 2)
+        continue
+      }
+      condition.lock()
+      pending.removeFirst(batch.count)
+      writtenTicket = ticket
+      batches += 1
+      entries += batch.count
+      condition.unlock()
+      released(ticket)
+    }
+  }
+}

@@ -1,0 +1,183 @@
+"""The journal end to end, against the real binary on SQLite: a server killed with SIGKILL (at a
+quiet moment and in the middle of a burst of moves) or stopped with SIGTERM starts again on the
+same folder and port; the players resume with their session tokens and find their tables as
+they left them: every move any client had seen a diff for is there, and play goes on."""
+import asyncio
+import random
+import signal
+
+import pytest
+
+from conftest import RunningServer
+from mp_support import converge, run, shutdown, start_server  # noqa: F401 (fixture)
+from protocol_client import LiveClient
+
+PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
+
+
+def restart(server, *args):
+    """A new server on the same port and data folder (the old one must be gone)."""
+    return RunningServer(extra_args=[str(a) for a in args], data_dir=server.data_dir, port=server.port)
+
+
+async def open_all(url, names):
+    clients = []
+    for name in names:
+        client, welcome = await LiveClient.open(url, name, name)
+        assert welcome["resumed"] is False
+        clients.append(client)
+    return clients
+
+
+async def pair_at(game, host, guest):
+    created = await host.request({"type": "createTable", "game": game, "seats": 2})
+    assert created["type"] == "snapshot", created
+    joined = await guest.request({"type": "join", "table": created["table"]["id"]})
+    assert joined["type"] == "snapshot", joined
+    for c in (host, guest):
+        await c.until(lambda c=c: c.state and c.state.phase == "playing" and c.state.board, 10, "play")
+    return created["table"]["id"]
+
+
+async def resume(url, client):
+    """The client's session on a new connection, from the version it had; returns it."""
+    again, welcome = await LiveClient.open(url, client.label, client.label + "'", resume=client.session,
+                                           version=client.state.version)
+    assert welcome["resumed"] is True, welcome
+    await again.until(lambda: again.state is not None, 10, "the table after the restart")
+    return again
+
+
+def without_version(state):
+    return {k: v for k, v in state.items() if k != "version"}
+
+
+async def random_moves(rng, clients, count):
+    for step in range(count):
+        client = clients[step % len(clients)]
+        open_cards = [c["id"] for c in client.state.board if not c.get("matched")]
+        if not open_cards or client.state.over:
+            continue
+        reply = await client.request({"type": "choose", "card": rng.choice(open_cards)})
+        assert reply["type"] in ("diff", "error"), reply
+
+
+async def crash_when_quiet(servers):
+    server = servers[0]
+    ada, bob, cyd, dee = await open_all(server.ws_url, PLAYERS)
+    await pair_at("set", ada, bob)
+    await pair_at("matchismo", cyd, dee)
+    rng = random.Random(5)
+    await random_moves(rng, [ada, bob], 30)
+    await random_moves(rng, [cyd, dee], 30)
+    before = [await converge(ada, bob), await converge(cyd, dee)]
+    assert before[0]["history"] or before[1]["history"], "no match or mismatch to carry over"
+
+    server.process.kill()
+    server.process.wait(timeout=10)
+    for c in (ada, bob, cyd, dee):
+        await asyncio.wait_for(c.closed.wait(), 10)
+    servers.append(restart(server, "--countdown", "0.3"))
+    url = servers[-1].ws_url
+    again = [await resume(url, c) for c in (ada, bob, cyd, dee)]
+    after = [await converge(*again[:2]), await converge(*again[2:])]
+    for old, new in zip(before, after):
+        assert without_version(new) == without_version(old), f"the table changed:\n{old}\n{new}"
+        assert new["version"] > old["version"]
+    # And play goes on.
+    await random_moves(rng, again[:2], 6)
+    await converge(*again[:2])
+    for c in again:
+        assert not c.problems, f"{c.label}: {c.problems}"
+    await shutdown(*again)
+
+
+def test_a_killed_server_comes_back_with_every_table_as_it_was():
+    servers = [RunningServer(extra_args=["--countdown", "0.3"])]
+    try:
+        run(crash_when_quiet, servers, timeout=90)
+    finally:
+        for s in servers:
+            s.stop()
+
+
+async def crash_mid_burst(servers, seed):
+    server = servers[0]
+    clients = await open_all(server.ws_url, PLAYERS)
+    await pair_at("set", clients[0], clients[1])
+    await pair_at("set", clients[2], clients[3])
+    rng = random.Random(seed)
+    await random_moves(rng, clients, 20)
+    # A burst: choices sent without waiting for their answers, and the kill at a random moment
+    # in it (moves still in flight are lost; anything a client was shown must survive).
+    kill_at = rng.randrange(20, 120)
+    for step in range(kill_at):
+        c = clients[step % 4]
+        cards = [card["id"] for card in c.state.board]
+        if cards:
+            await c.send({"type": "choose", "card": rng.choice(cards)})
+        if step % 10 == 0:
+            await asyncio.sleep(0)
+    await asyncio.sleep(rng.random() * 0.02)
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(timeout=10)
+    for c in clients:
+        await asyncio.wait_for(c.closed.wait(), 10)
+    seen = [c.state.comparable() for c in clients]
+
+    servers.append(restart(server, "--countdown", "0.3"))
+    again = [await resume(servers[-1].ws_url, c) for c in clients]
+    after = [await converge(*again[:2]), await converge(*again[2:])]
+    for i, c in enumerate(clients):
+        table = after[i // 2]
+        # Whatever a client was shown happened: its history is the start of the table's, and
+        # the table is at least as far as the client had seen.
+        assert table["history"][:len(seen[i]["history"])] == seen[i]["history"], (
+            f"{c.label} saw a history the restarted table does not have:\n{seen[i]['history']}\n{table['history']}")
+        assert table["version"] > seen[i]["version"]
+    await random_moves(rng, again[:2], 4)
+    await converge(*again[:2])
+    await shutdown(*again)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_server_killed_mid_burst_keeps_every_move_anyone_saw(seed):
+    servers = [RunningServer(extra_args=["--countdown", "0.3"])]
+    try:
+        run(crash_mid_burst, servers, seed, timeout=90)
+    finally:
+        for s in servers:
+            s.stop()
+
+
+async def graceful_restart(servers):
+    server = servers[0]
+    ada, bob = await open_all(server.ws_url, PLAYERS[:2])
+    await pair_at("concentration", ada, bob)
+    rng = random.Random(11)
+    for _ in range(12):
+        turn = ada if ada.state.turn == ada.seat else bob
+        cards = [c["id"] for c in turn.state.board if not c.get("matched") and not c.get("faceUp")]
+        if cards:
+            await turn.request({"type": "choose", "card": rng.choice(cards)})
+    before = await converge(ada, bob)
+    assert server.signal(signal.SIGTERM) == 0
+    for c in (ada, bob):
+        await asyncio.wait_for(c.closed.wait(), 10)
+        assert c.close_code == 1001, c.close_code
+    servers.append(restart(server, "--countdown", "0.3"))
+    again = [await resume(servers[-1].ws_url, c) for c in (ada, bob)]
+    after = await converge(*again)
+    # The turn clock starts again after a restart; the rest is as it was.
+    drop = ("version", "turnSeconds")
+    assert {k: v for k, v in after.items() if k not in drop} == {k: v for k, v in before.items() if k not in drop}
+    await shutdown(*again)
+
+
+def test_sigterm_writes_everything_and_the_next_start_resumes_the_tables():
+    servers = [RunningServer(extra_args=["--countdown", "0.3"])]
+    try:
+        run(graceful_restart, servers, timeout=90)
+    finally:
+        for s in servers:
+            s.stop()
