@@ -2,7 +2,7 @@
 by its key, the board fitting the window, and the playing-card / emoji / face-down drawings."""
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CARDS = "#board .card"
 
@@ -139,7 +139,13 @@ def test_the_solo_board_fits_without_scrolling(server, browsers, width, height, 
     assert fit["count"] >= 12
     assert abs(fit["minRatio"] - 1.4) < 0.02 and abs(fit["maxRatio"] - 1.4) < 0.02, fit
     assert fit["width"] >= min_card, fit
-    driver.save_screenshot(str(artifact(f"board-{width}x{height}.png")))
+    driver.save_screenshot(str(artifact(f"board-{width}x{height}-light.png")))
+    # The same board in the dark theme, for review (the session comes back after the reload).
+    driver.execute_script("localStorage.setItem('matchismo.theme', 'dark')")
+    driver.refresh()
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.documentElement.dataset.theme") == "dark")
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(FITS)["count"] >= 12)
+    driver.save_screenshot(str(artifact(f"board-{width}x{height}-dark.png")))
     assert not severe_errors(driver), severe_errors(driver)
 
 
@@ -294,3 +300,87 @@ def artifact(name):
     folder = pathlib.Path(__file__).resolve().parent.parent / "test-artifacts"
     folder.mkdir(exist_ok=True)
     return folder / name
+
+
+def test_leaving_a_game_in_progress_asks_first_and_a_solo_table_has_no_invite(server, browsers):
+    driver = browsers()
+    driver.get(server.http_url)
+    driver.find_element(By.ID, "name").send_keys("Kim")
+    driver.find_element(By.ID, "play-solo").click()
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .card")) >= 12)
+    # Nobody to invite at a solo table.
+    assert not driver.find_element(By.ID, "invite").is_displayed()
+    driver.find_element(By.ID, "leave").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "confirm-leave").is_displayed())
+    driver.find_element(By.ID, "confirm-leave-no").click()
+    assert not driver.find_element(By.ID, "confirm-leave").is_displayed()
+    assert driver.find_element(By.ID, "table").is_displayed()
+    driver.find_element(By.ID, "leave").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "confirm-leave").is_displayed())
+    driver.find_element(By.ID, "confirm-leave-yes").click()
+    WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+
+
+def test_a_new_tab_of_the_same_browser_takes_the_game_back(server, browsers):
+    driver = browsers()
+    driver.get(server.http_url)
+    driver.find_element(By.ID, "name").send_keys("Kim")
+    driver.find_element(By.ID, "play-solo").click()
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .card")) >= 12)
+    ids = [e.get_attribute("data-card-id") for e in driver.find_elements(By.CSS_SELECTOR, "#board .card")]
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.get(server.http_url)
+    # The session lives in the browser, not the tab: the new tab is back at the same table.
+    WebDriverWait(driver, 15).until(
+        lambda d: [e.get_attribute("data-card-id") for e in d.find_elements(By.CSS_SELECTOR, "#board .card")] == ids)
+    # The first tab is told its game continued elsewhere, and stops.
+    driver.switch_to.window(first)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "stopped")
+    assert "another tab" in driver.find_element(By.ID, "toast").get_attribute("textContent")
+
+
+def test_the_keyboard_alone_plays_a_set(server, browsers):
+    from protocol_client import set_from_ids
+    import itertools
+    driver = browsers()
+    play_solo(driver, server.http_url)
+    wait = WebDriverWait(driver, 10)
+    board = driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => "
+        "[Number(e.getAttribute('data-card-id')), e.querySelector('.key-label').textContent]);", CARDS)
+    keys = dict(board)
+    triple = next(t for t in itertools.combinations(keys, 3) if set_from_ids(*t))
+    # Focus is on the board from the start; no mouse from here on.
+    for card_id in triple:
+        driver.switch_to.active_element.send_keys(keys[card_id])
+    # Read in one script: the board is redrawn as the set leaves it.
+    shown = "return [...document.querySelectorAll(arguments[0])].map((e) => Number(e.getAttribute('data-card-id')));"
+    wait.until(lambda d: not set(triple) & set(d.execute_script(shown, CARDS)))
+    wait.until(lambda d: d.execute_script("return document.getElementById('matches').textContent.trim()") == "1")
+    # "h" opens the history, which lists the set just found.
+    driver.switch_to.active_element.send_keys("h")
+    wait.until(lambda d: d.find_element(By.ID, "history-view").is_displayed())
+    wait.until(lambda d: "matched" in d.find_element(By.ID, "history-view").text)
+    assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_an_invite_link_asks_for_a_name_first(server, browsers):
+    host, guest = browsers(), browsers()
+    host.get(server.http_url)
+    host.find_element(By.ID, "name").send_keys("Ann")
+    Select(host.find_element(By.ID, "seats")).select_by_value("2")
+    host.find_element(By.ID, "create-private").click()
+    WebDriverWait(host, 15).until(lambda d: d.find_element(By.ID, "table-code").get_attribute("textContent").strip())
+    code = host.find_element(By.ID, "table-code").get_attribute("textContent").strip()
+    guest.get(f"{server.http_url}#/t/{code}")
+    WebDriverWait(guest, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    # An empty name is not taken; a name is.
+    guest.find_element(By.ID, "invite-join").click()
+    WebDriverWait(guest, 5).until(lambda d: d.find_element(By.ID, "invite-name-problem").is_displayed())
+    guest.find_element(By.ID, "invite-name-field").send_keys("Bob")
+    guest.find_element(By.ID, "invite-join").click()
+    WebDriverWait(guest, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") in ("countdown", "playing"))
+    names = guest.execute_script("return [...document.querySelectorAll('#scoreboard .name')].map((e) => e.textContent)")
+    assert "Bob" in " ".join(names), names
+    assert guest.execute_script("return localStorage.getItem('matchismo.name')") == "Bob"

@@ -464,8 +464,13 @@ def test_two_fingers_zoom_the_board_and_reset_puts_it_back(server, browsers):
 
 def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(start_server, browsers):
     server = start_server(*FAST)
-    ann, bob = browsers(), browsers()
+    ann, bob, eve = browsers(), browsers(), browsers()
     start_concentration_for_two(server, ann, bob)
+    # A spectator follows the game from its link.
+    eve.get(server.http_url + f"#/t/{text_of(ann, 'table-code')}")
+    WebDriverWait(eve, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    eve.find_element(By.ID, "invite-watch").click()
+    WebDriverWait(eve, 15).until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
     seen = {}
     for _ in range(16):
         if ann.find_element(By.ID, "gameover").is_displayed():
@@ -489,10 +494,13 @@ def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(star
             match = [s for s in open_slots if s != first and seen.get(s) == seen[first]]
             second = match[0] if match else next(s for s in open_slots if s != first and s not in seen)
         flip(mover, second, seen)
-    for driver in (ann, bob):
+    for driver in (ann, bob, eve):
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
     rows = ann.find_elements(By.CSS_SELECTOR, "#standings li")
     assert sorted(r.find_element(By.CSS_SELECTOR, ".name").text for r in rows) == ["Ann", "Bob"]
+    watched = [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches"))
+               for r in eve.find_elements(By.CSS_SELECTOR, "#standings li")]
+    assert watched == [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches")) for r in rows]
     assert sum(int(r.get_attribute("data-matches")) for r in rows) == 4
     assert rows[0].find_element(By.CSS_SELECTOR, ".rank").text == "1."
     assert re.match(r"^Time played \d+:\d\d$", text_of(ann, "gameover-time"))
@@ -511,7 +519,10 @@ def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(star
         WebDriverWait(driver, 10).until(lambda d: not d.find_element(By.ID, "gameover").is_displayed())
     assert board_kinds(ann) == {"down"} and board_kinds(bob) == {"down"}, "the new deal is face down"
     assert text_of(ann, "flips") == "0"
+    # Leaving the new game in progress asks first.
     ann.find_element(By.ID, "leave").click()
+    WebDriverWait(ann, 5).until(lambda d: d.find_element(By.ID, "confirm-leave").is_displayed())
+    ann.find_element(By.ID, "confirm-leave-yes").click()
     WebDriverWait(ann, 5).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
     assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
 
@@ -553,3 +564,134 @@ def test_hidden_selections_keep_each_players_picks_to_themselves(start_server, b
         assert "others-selected" not in other.get_attribute("class")
         assert "selected" not in other.get_attribute("class").split()
     assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
+
+
+def test_a_set_game_for_two_with_a_spectator_is_played_to_its_end(start_server, browsers):
+    """Two players race on one board (each claims the sets it finds, read from its own page) while
+    a spectator watches; all three see the game end with the same standings."""
+    from protocol_client import set_from_ids
+    import itertools
+    server = start_server(*FAST)
+    ann, bob, eve = browsers(), browsers(), browsers()
+    open_lobby(ann, server.http_url, "Ann", "set")
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    bob.get(server.http_url)
+    bob.find_element(By.ID, "name").send_keys("Bob")
+    bob.get(server.http_url + f"#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    # A started table's link makes a visitor a spectator.
+    eve.get(server.http_url + f"#/t/{code}")
+    # No name typed: the link asks for one, or to just watch.
+    WebDriverWait(eve, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    eve.find_element(By.ID, "invite-watch").click()
+    WebDriverWait(eve, 15).until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+    shown = "return [...document.querySelectorAll(arguments[0])].map((e) => Number(e.getAttribute('data-card-id')));"
+    claims = 0
+    for turn in range(60):
+        player = (ann, bob)[turn % 2]
+        if player.find_element(By.ID, "gameover").is_displayed():
+            break
+        board = player.execute_script(shown, CARDS)
+        triple = next((t for t in itertools.combinations(board, 3) if set_from_ids(*t)), None)
+        if triple is None:
+            WebDriverWait(player, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+            break
+        for card_id in triple:
+            player.execute_script(
+                "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
+                CARDS, str(card_id))
+        for driver in (ann, bob, eve):
+            WebDriverWait(driver, 10).until(lambda d: not set(triple) & set(d.execute_script(shown, CARDS))
+                                            or d.find_element(By.ID, "gameover").is_displayed())
+        claims += 1
+    for driver in (ann, bob, eve):
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    standings = [
+        [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches"))
+         for r in d.find_elements(By.CSS_SELECTOR, "#standings li")]
+        for d in (ann, bob, eve)]
+    assert standings[0] == standings[1] == standings[2], standings
+    assert sorted(name for name, _ in standings[0]) == ["Ann", "Bob"]
+    assert sum(int(m) for _, m in standings[0]) == claims >= 20
+    for driver in (ann, bob, eve):
+        assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_a_matchismo_game_for_two_with_a_spectator_is_played_to_its_end(start_server, browsers):
+    """Two players turn cards up on one face-down board of 12, remembering what they saw; a
+    spectator watches; all three see the same board after every choice and the same standings
+    when nothing left can match."""
+    server = start_server(*FAST)
+    ann, bob, eve = browsers(), browsers(), browsers()
+    open_lobby(ann, server.http_url, "Ann", "matchismo", {"boardSize": 12})
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    bob.get(server.http_url)
+    bob.find_element(By.ID, "name").send_keys("Bob")
+    bob.get(server.http_url + f"#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    eve.get(server.http_url + f"#/t/{code}")
+    # No name typed: the link asks for one, or to just watch.
+    WebDriverWait(eve, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    eve.find_element(By.ID, "invite-watch").click()
+    WebDriverWait(eve, 15).until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+    board = ("return [...document.querySelectorAll(arguments[0])].map((e) => [Number(e.getAttribute('data-card-id')), "
+             "e.getAttribute('data-kind'), e.classList.contains('matched'), e.classList.contains('selected'), "
+             "e.getAttribute('aria-label')]);")
+
+    def view(driver):
+        return driver.execute_script(board, CARDS)
+
+    def same_rank_or_suit(a, b):
+        return a.split()[0] == b.split()[0] or a.split()[-1] == b.split()[-1]
+
+    seen = {}
+    for step in range(200):
+        if ann.find_element(By.ID, "gameover").is_displayed():
+            break
+        mover = (ann, bob)[step % 2]
+        cards = view(mover)
+        for slot, kind_, matched, _, label in cards:
+            if kind_ == "playing":
+                seen[slot] = label.replace(", matched", "")
+        open_slots = [slot for slot, _, matched, _, _ in cards if not matched]
+        mine = [slot for slot, _, matched, selected, _ in cards if selected and not matched]
+        known = [s for s in open_slots if s in seen]
+        target = None
+        if mine:
+            target = next((s for s in known if s != mine[0] and same_rank_or_suit(seen[s], seen[mine[0]])), None)
+        else:
+            pairs = [(a, b) for a in known for b in known if a < b and same_rank_or_suit(seen[a], seen[b])]
+            target = pairs[0][0] if pairs else None
+        if target is None:
+            unknown = [s for s in open_slots if s not in seen and s not in mine]
+            target = unknown[0] if unknown else next((s for s in open_slots if s not in mine), None)
+        if target is None:
+            break
+        mover.execute_script(
+            "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
+            CARDS, str(target))
+        # Every page shows the same board once the choice has reached everyone.
+        WebDriverWait(eve, 10).until(
+            lambda d: any(s == target and k == "playing" for s, k, _, _, _ in view(d))
+            or ann.find_element(By.ID, "gameover").is_displayed()
+            or [c[:3] for c in view(d)] != [c[:3] for c in cards])
+        WebDriverWait(ann, 10).until(lambda d: [c[:3] for c in view(d)] == [c[:3] for c in view(bob)] == [c[:3] for c in view(eve)])
+    for driver in (ann, bob, eve):
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    standings = [
+        [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches"))
+         for r in d.find_elements(By.CSS_SELECTOR, "#standings li")]
+        for d in (ann, bob, eve)]
+    assert standings[0] == standings[1] == standings[2], standings
+    assert sorted(name for name, _ in standings[0]) == ["Ann", "Bob"]
+    assert sum(int(m) for _, m in standings[0]) >= 3
+    for driver in (ann, bob, eve):
+        assert not severe_errors(driver), severe_errors(driver)

@@ -55,6 +55,9 @@ def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
 
     # The share link of a started table: the second browser watches it.
     watcher.get(f"{server.http_url}#/t/{code}")
+    # Without a name the link asks for one first; watching needs none.
+    WebDriverWait(watcher, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    watcher.find_element(By.ID, "invite-watch").click()
     watch = WebDriverWait(watcher, 15)
     watch.until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
     watch.until(lambda d: sorted(card_ids(d)) == sorted(card_ids(player)))

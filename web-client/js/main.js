@@ -18,7 +18,16 @@ import {
 } from './table-state.js';
 import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, gameLabel, initialLobby, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
 import { parseRoute, shareLink, tableHash } from './route.js';
-import { awayText, phaseText, redealLabel, spectatorsText, startingText, voteLabel } from './seats.js';
+import {
+  awayText,
+  leaveNeedsConfirmation,
+  phaseText,
+  redealLabel,
+  showsInvite,
+  spectatorsText,
+  startingText,
+  voteLabel,
+} from './seats.js';
 import { BoardView } from './board-view.js';
 import { renderStatus, runNodes } from './status-view.js';
 import { settingsFields, settingsForm, settingsText } from './table-settings.js';
@@ -55,7 +64,8 @@ const el = Object.fromEntries(
     'copy-link', 'spectators', 'leave', 'spectating', 'scoreboard', 'stat-score', 'stat-matches', 'score',
     'matches', 'deck', 'vote', 'start', 'status', 'board', 'board-area', 'waiting', 'waiting-text',
     'waiting-help', 'waiting-invite', 'waiting-code', 'countdown', 'hint', 'redeal', 'gameover', 'standings', 'play-again', 'confirm-redeal',
-    'confirm-redeal-yes', 'confirm-redeal-no', 'toast', 'help', 'help-list', 'help-close', 'help-button',
+    'confirm-redeal-yes', 'confirm-redeal-no', 'confirm-leave', 'confirm-leave-yes', 'confirm-leave-no', 'toast',
+    'invite-name', 'invite-name-form', 'invite-name-field', 'invite-name-problem', 'invite-watch', 'invite-join', 'help', 'help-list', 'help-close', 'help-button',
     'settings', 'settings-button', 'settings-close', 'color-cues', 'sound', 'stat-matches-label', 'game-picker',
     'lobby-title', 'lobby-lede', 'table-options', 'settings-fields', 'settings-problem', 'table-settings-text',
     'stat-flips', 'flips', 'stat-deck', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'history-button',
@@ -82,6 +92,8 @@ let holdTimer = null;
 let showingHistory = false;
 const drawnHistory = { count: 0, first: null, table: null }; // what #history-list shows
 let playingSince = null; // ms when this client saw the game start (the time played, without history)
+/** The code of the invite link whose name dialog is open. */
+let inviteCode = '';
 const touchedSettings = new Set(); // the table settings the player changed (others: server defaults)
 const nextId = messages.createIdSource();
 const systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
@@ -103,6 +115,9 @@ const connection = new Connection({
     return helloName;
   },
   version: () => (state.table !== null && !state.awaitingSnapshot ? state.table.version : null),
+  // The session lives in localStorage: a new tab of this browser takes the game back (the old
+  // tab is told, close 4001), and a reload or a restart of the server resumes it.
+  storage: storage() ?? undefined,
   onMessage: receive,
   onState: showConnection,
 });
@@ -160,7 +175,12 @@ el.seats.addEventListener('change', renderSettingsForm);
 el['zoom-reset'].addEventListener('click', () => setZoom(1));
 setUpPinch();
 el.start.addEventListener('click', () => send(messages.start(nextId())));
-el.leave.addEventListener('click', leaveTable);
+el.leave.addEventListener('click', askLeave);
+el['confirm-leave-no'].addEventListener('click', () => el['confirm-leave'].close());
+el['confirm-leave-yes'].addEventListener('click', () => {
+  el['confirm-leave'].close();
+  leaveTable();
+});
 el['copy-link'].addEventListener('click', copyLink);
 el.hint.addEventListener('click', showHint);
 el['help-button'].addEventListener('click', toggleHelp);
@@ -304,7 +324,7 @@ function followRoute() {
   if (route.view === 'table') {
     if (table !== null && table.code === route.code) return;
     // A seat is taken under the name typed (act starts a new session when it changed).
-    if (connection.state === 'online') act((id) => joinMessage(id, route.code));
+    if (connection.state === 'online') joinByLink(route.code);
   } else if (table !== null) {
     leaveTable();
   }
@@ -316,6 +336,12 @@ function leaveTable() {
   // Offline: the seat is released after the grace period; do not let the session take it back.
   connection.restart();
   backToLobby();
+}
+
+/** Leave, after asking when a game in progress would be thrown away. */
+function askLeave() {
+  if (leaveNeedsConfirmation(state.table)) el['confirm-leave'].showModal();
+  else leaveTable();
 }
 
 function askRedeal() {
@@ -468,8 +494,42 @@ function welcomed(message) {
 function enterLobby() {
   subscribeLobby();
   const route = parseRoute(window.location.hash);
-  if (route.view === 'table') send(joinMessage(nextId(), route.code));
+  if (route.view === 'table') joinByLink(route.code);
 }
+
+/** An invite link: join under the name typed, or, with none yet, ask for one first (or just
+ * watch, which needs no name). */
+function joinByLink(code) {
+  if (messages.normalizeName(el.name.value) !== '') {
+    act((id) => joinMessage(id, code));
+    return;
+  }
+  inviteCode = code;
+  el['invite-name-field'].value = '';
+  el['invite-name-problem'].hidden = true;
+  if (!el['invite-name'].open) el['invite-name'].showModal();
+  el['invite-name-field'].focus();
+}
+
+el['invite-name-form'].addEventListener('submit', (event) => {
+  const raw = el['invite-name-field'].value;
+  const problem = messages.normalizeName(raw) === '' ? 'Type a name to take a seat.' : messages.nameProblem(raw);
+  if (problem !== null) {
+    event.preventDefault();
+    el['invite-name-problem'].textContent = problem;
+    el['invite-name-problem'].hidden = false;
+    return;
+  }
+  el.name.value = messages.normalizeName(raw);
+  showNameProblem();
+  const code = inviteCode;
+  act((id) => joinMessage(id, code));
+});
+el['invite-watch'].addEventListener('click', () => {
+  el['invite-name'].close();
+  const code = inviteCode;
+  act((id) => messages.spectate(id, { code }), { needsName: false });
+});
 
 function snapshot(message) {
   let next;
@@ -692,7 +752,7 @@ function render() {
   el.spectating.hidden = !spectator;
 
   // Header: invite code and share link, spectators.
-  el.invite.hidden = table.code === null;
+  el.invite.hidden = !showsInvite(table);
   if (table.code !== null) {
     el['table-code'].textContent = table.code;
     el['share-link'].href = shareLink(window.location, table.code);
@@ -750,7 +810,7 @@ function renderClock() {
     el['waiting-help'].textContent = isHost(state)
       ? 'Share the invite code or link, then start — or wait until every seat is taken.'
       : 'The game starts when the host says so, or when every seat is taken.';
-    el['waiting-invite'].hidden = table.code === null;
+    el['waiting-invite'].hidden = !showsInvite(table);
     el['waiting-code'].textContent = table.code ?? '';
   }
   renderTurn(table, now);
@@ -1061,7 +1121,7 @@ function shortcut(event) {
   );
   if (action === null) return;
   if (action.type === 'command' && action.name === 'help') {
-    if (el.settings.open || el['confirm-redeal'].open) return;
+    if (el.settings.open || el['confirm-redeal'].open || el['confirm-leave'].open) return;
     event.preventDefault();
     toggleHelp();
     return;
@@ -1104,7 +1164,7 @@ function shortcut(event) {
 }
 
 function anyDialogOpen() {
-  return el.help.open || el.settings.open || el['confirm-redeal'].open;
+  return el.help.open || el.settings.open || el['confirm-redeal'].open || el['confirm-leave'].open;
 }
 
 function toggleHelp() {

@@ -22,6 +22,18 @@ export const SEAT_COLORS = Object.freeze([
 ]);
 
 /** The colour index of a seat: its number, wrapping after MAX_SEATS. */
+/** Whether leaving `table` (a client table, or null) throws away a game in progress: a seated
+ * player, play under way and not over. Then the Leave button asks first. */
+export function leaveNeedsConfirmation(table) {
+  return table !== null && table.you !== null && table.phase === 'playing' && !table.over;
+}
+
+/** Whether the table's header offers its invite code and link: only where others can sit (a
+ * solo table has nobody to invite). */
+export function showsInvite(table) {
+  return table !== null && table.code !== null && table.seats !== 1;
+}
+
 export function seatColorIndex(seat) {
   const n = Math.trunc(Number(seat));
   if (!Number.isFinite(n) || n < 0) return 0;

@@ -4,6 +4,8 @@ import {
   MAX_SEATS,
   SEAT_COLORS,
   awayText,
+  leaveNeedsConfirmation,
+  showsInvite,
   phaseText,
   redealLabel,
   seatColor,
@@ -73,4 +75,20 @@ test('away and spectator texts', () => {
   assert.equal(awayText(null), 'reconnecting…');
   assert.equal(spectatorsText(0), '');
   assert.equal(spectatorsText(3), '3 watching');
+});
+
+test('leaving asks first only when a seated player would throw away a game in progress', () => {
+  const table = { you: 0, phase: 'playing', over: false, code: 'ABCDEFGHJK', seats: 2 };
+  assert.equal(leaveNeedsConfirmation(table), true);
+  assert.equal(leaveNeedsConfirmation({ ...table, over: true }), false);
+  assert.equal(leaveNeedsConfirmation({ ...table, phase: 'waiting' }), false);
+  assert.equal(leaveNeedsConfirmation({ ...table, you: null }), false, 'a spectator just leaves');
+  assert.equal(leaveNeedsConfirmation(null), false);
+});
+
+test('a solo table offers no invite', () => {
+  assert.equal(showsInvite({ code: 'ABCDEFGHJK', seats: 4 }), true);
+  assert.equal(showsInvite({ code: 'ABCDEFGHJK', seats: 1 }), false);
+  assert.equal(showsInvite({ code: null, seats: 4 }), false);
+  assert.equal(showsInvite(null), false);
 });
