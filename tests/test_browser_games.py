@@ -566,14 +566,11 @@ def test_hidden_selections_keep_each_players_picks_to_themselves(start_server, b
     assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
 
 
-def test_a_set_game_for_two_with_a_spectator_is_played_to_its_end(start_server, browsers):
-    """Two players race on one board (each claims the sets it finds, read from its own page) while
-    a spectator watches; all three see the game end with the same standings."""
-    from protocol_client import set_from_ids
-    import itertools
-    server = start_server(*FAST)
+def two_players_and_a_spectator(server, browsers, game, settings=None):
+    """Ann opens a 2-seat table of `game`; Bob types his name and follows its link; once they
+    play, Eve follows the link with no name and chooses to just watch. Returns the three."""
     ann, bob, eve = browsers(), browsers(), browsers()
-    open_lobby(ann, server.http_url, "Ann", "set")
+    open_lobby(ann, server.http_url, "Ann", game, settings)
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
@@ -583,12 +580,21 @@ def test_a_set_game_for_two_with_a_spectator_is_played_to_its_end(start_server, 
     bob.get(server.http_url + f"#/t/{code}")
     for driver in (ann, bob):
         WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
-    # A started table's link makes a visitor a spectator.
     eve.get(server.http_url + f"#/t/{code}")
     # No name typed: the link asks for one, or to just watch.
     WebDriverWait(eve, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
     eve.find_element(By.ID, "invite-watch").click()
     WebDriverWait(eve, 15).until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+    return ann, bob, eve
+
+
+def test_a_set_game_for_two_with_a_spectator_is_played_to_its_end(start_server, browsers):
+    """Two players race on one board (each claims the sets it finds, read from its own page) while
+    a spectator watches; all three see the game end with the same standings."""
+    from protocol_client import set_from_ids
+    import itertools
+    server = start_server(*FAST)
+    ann, bob, eve = two_players_and_a_spectator(server, browsers, "set")
     shown = "return [...document.querySelectorAll(arguments[0])].map((e) => Number(e.getAttribute('data-card-id')));"
     claims = 0
     for turn in range(60):
@@ -626,22 +632,7 @@ def test_a_matchismo_game_for_two_with_a_spectator_is_played_to_its_end(start_se
     spectator watches; all three see the same board after every choice and the same standings
     when nothing left can match."""
     server = start_server(*FAST)
-    ann, bob, eve = browsers(), browsers(), browsers()
-    open_lobby(ann, server.http_url, "Ann", "matchismo", {"boardSize": 12})
-    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
-    ann.find_element(By.ID, "create-private").click()
-    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
-    code = text_of(ann, "table-code")
-    bob.get(server.http_url)
-    bob.find_element(By.ID, "name").send_keys("Bob")
-    bob.get(server.http_url + f"#/t/{code}")
-    for driver in (ann, bob):
-        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
-    eve.get(server.http_url + f"#/t/{code}")
-    # No name typed: the link asks for one, or to just watch.
-    WebDriverWait(eve, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
-    eve.find_element(By.ID, "invite-watch").click()
-    WebDriverWait(eve, 15).until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+    ann, bob, eve = two_players_and_a_spectator(server, browsers, "matchismo", {"boardSize": 12})
     board = ("return [...document.querySelectorAll(arguments[0])].map((e) => [Number(e.getAttribute('data-card-id')), "
              "e.getAttribute('data-kind'), e.classList.contains('matched'), e.classList.contains('selected'), "
              "e.getAttribute('aria-label')]);")

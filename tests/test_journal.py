@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from conftest import RunningServer
-from mp_support import converge, run, shutdown, start_server  # noqa: F401 (fixture)
+from mp_support import connect, converge, run, shutdown
 from protocol_client import LiveClient
 
 PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
@@ -18,15 +18,6 @@ PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
 def restart(server, *args):
     """A new server on the same port and data folder (the old one must be gone)."""
     return RunningServer(extra_args=[str(a) for a in args], data_dir=server.data_dir, port=server.port)
-
-
-async def open_all(url, names):
-    clients = []
-    for name in names:
-        client, welcome = await LiveClient.open(url, name, name)
-        assert welcome["resumed"] is False
-        clients.append(client)
-    return clients
 
 
 async def pair_at(game, host, guest):
@@ -64,7 +55,7 @@ async def random_moves(rng, clients, count):
 
 async def crash_when_quiet(servers):
     server = servers[0]
-    ada, bob, cyd, dee = await open_all(server.ws_url, PLAYERS)
+    ada, bob, cyd, dee = await connect(server.ws_url, *PLAYERS)
     await pair_at("set", ada, bob)
     await pair_at("matchismo", cyd, dee)
     rng = random.Random(5)
@@ -103,7 +94,7 @@ def test_a_killed_server_comes_back_with_every_table_as_it_was():
 
 async def crash_mid_burst(servers, seed):
     server = servers[0]
-    clients = await open_all(server.ws_url, PLAYERS)
+    clients = await connect(server.ws_url, *PLAYERS)
     await pair_at("set", clients[0], clients[1])
     await pair_at("set", clients[2], clients[3])
     rng = random.Random(seed)
@@ -152,7 +143,7 @@ def test_a_server_killed_mid_burst_keeps_every_move_anyone_saw(seed):
 
 async def graceful_restart(servers):
     server = servers[0]
-    ada, bob = await open_all(server.ws_url, PLAYERS[:2])
+    ada, bob = await connect(server.ws_url, *PLAYERS[:2])
     await pair_at("concentration", ada, bob)
     rng = random.Random(11)
     for _ in range(12):
