@@ -41,6 +41,7 @@ struct Application {
       let opened = try SQLiteJournalStore(
         directory: configuration.dataDirectory, durability: configuration.durability)
       let contents = try opened.load()
+      opened.startCheckpoints()
       state.restore(contents, now: MonotonicClock.now())
       logger.notice(
         "journal \(opened.path): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"

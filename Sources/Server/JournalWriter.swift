@@ -8,6 +8,11 @@ import Store
 /// ``append(_:)`` returns a ticket; the transport holds the frames queued behind it
 /// (`TransportCommand.hold`) until ``released`` hears that ticket is written.
 ///
+/// Commits are paced: one begins at least ``interval`` after the previous one began, so that
+/// under load the moves of many tables share a commit (at 5,000 moves/s, one commit per move
+/// doubled the server's CPU per diff), while a move that finds the writer idle is written at
+/// once.
+///
 /// A write that fails is tried again (every 0.1 s, then less often, up to every 2 s) until it
 /// succeeds: the frames behind it stay held, so no client ever sees a move the journal does not
 /// have; the failure is logged and counted meanwhile. See the README's "When the database fails".
@@ -22,6 +27,8 @@ final class JournalWriter: @unchecked Sendable {
   private var finished = false
   /// Called on the writer's thread with the latest ticket written.
   private let released: @Sendable (UInt64) -> Void
+  /// The shortest time between the starts of two commits, in seconds.
+  let interval: Double
 
   /// Batches written, entries written, failed attempts (for metrics and tests).
   private(set) var batches = 0
@@ -29,9 +36,13 @@ final class JournalWriter: @unchecked Sendable {
   private(set) var failures = 0
 
   /// A writer to `store` that reports written tickets to `released`.
-  init(store: any JournalStore, logger: Logger, released: @escaping @Sendable (UInt64) -> Void) {
+  init(
+    store: any JournalStore, logger: Logger, interval: Double = 0.001,
+    released: @escaping @Sendable (UInt64) -> Void
+  ) {
     self.store = store
     self.logger = logger
+    self.interval = interval
     self.released = released
   }
 
@@ -47,9 +58,10 @@ final class JournalWriter: @unchecked Sendable {
   func append(_ entries: [JournalEntry]) -> UInt64 {
     condition.lock()
     defer { condition.unlock() }
+    // Only an idle writer needs waking: a pacing one looks at `pending` when its time comes.
+    if pending.isEmpty { condition.signal() }
     pending.append(contentsOf: entries)
     lastTicket += 1
-    condition.signal()
     return lastTicket
   }
 
@@ -77,9 +89,17 @@ final class JournalWriter: @unchecked Sendable {
 
   private func run() {
     var delay = 0.1
+    var lastStart = Date.distantPast
     while true {
       condition.lock()
       while pending.isEmpty && !stopping { condition.wait() }
+      // Pace: let more entries gather until `interval` after the last commit began.
+      let next = lastStart.addingTimeInterval(interval)
+      while !stopping && Date() < next {
+        // `append` signals only when `pending` was empty: this sleeps until `next`.
+        _ = condition.wait(until: next)
+      }
+      lastStart = Date()
       if pending.isEmpty {
         finished = true
         condition.broadcast()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Lobby
 import Model
+import Synchronization
 
 /// The embedded store: one SQLite file (WAL mode) in the data directory. Nothing to install or
 /// start; the default.
@@ -9,6 +10,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// The database file.
   public let path: String
   private let database: DatabaseQueue
+  /// A second connection that only checkpoints the WAL into the database file, on a thread of
+  /// its own, so that a write never waits for a checkpoint's fsync.
+  private let checkpointer: DatabaseQueue
+  private let stopped = Mutex(false)
   private let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
 
@@ -30,10 +35,15 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       try db.execute(sql: "PRAGMA journal_mode = WAL")
       try db.execute(
         sql: durability == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+      // Checkpoints are the checkpointer's: a commit only appends to the WAL.
+      try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
     }
+    var checkpointing = Configuration()
+    checkpointing.label = "journal-checkpoint"
     do {
       database = try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
+      checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
       // A damaged file is refused here rather than half read later.
       let check = try database.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
       guard check == "ok" else { throw StoreError("integrity check: \(check ?? "no answer")") }
@@ -42,6 +52,27 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     } catch {
       throw StoreError("cannot open the journal \(path): \(error)")
     }
+  }
+
+  /// Starts checkpointing the WAL every `interval` seconds on a thread of its own (a passive
+  /// checkpoint: it copies what no reader needs into the database file and fsyncs it, while the
+  /// writer goes on appending), until ``stop()``.
+  public func startCheckpoints(every interval: Double = 0.5) {
+    let thread = Thread { [self] in
+      while !stopped.withLock({ $0 }) {
+        Thread.sleep(forTimeInterval: interval)
+        _ = try? checkpointer.writeWithoutTransaction { db in
+          try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        }
+      }
+    }
+    thread.name = "journal-checkpoint"
+    thread.start()
+  }
+
+  /// Stops the checkpoints (a last one runs when the connections close).
+  public func stop() {
+    stopped.withLock { $0 = true }
   }
 
   /// The schema, one migration per version; a database is brought up to date when opened.
