@@ -156,6 +156,7 @@ async def graceful_restart(servers):
     for c in (ada, bob):
         await asyncio.wait_for(c.closed.wait(), 10)
         assert c.close_code == 1001, c.close_code
+        assert c.ws.close_reason == "server restarting; your game is kept", c.ws.close_reason
     servers.append(restart(server, "--countdown", "0.3"))
     again = [await resume(servers[-1].ws_url, c) for c in (ada, bob)]
     after = await converge(*again)

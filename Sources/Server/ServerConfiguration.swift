@@ -127,6 +127,8 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.rateRefillPerSecond = rateLimit
     configuration.rateBurst = Self.rateBurst(forRateLimit: rateLimit)
     configuration.allowedOrigins = allowedOrigins
+    // With a journal a shutdown is a restart for the players: their games are kept.
+    if journal { configuration.shutdownCloseReason = "server restarting; your game is kept" }
     return configuration
   }
 

@@ -403,7 +403,8 @@ final class ServiceLoop {
     if pingIdleSeconds > 0 { keepalive.schedule(id, at: state.lastAlive + pingIdleSeconds) }
     deliver(.opened(id))
     if shuttingDown {
-      requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
+      requestClose(
+        state, code: 1001, reason: configuration.shutdownCloseReason, flushFirst: true)
     }
     return 0
   }
@@ -770,7 +771,8 @@ final class ServiceLoop {
     logger.info(
       "transport shutting down", metadata: ["connections": "\(connections.count)"])
     for state in connections.values {
-      requestClose(state, code: 1001, reason: "server shutting down", flushFirst: true)
+      requestClose(
+        state, code: 1001, reason: configuration.shutdownCloseReason, flushFirst: true)
     }
     guard !connections.isEmpty, let context, let resources else {
       stopLoop()
