@@ -173,3 +173,4 @@ def test_sigterm_writes_everything_and_the_next_start_resumes_the_tables():
     finally:
         for s in servers:
             s.stop()
+

@@ -153,6 +153,8 @@ public struct LobbyState: Sendable {
   private var out: [LobbyAction] = []
   /// Journal entries of the event being handled (``LobbyConfiguration/journal``).
   private var journal: [JournalEntry] = []
+  /// Whether the journal cannot be written now (``journalAvailable(_:)``): moves are refused.
+  public private(set) var journalDown = false
 
   /// An empty lobby whose tables are spread over `shards` shards (see ``playingShard(of:)``).
   public init(
@@ -288,6 +290,26 @@ public struct LobbyState: Sendable {
     }
   }
 
+  /// The journal can (true) or cannot (false) be written now. While it cannot, moves and
+  /// re-deals are refused with `unavailable` rather than played on where nothing is kept: a move
+  /// nobody can see (its frames wait for the journal) is better refused at once. The shell says
+  /// so when its writer starts or stops failing.
+  public mutating func journalAvailable(_ available: Bool) {
+    journalDown = !available
+  }
+
+  private mutating func refuseWhileJournalDown(_ replyTo: MessageID?, _ connection: ConnectionID)
+    -> Bool
+  {
+    guard journalDown else { return false }
+    ownStatistics.movesRejected[.unavailable, default: 0] += 1
+    reply(
+      ProtocolError(
+        .unavailable, "The server cannot save moves right now; try again in a moment.",
+        replyTo: replyTo), to: connection)
+    return true
+  }
+
   // MARK: - Moves on one shard
 
   /// The shard of the table where `connection` holds a seat, if it does: a `choose` from it
@@ -298,8 +320,8 @@ public struct LobbyState: Sendable {
   /// holding the shard, while other threads do the same for other shards. Anything else
   /// (every other message, a disconnect, ``advance(to:)``) needs the state to itself.
   public func playingShard(of connection: ConnectionID) -> Int? {
-    guard let session = registry.session(for: connection), let tableID = session.tableID,
-      session.seat != nil
+    guard !journalDown, let session = registry.session(for: connection),
+      let tableID = session.tableID, session.seat != nil
     else { return nil }
     let shard = slots.index(of: tableID)
     // A turn-based table's moves schedule its turn clock: they need the whole state.
@@ -391,7 +413,8 @@ public struct LobbyState: Sendable {
     case .hello:
       break
     case .choose(let card):
-      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection, isMove: true)
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection, isMove: true),
+        !refuseWhileJournalDown(replyTo, connection)
       else { return }
       // `play` reads `self` while it appends: the actions are moved out of `self` first (no
       // copy of the whole state for the call) and back after.
@@ -494,7 +517,9 @@ public struct LobbyState: Sendable {
       case .failure(let error): reply(error, to: connection)
       }
     case .redeal:
-      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection),
+        !refuseWhileJournalDown(replyTo, connection)
+      else { return }
       switch slots[tableID]!.table.requestRedeal(by: seat, replyTo: replyTo, now: now) {
       case .success(let b):
         broadcast(b, at: tableID)

@@ -70,7 +70,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case unknownCard, cardNotOnTable, gameOver
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
   case tooManyTables, serverFull, tooManyGuesses
-  case badSettings, notYourTurn, alreadyChosen
+  case badSettings, notYourTurn, alreadyChosen, unavailable
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

@@ -44,6 +44,11 @@ final class InlineLobby: ServiceThreadHandler {
     movesReceivedAt: inout [Double], journal: JournalWriter?,
     commands: inout [TransportCommand]
   ) {
+    // The journal failing (or writing again) is news for the lobby: it refuses moves meanwhile.
+    if let journal {
+      let failing = journal.failing.load(ordering: .relaxed)
+      if failing != state.journalDown { state.journalAvailable(!failing) }
+    }
     switch event {
     case .opened:
       return

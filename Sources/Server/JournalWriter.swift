@@ -2,6 +2,7 @@ import Foundation
 import Lobby
 import Logging
 import Store
+import Synchronization
 
 /// Writes the lobby's journal entries to a store on a thread of its own, as many as have queued
 /// in one transaction (group commit): while one batch is written, the next one gathers. Each
@@ -29,6 +30,9 @@ final class JournalWriter: @unchecked Sendable {
   private let released: @Sendable (UInt64) -> Void
   /// The shortest time between the starts of two commits, in seconds.
   let interval: Double
+
+  /// Whether the latest write failed (read by the lobby's shell on every event).
+  let failing = Atomic<Bool>(false)
 
   /// Batches written, entries written, failed attempts (for metrics and tests).
   private(set) var batches = 0
@@ -112,7 +116,12 @@ final class JournalWriter: @unchecked Sendable {
       do {
         try store.write(batch)
         delay = 0.1
+        if failing.load(ordering: .relaxed) {
+          failing.store(false, ordering: .relaxed)
+          logger.notice("journal writes again")
+        }
       } catch {
+        failing.store(true, ordering: .relaxed)
         condition.lock()
         failures += 1
         let giveUp = stopping && failures > 50

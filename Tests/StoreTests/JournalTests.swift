@@ -188,3 +188,29 @@ import Testing
     #expect(stranger.first?["resumed"] == .bool(false))
   }
 }
+
+extension JournalTests {
+  /// While the journal cannot be written, moves and re-deals are refused with `unavailable` and
+  /// change nothing; once it can, they are taken again.
+  @Test func movesAreRefusedWhileTheJournalIsDown() throws {
+    let lobby = Journaled()
+    _ = try lobby.send(#"{"type":"hello","id":1,"name":"Ada"}"#, from: ada)
+    let snapshot = try lobby.send(#"{"type":"playSolo","id":2,"game":"set"}"#, from: ada)
+    let card = try #require(snapshot.first?["table"]?["board"]?.elements?.first?["id"]?.intValue)
+    let id = try #require(snapshot.first?["table"]?["id"]?.stringValue)
+    let version = try #require(lobby.state.table(id)?.version)
+    lobby.state.journalAvailable(false)
+    #expect(lobby.state.playingShard(of: ada) == nil, "a move took the shard's fast path")
+    for text in [
+      #"{"type":"choose","id":3,"card":\#(card)}"#, #"{"type":"redeal","id":4}"#,
+    ] {
+      let refused = try lobby.send(text, from: ada)
+      #expect(refused.first?["type"] == "error")
+      #expect(refused.first?["code"] == "unavailable")
+    }
+    #expect(lobby.state.table(id)?.version == version)
+    lobby.state.journalAvailable(true)
+    let accepted = try lobby.send(#"{"type":"choose","id":5,"card":\#(card)}"#, from: ada)
+    #expect(accepted.first?["type"] == "diff")
+  }
+}
