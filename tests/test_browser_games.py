@@ -566,6 +566,12 @@ def test_hidden_selections_keep_each_players_picks_to_themselves(start_server, b
     assert not severe_errors(ann) and not severe_errors(bob), (severe_errors(ann), severe_errors(bob))
 
 
+def standings_of(driver):
+    """The game-over standings a page shows: (name, matches) per row, best first."""
+    return [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches"))
+            for r in driver.find_elements(By.CSS_SELECTOR, "#standings li")]
+
+
 def two_players_and_a_spectator(server, browsers, game, settings=None):
     """Ann opens a 2-seat table of `game`; Bob types his name and follows its link; once they
     play, Eve follows the link with no name and chooses to just watch. Returns the three."""
@@ -616,10 +622,7 @@ def test_a_set_game_for_two_with_a_spectator_is_played_to_its_end(start_server, 
         claims += 1
     for driver in (ann, bob, eve):
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
-    standings = [
-        [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches"))
-         for r in d.find_elements(By.CSS_SELECTOR, "#standings li")]
-        for d in (ann, bob, eve)]
+    standings = [standings_of(d) for d in (ann, bob, eve)]
     assert standings[0] == standings[1] == standings[2], standings
     assert sorted(name for name, _ in standings[0]) == ["Ann", "Bob"]
     assert sum(int(m) for _, m in standings[0]) == claims >= 20
@@ -677,10 +680,7 @@ def test_a_matchismo_game_for_two_with_a_spectator_is_played_to_its_end(start_se
         WebDriverWait(ann, 10).until(lambda d: [c[:3] for c in view(d)] == [c[:3] for c in view(bob)] == [c[:3] for c in view(eve)])
     for driver in (ann, bob, eve):
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
-    standings = [
-        [(r.find_element(By.CSS_SELECTOR, ".name").text, r.get_attribute("data-matches"))
-         for r in d.find_elements(By.CSS_SELECTOR, "#standings li")]
-        for d in (ann, bob, eve)]
+    standings = [standings_of(d) for d in (ann, bob, eve)]
     assert standings[0] == standings[1] == standings[2], standings
     assert sorted(name for name, _ in standings[0]) == ["Ann", "Bob"]
     assert sum(int(m) for _, m in standings[0]) >= 3

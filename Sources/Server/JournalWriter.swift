@@ -69,13 +69,6 @@ final class JournalWriter: @unchecked Sendable {
     return lastTicket
   }
 
-  /// Whether everything appended so far is written.
-  var isCaughtUp: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return writtenTicket == lastTicket
-  }
-
   /// Writes what is queued, then stops the thread; returns once it has (or after `timeout`
   /// seconds, returning false).
   @discardableResult

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Lobby
 import Model
-import Synchronization
 
 /// The embedded store: one SQLite file (WAL mode) in the data directory. Nothing to install or
 /// start; the default.
@@ -13,7 +12,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// A second connection that only checkpoints the WAL into the database file, on a thread of
   /// its own, so that a write never waits for a checkpoint's fsync.
   private let checkpointer: DatabaseQueue
-  private let stopped = Mutex(false)
   private let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
 
@@ -56,10 +54,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
   /// Starts checkpointing the WAL every `interval` seconds on a thread of its own (a passive
   /// checkpoint: it copies what no reader needs into the database file and fsyncs it, while the
-  /// writer goes on appending), until ``stop()``.
+  /// writer goes on appending), for as long as the process runs.
   public func startCheckpoints(every interval: Double = 0.5) {
     let thread = Thread { [self] in
-      while !stopped.withLock({ $0 }) {
+      while true {
         Thread.sleep(forTimeInterval: interval)
         _ = try? checkpointer.writeWithoutTransaction { db in
           try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
@@ -68,11 +66,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
     thread.name = "journal-checkpoint"
     thread.start()
-  }
-
-  /// Stops the checkpoints (a last one runs when the connections close).
-  public func stop() {
-    stopped.withLock { $0 = true }
   }
 
   /// The schema, one migration per version; a database is brought up to date when opened.
