@@ -1,26 +1,16 @@
-// Wires the page together: the connection (net.js), the lobby and table state (lobby-state.js,
-// table-state.js), the address (route.js) and the views (board-view.js, status-view.js, the
-// lobby, scoreboard and phase drawn below). All decisions about the game are the server's; this
-// file sends the player's intentions and draws what comes back.
+// Wires the page together: the connection (net.js), the decisions (controller.js: what a
+// message, a click, a key or a timer leads to), the address and the views (board-view.js,
+// status-view.js, the lobby, scoreboard and phase drawn below). This file reads the page, feeds
+// the controller events and carries out the effects it returns; it decides nothing itself.
 
 import * as messages from './messages.js';
 import { Connection } from './net.js';
-import {
-  applyDiff,
-  applySnapshot,
-  initialState,
-  isHost,
-  isSpectator,
-  myPlayer,
-  mySelection,
-  secondsLeft,
-  selectionsByCard,
-} from './table-state.js';
-import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, gameLabel, initialLobby, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
-import { parseRoute, shareLink, tableHash } from './route.js';
+import { Controller } from './controller.js';
+import { isHost, isSpectator, myPlayer, mySelection, secondsLeft, selectionsByCard } from './table-state.js';
+import { gameLabel, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
+import { shareLink } from './route.js';
 import {
   awayText,
-  leaveNeedsConfirmation,
   phaseText,
   redealLabel,
   showsInvite,
@@ -33,12 +23,10 @@ import { renderStatus, runNodes } from './status-view.js';
 import { settingsFields, settingsForm, settingsText } from './table-settings.js';
 import { clockText, turnFraction, turnSecondsLeft, turnText } from './turns.js';
 import { gameSummary, historyRow, historyUpdate, playAgainText } from './history.js';
-import { lostRaceText, matchPop, pinchScale } from './feedback.js';
+import { matchPop, pinchScale } from './feedback.js';
 import { readPalette } from './card-view.js';
-import { findSets, isValidCard } from './set-cards.js';
 import { SHORTCUTS, keyAction } from './keys.js';
 import { loadPrefs, resolveTheme, savePref } from './prefs.js';
-import { soundForError, soundForEvents } from './sounds.js';
 import { SoundPlayer } from './sound-player.js';
 import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
 
@@ -49,9 +37,6 @@ const GAME_KEY = 'matchismo.game';
  * resumed session will get that table's snapshot and the share link need not be joined again). */
 const TABLE_KEY = 'matchismo.table';
 const TOAST_MS = 3500;
-const HINT_MS = 2500;
-const PENDING_MS = 3000;
-const RESUME_WAIT_MS = 2000;
 const TICK_MS = 250;
 /** Concentration: how long a card that did not match stays up before it turns back (display only). */
 const HOLD_MS = 1000;
@@ -74,28 +59,18 @@ const el = Object.fromEntries(
   ].map((id) => [id, document.getElementById(id)]),
 );
 
-let state = initialState();
-let lobby = initialLobby();
-let helloName = null; // the name sent in this connection's hello
-let pendingAction = null; // (id) => message: sent once we are online under the name typed
-let lobbyRequestId = null; // id of the last `lobby` we sent
-let joinRequest = null; // {id, code}: a `join` whose refusal may turn into `spectate`
-let heardFromTable = false; // a snapshot, diff or status arrived since the last welcome
-let resumeTimer = null;
+const nextId = messages.createIdSource();
+const controller = new Controller({ nextId });
 let tickTimer = null;
 let drawnStatus = null; // the runs array last drawn, to skip redrawing an unchanged line
 let toastTimer = null;
-let hint = { key: '', shown: 0 };
-const pendingChoices = new Map(); // choose message id → card id
+const timers = new Map(); // "name:id" → the timeout of a timer the controller asked for
 const held = new Map(); // card id → {card, until}: a face shown a moment after the server hid it
 let holdTimer = null;
+let measuredMatches = []; // measureMatches → showMatches: where the matched cards were
 let showingHistory = false;
 const drawnHistory = { count: 0, first: null, table: null }; // what #history-list shows
-let playingSince = null; // ms when this client saw the game start (the time played, without history)
-/** The code of the invite link whose name dialog is open. */
-let inviteCode = '';
 const touchedSettings = new Set(); // the table settings the player changed (others: server defaults)
-const nextId = messages.createIdSource();
 const systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
 let prefs = loadPrefs(storage());
 let chosenGame = loadGame();
@@ -103,23 +78,30 @@ let drawnPhase = null; // the phase last drawn, to notice a game starting
 const sounds = new SoundPlayer({ enabled: prefs.sound });
 applyPrefs();
 
-const board = new BoardView(el.board, el['board-area'], { onChoose: choose, palette: readPalette() });
+const board = new BoardView(el.board, el['board-area'], {
+  onChoose: (card) => dispatch({ type: 'choose', card }),
+  palette: readPalette(),
+});
 
 const connection = new Connection({
   url: messages.socketURL(window.location),
   nextId,
   name: () => {
-    // A name the server would refuse is not sent (hello leaves it out); actions wait for a
-    // good one (see act).
-    helloName = messages.nameProblem(el.name.value) === null ? messages.normalizeName(el.name.value) : '';
-    return helloName;
+    dispatch({ type: 'hello' });
+    return controller.helloName;
   },
-  version: () => (state.table !== null && !state.awaitingSnapshot ? state.table.version : null),
+  version: () => {
+    const { table, awaitingSnapshot } = controller.state;
+    return table !== null && !awaitingSnapshot ? table.version : null;
+  },
   // The session lives in localStorage: a new tab of this browser takes the game back (the old
   // tab is told, close 4001), and a reload or a restart of the server resumes it.
   storage: storage() ?? undefined,
-  onMessage: receive,
-  onState: showConnection,
+  onMessage: (message) => dispatch({ type: 'message', message }),
+  onState: (state, detail) => {
+    showConnection(state, detail);
+    dispatch({ type: 'connection', state, detail });
+  },
 });
 
 el.name.value = loadName();
@@ -127,43 +109,38 @@ el.name.addEventListener('input', showNameProblem);
 showNameProblem();
 el['home-form'].addEventListener('submit', (event) => {
   event.preventDefault();
-  act((id) => messages.playSolo(id, chosenGame, tableSettings(1)));
+  intent({ kind: 'playSolo', game: chosenGame, settings: tableSettings(1) });
 });
-el['quick-match'].addEventListener('click', () =>
-  act((id) => messages.quickMatch(id, { game: chosenGame, seats: chosenSeats() })),
-);
+el['quick-match'].addEventListener('click', () => intent({ kind: 'quickMatch', game: chosenGame, seats: chosenSeats() }));
 el['create-private'].addEventListener('click', () =>
-  act((id) =>
-    messages.createTable(id, { game: chosenGame, seats: chosenSeats(), private: true, settings: tableSettings(chosenSeats()) }),
-  ),
+  intent({ kind: 'createTable', game: chosenGame, seats: chosenSeats(), settings: tableSettings(chosenSeats()) }),
 );
 el['game-picker'].addEventListener('click', (event) => {
   const button = event.target.closest?.('button[data-game]');
   if (button) pickGame(button.dataset.game);
 });
 pickGame(chosenGame);
-el.join.addEventListener('click', joinTyped);
+el.join.addEventListener('click', () => dispatch({ type: 'joinCode', raw: el['join-code'].value }));
 el['join-code'].addEventListener('keydown', (event) => {
   if (event.key !== 'Enter') return;
   event.preventDefault();
-  joinTyped();
+  dispatch({ type: 'joinCode', raw: el['join-code'].value });
 });
 el['tables-body'].addEventListener('click', (event) => {
   const button = event.target.closest?.('button.watch, button.join');
   const row = button?.closest('[data-table-id]');
   if (!row) return;
   const table = row.dataset.tableId;
-  if (button.classList.contains('join')) act((id) => messages.joinListed(id, table));
-  else act((id) => messages.spectate(id, { table }), { needsName: false });
+  intent({ kind: button.classList.contains('join') ? 'joinListed' : 'spectate', table });
 });
-el.redeal.addEventListener('click', askRedeal);
+el.redeal.addEventListener('click', () => dispatch({ type: 'askRedeal' }));
 el['confirm-redeal-no'].addEventListener('click', () => el['confirm-redeal'].close());
 el['confirm-redeal-yes'].addEventListener('click', () => {
   el['confirm-redeal'].close();
-  send(messages.redeal(nextId()));
+  dispatch({ type: 'redeal' });
 });
-el['play-again'].addEventListener('click', () => send(messages.redeal(nextId())));
-el['back-to-lobby'].addEventListener('click', leaveTable);
+el['play-again'].addEventListener('click', () => dispatch({ type: 'redeal' }));
+el['back-to-lobby'].addEventListener('click', () => dispatch({ type: 'leave' }));
 el['history-button'].addEventListener('click', () => showHistory(true));
 el['history-back'].addEventListener('click', () => showHistory(false));
 document.addEventListener('history', () => showHistory(!showingHistory));
@@ -174,15 +151,21 @@ el['settings-fields'].addEventListener('change', (event) => {
 el.seats.addEventListener('change', renderSettingsForm);
 el['zoom-reset'].addEventListener('click', () => setZoom(1));
 setUpPinch();
-el.start.addEventListener('click', () => send(messages.start(nextId())));
-el.leave.addEventListener('click', askLeave);
+el.start.addEventListener('click', () => dispatch({ type: 'start' }));
+el.leave.addEventListener('click', () => dispatch({ type: 'askLeave' }));
 el['confirm-leave-no'].addEventListener('click', () => el['confirm-leave'].close());
 el['confirm-leave-yes'].addEventListener('click', () => {
   el['confirm-leave'].close();
-  leaveTable();
+  dispatch({ type: 'leave' });
 });
+el['invite-name-form'].addEventListener('submit', (event) => {
+  const effects = dispatch({ type: 'inviteSubmit', raw: el['invite-name-field'].value });
+  // The dialog stays open while the name is refused.
+  if (effects.some((e) => e.type === 'inviteProblem')) event.preventDefault();
+});
+el['invite-watch'].addEventListener('click', () => dispatch({ type: 'inviteWatch' }));
 el['copy-link'].addEventListener('click', copyLink);
-el.hint.addEventListener('click', showHint);
+el.hint.addEventListener('click', () => dispatch({ type: 'hint' }));
 el['help-button'].addEventListener('click', toggleHelp);
 el['help-close'].addEventListener('click', () => el.help.close());
 el['settings-button'].addEventListener('click', () => el.settings.showModal());
@@ -196,39 +179,167 @@ systemDark?.addEventListener?.('change', applyPrefs);
 document.addEventListener('keydown', shortcut);
 fillHelp();
 window.addEventListener('online', () => connection.retryNow());
-window.addEventListener('hashchange', followRoute);
+window.addEventListener('hashchange', () => dispatch({ type: 'route' }));
 
 showView('lobby');
 renderLobby();
 connection.start();
 
-// ---- Intentions -------------------------------------------------------------------------------
+// ---- The controller ---------------------------------------------------------------------------
 
-/**
- * Send a lobby action as soon as we can. `hello` carries the name and is said once per
- * connection, so a name edited since then needs a new session first (only ever from the lobby,
- * where there is no seat to lose); watching needs no name.
- */
-function act(build, { needsName = true } = {}) {
-  if (needsName && showNameProblem() !== null) {
-    el.name.focus();
-    return;
-  }
-  const name = messages.normalizeName(el.name.value);
-  saveName(name);
-  if (connection.state === 'online' && (!needsName || name === helloName)) {
-    send(build(nextId()));
-    return;
-  }
-  pendingAction = build;
-  if (connection.state === 'online') {
-    connection.restart();
-  } else {
-    connection.start();
-    connection.retryNow();
-    showToast('Connecting to the server…');
+/** Hand `event` to the controller with what it needs to know of the page, and carry out the
+ * effects it returns. Returns them (a form needs to know whether to stay open). */
+function dispatch(event) {
+  const effects = controller.dispatch({
+    now: Date.now(),
+    connection: connection.state,
+    typed: el.name.value,
+    hash: window.location.hash,
+    storedTable: storedTable(),
+    ...event,
+  });
+  for (const effect of effects) perform(effect);
+  return effects;
+}
+
+function intent(what) {
+  dispatch({ type: 'intent', intent: what });
+}
+
+/** One effect (controller.js lists them). */
+function perform(effect) {
+  switch (effect.type) {
+    case 'send':
+      connection.send(effect.message);
+      break;
+    case 'toast':
+      showToast(effect.text);
+      break;
+    case 'connect':
+      connection.start();
+      connection.retryNow();
+      break;
+    case 'restart':
+      connection.restart();
+      break;
+    case 'nameProblem':
+      showNameProblem();
+      el.name.focus();
+      break;
+    case 'saveName':
+      saveName(effect.name);
+      break;
+    case 'setName':
+      el.name.value = effect.name;
+      showNameProblem();
+      break;
+    case 'focus':
+      el[effect.target]?.focus();
+      break;
+    case 'view':
+      showView(effect.view);
+      break;
+    case 'render':
+      render();
+      break;
+    case 'renderLobby':
+      renderLobby();
+      break;
+    case 'hash':
+      replaceHash(effect.hash);
+      break;
+    case 'rememberTable':
+      rememberTable(effect.code);
+      break;
+    case 'forgetTable':
+      forgetTable();
+      break;
+    case 'timer': {
+      const key = `${effect.name}:${effect.id ?? ''}`;
+      clearTimeout(timers.get(key));
+      timers.set(
+        key,
+        setTimeout(() => {
+          timers.delete(key);
+          dispatch({ type: 'timer', name: effect.name, id: effect.id });
+        }, effect.ms),
+      );
+      break;
+    }
+    case 'cancelTimer':
+      for (const [key, timeout] of timers) {
+        if (key.startsWith(`${effect.name}:`)) {
+          clearTimeout(timeout);
+          timers.delete(key);
+        }
+      }
+      break;
+    case 'sound':
+      sounds.play(effect.name);
+      break;
+    case 'flash':
+      board.flash(effect.cards, effect.kind, effect.ms);
+      break;
+    case 'markPending':
+      board.markPending(effect.card);
+      break;
+    case 'clearPending':
+      board.clearPending();
+      break;
+    case 'measureMatches':
+      measuredMatches = matchedSlots(effect.table, effect.matches);
+      break;
+    case 'showMatches':
+      for (const { slots, rects, points } of measuredMatches) showMatch(slots, rects, points);
+      measuredMatches = [];
+      break;
+    case 'holdFaces':
+      holdHiddenFaces(effect.table, effect.events);
+      break;
+    case 'tableChanged':
+      showHistory(false);
+      held.clear();
+      break;
+    case 'leftTable':
+      showHistory(false);
+      held.clear();
+      setZoom(1);
+      drawnPhase = null;
+      el['confirm-redeal'].close?.();
+      stopTicking();
+      break;
+    case 'dialog': {
+      const dialog = el[effect.name];
+      if (effect.open && !dialog.open) dialog.showModal();
+      else if (!effect.open && dialog.open) dialog.close();
+      break;
+    }
+    case 'inviteName':
+      el['invite-name-field'].value = '';
+      el['invite-name-problem'].hidden = true;
+      if (!el['invite-name'].open) el['invite-name'].showModal();
+      el['invite-name-field'].focus();
+      break;
+    case 'inviteProblem':
+      el['invite-name-problem'].textContent = effect.text;
+      el['invite-name-problem'].hidden = false;
+      break;
+    case 'settingsProblem':
+      el['settings-problem'].textContent = effect.text;
+      el['settings-problem'].hidden = false;
+      break;
+    case 'tablesEmpty':
+      el['tables-empty'].textContent = effect.text;
+      break;
+    case 'warn':
+      console.warn(effect.text, effect.error);
+      break;
+    default:
+      throw new Error(`unknown effect ${effect.type}`);
   }
 }
+
+// ---- The lobby's form -------------------------------------------------------------------------
 
 /** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
 function pickGame(game) {
@@ -300,104 +411,6 @@ function chosenSeats() {
   return Number.isInteger(seats) && seats >= 1 && seats <= 8 ? seats : 4;
 }
 
-function joinTyped() {
-  const code = messages.cleanCode(el['join-code'].value);
-  const route = parseRoute(tableHash(code));
-  if (route.view !== 'table') {
-    showToast('An invite code is 10 letters and digits, like ABCD234XYZ.');
-    el['join-code'].focus();
-    return;
-  }
-  act((id) => joinMessage(id, route.code));
-}
-
-/** A `join`, remembered so that "full" or "already started" can turn into watching. */
-function joinMessage(id, code) {
-  joinRequest = { id, code };
-  return messages.join(id, code);
-}
-
-/** The address changed (a pasted share link, back/forward): go where it says. */
-function followRoute() {
-  const route = parseRoute(window.location.hash);
-  const table = state.table;
-  if (route.view === 'table') {
-    if (table !== null && table.code === route.code) return;
-    // A seat is taken under the name typed (act starts a new session when it changed).
-    if (connection.state === 'online') joinByLink(route.code);
-  } else if (table !== null) {
-    leaveTable();
-  }
-}
-
-function leaveTable() {
-  if (state.table === null) return;
-  if (send(messages.leave(nextId()), { quiet: true })) return; // `left` brings us back to the lobby
-  // Offline: the seat is released after the grace period; do not let the session take it back.
-  connection.restart();
-  backToLobby();
-}
-
-/** Leave, after asking when a game in progress would be thrown away. */
-function askLeave() {
-  if (leaveNeedsConfirmation(state.table)) el['confirm-leave'].showModal();
-  else leaveTable();
-}
-
-function askRedeal() {
-  const table = state.table;
-  if (table === null || isSpectator(state)) return;
-  if (table.seats === 1) {
-    el['confirm-redeal'].showModal();
-  } else {
-    send(messages.redeal(nextId())); // a vote
-  }
-}
-
-function choose(cardId) {
-  const table = state.table;
-  if (table === null || table.over || isSpectator(state) || table.phase !== 'playing') return;
-  const id = nextId();
-  if (send(messages.choose(id, cardId))) {
-    pendingChoices.set(id, cardId);
-    board.markPending(cardId);
-    setTimeout(() => settle(id, state.table?.you), PENDING_MS); // in case the answer never comes
-  }
-}
-
-/** Un-choose my chosen cards (all, or the last one) through the same path as a click. */
-function unchoose({ all }) {
-  const pending = new Set(pendingChoices.values());
-  const mine = mySelection(state).filter((id) => !pending.has(id));
-  for (const id of all ? [...mine].reverse() : mine.slice(-1)) choose(id);
-}
-
-function send(message, { quiet = false } = {}) {
-  if (connection.send(message)) return true;
-  if (!quiet) showToast('Not connected to the server — reconnecting…');
-  return false;
-}
-
-function subscribeLobby() {
-  lobby = awaitLobby(lobby);
-  lobbyRequestId = nextId();
-  connection.send(messages.lobby(lobbyRequestId));
-  renderLobby();
-}
-
-function showHint() {
-  const table = state.table;
-  if (table === null) return;
-  const sets = findSets(table.board.filter(isValidCard));
-  if (sets.length === 0) {
-    showToast('No set on this board.');
-    return;
-  }
-  const key = table.board.map((c) => c.id).join(',');
-  hint = { key, shown: hint.key === key ? Math.min(2, hint.shown + 1) : 1 };
-  board.flash(sets[0].slice(0, hint.shown).map((c) => c.id), 'hint', HINT_MS);
-}
-
 function copyLink() {
   const link = el['share-link'].href;
   const done = () => showToast('Link copied — send it to the players you want to invite.');
@@ -406,193 +419,7 @@ function copyLink() {
   else failed();
 }
 
-// ---- Messages from the server -----------------------------------------------------------------
-
-function receive(message) {
-  switch (message.type) {
-    case 'welcome':
-      welcomed(message);
-      break;
-    case 'snapshot':
-      snapshot(message);
-      break;
-    case 'diff':
-      diff(message);
-      break;
-    case 'left':
-      backToLobby();
-      break;
-    case 'lobbySnapshot':
-      if (state.table !== null) return;
-      try {
-        lobby = applyLobbySnapshot(message);
-      } catch (error) {
-        console.warn('Unreadable lobby snapshot', error);
-        return;
-      }
-      renderLobby();
-      break;
-    case 'lobbyDiff': {
-      if (state.table !== null) return;
-      const result = applyLobbyDiff(lobby, message);
-      lobby = result.state;
-      if (result.resync) subscribeLobby();
-      else renderLobby();
-      break;
-    }
-    case 'error':
-      error(message);
-      break;
-    default:
-      break; // Messages of later versions (history…) are not shown yet.
-  }
-}
-
-function welcomed(message) {
-  clearTimeout(resumeTimer);
-  heardFromTable = false;
-  const resumed = message.resumed === true;
-  if (state.table !== null) {
-    if (resumed) {
-      // The server sends the diffs we missed (or a snapshot). If nothing comes, the seat is gone
-      // or we were never told: ask.
-      resumeTimer = setTimeout(() => {
-        if (state.table !== null && !heardFromTable) send(messages.resync(nextId()), { quiet: true });
-      }, RESUME_WAIT_MS);
-      return;
-    }
-    state = initialState();
-    forgetTable();
-    showView('lobby');
-    showToast('The connection was lost and the game with it. Start a new one!');
-  }
-  if (pendingAction !== null) {
-    if (helloName !== messages.normalizeName(el.name.value)) {
-      connection.restart(); // the name was edited while this hello was on its way
-      return;
-    }
-    const build = pendingAction;
-    pendingAction = null;
-    subscribeLobby();
-    send(build(nextId()));
-    return;
-  }
-  if (resumed && storedTable() !== null) {
-    // After a reload: the resumed session sits at a table and its snapshot is on its way.
-    resumeTimer = setTimeout(() => {
-      if (state.table === null) {
-        forgetTable();
-        enterLobby();
-      }
-    }, RESUME_WAIT_MS);
-    return;
-  }
-  enterLobby();
-}
-
-/** Online without a table: list the tables, and follow a share link if the address has one. */
-function enterLobby() {
-  subscribeLobby();
-  const route = parseRoute(window.location.hash);
-  if (route.view === 'table') joinByLink(route.code);
-}
-
-/** An invite link: join under the name typed, or, with none yet, ask for one first (or just
- * watch, which needs no name). */
-function joinByLink(code) {
-  if (messages.normalizeName(el.name.value) !== '') {
-    act((id) => joinMessage(id, code));
-    return;
-  }
-  inviteCode = code;
-  el['invite-name-field'].value = '';
-  el['invite-name-problem'].hidden = true;
-  if (!el['invite-name'].open) el['invite-name'].showModal();
-  el['invite-name-field'].focus();
-}
-
-el['invite-name-form'].addEventListener('submit', (event) => {
-  const raw = el['invite-name-field'].value;
-  const problem = messages.normalizeName(raw) === '' ? 'Type a name to take a seat.' : messages.nameProblem(raw);
-  if (problem !== null) {
-    event.preventDefault();
-    el['invite-name-problem'].textContent = problem;
-    el['invite-name-problem'].hidden = false;
-    return;
-  }
-  el.name.value = messages.normalizeName(raw);
-  showNameProblem();
-  const code = inviteCode;
-  act((id) => joinMessage(id, code));
-});
-el['invite-watch'].addEventListener('click', () => {
-  el['invite-name'].close();
-  const code = inviteCode;
-  act((id) => messages.spectate(id, { code }), { needsName: false });
-});
-
-function snapshot(message) {
-  let next;
-  try {
-    next = applySnapshot(message.table, Date.now());
-  } catch (error) {
-    console.warn('Unreadable snapshot', error);
-    return;
-  }
-  const changedTable = state.table?.id !== next.table.id;
-  state = next;
-  heardFromTable = true;
-  joinRequest = null;
-  lobby = initialLobby(); // sitting or watching ends the lobby subscription
-  pendingChoices.clear();
-  board.clearPending();
-  rememberTable(state.table.code);
-  if (state.table.code !== null) replaceHash(tableHash(state.table.code));
-  if (changedTable) {
-    showHistory(false);
-    playingSince = null;
-    held.clear();
-  }
-  if (state.table.phase === 'playing' && playingSince === null) playingSince = Date.now();
-  showView('table');
-  render();
-  if (changedTable && isSpectator(state)) showToast('You are watching this table.');
-}
-
-function diff(message) {
-  if (state.table !== null && message.table === state.table.id) heardFromTable = true;
-  const before = state;
-  const result = applyDiff(state, message, Date.now());
-  state = result.state;
-  if (result.resync) {
-    send(messages.resync(nextId()));
-    return;
-  }
-  settle(message.replyTo, message.seat);
-  if (state === before || state.table === null || !Array.isArray(message.events)) {
-    render();
-    return;
-  }
-  holdHiddenFaces(before.table, message.events);
-  const found = matchedSlots(before.table, message.events);
-  render();
-  sounds.play(soundForEvents(message.events, state.table.you, mySelection(before)));
-  const turnBased = Number.isInteger(state.table.turn);
-  for (const event of message.events) {
-    // A mismatch shakes the cards: mine, or anyone's where everyone watches one player's turn.
-    if (event.kind === 'mismatch' && Array.isArray(event.cards) && (event.seat === state.table.you || turnBased)) {
-      board.flash(event.cards, 'mismatch', 450);
-    }
-  }
-  for (const { slots, rects, points } of found) showMatch(slots, rects, points);
-  // Someone else's match took a card I had chosen: say who was faster.
-  const mineBefore = new Set(mySelection(before));
-  const took = message.events.find(
-    (e) => e.kind === 'match' && e.seat !== state.table.you && Array.isArray(e.cards) && e.cards.some((id) => mineBefore.has(id)),
-  );
-  if (took !== undefined) showToast(lostRaceText(state.table, Date.now()) ?? 'Someone was faster');
-  if (state.table.phase === 'playing' && playingSince === null) playingSince = Date.now();
-}
+// ---- Drawing: effects of a diff ---------------------------------------------------------------
 
 /** Concentration: the cards a `hide` turns back down keep their face for HOLD_MS, so a person can
  * see the card that did not match (the server has already hidden it; this is display only). */
@@ -624,16 +451,14 @@ function shownBoard(board) {
   });
 }
 
-/** Where this diff's matches were on the board (slots and screen boxes), before it is drawn. */
-function matchedSlots(table, events) {
-  const result = [];
-  for (const event of events) {
-    if (event.kind !== 'match' || !Array.isArray(event.cards)) continue;
-    const slots = event.cards.map((id) => table.board.findIndex((c) => c.id === id)).filter((i) => i >= 0);
+
+/** Where these matched cards are on the board (slots and screen boxes), before it is drawn. */
+function matchedSlots(table, matches) {
+  return matches.map(({ cards, points }) => {
+    const slots = cards.map((id) => table.board.findIndex((c) => c.id === id)).filter((i) => i >= 0);
     const rects = slots.map((i) => el.board.children[i]?.getBoundingClientRect()).filter(Boolean);
-    result.push({ slots, rects, points: event.points });
-  }
-  return result;
+    return { slots, rects, points };
+  });
 }
 
 /** A found match: the cards now in those slots flash, and the points rise from where they were. */
@@ -653,89 +478,22 @@ function showMatch(slots, rects, points) {
   setTimeout(() => pop.remove(), POP_MS);
 }
 
-function error(message) {
-  const mine = pendingChoices.has(message.replyTo);
-  if (mine) sounds.play(soundForError(message.code));
-  settle(message.replyTo, state.table?.you);
-  if (message.code === 'badSettings') {
-    // The table was not opened: say what does not fit next to the form.
-    el['settings-problem'].textContent = typeof message.message === 'string' ? message.message : 'The server refused these settings.';
-    el['settings-problem'].hidden = false;
-  }
-  if (mine && message.code === 'cardNotOnTable' && state.table !== null) {
-    const lost = lostRaceText(state.table, Date.now());
-    if (lost !== null) {
-      showToast(lost);
-      send(messages.resync(nextId()));
-      return;
-    }
-  }
-  if (message.replyTo !== undefined && message.replyTo === lobbyRequestId) {
-    lobbyRequestId = null;
-    el['tables-empty'].textContent = 'This server does not list tables.';
-    return;
-  }
-  if (joinRequest !== null && message.replyTo === joinRequest.id) {
-    const { code } = joinRequest;
-    joinRequest = null;
-    if (message.code === 'alreadyStarted' || message.code === 'tableFull') {
-      showToast(message.code === 'tableFull' ? 'That table is full — watching instead.' : 'That game has started — watching instead.');
-      send(messages.spectate(nextId(), { code }));
-      return;
-    }
-    if (state.table === null) replaceHash(null);
-  }
-  showToast(typeof message.message === 'string' ? message.message : 'The server refused that.');
-  if (state.table === null) return;
-  if (message.code === 'cardNotOnTable' || message.code === 'gameOver' || message.code === 'notPlaying') {
-    // We showed a card (or a phase) the server no longer has: our copy is stale.
-    send(messages.resync(nextId()));
-  } else if (message.code === 'notAtTable') {
-    backToLobby();
-  }
-}
-
-function backToLobby() {
-  state = initialState();
-  showHistory(false);
-  held.clear();
-  playingSince = null;
-  setZoom(1);
-  drawnPhase = null;
-  pendingChoices.clear();
-  board.clearPending();
-  forgetTable();
-  replaceHash(null);
-  el['confirm-redeal'].close?.();
-  showView('lobby');
-  stopTicking();
-  if (connection.state === 'online') subscribeLobby();
-  else renderLobby();
-}
-
-/** Forget a pending choice once the server has answered it. */
-function settle(replyTo, seat) {
-  if (seat !== state.table?.you || !pendingChoices.has(replyTo)) return;
-  pendingChoices.delete(replyTo);
-  if (pendingChoices.size === 0) board.clearPending();
-}
-
 // ---- Drawing: the table -----------------------------------------------------------------------
 
 function render() {
-  const table = state.table;
+  const table = controller.state.table;
   if (table === null) return;
-  const spectator = isSpectator(state);
+  const spectator = isSpectator(controller.state);
   const solo = table.seats === 1;
   board.setShape(boardShape(table.game, table.settings, table.board.length));
   // Concentration is turn-based: the board waits while another seat has the turn.
   const othersTurn = Number.isInteger(table.turn) && table.turn !== table.you;
-  board.render(shownBoard(table.board), mySelection(state), {
+  board.render(shownBoard(table.board), mySelection(controller.state), {
     disabled: table.over || spectator || table.phase !== 'playing' || othersTurn,
     selectedBy: selectionsByCard(table),
     mySeat: table.you,
   });
-  const me = myPlayer(state);
+  const me = myPlayer(controller.state);
   el.score.textContent = String(me?.score ?? 0);
   el.matches.textContent = String(me?.matches ?? 0);
   el.deck.textContent = String(table.deckCount);
@@ -762,10 +520,10 @@ function render() {
   el.spectators.hidden = table.spectators === 0;
 
   // Actions.
-  const host = isHost(state) || solo;
+  const host = isHost(controller.state) || solo;
   const live = table.phase === 'playing' || table.phase === 'finished';
   const voted = table.vote !== null && table.you !== null && table.vote.seats.includes(table.you);
-  el.start.hidden = !(table.phase === 'waiting' && isHost(state));
+  el.start.hidden = !(table.phase === 'waiting' && isHost(controller.state));
   el.hint.hidden = !solo || spectator || !gameInfo(table.game).hint;
   el['stat-matches-label'].textContent = matchesHeading(table.game);
   el.hint.disabled = table.over || table.phase !== 'playing';
@@ -795,7 +553,7 @@ function render() {
 
 /** Everything that shows a running clock: the phase line, the countdown, "reconnecting… Ns". */
 function renderClock() {
-  const table = state.table;
+  const table = controller.state.table;
   if (table === null) return;
   const now = Date.now();
   const toStart = secondsLeft(table.countdownUntil, now);
@@ -807,7 +565,7 @@ function renderClock() {
   el.waiting.hidden = !waiting;
   if (waiting) {
     el['waiting-text'].textContent = phaseText(table, null);
-    el['waiting-help'].textContent = isHost(state)
+    el['waiting-help'].textContent = isHost(controller.state)
       ? 'Share the invite code or link, then start — or wait until every seat is taken.'
       : 'The game starts when the host says so, or when every seat is taken.';
     el['waiting-invite'].hidden = !showsInvite(table);
@@ -887,7 +645,7 @@ function renderScoreboard(table) {
 }
 
 function renderStatusLine() {
-  const runs = state.table?.status ?? [];
+  const runs = controller.state.table?.status ?? [];
   if (runs === drawnStatus) return;
   drawnStatus = runs;
   renderStatus(el.status, runs);
@@ -906,7 +664,7 @@ function renderGameOver(table) {
     standings: table.standings,
     history: table.history,
     you: table.you,
-    elapsedSeconds: playingSince === null ? null : (Date.now() - playingSince) / 1000,
+    elapsedSeconds: controller.playingSince === null ? null : (Date.now() - controller.playingSince) / 1000,
   });
   // The time played is fixed once shown (the client's clock would keep running).
   if (wasHidden || el['gameover-time'].textContent === '') el['gameover-time'].textContent = summary.timeText;
@@ -939,7 +697,7 @@ function hasDeadline(table) {
 
 /** Show the history instead of the board (or back). The board keeps being updated underneath. */
 function showHistory(show) {
-  const want = show && state.table !== null;
+  const want = show && controller.state.table !== null;
   if (want === showingHistory) return;
   showingHistory = want;
   el['history-view'].hidden = !want;
@@ -949,7 +707,7 @@ function showHistory(show) {
     renderHistory();
     el['history-list'].scrollTop = el['history-list'].scrollHeight;
     el['history-back'].focus();
-  } else if (state.table !== null) {
+  } else if (controller.state.table !== null) {
     requestAnimationFrame(() => board.layout());
     el['history-button'].focus({ preventScroll: true });
   }
@@ -958,7 +716,7 @@ function showHistory(show) {
 /** Append the entries not drawn yet (a re-deal starts again); the reader's scroll position stays
  * unless they were at the bottom, which follows the new rows. */
 function renderHistory() {
-  const table = state.table;
+  const table = controller.state.table;
   if (table === null) return;
   const list = el['history-list'];
   if (drawnHistory.table !== table.id) {
@@ -1051,7 +809,7 @@ function stopTicking() {
 function renderLobby() {
   const focusedId = document.activeElement?.closest?.('[data-table-id]')?.dataset.tableId ?? null;
   // Each game's tab lists that game's tables.
-  const rows = tablesOf(lobby.tables, chosenGame).map((t) => {
+  const rows = tablesOf(controller.lobby.tables, chosenGame).map((t) => {
     const tr = document.createElement('tr');
     tr.dataset.tableId = t.id;
     tr.dataset.phase = t.phase;
@@ -1088,7 +846,7 @@ function renderLobby() {
   el['tables-empty'].hidden = rows.length > 0;
   if (rows.length === 0) {
     el['tables-empty'].textContent =
-      lobby.version === null
+      controller.lobby.version === null
         ? 'Loading tables…'
         : `No public ${gameLabel(chosenGame)} tables right now — start one with Quick match.`;
   }
@@ -1117,7 +875,7 @@ function shortcut(event) {
   const inField = target instanceof Element && target.closest('input, select, textarea, [contenteditable="true"]') !== null;
   const action = keyAction(
     { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, repeat: event.repeat, inField },
-    state.table?.board.length ?? 0,
+    controller.state.table?.board.length ?? 0,
   );
   if (action === null) return;
   if (action.type === 'command' && action.name === 'help') {
@@ -1132,7 +890,7 @@ function shortcut(event) {
     showToast(prefs.sound ? 'Sound on' : 'Sound off');
     return;
   }
-  const table = state.table;
+  const table = controller.state.table;
   if (table === null || el.table.hidden) return;
   event.preventDefault();
   if (action.type === 'card') {
@@ -1143,16 +901,16 @@ function shortcut(event) {
     case 'clearAll':
       // Escape in the history view goes back to the table.
       if (showingHistory) showHistory(false);
-      else unchoose({ all: true });
+      else dispatch({ type: 'unchoose', all: true });
       break;
     case 'clearLast':
-      unchoose({ all: false });
+      dispatch({ type: 'unchoose', all: false });
       break;
     case 'redeal':
-      if (!el.redeal.hidden && !el.redeal.disabled) askRedeal();
+      if (!el.redeal.hidden && !el.redeal.disabled) dispatch({ type: 'askRedeal' });
       break;
     case 'hint':
-      if (!el.hint.hidden && !el.hint.disabled) showHint();
+      if (!el.hint.hidden && !el.hint.disabled) dispatch({ type: 'hint' });
       break;
     case 'history':
       // The history view listens for this event (so anything else can open it too).
@@ -1238,18 +996,6 @@ function showConnection(connectionState, detail) {
   el.connection.dataset.state = connectionState;
   document.body.dataset.connection = connectionState;
   el.connection.textContent = text ?? connectionState;
-  if (connectionState === 'reconnecting') {
-    pendingChoices.clear();
-    board.clearPending();
-  }
-  if (connectionState === 'stopped' && detail?.code === 4001) {
-    showToast('This game continued in another tab.');
-    state = initialState();
-    forgetTable();
-    showView('lobby');
-    stopTicking();
-    renderLobby();
-  }
 }
 
 /** Set the address without a history entry or a hashchange; null clears it (the lobby). */
