@@ -332,7 +332,8 @@ public struct LobbyState: Sendable {
   {
     guard !configuration.journal else { return true }
     reply(
-      ProtocolError(.unavailable, "This server keeps no records of finished games.", replyTo: replyTo),
+      ProtocolError(
+        .unavailable, "This server keeps no records of finished games.", replyTo: replyTo),
       to: connection)
     return false
   }
@@ -470,14 +471,16 @@ public struct LobbyState: Sendable {
         settle(tableID, now: now)
       }
     case .scores(var query):
-      guard checkGame(query.game, replyTo: replyTo, connection), checkRecordsKept(replyTo, connection)
+      guard checkGame(query.game, replyTo: replyTo, connection),
+        checkRecordsKept(replyTo, connection)
       else { return }
       query.player = session.player
       out.append(
         .query(RecordRequest(connection: connection, replyTo: replyTo, kind: .scores(query))))
     case .record(let id):
       guard checkRecordsKept(replyTo, connection) else { return }
-      out.append(.query(RecordRequest(connection: connection, replyTo: replyTo, kind: .record(id: id))))
+      out.append(
+        .query(RecordRequest(connection: connection, replyTo: replyTo, kind: .record(id: id))))
     case .lobby:
       // Changes not yet published go out first, so the snapshot and the diffs that follow it
       // agree on the version.

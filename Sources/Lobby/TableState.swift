@@ -527,7 +527,9 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     for event in events {
       if case .mismatched(let seat, _, _) = event {
-        if mistakes.count <= seat { mistakes += Array(repeating: 0, count: seat + 1 - mistakes.count) }
+        if mistakes.count <= seat {
+          mistakes += Array(repeating: 0, count: seat + 1 - mistakes.count)
+        }
         mistakes[seat] += 1
       }
     }

@@ -172,7 +172,8 @@ public struct ScoresPage: Hashable, Sendable {
   public static func select(_ query: ScoresQuery, from all: [FinishedGame]) -> ScoresPage {
     let found = all.filter { game in
       game.game == query.game
-        && (!query.mine || (query.player != nil && game.players.contains { $0.player == query.player }))
+        && (!query.mine
+          || (query.player != nil && game.players.contains { $0.player == query.player }))
     }
     let ordered = found.sorted { a, b in
       let (x, y) = query.descending ? (b, a) : (a, b)
@@ -232,20 +233,20 @@ extension ServerMessage {
     return reply(
       "scores", replyTo: replyTo,
       [
-      ("game", .string(query.game)), ("sort", .string(query.sort.rawValue)),
-      ("order", .string(query.descending ? "desc" : "asc")), ("page", .int(query.page)),
-      ("pageSize", .int(query.pageSize)), ("total", .int(page.total)), ("games", .array(games)),
-      (
-        "best",
-        page.best.map { .object([("id", .string($0.id)), ("score", .int($0.score))]) } ?? .null
-      ),
-      (
-        "shortest",
-        page.shortest.map {
-          .object([("id", .string($0.id)), ("seconds", .double(tenths($0.seconds)))])
-        } ?? .null
-      ),
-    ])
+        ("game", .string(query.game)), ("sort", .string(query.sort.rawValue)),
+        ("order", .string(query.descending ? "desc" : "asc")), ("page", .int(query.page)),
+        ("pageSize", .int(query.pageSize)), ("total", .int(page.total)), ("games", .array(games)),
+        (
+          "best",
+          page.best.map { .object([("id", .string($0.id)), ("score", .int($0.score))]) } ?? .null
+        ),
+        (
+          "shortest",
+          page.shortest.map {
+            .object([("id", .string($0.id)), ("seconds", .double(tenths($0.seconds)))])
+          } ?? .null
+        ),
+      ])
   }
 
   /// A message of `type` answering `replyTo` with `members`.

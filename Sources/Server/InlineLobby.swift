@@ -59,12 +59,15 @@ final class InlineLobby: ServiceThreadHandler {
       return
     case .message(let connection, let bytes, let receivedAt):
       let accepted = state.movesAccepted
-      commands.append(actions: state.receive(bytes, from: connection, now: now), journal: journal, records: records)
+      commands.append(
+        actions: state.receive(bytes, from: connection, now: now), journal: journal,
+        records: records)
       if metrics != nil && state.movesAccepted != accepted {
         movesReceivedAt.append(receivedAt)
       }
     case .closed(let connection):
-      commands.append(actions: state.disconnected(connection, now: now), journal: journal, records: records)
+      commands.append(
+        actions: state.disconnected(connection, now: now), journal: journal, records: records)
     }
     // Whatever came due meanwhile (the timer may not have fired yet in this pass).
     if let due = state.nextDeadline(), due <= now {
