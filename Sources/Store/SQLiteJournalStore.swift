@@ -119,12 +119,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             """,
           arguments: [record.id, record.deal]
         ).map { row in
-          let kind: Int = row["kind"]
-          let seat: Int = row["seat"]
-          let card: Int = row["card"]
-          return JournalMove(
+          JournalMove(
             table: record.id, deal: record.deal, index: row["idx"],
-            move: kind == 1 ? .pass(seat: seat) : .choose(seat: seat, card: card), at: row["at"],
+            move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
             version: row["version"])
         }
         contents.tables.append((record, moves))
@@ -157,12 +154,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ? AND deal < ?")
             .execute(arguments: [record.id, record.deal])
         case .move(let move):
-          let (kind, card): (Int, Int) =
-            switch move.move {
-            case .choose(_, let card): (0, card)
-            case .pass: (1, 0)
-            case .redeal: (2, 0)
-            }
+          let (kind, card) = move.move.row
           try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO move VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
           ).execute(arguments: [
