@@ -87,14 +87,14 @@ import Testing
   @Test func aTableIsOneServersUntilItsLeaseRunsOut() throws {
     let location = try PostgresCluster.shared.get().newDatabase()
     let first = try PostgresJournalStore(
-      location: location, owner: "first", lease: 1.5, logger: PostgresCluster.quiet)
+      location: location, owner: "first", lease: 2, logger: PostgresCluster.quiet)
     _ = try first.load()
     try first.write([
       .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 7)),
       .session(SessionRecord(token: "hash-ada", name: "Ada", tableID: "t1", seat: 0)),
     ])
     let second = try PostgresJournalStore(
-      location: location, owner: "second", lease: 1.5, logger: PostgresCluster.quiet)
+      location: location, owner: "second", lease: 2, logger: PostgresCluster.quiet)
     let early = try second.load()
     #expect(early.tables.isEmpty)
     #expect(early.sessions.isEmpty)
@@ -104,7 +104,7 @@ import Testing
       "\(error)".contains("t1 is held by another server")
     }
 
-    Thread.sleep(forTimeInterval: 2)
+    Thread.sleep(forTimeInterval: 2.5)
     let late = try second.load()
     #expect(late.tables.map(\.record.id) == ["t1"])
     #expect(late.tables.first?.moves.map(\.move) == [.choose(seat: 0, card: 7)])
@@ -120,20 +120,20 @@ import Testing
   @Test func renewedLeasesHoldAndClosedOnesAreFree() throws {
     let location = try PostgresCluster.shared.get().newDatabase()
     let first = try PostgresJournalStore(
-      location: location, owner: "first", lease: 1.5, logger: PostgresCluster.quiet)
+      location: location, owner: "first", lease: 3, logger: PostgresCluster.quiet)
     try first.write([
       .table(JournalStoreTests.record("t1")), .table(JournalStoreTests.record("t2")),
     ])
     let other = try PostgresJournalStore(
-      location: location, owner: "other", lease: 1.5, logger: PostgresCluster.quiet)
+      location: location, owner: "other", lease: 3, logger: PostgresCluster.quiet)
     for _ in 0..<3 {
-      Thread.sleep(forTimeInterval: 0.6)
+      Thread.sleep(forTimeInterval: 1)
       try first.renewLeases()
     }
     #expect(try other.load().tables.isEmpty)
     // The same owner (a restarted server) takes its tables back at once.
     let restarted = try PostgresJournalStore(
-      location: location, owner: "first", lease: 1.5, logger: PostgresCluster.quiet)
+      location: location, owner: "first", lease: 3, logger: PostgresCluster.quiet)
     #expect(try restarted.load().tables.map(\.record.id) == ["t1", "t2"])
     restarted.close()
     #expect(try other.load().tables.map(\.record.id) == ["t1", "t2"])
