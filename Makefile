@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openssl
-TEST_PACKAGES := chromium chromium-driver
+TEST_PACKAGES := chromium chromium-driver postgresql
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PORT ?= 8080

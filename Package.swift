@@ -30,6 +30,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .systemLibrary(
@@ -46,7 +47,11 @@ let package = Package(
     ),
     .target(
       name: "Store",
-      dependencies: ["Lobby", "Model", "Protocol", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "Lobby", "Model", "Protocol", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -91,7 +96,11 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "Lobby", "Model", "Protocol", "TestSupport"],
+      name: "StoreTests",
+      dependencies: [
+        "Store", "Lobby", "Model", "Protocol", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "LoadKitTests", dependencies: ["LoadKit", "Model"], resources: [.copy("Fixtures")],

@@ -27,15 +27,17 @@ def free_port() -> int:
 class RunningServer:
     """One `matchismo` process; stopped (and its log printed on failure) by the fixture."""
 
-    def __init__(self, extra_args=(), scheme="http", web_root=None, data_dir=None, port=None):
+    def __init__(self, extra_args=(), scheme="http", web_root=None, data_dir=None, port=None, database=None):
         self.port = port or free_port()
         self.scheme = scheme
         self.log = tempfile.NamedTemporaryFile("w+", prefix="matchismo-", suffix=".log", delete=False)
-        # Every server journals into a folder of its own (a restart test passes the same one).
+        # Every server journals into a folder of its own (a restart test passes the same one), or
+        # into the PostgreSQL database `database` (a URL) when given.
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="matchismo-data-")
+        self.database = database
         args = [BINARY, "--host", "127.0.0.1", "--port", str(self.port),
                 "--web-root", str(web_root or ROOT / "web-client"), "--log-level", "info",
-                "--data-dir", self.data_dir, *extra_args]
+                "--data-dir", self.data_dir, *(["--database", database] if database else []), *extra_args]
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -84,6 +86,24 @@ def server(request):
     running.stop()
     if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
         print("---- server log ----\n" + running.output())
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A PostgreSQL cluster of the tests' own, shared by the session (see pg_support)."""
+    from pg_support import Postgres
+    cluster = Postgres()
+    yield cluster
+    cluster.destroy()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def journal_database(request):
+    """The journal's store, for tests run on both: None (SQLite in the server's data folder), or
+    the URL of a fresh PostgreSQL database for `--database`."""
+    if request.param == "sqlite":
+        return None
+    return request.getfixturevalue("pg_cluster").new_database()
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)

@@ -1,7 +1,8 @@
-"""The journal end to end, against the real binary on SQLite: a server killed with SIGKILL (at a
-quiet moment and in the middle of a burst of moves) or stopped with SIGTERM starts again on the
-same folder and port; the players resume with their session tokens and find their tables as
-they left them: every move any client had seen a diff for is there, and play goes on."""
+"""The journal end to end, against the real binary on SQLite and on PostgreSQL (a cluster of the
+tests' own, see pg_support): a server killed with SIGKILL (at a quiet moment and in the middle of
+a burst of moves) or stopped with SIGTERM starts again on the same folder (or database) and port;
+the players resume with their session tokens and find their tables as they left them: every move
+any client had seen a diff for is there, and play goes on."""
 import asyncio
 import random
 import signal
@@ -16,8 +17,9 @@ PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
 
 
 def restart(server, *args):
-    """A new server on the same port and data folder (the old one must be gone)."""
-    return RunningServer(extra_args=[str(a) for a in args], data_dir=server.data_dir, port=server.port)
+    """A new server on the same port and data folder or database (the old one must be gone)."""
+    return RunningServer(extra_args=[str(a) for a in args], data_dir=server.data_dir, port=server.port,
+                         database=server.database)
 
 
 async def pair_at(game, host, guest):
@@ -156,8 +158,8 @@ async def crash_when_quiet(servers):
     await shutdown(*again)
 
 
-def test_a_killed_server_comes_back_with_every_table_as_it_was():
-    servers = [RunningServer(extra_args=["--countdown", "0.3"])]
+def test_a_killed_server_comes_back_with_every_table_as_it_was(journal_database):
+    servers = [RunningServer(extra_args=["--countdown", "0.3"], database=journal_database)]
     try:
         run(crash_when_quiet, servers, timeout=90)
     finally:
@@ -207,8 +209,8 @@ async def crash_mid_burst(servers, seed):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_server_killed_mid_burst_keeps_every_move_anyone_saw(seed):
-    servers = [RunningServer(extra_args=["--countdown", "0.3"])]
+def test_a_server_killed_mid_burst_keeps_every_move_anyone_saw(seed, journal_database):
+    servers = [RunningServer(extra_args=["--countdown", "0.3"], database=journal_database)]
     try:
         run(crash_mid_burst, servers, seed, timeout=90)
     finally:
@@ -244,8 +246,8 @@ async def graceful_restart(servers):
     await shutdown(*again)
 
 
-def test_sigterm_writes_everything_and_the_next_start_resumes_the_tables():
-    servers = [RunningServer(extra_args=["--countdown", "0.3"])]
+def test_sigterm_writes_everything_and_the_next_start_resumes_the_tables(journal_database):
+    servers = [RunningServer(extra_args=["--countdown", "0.3"], database=journal_database)]
     try:
         run(graceful_restart, servers, timeout=90)
     finally:

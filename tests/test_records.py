@@ -1,4 +1,4 @@
-"""Finished games end to end, against the real binary: a solo game played to its end by a real
+"""Finished games end to end, against the real binary on SQLite and on PostgreSQL: a solo game played to its end by a real
 WebSocket client is kept, listed by `scores` (sorted, paged, "mine"), given whole by `record`
 with a replay whose diffs rebuild the final scores, and still there after a kill -9 and a
 restart. A server without a journal says it keeps no records."""
@@ -118,12 +118,12 @@ async def finished_games_are_kept(url):
     return page
 
 
-def test_finished_games_are_listed_paged_and_replayed_and_survive_kill_9(start_server):
-    server = RunningServer()
+def test_finished_games_are_listed_paged_and_replayed_and_survive_kill_9(journal_database):
+    server = RunningServer(database=journal_database)
     try:
         page = run(finished_games_are_kept, server.ws_url, timeout=120)
         assert server.signal(signal.SIGKILL) == -signal.SIGKILL
-        again = RunningServer(data_dir=server.data_dir, port=server.port)
+        again = RunningServer(data_dir=server.data_dir, port=server.port, database=journal_database)
         try:
             after = run(ask, again.ws_url, {"type": "scores", "game": "set"}, PLAYER_A)
             assert [g["id"] for g in after["games"]] == [g["id"] for g in page["games"]], after

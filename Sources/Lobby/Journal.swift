@@ -161,7 +161,8 @@ public struct JournalContents: Sendable {
   public var tables: [(record: TableRecord, moves: [JournalMove])]
   /// Every live session.
   public var sessions: [SessionRecord]
-  /// The highest table number ever used (new tables are numbered after it).
+  /// A number no lower than any table number ever used: new tables are numbered after it. The
+  /// highest number used, or for a shared database the start of a range of this start's own.
   public var lastTableNumber: Int
 
   /// Creates contents.

@@ -828,7 +828,7 @@ public struct TableState<Card: WireCard>: Sendable {
     return FinishedGame(
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,
       showSelections: selectionsVisible, players: players, moves: dealMoves,
-      seconds: max(0, now - playStartedAt))
+      seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)")
   }
 
   /// Plays a finished game's `move` again at `at` seconds into it: the diff it made, as a

@@ -22,13 +22,17 @@ public struct FinishedGame: Hashable, Sendable, Codable {
   public var seconds: Double
   /// When the game ended (seconds since 1970, UTC); stamped when the record is written.
   public var endedAt: Double
+  /// Where it was played: the table's id and the deal's number (`t12#3`). Unique: a store
+  /// keeps one game per source, so a batch written twice (a retry) keeps it once.
+  public var source: String
 
   /// Creates a record.
   public init(
     id: String = "", game: String, settings: GameSettings, seed: UInt64,
     showSelections: Bool = true, players: [FinishedPlayer], moves: [FinishedMove],
-    seconds: Double, endedAt: Double = 0
+    seconds: Double, endedAt: Double = 0, source: String = ""
   ) {
+    self.source = source
     self.id = id
     self.game = game
     self.settings = settings

@@ -38,14 +38,8 @@ struct Application {
     // The journal: what it kept is opened again before anyone connects.
     let store: (any JournalStore)?
     if configuration.journal {
-      let opened = try SQLiteJournalStore(
-        directory: configuration.dataDirectory, durability: configuration.durability)
-      let contents = try opened.load()
-      opened.startCheckpoints()
+      let (opened, contents) = try openJournal(logger: logger)
       state.restore(contents, now: MonotonicClock.now())
-      logger.notice(
-        "journal \(opened.path): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
-      )
       store = opened
     } else {
       store = nil
@@ -96,7 +90,7 @@ struct Application {
     var group = ServiceGroupConfiguration(
       services: [
         .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
-        .init(service: JournalService(writer: journal, logger: logger)),
+        .init(service: JournalService(writer: journal, store: store, logger: logger)),
         .init(service: LobbyService(executor: lobby)),
         .init(service: TransportService(transport: transport, logger: logger)),
       ],
@@ -104,6 +98,41 @@ struct Application {
     group.maximumGracefulShutdownDuration = Self.shutdownLimit
     try await ServiceGroup(configuration: group).run()
     logger.notice("stopped")
+  }
+
+  /// Opens the journal's store (PostgreSQL with `--database`, else the embedded file), reads
+  /// what it kept and starts its upkeep; logs which store it is and what it restored. Throws a
+  /// `StoreError` naming the store and what is wrong, which stops the command.
+  func openJournal(logger: Logger) throws -> (any JournalStore, JournalContents) {
+    if let url = configuration.databaseURL {
+      let location = try PostgresLocation(url: url)
+      let store = try PostgresJournalStore(
+        location: location, owner: Self.journalOwner(port: configuration.port),
+        durability: configuration.durability, logger: logger)
+      let contents = try store.load()
+      store.startLeaseRenewal()
+      logger.notice(
+        "journal: PostgreSQL \(location) as \(store.owner) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
+      )
+      return (store, contents)
+    }
+    let store = try SQLiteJournalStore(
+      directory: configuration.dataDirectory, durability: configuration.durability)
+    let contents = try store.load()
+    store.startCheckpoints()
+    logger.notice(
+      "journal: SQLite \(store.path) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
+    )
+    return (store, contents)
+  }
+
+  /// The name this server holds its PostgreSQL leases under: its host name and port, the same
+  /// across its restarts (so it takes its own tables back at once) and different for every
+  /// server listening at the same time. With port 0 (a port picked at start) the name is new at
+  /// every start.
+  static func journalOwner(port: Int) -> String {
+    let host = ProcessInfo.processInfo.hostName
+    return port == 0 ? "\(host):0-\(UUID().uuidString)" : "\(host):\(port)"
   }
 
   /// The web root as an absolute path, or nil (with a warning) when it has no index.html.

@@ -52,6 +52,13 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: .customLong("data-dir"), help: "Folder of the embedded journal (made if missing).")
   var dataDirectory = ServerConfiguration.defaults.dataDirectory
 
+  @Option(
+    name: .customLong("database"),
+    help: ArgumentHelp(
+      "A PostgreSQL database for the journal instead of the embedded file (--data-dir is then unused); servers sharing it each keep their own tables.",
+      valueName: "postgres://user:password@host:port/name"))
+  var databaseURL: String?
+
   @Flag(
     name: .customLong("no-journal"),
     help: "Keep everything in memory only: nothing is written, nothing restored at start.")
@@ -60,7 +67,7 @@ struct Matchismo: AsyncParsableCommand {
   @Option(
     name: .customLong("sync"),
     help:
-      "Journal durability: 'process' (a write reaches the OS before anyone sees it; survives a crash of the server) or 'full' (fsync per commit; survives a power loss)."
+      "Journal durability: 'process' (a write leaves the server before anyone sees it: reaches the OS, or PostgreSQL with synchronous_commit off; survives a crash of the server) or 'full' (on the disk: an fsync per commit, or synchronous_commit on; survives a power loss)."
   )
   var durability = ServerConfiguration.defaults.durability
 
@@ -91,6 +98,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.rateLimit = rateLimit
     configuration.allowedOrigins = allowedOrigin
     configuration.dataDirectory = dataDirectory
+    configuration.databaseURL = databaseURL
     configuration.journal = !noJournal
     configuration.durability = durability
     return configuration

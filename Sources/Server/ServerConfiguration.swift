@@ -41,6 +41,9 @@ struct ServerConfiguration: Sendable, Equatable {
   var spectatorLimit = 50
   /// Folder of the embedded journal (`journal.sqlite`), made if missing.
   var dataDirectory = "data"
+  /// The PostgreSQL database of the journal (`postgres://user:password@host:port/name`), used
+  /// instead of the embedded file in ``dataDirectory``; nil: the embedded file.
+  var databaseURL: String?
   /// Whether tables and sessions are journaled (and restored at start). Off: memory only.
   var journal = true
   /// How hard a journal write tries to survive: a crash of the process, or a power loss.
@@ -85,7 +88,16 @@ struct ServerConfiguration: Sendable, Equatable {
       return problem
     }
     if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
-    if journal && dataDirectory.isEmpty { return "--data-dir must name a folder." }
+    if let databaseURL {
+      guard journal else { return "--database and --no-journal do not go together." }
+      do {
+        _ = try PostgresLocation(url: databaseURL)
+      } catch {
+        return "--database: \(error.message)."
+      }
+    } else if journal && dataDirectory.isEmpty {
+      return "--data-dir must name a folder."
+    }
     if !(0...Self.maxExecutors).contains(executors) {
       return "--executors must be 0...\(Self.maxExecutors)."
     }

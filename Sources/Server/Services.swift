@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Store
 
 /// The transport as a service: it runs until the transport stops (its service thread hands every
 /// event to the lobby's handler: inline or the executors' queues).
@@ -65,11 +66,13 @@ struct MetricsService: Service {
 }
 
 /// The journal writer as a service: it writes from start to a graceful shutdown, then writes
-/// what is still queued (the lobby has drained before it, since it comes earlier in the group)
-/// and stops.
+/// what is still queued (the lobby has drained before it, since it comes earlier in the group),
+/// stops, and closes the store (a shared database's leases are then free at once).
 struct JournalService: Service {
   /// The writer, started already; nil without a journal.
   let writer: JournalWriter?
+  /// The writer's store, closed once everything is written.
+  var store: (any JournalStore)? = nil
   /// For a shutdown that could not write everything.
   let logger: Logger
 
@@ -78,6 +81,8 @@ struct JournalService: Service {
     guard let writer else { return }
     if writer.stop() {
       logger.notice("journal written: \(writer.entries) entries in \(writer.batches) batches")
+      // Only now: the writer's thread is done with the store.
+      store?.close()
     } else {
       logger.error("journal: not everything queued was written before the shutdown limit")
     }

@@ -1,4 +1,5 @@
 import Lobby
+import Model
 import Protocol
 
 /// Where the journal is kept: the embedded SQLite file by default, PostgreSQL for operators who
@@ -19,15 +20,25 @@ public protocol JournalStore: AnyObject, Sendable {
   /// The finished game with this id, or nil. May be called from another thread than the
   /// writer's.
   func finishedGame(id: String) throws -> FinishedGame?
+  /// Lets go of what the store holds, at a clean shutdown once everything is written: its
+  /// connection, and in a shared database the leases of its tables (``PostgresJournalStore``).
+  func close()
+}
+
+extension JournalStore {
+  /// Nothing to let go of.
+  public func close() {}
 }
 
 /// How hard a write tries to survive.
 public enum Durability: String, Sendable, CaseIterable {
-  /// Against a crash of the process: a write has reached the operating system before any
-  /// client sees what it records (SQLite: WAL with `synchronous=NORMAL`).
+  /// Against a crash of the process: a write has left the process before any client sees what
+  /// it records. SQLite: WAL with `synchronous=NORMAL` (the write has reached the operating
+  /// system). PostgreSQL: `synchronous_commit = off` (the database server has acknowledged the
+  /// commit; it would lose the last moments of commits only if it crashed itself).
   case process
-  /// Against a power loss: a write is on the disk (SQLite: `synchronous=FULL`, an fsync per
-  /// commit).
+  /// Against a power loss: a write is on the disk. SQLite: `synchronous=FULL`, an fsync per
+  /// commit. PostgreSQL: `synchronous_commit = on`, the commit flushed to the server's disk.
   case full
 }
 
@@ -46,5 +57,26 @@ extension JournalEntry {
   /// A table id's number (`t12` → 12), or 0.
   static func number(of id: String) -> Int {
     Int(id.drop { !$0.isNumber }) ?? 0
+  }
+}
+
+extension Move {
+  /// The move as a database row keeps it: `kind` (0 a choice, 1 a pass, 2 a re-deal) and
+  /// `card` (0 but for a choice); the seat is kept as it is.
+  var row: (kind: Int, card: Int) {
+    switch self {
+    case .choose(_, let card): (0, card)
+    case .pass: (1, 0)
+    case .redeal: (2, 0)
+    }
+  }
+
+  /// The move a row's `kind`, `seat` and `card` stand for.
+  init(kind: Int, seat: Int, card: Int) {
+    switch kind {
+    case 1: self = .pass(seat: seat)
+    case 2: self = .redeal(seat: seat)
+    default: self = .choose(seat: seat, card: card)
+    }
   }
 }

@@ -51,6 +51,7 @@ public final class MemoryJournalStore: JournalStore, Sendable {
         case .sessionEnded(let token):
           c.sessions[token] = nil
         case .finished(var game):
+          guard !c.finished.contains(where: { $0.source == game.source }) else { continue }
           game.id = "g\(c.finished.count + 1)"
           c.finished.append(game)
         }

@@ -114,6 +114,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           ALTER TABLE session ADD COLUMN player TEXT;
           CREATE TABLE finished_game (
             number INTEGER PRIMARY KEY AUTOINCREMENT,
+            source TEXT NOT NULL UNIQUE,
             game TEXT NOT NULL,
             ended_at REAL NOT NULL,
             seconds REAL NOT NULL,
@@ -149,12 +150,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             """,
           arguments: [record.id, record.deal]
         ).map { row in
-          let kind: Int = row["kind"]
-          let seat: Int = row["seat"]
-          let card: Int = row["card"]
-          return JournalMove(
+          JournalMove(
             table: record.id, deal: record.deal, index: row["idx"],
-            move: kind == 1 ? .pass(seat: seat) : .choose(seat: seat, card: card), at: row["at"],
+            move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
             version: row["version"])
         }
         contents.tables.append((record, moves))
@@ -188,12 +186,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ? AND deal < ?")
             .execute(arguments: [record.id, record.deal])
         case .move(let move):
-          let (kind, card): (Int, Int) =
-            switch move.move {
-            case .choose(_, let card): (0, card)
-            case .pass: (1, 0)
-            case .redeal: (2, 0)
-            }
+          let (kind, card) = move.move.row
           try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO move VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
           ).execute(arguments: [
@@ -222,10 +215,12 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           // The number comes first (AUTOINCREMENT), then the record with its id in it.
           try db.cachedStatement(
             sql: """
-              INSERT INTO finished_game (game, ended_at, seconds, score, record)
-              VALUES (?, ?, ?, ?, '')
+              INSERT OR IGNORE INTO finished_game (source, game, ended_at, seconds, score, record)
+              VALUES (?, ?, ?, ?, ?, '')
               """
-          ).execute(arguments: [game.game, game.endedAt, game.seconds, game.score])
+          ).execute(arguments: [game.source, game.game, game.endedAt, game.seconds, game.score])
+          // Kept already (one game per source).
+          guard db.changesCount > 0 else { continue }
           let number = db.lastInsertedRowID
           var kept = game
           kept.id = "g\(number)"

@@ -18,6 +18,10 @@ import Testing
     (["--spectator-limit=0"], "--spectator-limit"),
     (["--max-message-bytes=0"], "--max-message-bytes"),
     (["--allowed-origin", "evil.example"], "--allowed-origin"),
+    (["--database", "mysql://ada@host/games"], "--database: the scheme"),
+    (["--database", "postgres://ada@host"], "--database: no database name"),
+    (["--database", "postgres://host/games"], "--database: no user name"),
+    (["--database", "postgres://ada@host/games", "--no-journal"], "--database and --no-journal"),
   ])
   func refusesNonsense(arguments: [String], option: String) {
     do {
@@ -36,6 +40,9 @@ import Testing
     ])
     #expect(command.rateLimit == 5)
     #expect(command.allowedOrigin == ["https://game.example", "*"])
+    let database = "postgres://ada:secret@db.example:6543/games"
+    #expect(
+      try Matchismo.parse(["--database", database]).serverConfiguration.databaseURL == database)
     // A benchmark's closed loop lifts the limit with a huge number.
     #expect(try Matchismo.parse(["--rate-limit", "1000000000"]).rateLimit == 1e9)
   }

@@ -17,7 +17,7 @@ import Testing
   /// A finished Set game for one seat, `seconds` long, scoring `score`, ended at `endedAt`.
   static func game(
     score: Int, seconds: Double, endedAt: Double, player: String? = nil, name: String = "Ada",
-    game: String = "set"
+    game: String = "set", source: String? = nil
   ) -> FinishedGame {
     FinishedGame(
       game: game, settings: .set(seats: 1), seed: 7,
@@ -26,7 +26,7 @@ import Testing
           seat: 0, name: name, score: score, matches: 1, mistakes: 0, rank: 1, player: player)
       ],
       moves: [FinishedMove(.choose(seat: 0, card: 3), at: 0.5)], seconds: seconds,
-      endedAt: endedAt)
+      endedAt: endedAt, source: source ?? "t-\(name)-\(endedAt)#1")
   }
 
   /// Twelve games with ties in every key, from two players and nobody, and one of another game.
@@ -76,6 +76,9 @@ import Testing
     #expect(try store.finishedGame(id: "g2") == kept[1])
     #expect(try store.finishedGame(id: "g99") == nil)
     #expect(try store.finishedGame(id: "nonsense") == nil)
+    // A batch written again (the writer's retry after an uncertain failure) keeps one copy.
+    try store.write([.finished(Self.games[0])])
+    #expect(try store.scores(ScoresQuery(game: "set")).total == 12)
   }
 
   @Test func theDefinitionOrdersPagesAndFindsTheBestAndTheShortest() {

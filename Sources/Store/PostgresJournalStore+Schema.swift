@@ -1,0 +1,174 @@
+extension PostgresJournalStore {
+  /// One version of the schema: the statements that bring the previous version to it.
+  struct Migration {
+    /// The version it makes (from 1, one more than the last).
+    var version: Int
+    /// What it does, kept in `schema_version`.
+    var name: String
+    /// Its statements, run in order in one transaction.
+    var statements: [String]
+  }
+
+  /// Every version of the schema, oldest first. A database is brought up to the last one when a
+  /// store opens it; a database of a newer version than the last is refused.
+  ///
+  /// Version 1: the embedded store's three tables, plus what several servers sharing the
+  /// database need: each table's `owner` and `lease_until`, each session's `owner`, and the
+  /// sequence `table_block` that gives each server start its own range of table numbers.
+  /// `journal_write` applies one ``JournalBatch`` (as arrays, one per column) in the order
+  /// the batch requires, renews the caller's leases when a third of them has gone, and refuses
+  /// (SQLSTATE `MJ001`) to touch a table whose live lease is another server's.
+  static let migrations: [Migration] = [
+    Migration(
+      version: 1, name: "tables, moves, sessions, leases",
+      statements: [
+        """
+        CREATE TABLE game_table (
+          id TEXT PRIMARY KEY,
+          number BIGINT NOT NULL,
+          open BOOLEAN NOT NULL,
+          deal BIGINT NOT NULL,
+          record TEXT NOT NULL,
+          owner TEXT,
+          lease_until TIMESTAMPTZ
+        )
+        """,
+        "CREATE INDEX game_table_lease ON game_table (owner, lease_until) WHERE open",
+        """
+        CREATE TABLE move (
+          table_id TEXT NOT NULL,
+          deal BIGINT NOT NULL,
+          idx INTEGER NOT NULL,
+          kind SMALLINT NOT NULL,
+          seat SMALLINT NOT NULL,
+          card INTEGER NOT NULL,
+          at DOUBLE PRECISION NOT NULL,
+          version BIGINT NOT NULL,
+          PRIMARY KEY (table_id, deal, idx)
+        )
+        """,
+        """
+        CREATE TABLE session (
+          token TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          table_id TEXT,
+          seat INTEGER,
+          owner TEXT
+        )
+        """,
+        "CREATE SEQUENCE table_block",
+        """
+        CREATE FUNCTION journal_write(
+          p_owner TEXT, p_lease DOUBLE PRECISION,
+          t_id TEXT[], t_number BIGINT[], t_open BOOLEAN[], t_deal BIGINT[], t_record TEXT[],
+          c_id TEXT[],
+          d_table TEXT[], d_below BIGINT[],
+          m_table TEXT[], m_deal BIGINT[], m_idx BIGINT[], m_kind BIGINT[], m_seat BIGINT[],
+          m_card BIGINT[], m_at DOUBLE PRECISION[], m_version BIGINT[],
+          s_token TEXT[], s_name TEXT[], s_table TEXT[], s_seat BIGINT[],
+          e_token TEXT[]
+        ) RETURNS VOID LANGUAGE plpgsql AS $body$
+        DECLARE
+          lease INTERVAL := make_interval(secs => p_lease);
+          taken TEXT;
+        BEGIN
+          SELECT id INTO taken FROM game_table
+            WHERE id = ANY (t_id || c_id || m_table) AND owner <> p_owner AND lease_until > now()
+            LIMIT 1;
+          IF taken IS NOT NULL THEN
+            RAISE EXCEPTION 'table % is held by another server', taken USING ERRCODE = 'MJ001';
+          END IF;
+          INSERT INTO game_table (id, number, open, deal, record, owner, lease_until)
+            SELECT u.id, u.number, u.open, u.deal, u.record, p_owner, now() + lease
+            FROM unnest(t_id, t_number, t_open, t_deal, t_record)
+              AS u (id, number, open, deal, record)
+            ON CONFLICT (id) DO UPDATE SET open = excluded.open, deal = excluded.deal,
+              record = excluded.record, owner = excluded.owner,
+              lease_until = excluded.lease_until;
+          UPDATE game_table SET open = FALSE WHERE id = ANY (c_id);
+          DELETE FROM move USING unnest(d_table, d_below) AS d (table_id, below)
+            WHERE move.table_id = d.table_id AND move.deal < d.below;
+          INSERT INTO move (table_id, deal, idx, kind, seat, card, at, version)
+            SELECT * FROM unnest(m_table, m_deal, m_idx, m_kind, m_seat, m_card, m_at, m_version)
+            ON CONFLICT (table_id, deal, idx) DO UPDATE SET kind = excluded.kind,
+              seat = excluded.seat, card = excluded.card, at = excluded.at,
+              version = excluded.version;
+          INSERT INTO session (token, name, table_id, seat, owner)
+            SELECT u.token, u.name, NULLIF(u.table_id, ''), NULLIF(u.seat, -1), p_owner
+            FROM unnest(s_token, s_name, s_table, s_seat) AS u (token, name, table_id, seat)
+            ON CONFLICT (token) DO UPDATE SET name = excluded.name,
+              table_id = excluded.table_id, seat = excluded.seat, owner = excluded.owner;
+          DELETE FROM session WHERE token = ANY (e_token);
+          UPDATE game_table SET lease_until = now() + lease
+            WHERE owner = p_owner AND open AND lease_until < now() + lease * 2 / 3;
+        END
+        $body$
+        """,
+      ]),
+    Migration(
+      version: 2, name: "finished games, players",
+      statements: [
+        "ALTER TABLE session ADD COLUMN player TEXT",
+        """
+        CREATE TABLE finished_game (
+          number BIGSERIAL PRIMARY KEY,
+          source TEXT NOT NULL UNIQUE,
+          game TEXT NOT NULL,
+          ended_at DOUBLE PRECISION NOT NULL,
+          seconds DOUBLE PRECISION NOT NULL,
+          score INTEGER NOT NULL,
+          record TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX finished_game_by_date ON finished_game (game, ended_at)",
+        "CREATE INDEX finished_game_by_score ON finished_game (game, score)",
+        "CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds)",
+        """
+        CREATE TABLE finished_player (
+          player TEXT NOT NULL,
+          game_number BIGINT NOT NULL REFERENCES finished_game (number),
+          PRIMARY KEY (player, game_number)
+        )
+        """,
+        // The writer's function as version 1 made it, plus each session's player and the
+        // finished games (one per source: a batch written twice keeps each game once).
+        """
+        CREATE FUNCTION journal_write_v2(
+          p_owner TEXT, p_lease DOUBLE PRECISION,
+          t_id TEXT[], t_number BIGINT[], t_open BOOLEAN[], t_deal BIGINT[], t_record TEXT[],
+          c_id TEXT[],
+          d_table TEXT[], d_below BIGINT[],
+          m_table TEXT[], m_deal BIGINT[], m_idx BIGINT[], m_kind BIGINT[], m_seat BIGINT[],
+          m_card BIGINT[], m_at DOUBLE PRECISION[], m_version BIGINT[],
+          s_token TEXT[], s_name TEXT[], s_table TEXT[], s_seat BIGINT[], s_player TEXT[],
+          e_token TEXT[],
+          f_source TEXT[], f_game TEXT[], f_ended DOUBLE PRECISION[],
+          f_seconds DOUBLE PRECISION[], f_score BIGINT[], f_record TEXT[], f_players TEXT[]
+        ) RETURNS VOID LANGUAGE plpgsql AS $body$
+        DECLARE
+          n BIGINT;
+        BEGIN
+          PERFORM journal_write(p_owner, p_lease, t_id, t_number, t_open, t_deal, t_record, c_id,
+            d_table, d_below, m_table, m_deal, m_idx, m_kind, m_seat, m_card, m_at, m_version,
+            s_token, s_name, s_table, s_seat, e_token);
+          UPDATE session SET player = NULLIF(u.player, '')
+            FROM unnest(s_token, s_player) AS u (token, player)
+            WHERE session.token = u.token;
+          FOR i IN 1 .. coalesce(array_length(f_source, 1), 0) LOOP
+            INSERT INTO finished_game (source, game, ended_at, seconds, score, record)
+              VALUES (f_source[i], f_game[i], f_ended[i], f_seconds[i], f_score[i], f_record[i])
+              ON CONFLICT (source) DO NOTHING
+              RETURNING number INTO n;
+            IF n IS NOT NULL THEN
+              INSERT INTO finished_player (player, game_number)
+                SELECT DISTINCT p, n FROM unnest(string_to_array(f_players[i], ' ')) AS p
+                WHERE p <> ''
+                ON CONFLICT DO NOTHING;
+            END IF;
+          END LOOP;
+        END
+        $body$
+        """,
+      ]),
+  ]
+}

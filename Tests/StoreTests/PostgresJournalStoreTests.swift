@@ -1,0 +1,182 @@
+import Foundation
+import Lobby
+import Model
+import Testing
+
+@testable import Store
+
+/// What only the PostgreSQL store has: URLs, a server that goes away and comes back, leases
+/// between servers that share a database, table numbers that never meet, durability settings,
+/// the schema's version. (Everything the stores share is in ``JournalStoreTests``.)
+@Suite struct PostgresJournalStoreTests {
+  @Test func aURLNamesTheServerTheUserAndTheDatabase() throws {
+    let location = try PostgresLocation(url: "postgres://ada:s%40cret@db.example:6543/games")
+    #expect(location.host == "db.example" && location.port == 6543)
+    #expect(location.username == "ada" && location.password == "s@cret")
+    #expect(location.database == "games")
+    // Logs never show the password.
+    #expect("\(location)" == "postgres://ada@db.example:6543/games")
+    let plain = try PostgresLocation(url: "postgresql://ada@127.0.0.1/games")
+    #expect(plain.port == 5432 && plain.password == nil)
+  }
+
+  @Test(arguments: [
+    ("mysql://ada@host/games", "scheme"),
+    ("postgres:///games", "host"),
+    ("postgres://host/games", "user"),
+    ("postgres://ada@host", "database"),
+    ("postgres://ada@host/", "database"),
+    ("postgres://ada@host:0/games", "port"),
+    ("postgres://ada@host/games?sslmode=require", "not supported"),
+    ("not a url at all", "postgres://"),
+  ])
+  func aBadURLIsRefusedSayingWhy(url: String, problem: String) {
+    #expect {
+      _ = try PostgresLocation(url: url)
+    } throws: { error in
+      "\(error)".contains(problem)
+    }
+  }
+
+  @Test func aServerThatIsNotThereIsAClearErrorNotAWait() throws {
+    let port = try PostgresCluster.freePort()
+    let location = try PostgresLocation(url: "postgres://nobody@127.0.0.1:\(port)/none")
+    let started = Date()
+    #expect {
+      _ = try PostgresJournalStore(location: location, owner: "test", logger: PostgresCluster.quiet)
+    } throws: { error in
+      let message = "\(error)"
+      return error is StoreError && message.contains("\(location)")
+        && message.localizedCaseInsensitiveContains("refused")
+    }
+    #expect(Date().timeIntervalSince(started) < 5)
+  }
+
+  /// The server stops: a write throws (soon, and without crashing); it starts again: the next
+  /// write works, and everything written before and after is there.
+  @Test func aWriteWhileTheServerIsDownThrowsAndOneAfterItIsBackWorks() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.destroy() }
+    let store = try PostgresJournalStore(
+      location: try cluster.newDatabase(), owner: "test", logger: PostgresCluster.quiet)
+    try store.write([
+      .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 1)),
+    ])
+    try cluster.stop()
+    let started = Date()
+    #expect(throws: StoreError.self) {
+      try store.write([.move(JournalStoreTests.move("t1", 1, card: 2))])
+    }
+    // Connecting again while it is down fails too.
+    #expect(throws: StoreError.self) {
+      try store.write([.move(JournalStoreTests.move("t1", 1, card: 2))])
+    }
+    #expect(Date().timeIntervalSince(started) < 10)
+    try cluster.start()
+    try store.write([
+      .move(JournalStoreTests.move("t1", 1, card: 2)),
+      .move(JournalStoreTests.move("t1", 2, card: 3)),
+    ])
+    let moves = try store.load().tables.first?.moves.map(\.move)
+    #expect(moves == [1, 2, 3].map { .choose(seat: 0, card: $0) })
+  }
+
+  /// A second server does not take the tables of a live first one, nor write to them; once the
+  /// first one's lease has run out, it takes them (with their moves), and then the first one
+  /// can no longer write to them.
+  @Test func aTableIsOneServersUntilItsLeaseRunsOut() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let first = try PostgresJournalStore(
+      location: location, owner: "first", lease: 2, logger: PostgresCluster.quiet)
+    _ = try first.load()
+    try first.write([
+      .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 7)),
+      .session(SessionRecord(token: "hash-ada", name: "Ada", tableID: "t1", seat: 0)),
+    ])
+    let second = try PostgresJournalStore(
+      location: location, owner: "second", lease: 2, logger: PostgresCluster.quiet)
+    let early = try second.load()
+    #expect(early.tables.isEmpty)
+    #expect(early.sessions.isEmpty)
+    #expect {
+      try second.write([.move(JournalStoreTests.move("t1", 1, card: 8))])
+    } throws: { error in
+      "\(error)".contains("t1 is held by another server")
+    }
+
+    Thread.sleep(forTimeInterval: 2.5)
+    let late = try second.load()
+    #expect(late.tables.map(\.record.id) == ["t1"])
+    #expect(late.tables.first?.moves.map(\.move) == [.choose(seat: 0, card: 7)])
+    #expect(late.sessions.map(\.token) == ["hash-ada"])
+    #expect(throws: StoreError.self) {
+      try first.write([.move(JournalStoreTests.move("t1", 1, card: 9))])
+    }
+    try second.write([.move(JournalStoreTests.move("t1", 1, card: 8))])
+  }
+
+  /// Writes and renewals keep a lease; a clean close frees it at once; the same owner takes
+  /// its own tables back without waiting.
+  @Test func renewedLeasesHoldAndClosedOnesAreFree() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let first = try PostgresJournalStore(
+      location: location, owner: "first", lease: 3, logger: PostgresCluster.quiet)
+    try first.write([
+      .table(JournalStoreTests.record("t1")), .table(JournalStoreTests.record("t2")),
+    ])
+    let other = try PostgresJournalStore(
+      location: location, owner: "other", lease: 3, logger: PostgresCluster.quiet)
+    for _ in 0..<3 {
+      Thread.sleep(forTimeInterval: 1)
+      try first.renewLeases()
+    }
+    #expect(try other.load().tables.isEmpty)
+    // The same owner (a restarted server) takes its tables back at once.
+    let restarted = try PostgresJournalStore(
+      location: location, owner: "first", lease: 3, logger: PostgresCluster.quiet)
+    #expect(try restarted.load().tables.map(\.record.id) == ["t1", "t2"])
+    restarted.close()
+    #expect(try other.load().tables.map(\.record.id) == ["t1", "t2"])
+  }
+
+  /// Every start numbers its tables in a range of its own, above every number used.
+  @Test func twoStartsNeverNumberTablesAlike() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let first = try PostgresJournalStore(
+      location: location, owner: "first", logger: PostgresCluster.quiet)
+    let second = try PostgresJournalStore(
+      location: location, owner: "second", logger: PostgresCluster.quiet)
+    let a = try first.load().lastTableNumber
+    try first.write([.table(JournalStoreTests.record("t\(a + 1)"))])
+    let b = try second.load().lastTableNumber
+    #expect(a >= PostgresJournalStore.tableBlock)
+    #expect(b >= a + PostgresJournalStore.tableBlock)
+    // A restart of the first takes a new range too.
+    #expect(try first.load().lastTableNumber >= b + PostgresJournalStore.tableBlock)
+  }
+
+  @Test(arguments: [(Durability.process, "off"), (.full, "on")])
+  func durabilityIsSynchronousCommit(_ durability: Durability, setting: String) throws {
+    let store = try PostgresJournalStore(
+      location: try PostgresCluster.shared.get().newDatabase(), owner: "test",
+      durability: durability, logger: PostgresCluster.quiet)
+    #expect(try store.setting("synchronous_commit") == setting)
+  }
+
+  /// A database of a newer schema is refused, naming the versions; one already up to date is
+  /// opened again without change.
+  @Test func aNewerSchemaIsRefused() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let store = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    _ = try PostgresJournalStore(location: location, owner: "test", logger: PostgresCluster.quiet)
+    try store.write([.table(JournalStoreTests.record("t1"))])
+    try store.execute("INSERT INTO schema_version (version, name) VALUES (99, 'the future')")
+    #expect {
+      _ = try PostgresJournalStore(location: location, owner: "test", logger: PostgresCluster.quiet)
+    } throws: { error in
+      "\(error)".contains(
+        "version 99, newer than this server's (\(PostgresJournalStore.migrations.count))")
+    }
+  }
+}

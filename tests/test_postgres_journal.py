@@ -1,0 +1,125 @@
+"""The journal on PostgreSQL (`--database`), end to end: the database stopped in the middle of a
+game (moves refused with `unavailable`, no crash, play on once it is back, nothing lost), and a
+database that cannot be used at start (a clear message and a non-zero exit). The crash and
+restart tests of test_journal.py run on PostgreSQL too."""
+import asyncio
+import random
+import signal
+import subprocess
+import time
+
+from conftest import BINARY, RunningServer, free_port
+from mp_support import connect, converge, run
+from pg_support import Postgres
+from test_journal import pair_at, restart, resume, without_version
+
+
+def open_cards(client):
+    return [c["id"] for c in client.state.board if not c.get("matched")]
+
+
+async def wait_for_log(server, text, timeout=15):
+    deadline = time.monotonic() + timeout
+    while text not in server.output():
+        assert time.monotonic() < deadline, f"the server never logged {text!r}:\n{server.output()}"
+        await asyncio.sleep(0.05)
+
+
+async def database_stopped_mid_game(servers, cluster):
+    server = servers[0]
+    ada, bob = await connect(server.ws_url, "Ada", "Bob")
+    await pair_at("set", ada, bob)
+    rng = random.Random(3)
+    for step in range(10):
+        mover = (ada, bob)[step % 2]
+        reply = await mover.request({"type": "choose", "card": rng.choice(open_cards(mover))})
+        assert reply["type"] == "diff", reply
+    before = await converge(ada, bob)
+
+    cluster.stop()
+    # The first move finds the journal well: the table takes it, its write fails, and its diff
+    # waits (the writer tries again and again) so that nobody sees a move that is not saved.
+    ada_mark, bob_mark = ada.mark(), bob.mark()
+    first = await ada.send({"type": "choose", "card": rng.choice(open_cards(ada))})
+    await wait_for_log(server, "journal write failed")
+    # From then on moves are refused with `unavailable`; the refusals wait behind the held diff.
+    refused = await bob.send({"type": "choose", "card": rng.choice(open_cards(bob))})
+    redeal = await ada.send({"type": "redeal"})
+    await asyncio.sleep(1.5)
+    assert server.process.poll() is None, f"the server stopped:\n{server.output()}"
+    assert ada.log[ada_mark:] == [] and bob.log[bob_mark:] == [], "a frame left while the write failed"
+    assert ada.state.version == before["version"]
+
+    cluster.start()
+    first_reply = await ada.reply(first, timeout=15)
+    assert first_reply["type"] == "diff", first_reply
+    refusal = await bob.reply(refused)
+    assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
+    refusal = await ada.reply(redeal)
+    assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
+    await wait_for_log(server, "journal writes again")
+
+    # Moves are taken again.
+    accepted = 0
+    for step in range(8):
+        mover = (ada, bob)[step % 2]
+        cards = open_cards(mover)
+        if not cards or mover.state.over:
+            break
+        reply = await mover.request({"type": "choose", "card": rng.choice(cards)})
+        assert reply["type"] in ("diff", "error"), reply
+        assert reply.get("code") != "unavailable", reply
+        accepted += reply["type"] == "diff"
+    assert accepted > 0
+    played = await converge(ada, bob)
+    assert played["version"] > before["version"]
+
+    # Nothing anyone saw was lost: a killed server comes back with the table as it was.
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(timeout=10)
+    for c in (ada, bob):
+        await asyncio.wait_for(c.closed.wait(), 10)
+    servers.append(restart(server, "--countdown", "0.3", "--executors", "0"))
+    again = [await resume(servers[-1].ws_url, c) for c in (ada, bob)]
+    after = await converge(*again)
+    assert without_version(after) == without_version(played), f"the table changed:\n{played}\n{after}"
+
+
+def test_postgres_stopped_mid_game_refuses_moves_then_plays_on_and_loses_nothing():
+    # A cluster of this test's own: it is stopped in the middle.
+    cluster = Postgres()
+    servers = []
+    try:
+        servers.append(RunningServer(extra_args=["--countdown", "0.3", "--executors", "0"],
+                                     database=cluster.new_database()))
+        run(database_stopped_mid_game, servers, cluster, timeout=120)
+    except BaseException:
+        for s in servers:
+            print(f"---- server log (port {s.port}) ----\n" + s.output())
+        print("---- PostgreSQL log ----\n" + cluster.log())
+        raise
+    finally:
+        for s in servers:
+            s.stop()
+        cluster.destroy()
+
+
+def start_and_fail(*args):
+    done = subprocess.run([BINARY, "--port", str(free_port()), *args], capture_output=True, text=True, timeout=30)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_a_database_that_cannot_be_reached_stops_the_server_at_start(pg_cluster):
+    code, output = start_and_fail("--database", f"postgres://mlive@127.0.0.1:{free_port()}/none")
+    assert code != 0
+    assert "cannot use the journal at postgres://mlive@127.0.0.1:" in output and "refused" in output, output
+    code, output = start_and_fail("--database", f"postgres://mlive@127.0.0.1:{pg_cluster.port}/missing")
+    assert code != 0
+    assert 'database "missing" does not exist' in output, output
+
+
+def test_a_bad_database_url_stops_the_server_naming_the_option():
+    code, output = start_and_fail("--database", "postgres://ada:secret@host")
+    assert code != 0
+    assert "--database: no database name" in output, output
+    assert "secret" not in output
