@@ -111,7 +111,8 @@ export class Controller {
     /** The board a hint was last given for, and how many of its cards were shown. */
     this.hint = { key: '', shown: 0 };
     /** The lobby's high scores tab: whether it is shown, the query (scores.js), the last answer
-     * (kept while the next one loads), and the id of the `scores` whose answer counts.
+     * (scores.js readScores plus the `query` it answers; kept while the next one loads), and the
+     * id of the `scores` whose answer counts.
      * status: idle | loading | ready | unavailable | error. */
     this.scores = { open: false, query: initialQuery('set', pageSize), status: 'idle', answer: null, error: null, requestId: null };
     /** The replay shown, or null: {id, status: loading | ready | error, requestId, data
@@ -254,7 +255,8 @@ export class Controller {
       fx.push({ type: 'renderScores' });
       return;
     }
-    this.scores = { ...this.scores, status: 'ready', answer, error: null, requestId: null };
+    // The query it answers goes with it: the rows of another game are not shown under this one.
+    this.scores = { ...this.scores, status: 'ready', answer: { ...answer, query: this.scores.query }, error: null, requestId: null };
     fx.push({ type: 'renderScores' });
   }
 
