@@ -1,5 +1,5 @@
 // The connection to the server: one WebSocket speaking protocol v2, the `hello`/`welcome`
-// handshake, the session token, and reconnecting with backoff. It knows nothing of games or of
+// handshake (with the player token, player.js), the session token, and reconnecting with backoff. It knows nothing of games or of
 // the DOM: messages in, messages out, and a connection state for the page to show.
 //
 // States: 'idle' (not started) → 'connecting' (socket opening, or hello sent and no welcome yet)
