@@ -46,7 +46,7 @@ let package = Package(
     ),
     .target(
       name: "Store",
-      dependencies: ["Lobby", "Model", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["Lobby", "Model", "Protocol", .product(name: "GRDB", package: "GRDB.swift")],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

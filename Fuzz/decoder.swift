@@ -32,7 +32,7 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     precondition(!id.unicodeScalars.contains(where: ClientMessageDecoder.isRefused), "id chars")
   }
   switch envelope.message {
-  case .hello(let name, let resume, let version):
+  case .hello(let name, let resume, let version, let player):
     if let name {
       precondition(!name.isEmpty, "empty name")
       precondition(name.unicodeScalars.count <= ClientMessageDecoder.maxNameLength, "name")
@@ -43,6 +43,14 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     }
     if let resume { precondition(resume.utf8.count <= ClientMessageDecoder.maxTokenLength) }
     if let version { precondition(version >= 0, "negative version") }
+    if let player {
+      precondition(ClientMessageDecoder.playerTokenLengths.contains(player.utf8.count), "player")
+    }
+  case .scores(let query):
+    precondition(ScoresQuery.pageSizes.contains(query.pageSize), "page size")
+    precondition(query.page >= 0, "negative page")
+  case .record(let id):
+    precondition(id.utf8.count <= ClientMessageDecoder.maxRecordIDBytes, "record id")
   case .quickMatch(_, let seats), .createTable(_, let seats, _, _):
     precondition(ClientMessageDecoder.seatRange.contains(seats), "seats out of range")
   case .join(.code(let code)), .spectate(.code(let code)):

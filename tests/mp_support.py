@@ -31,18 +31,19 @@ def start_server(request):
 
 
 def run(coroutine_function, *args, timeout=30):
-    """Runs one test body with a hard time limit; every LiveClient it opened is closed after it,
-    also when it fails (so the server stops at once and its log can be printed)."""
+    """Runs one test body with a hard time limit and returns what it returned; every LiveClient
+    it opened is closed after it, also when it fails (so the server stops at once and its log
+    can be printed)."""
     async def body():
         first = len(LiveClient.instances)
         try:
-            await asyncio.wait_for(coroutine_function(*args), timeout)
+            return await asyncio.wait_for(coroutine_function(*args), timeout)
         finally:
             opened = LiveClient.instances[first:]
             del LiveClient.instances[first:]
             await asyncio.wait_for(shutdown(*opened), 10)
 
-    asyncio.run(body())
+    return asyncio.run(body())
 
 
 async def connect(url, *names):

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import RunningServer
 from mp_support import connect, converge, run, shutdown
-from protocol_client import LiveClient
+from protocol_client import LiveClient, find_sets
 
 PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
 
@@ -51,6 +51,79 @@ async def random_moves(rng, clients, count):
             continue
         reply = await client.request({"type": "choose", "card": rng.choice(open_cards)})
         assert reply["type"] in ("diff", "error"), reply
+
+
+async def finish_set_game(clients):
+    """The players of one Set table take turns claiming a set (after letting go of what they had
+    chosen) until the game is over; returns the final state."""
+    for step in range(200):
+        client = clients[step % len(clients)]
+        # Each claims from the board as everyone's last move left it.
+        latest = max(c.state.version for c in clients)
+        await client.until(lambda c=client: c.state.version >= latest, 10, "the others' moves")
+        if client.state.over:
+            break
+        for card in list(client.state.players[client.seat]["selection"]):
+            await client.request({"type": "choose", "card": card})
+        found = find_sets([c for c in client.state.board])
+        if not found:
+            await client.until(lambda c=client: c.state.over, 10, "the end of a board without a set")
+            break
+        for card in found[0]:
+            reply = await client.request({"type": "choose", "card": card["id"]})
+            assert reply["type"] == "diff", reply
+    final = await converge(*clients)
+    assert final["over"], final
+    return final
+
+
+async def finish_concentration(clients):
+    """The players of one Concentration table play their turns to the end, remembering every
+    face they see; returns the final state."""
+    by_seat = {c.seat: c for c in clients}
+    memory = {}
+    for _ in range(300):
+        latest = max(c.state.version for c in clients)
+        for c in clients:
+            await c.until(lambda c=c: c.state.version >= latest, 10, "the others' moves")
+        if clients[0].state.over:
+            break
+        player = by_seat[clients[0].state.turn]
+        board = player.state.board
+        open_slots = [e["id"] for e in board if not e.get("matched")]
+        unknown = [slot for slot in open_slots if slot not in memory]
+        chosen = list(player.state.players[player.seat]["selection"])
+        if chosen:
+            first = chosen[0]
+            partner = [s for s in open_slots if s != first and memory.get(s) == memory.get(first)]
+            slot = (partner or [s for s in unknown if s != first] or [s for s in open_slots if s != first])[0]
+        else:
+            pairs = [(a, b) for a in open_slots for b in open_slots
+                     if a < b and a in memory and memory.get(a) == memory.get(b)]
+            slot = pairs[0][0] if pairs else (unknown or open_slots)[0]
+        answer = await player.request({"type": "choose", "card": slot})
+        assert answer["type"] == "diff", answer
+        for event in answer["events"]:
+            if event["kind"] == "flip":
+                memory[event["card"]["id"]] = event["card"]["emoji"]
+    final = await converge(*clients)
+    assert final["over"], final
+    return final
+
+
+async def check_record(client, final, seen_history, game="set"):
+    """The table's finished game is kept: its players end with the scores the clients saw, and
+    everything any client saw before the crash is the start of its history."""
+    page = await client.request({"type": "scores", "game": game, "pageSize": 50})
+    names = sorted(p["name"] for p in final["players"].values())
+    game = next(g for g in page["games"] if sorted(p["name"] for p in g["players"]) == names)
+    record = await client.request({"type": "record", "record": game["id"]})
+    assert record["type"] == "record", record
+    kept = sorted((p["name"], p["score"]) for p in record["record"]["players"])
+    assert kept == sorted((p["name"], p["score"]) for p in final["players"].values()), (kept, final)
+    history = [e["entry"] for d in record["replay"]["diffs"] for e in d["events"] if e["kind"] == "history"]
+    assert history[:len(seen_history)] == seen_history
+    assert history[-len(final["history"]):] == final["history"]
 
 
 async def crash_when_quiet(servers):
@@ -126,8 +199,10 @@ async def crash_mid_burst(servers, seed):
         assert table["history"][:len(seen[i]["history"])] == seen[i]["history"], (
             f"{c.label} saw a history the restarted table does not have:\n{seen[i]['history']}\n{table['history']}")
         assert table["version"] > seen[i]["version"]
-    await random_moves(rng, again[:2], 4)
-    await converge(*again[:2])
+    # Both games are played to their end; each is kept whole, with what its players saw.
+    for pair, seen_by in ((again[:2], seen[0]), (again[2:], seen[2])):
+        final = await finish_set_game(pair)
+        await check_record(pair[0], final, seen_by["history"])
     await shutdown(*again)
 
 
@@ -163,6 +238,9 @@ async def graceful_restart(servers):
     # The turn clock starts again after a restart; the rest is as it was.
     drop = ("version", "turnSeconds")
     assert {k: v for k, v in after.items() if k not in drop} == {k: v for k, v in before.items() if k not in drop}
+    # And the game is played to its end and kept whole.
+    final = await finish_concentration(again)
+    await check_record(again[0], final, before["history"], "concentration")
     await shutdown(*again)
 
 

@@ -141,7 +141,8 @@ public enum GameCatalog {
   /// playing for that player; otherwise an empty table waiting for players.
   static func table(
     _ setup: TableSetup, id: String, code: String, isPrivate: Bool,
-    solo: (name: String, token: String)?, seed: UInt64, rules: TableRules, now: Double
+    solo: (name: String, token: String, player: String?)?, seed: UInt64, rules: TableRules,
+    now: Double
   ) -> any TableArbiter {
     switch setup.game {
     case SetCard.gameName:
@@ -179,12 +180,14 @@ public enum GameCatalog {
 
   private static func make<Card: WireCard>(
     _: Card.Type, _ setup: TableSetup, id: String, code: String, isPrivate: Bool,
-    solo: (name: String, token: String)?, seed: UInt64, rules: TableRules, now: Double
+    solo: (name: String, token: String, player: String?)?, seed: UInt64, rules: TableRules,
+    now: Double
   ) -> TableState<Card> {
     let turnSeconds = setup.turnSeconds.map(Double.init)
     if let solo {
       return TableState<Card>(
         id: id, settings: setup.settings, seed: seed, names: [solo.name], tokens: [solo.token],
+        players: [solo.player],
         code: code, rules: rules, turnSeconds: turnSeconds,
         selectionsVisible: setup.showSelections, now: now)
     }

@@ -1,4 +1,5 @@
 import Model
+import Protocol
 
 /// What the lobby asks to be written down before the frames that follow it may leave (see
 /// ``LobbyAction/journal(_:)``). Together the entries rebuild every open table and session
@@ -16,6 +17,8 @@ public enum JournalEntry: Hashable, Sendable {
   case session(SessionRecord)
   /// The session ended: it is not to be rebuilt.
   case sessionEnded(String)
+  /// A game ended: keep its record (its id is the store's to give).
+  case finished(FinishedGame)
 }
 
 /// One accepted move of a table's current deal, as the journal keeps it.
@@ -50,11 +53,14 @@ public struct SeatRecord: Hashable, Sendable, Codable {
   public var name: String
   /// The hash of the player's session token.
   public var token: String
+  /// The hash of the person's player token, or nil.
+  public var player: String?
 
   /// Creates a seat record.
-  public init(name: String, token: String) {
+  public init(name: String, token: String, player: String? = nil) {
     self.name = name
     self.token = token
+    self.player = player
   }
 }
 
@@ -135,13 +141,16 @@ public struct SessionRecord: Hashable, Sendable, Codable {
   public var tableID: String?
   /// The seat, or nil for a spectator (or no table).
   public var seat: Int?
+  /// The hash of the person's player token, or nil.
+  public var player: String?
 
   /// Creates a session record.
-  public init(token: String, name: String, tableID: String?, seat: Int?) {
+  public init(token: String, name: String, tableID: String?, seat: Int?, player: String? = nil) {
     self.token = token
     self.name = name
     self.tableID = tableID
     self.seat = seat
+    self.player = player
   }
 }
 

@@ -10,6 +10,34 @@ public enum LobbyAction: Sendable {
   /// Write this down (``LobbyConfiguration/journal``): the actions after it may be carried out
   /// only once it is written. A batch of actions lists its journal entries first.
   case journal(JournalEntry)
+  /// Read finished games from the store and answer `connection` (``RecordRequest``): the only
+  /// question the lobby cannot answer from memory.
+  case query(RecordRequest)
+}
+
+/// A question about finished games, for the shell to put to the store and answer.
+public struct RecordRequest: Hashable, Sendable {
+  /// What is asked.
+  public enum Kind: Hashable, Sendable {
+    /// A page of high scores.
+    case scores(ScoresQuery)
+    /// One finished game, with its replay.
+    case record(id: String)
+  }
+
+  /// Who asked.
+  public var connection: ConnectionID
+  /// The id of the asking message.
+  public var replyTo: MessageID?
+  /// What is asked.
+  public var kind: Kind
+
+  /// Creates a request.
+  public init(connection: ConnectionID, replyTo: MessageID?, kind: Kind) {
+    self.connection = connection
+    self.replyTo = replyTo
+    self.kind = kind
+  }
 }
 
 /// Where the lobby's secrets come from: deal seeds, session tokens, invite codes. Tests pass
@@ -298,6 +326,18 @@ public struct LobbyState: Sendable {
     journalDown = !available
   }
 
+  /// Whether this server keeps finished games (it does with a journal); says so if not.
+  private mutating func checkRecordsKept(_ replyTo: MessageID?, _ connection: ConnectionID)
+    -> Bool
+  {
+    guard !configuration.journal else { return true }
+    reply(
+      ProtocolError(
+        .unavailable, "This server keeps no records of finished games.", replyTo: replyTo),
+      to: connection)
+    return false
+  }
+
   private mutating func refuseWhileJournalDown(_ replyTo: MessageID?, _ connection: ConnectionID)
     -> Bool
   {
@@ -398,8 +438,10 @@ public struct LobbyState: Sendable {
     _ envelope: ClientEnvelope, from connection: ConnectionID, now: Double
   ) {
     let replyTo = envelope.id
-    if case .hello(let name, let resume, let version) = envelope.message {
-      hello(name: name, resume: resume, version: version, replyTo: replyTo, from: connection, now)
+    if case .hello(let name, let resume, let version, let player) = envelope.message {
+      hello(
+        name: name, resume: resume, version: version, player: player, replyTo: replyTo,
+        from: connection, now)
       return
     }
     guard let session = registry.session(for: connection) else {
@@ -428,6 +470,17 @@ public struct LobbyState: Sendable {
       {
         settle(tableID, now: now)
       }
+    case .scores(var query):
+      guard checkGame(query.game, replyTo: replyTo, connection),
+        checkRecordsKept(replyTo, connection)
+      else { return }
+      query.player = session.player
+      out.append(
+        .query(RecordRequest(connection: connection, replyTo: replyTo, kind: .scores(query))))
+    case .record(let id):
+      guard checkRecordsKept(replyTo, connection) else { return }
+      out.append(
+        .query(RecordRequest(connection: connection, replyTo: replyTo, kind: .record(id: id))))
     case .lobby:
       // Changes not yet published go out first, so the snapshot and the diffs that follow it
       // agree on the version.
@@ -443,7 +496,7 @@ public struct LobbyState: Sendable {
       // A solo table is dealt and playing from the start: nobody to wait for.
       let id = openTable(
         setup, isPrivate: true, creator: session.token, solo: true, name: session.name,
-        now: now)
+        player: session.player, now: now)
       slots[id]!.add(connection, as: .player(seat: 0))
       registry.seat(token: session.token, tableID: id, seat: 0)
       watchers.remove(connection)
@@ -537,9 +590,11 @@ public struct LobbyState: Sendable {
   }
 
   private mutating func hello(
-    name: String?, resume: String?, version: Int?, replyTo: MessageID?,
+    name: String?, resume: String?, version: Int?, player: String?, replyTo: MessageID?,
     from connection: ConnectionID, _ now: Double
   ) {
+    // Like session tokens, player tokens are kept only as hashes.
+    let player = player.map(entropy.hash)
     if registry.session(for: connection) != nil {
       reply(
         ProtocolError(.alreadyHello, "This connection said hello already.", replyTo: replyTo),
@@ -551,6 +606,7 @@ public struct LobbyState: Sendable {
       let (session, replaced) = registry.resume(token: entropy.hash(resume), connection: connection)
     {
       deadlines.schedule(.session(session.token), at: nil)
+      if let player { registry.setPlayer(token: session.token, player) }
       if let replaced {
         watchers.remove(replaced)
         out.append(
@@ -567,7 +623,7 @@ public struct LobbyState: Sendable {
     }
     let token = entropy.token()
     let session = registry.open(
-      token: entropy.hash(token), name: name ?? "Player", connection: connection)
+      token: entropy.hash(token), name: name ?? "Player", player: player, connection: connection)
     send(
       ServerMessage.welcome(
         replyTo: replyTo, session: token, name: session.name, resumed: false,
@@ -613,13 +669,13 @@ public struct LobbyState: Sendable {
 
   private mutating func openTable(
     _ setup: TableSetup, isPrivate: Bool, creator: String, solo: Bool = false,
-    name: String = "", now: Double
+    name: String = "", player: String? = nil, now: Double
   ) -> String {
     let id = "t\(nextTableNumber)"
     nextTableNumber += 1
     let code = directory.newCode(length: configuration.inviteCodeLength, using: entropy.below)
     let table = GameCatalog.table(
-      setup, id: id, code: code, isPrivate: isPrivate, solo: solo ? (name, creator) : nil,
+      setup, id: id, code: code, isPrivate: isPrivate, solo: solo ? (name, creator, player) : nil,
       seed: entropy.seed(), rules: configuration.tableRules,
       now: now)
     slots[id] = Slot(table: table, creator: creator)
@@ -650,7 +706,9 @@ public struct LobbyState: Sendable {
     replyTo: MessageID?, now: Double
   ) {
     var slot = slots[id]!
-    switch slot.table.sit(token: session.token, name: session.name, replyTo: replyTo, now: now) {
+    switch slot.table.sit(
+      token: session.token, name: session.name, player: session.player, replyTo: replyTo, now: now)
+    {
     case .failure(let error):
       // Callers check sitProblem first; should it refuse anyway, nothing changed.
       reply(error, to: connection)
@@ -977,7 +1035,8 @@ public struct LobbyState: Sendable {
         journal.append(
           .session(
             SessionRecord(
-              token: token, name: session.name, tableID: session.tableID, seat: session.seat)))
+              token: token, name: session.name, tableID: session.tableID, seat: session.seat,
+              player: session.player)))
       } else {
         journal.append(.sessionEnded(token))
       }

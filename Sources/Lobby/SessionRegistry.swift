@@ -18,6 +18,9 @@ public struct SessionRegistry: Sendable {
     public var seat: Int?
     /// When the session lost its connection (seconds on the lobby's clock).
     public var detachedSince: Double?
+    /// The hash of the person's player token (``ClientMessage/hello(name:resume:version:player:)``),
+    /// or nil.
+    public var player: String? = nil
   }
 
   private var sessions: [String: Session] = [:]
@@ -40,8 +43,10 @@ public struct SessionRegistry: Sendable {
   public func session(token: String) -> Session? { sessions[token] }
 
   /// Opens a new session for `connection`.
-  public mutating func open(token: String, name: String, connection: ConnectionID) -> Session {
-    let session = Session(token: token, name: name, connection: connection)
+  public mutating func open(
+    token: String, name: String, player: String? = nil, connection: ConnectionID
+  ) -> Session {
+    let session = Session(token: token, name: name, connection: connection, player: player)
     sessions[token] = session
     tokens[connection] = token
     changed.insert(token)
@@ -64,6 +69,13 @@ public struct SessionRegistry: Sendable {
   }
 
   /// Seats the session of `token` at a table (or nowhere).
+  /// The session `token` now belongs to the person `player` (a resume that says who it is).
+  public mutating func setPlayer(token: String, _ player: String) {
+    guard let session = sessions[token], session.player != player else { return }
+    sessions[token]?.player = player
+    changed.insert(token)
+  }
+
   public mutating func seat(token: String, tableID: String?, seat: Int?) {
     guard sessions[token]?.tableID != tableID || sessions[token]?.seat != seat else { return }
     sessions[token]?.tableID = tableID
@@ -75,7 +87,7 @@ public struct SessionRegistry: Sendable {
   public mutating func restore(_ record: SessionRecord, now: Double) {
     sessions[record.token] = Session(
       token: record.token, name: record.name, connection: nil, tableID: record.tableID,
-      seat: record.seat, detachedSince: now)
+      seat: record.seat, detachedSince: now, player: record.player)
   }
 
   /// The tokens (hashes) of the sessions opened, moved or ended since the last call.

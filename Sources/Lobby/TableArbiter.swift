@@ -31,9 +31,10 @@ public protocol TableArbiter: Sendable {
   func seat(of token: String) -> Int?
   /// Why a newcomer could not sit now (nil when they could). Changes nothing.
   func sitProblem(replyTo: MessageID?) -> ProtocolError?
-  /// Seats a player in the lowest free seat.
-  mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
-    -> Result<(seat: Int, broadcast: TableBroadcast), ProtocolError>
+  /// Seats a player (`player`: the hash of their player token) in the lowest free seat.
+  mutating func sit(
+    token: String, name: String, player: String?, replyTo: MessageID?, now: Double
+  ) -> Result<(seat: Int, broadcast: TableBroadcast), ProtocolError>
   /// The seat is empty again.
   mutating func release(seat: Int, now: Double) -> TableBroadcast?
   /// The seat's player dropped; the seat is held.

@@ -29,6 +29,8 @@ public struct TableSeat: Hashable, Sendable {
   public var token: String
   /// When a dropped player's seat is released, or nil while connected.
   public var awayUntil: Double?
+  /// The hash of the person's player token (``FinishedPlayer/player``), or nil.
+  public var player: String? = nil
 }
 
 /// The arbiter of one table as a pure state machine: seats, phases, votes and one game. It
@@ -139,12 +141,21 @@ public struct TableState<Card: WireCard>: Sendable {
   private var journalQueue: [JournalMove] = []
   /// With ``TableRules/journals``: something besides a move changed since the last record.
   private var recordDue = true
+  /// With ``TableRules/journals``: the current deal's moves with their times (for its
+  /// ``FinishedGame``), and whether there were more than ``TableRules/recordCap``.
+  private var dealMoves: [FinishedMove] = []
+  private var dealMovesTruncated = false
+  /// Mismatches per seat this deal.
+  private var mistakes: [Int] = []
+  /// With ``TableRules/journals``: a game that ended and is not taken yet.
+  private var finishedQueue: [FinishedGame] = []
 
   /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
   /// seat by seat): a solo table, or a test table.
   public init(
     id: String, settings: GameSettings, seed: UInt64, names: [String], tokens: [String] = [],
-    code: String = "", rules: TableRules = TableRules(), turnSeconds: Double? = nil,
+    players: [String?] = [], code: String = "", rules: TableRules = TableRules(),
+    turnSeconds: Double? = nil,
     selectionsVisible: Bool = true, now: Double = 0
   ) {
     self.init(
@@ -154,7 +165,8 @@ public struct TableState<Card: WireCard>: Sendable {
     for (seat, name) in names.prefix(settings.seats).enumerated() { self.names[seat] = name }
     self.seats = self.names.indices.map {
       Seat(
-        name: self.names[$0], token: tokens.indices.contains($0) ? tokens[$0] : "", awayUntil: nil)
+        name: self.names[$0], token: tokens.indices.contains($0) ? tokens[$0] : "", awayUntil: nil,
+        player: players.indices.contains($0) ? players[$0] : nil)
     }
     self.everSeated = Set(0..<settings.seats)
     self.phase = .playing
@@ -221,12 +233,12 @@ public struct TableState<Card: WireCard>: Sendable {
   }
 
   /// Seats a player in the lowest free seat; a full table starts its countdown.
-  public mutating func sit(token: String, name: String, replyTo: MessageID?, now: Double)
-    -> Result<(seat: Int, broadcast: Broadcast), ProtocolError>
-  {
+  public mutating func sit(
+    token: String, name: String, player: String? = nil, replyTo: MessageID?, now: Double
+  ) -> Result<(seat: Int, broadcast: Broadcast), ProtocolError> {
     if let problem = sitProblem(replyTo: replyTo) { return .failure(problem) }
     guard let seat = seats.firstIndex(where: { $0 == nil }) else { fatalError("checked above") }
-    seats[seat] = Seat(name: name, token: token, awayUntil: nil)
+    seats[seat] = Seat(name: name, token: token, awayUntil: nil, player: player)
     names[seat] = name
     everSeated.insert(seat)
     emptySince = nil
@@ -487,6 +499,9 @@ public struct TableState<Card: WireCard>: Sendable {
       movesThisDeal = 0
       // A new deal is a new record; the old deal's moves are done with.
       journalQueue = []
+      dealMoves = []
+      dealMovesTruncated = false
+      mistakes = []
       recordDue = rules.journals
       // A new game: its record starts from the new deal, and the old game's moves are let go.
       record = GameLog(settings: game.settings, seed: game.dealSeed, cap: rules.recordCap)
@@ -502,6 +517,21 @@ public struct TableState<Card: WireCard>: Sendable {
       }
     } else {
       record.append(move)
+      if rules.journals {
+        if dealMoves.count < rules.recordCap {
+          dealMoves.append(FinishedMove(move, at: max(0, now - playStartedAt)))
+        } else {
+          dealMovesTruncated = true
+        }
+      }
+    }
+    for event in events {
+      if case .mismatched(let seat, _, _) = event {
+        if mistakes.count <= seat {
+          mistakes += Array(repeating: 0, count: seat + 1 - mistakes.count)
+        }
+        mistakes[seat] += 1
+      }
     }
     // The standings only rank seats taken this game; the game's end finishes the table.
     var ended: [Standing]?
@@ -511,6 +541,9 @@ public struct TableState<Card: WireCard>: Sendable {
           standings.filter { everSeated.contains($0.seat) },
           byMatches: game.settings.ranksByMatches)
         phase = .finished
+        if rules.journals, !dealMovesTruncated, let ended {
+          finishedQueue.append(finishedGame(ended, now: now))
+        }
       }
     }
     if game.settings.turnBased { turnClockPending = true }
@@ -768,7 +801,9 @@ public struct TableState<Card: WireCard>: Sendable {
   /// changed (first), then the moves of the current deal in order. Empty unless
   /// ``TableRules/journals``.
   public mutating func takeJournal(creator: String) -> [JournalEntry] {
-    guard rules.journals, recordDue || !journalQueue.isEmpty else { return [] }
+    guard rules.journals, recordDue || !journalQueue.isEmpty || !finishedQueue.isEmpty else {
+      return []
+    }
     var entries: [JournalEntry] = []
     if recordDue {
       recordDue = false
@@ -776,7 +811,33 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     for move in journalQueue { entries.append(.move(move)) }
     journalQueue.removeAll(keepingCapacity: true)
+    // After the move that ended it, in the same batch.
+    for game in finishedQueue { entries.append(.finished(game)) }
+    finishedQueue.removeAll()
     return entries
+  }
+
+  /// The game just ended with `standings`, as it is kept.
+  private func finishedGame(_ standings: [Standing], now: Double) -> FinishedGame {
+    let players = standings.map { row in
+      FinishedPlayer(
+        seat: row.seat, name: names[row.seat], score: row.score, matches: row.matches,
+        mistakes: mistakes.indices.contains(row.seat) ? mistakes[row.seat] : 0, rank: row.rank,
+        player: seats[row.seat]?.player)
+    }
+    return FinishedGame(
+      game: Card.gameName, settings: game.settings, seed: game.dealSeed,
+      showSelections: selectionsVisible, players: players, moves: dealMoves,
+      seconds: max(0, now - playStartedAt))
+  }
+
+  /// Plays a finished game's `move` again at `at` seconds into it: the diff it made, as a
+  /// spectator saw it (``FinishedGameReplay``).
+  mutating func replay(_ move: Move, at: Double) -> Frame? {
+    guard case .success(let (_, b)) = play(move, replyTo: nil, now: playStartedAt + at) else {
+      return nil
+    }
+    return b.frame
   }
 
   /// The table around its game as the journal keeps it.
@@ -784,7 +845,8 @@ public struct TableState<Card: WireCard>: Sendable {
     TableRecord(
       id: id, game: Card.gameName, settings: game.settings, code: code, isPrivate: isPrivate,
       showSelections: selectionsVisible, turnSeconds: turnSeconds, phase: phase.rawValue,
-      host: host, seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token) } },
+      host: host,
+      seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token, player: $0.player) } },
       names: names, everSeated: everSeated.sorted(), votes: votes, version: version, deal: deal,
       dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1)
   }
@@ -801,7 +863,10 @@ public struct TableState<Card: WireCard>: Sendable {
     names = record.names
     everSeated = Set(record.everSeated)
     seats = record.seats.map {
-      $0.map { Seat(name: $0.name, token: $0.token, awayUntil: now + rules.reconnectGrace) }
+      $0.map {
+        Seat(
+          name: $0.name, token: $0.token, awayUntil: now + rules.reconnectGrace, player: $0.player)
+      }
     }
     host = record.host
     emptySince = seats.contains { $0 != nil } ? nil : now
@@ -826,6 +891,8 @@ public struct TableState<Card: WireCard>: Sendable {
     version = max(record.version, moves.last?.version ?? 0) + 1
     ring = []
     journalQueue = []
+    // A game that ended before the restart was kept with its last move.
+    finishedQueue = []
     recordDue = false
     status = [.text("The server restarted; play on.")]
     seatStatus = nil

@@ -4,6 +4,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   // Table settings (createTable, playSolo).
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
+  case player, sort, order, page, pageSize, mine, record
 
   /// The field's key on the wire.
   var key: String {
@@ -28,6 +29,13 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .turnSeconds: "turnSeconds"
     case .theme: "theme"
     case .showSelections: "showSelections"
+    case .player: "player"
+    case .sort: "sort"
+    case .order: "order"
+    case .page: "page"
+    case .pageSize: "pageSize"
+    case .mine: "mine"
+    case .record: "record"
     }
   }
 
@@ -64,10 +72,10 @@ enum FieldValue: Hashable, Sendable {
 /// The known fields of one frame, one slot per field.
 struct ClientFields: Sendable {
   /// Room for this many fields; raise it when ``ClientField`` outgrows it (a test checks).
-  static let capacity = 24
+  static let capacity = 32
 
   // Inline storage: decoding a frame allocates nothing for its fields.
-  private var slots = InlineArray<24, FieldValue?>(repeating: nil)
+  private var slots = InlineArray<32, FieldValue?>(repeating: nil)
 
   /// The value of `field`, or nil when the frame did not have it.
   subscript(field: ClientField) -> FieldValue? { slots[field.rawValue] }

@@ -15,8 +15,9 @@ public enum MessageID: Hashable, Sendable {
 /// What a client can ask for (protocol v1).
 public enum ClientMessage: Hashable, Sendable {
   /// Opens (or, with `resume`, takes over) a session; `version` is the last table version the
-  /// client applied, so that only missed diffs need to be sent.
-  case hello(name: String?, resume: String?, version: Int? = nil)
+  /// client applied, so that only missed diffs need to be sent; `player` names the person
+  /// across sessions (their finished games).
+  case hello(name: String?, resume: String?, version: Int? = nil, player: String? = nil)
   /// Starts a solo game of `game` at a new one-seat table, with `options` changed from the
   /// game's defaults.
   case playSolo(game: String, options: TableOptions = TableOptions())
@@ -42,6 +43,10 @@ public enum ClientMessage: Hashable, Sendable {
   case leave
   /// The host starts a waiting table.
   case start
+  /// One page of a game's finished games.
+  case scores(ScoresQuery)
+  /// One finished game, whole, with its replay.
+  case record(id: String)
 }
 
 /// How a client names a table: by invite code (any table) or by id (public tables).
@@ -70,7 +75,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case unknownCard, cardNotOnTable, gameOver
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
   case tooManyTables, serverFull, tooManyGuesses
-  case badSettings, notYourTurn, alreadyChosen, unavailable
+  case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

@@ -22,6 +22,10 @@ public enum ClientMessageDecoder {
   public static let maxCodeBytes = 16
   /// Longest `table` id, in UTF-8 bytes.
   public static let maxTableIDBytes = 32
+  /// Longest finished game id (`record`), in UTF-8 bytes.
+  public static let maxRecordIDBytes = 32
+  /// The lengths a player token may have.
+  public static let playerTokenLengths = 16...64
   /// The seat counts a table may have.
   public static let seatRange = 1...8
 
@@ -45,7 +49,8 @@ public enum ClientMessageDecoder {
     case "hello":
       return .hello(
         name: try fields.name(), resume: fields.resumeToken(),
-        version: try fields.optionalInt(.version, in: 0...Int.max))
+        version: try fields.optionalInt(.version, in: 0...Int.max),
+        player: try fields.playerToken())
     case "playSolo":
       return .playSolo(
         game: try fields.requiredString(.game, maxBytes: maxGameBytes),
@@ -58,6 +63,31 @@ public enum ClientMessageDecoder {
     case "redeal": return .redeal
     case "resync": return .resync
     case "lobby": return .lobby
+    case "scores":
+      let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
+      let sortName = try fields.optionalString(.sort, maxBytes: 16) ?? "date"
+      guard let sort = ScoresSort(rawValue: sortName) else {
+        throw fields.badField("Field 'sort' must be 'date', 'score' or 'duration'.")
+      }
+      var descending = sort != .duration
+      switch try fields.optionalString(.order, maxBytes: 8) {
+      case nil: break
+      case "asc": descending = false
+      case "desc": descending = true
+      default: throw fields.badField("Field 'order' must be 'asc' or 'desc'.")
+      }
+      return .scores(
+        ScoresQuery(
+          game: game, sort: sort, descending: descending,
+          page: try fields.optionalInt(.page, in: 0...1_000_000) ?? 0,
+          pageSize: try fields.optionalInt(.pageSize, in: ScoresQuery.pageSizes)
+            ?? ScoresQuery.defaultPageSize,
+          mine: try fields.optionalBool(.mine) ?? false))
+    case "record":
+      guard let id = try fields.optionalString(.record, maxBytes: maxRecordIDBytes) else {
+        throw fields.badField("Field 'record' must name a finished game.")
+      }
+      return .record(id: id)
     case "leave": return .leave
     case "start": return .start
     case "quickMatch":
@@ -241,6 +271,20 @@ private struct FieldReader {
       UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
       true
     default: false
+    }
+  }
+
+  /// The player token of a `hello`, or nil; one of another shape is refused (unlike a resume
+  /// token, it is the client's own and never made by the server: a wrong one is a client bug).
+  func playerToken() throws(ProtocolError) -> String? {
+    switch fields[.player] {
+    case nil, .null?: return nil
+    case .string(let token)?
+    where ClientMessageDecoder.playerTokenLengths.contains(token.utf8.count)
+      && token.utf8.allSatisfy(Self.isBase64URL):
+      return token
+    default:
+      throw badField("Field 'player' must be 16 to 64 characters of A-Z, a-z, 0-9, '-' and '_'.")
     }
   }
 

@@ -5,10 +5,19 @@ extension ClientEnvelope {
     var members: [(String, JSONValue)] = [("type", .string(message.typeName))]
     if let id { members.append(("id", id.json)) }
     switch message {
-    case .hello(let name, let resume, let version):
+    case .hello(let name, let resume, let version, let player):
       if let name { members.append(("name", .string(name))) }
       if let resume { members.append(("resume", .string(resume))) }
       if let version { members.append(("version", .int(version))) }
+      if let player { members.append(("player", .string(player))) }
+    case .scores(let query):
+      members += [
+        ("game", .string(query.game)), ("sort", .string(query.sort.rawValue)),
+        ("order", .string(query.descending ? "desc" : "asc")), ("page", .int(query.page)),
+        ("pageSize", .int(query.pageSize)), ("mine", .bool(query.mine)),
+      ]
+    case .record(let id):
+      members.append(("record", .string(id)))
     case .playSolo(let game, let options):
       members.append(("game", .string(game)))
       members += options.members
@@ -47,6 +56,8 @@ extension ClientMessage {
     case .spectate: "spectate"
     case .leave: "leave"
     case .start: "start"
+    case .scores: "scores"
+    case .record: "record"
     }
   }
 }

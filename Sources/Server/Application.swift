@@ -55,12 +55,15 @@ struct Application {
     let journal = store.map { store in
       JournalWriter(store: store, logger: logger) { ticket in release.release(ticket) }
     }
+    // Questions about finished games are answered from the store on a thread of their own.
+    let records = store.map { RecordReader(store: $0, journal: journal, logger: logger) }
     // With no executor the lobby decides on the transport's service thread (no hop per move);
     // otherwise the service thread hands each event to the executor of its table's shard.
     let handler: any ServiceThreadHandler
     let lobby: ShardedLobby?
     if configuration.executors == 0 {
-      handler = InlineLobby(state: state, metrics: metrics.makeLobbyMetrics(), journal: journal)
+      handler = InlineLobby(
+        state: state, metrics: metrics.makeLobbyMetrics(), journal: journal, records: records)
       lobby = nil
     } else {
       lobby = ShardedLobby(
@@ -73,7 +76,11 @@ struct Application {
       logger: logger, handler: handler, metrics: metrics.transport)
     release.transport = transport
     journal?.start()
-    let outbound = TransportOutbound(transport: transport, journal: journal)
+    records?.send = { [transport] frame, connection in
+      transport.perform([.send(frame, to: [connection])])
+    }
+    records?.start()
+    let outbound = TransportOutbound(transport: transport, journal: journal, records: records)
     lobby?.attach(
       perform: { outbound.perform($0) },
       consumed: { [transport] in transport.acknowledge(bytes: $0) })
@@ -115,10 +122,11 @@ struct Application {
 struct TransportOutbound: Sendable {
   let transport: WebSocketTransport
   var journal: JournalWriter? = nil
+  var records: RecordReader? = nil
 
   func perform(_ actions: [LobbyAction]) {
     var commands: [TransportCommand] = []
-    commands.append(actions: actions, journal: journal)
+    commands.append(actions: actions, journal: journal, records: records)
     // One lock and at most one wake of the service thread for the whole batch.
     transport.perform(commands)
   }

@@ -8,13 +8,18 @@ final class InlineLobby: ServiceThreadHandler {
   private var metrics: LobbyMetrics?
   private var movesReceivedAt: [Double] = []
   private let journal: JournalWriter?
+  private let records: RecordReader?
 
   /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
   /// entries go to `journal`, and the frames after them wait until they are written.
-  init(state: LobbyState, metrics: LobbyMetrics? = nil, journal: JournalWriter? = nil) {
+  init(
+    state: LobbyState, metrics: LobbyMetrics? = nil, journal: JournalWriter? = nil,
+    records: RecordReader? = nil
+  ) {
     self.state = state
     self.metrics = metrics
     self.journal = journal
+    self.records = records
   }
 
   var decidesInline: Bool { true }
@@ -26,13 +31,13 @@ final class InlineLobby: ServiceThreadHandler {
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     Self.handle(
       event, now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
-      journal: journal, commands: &commands)
+      journal: journal, records: records, commands: &commands)
   }
 
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
     Self.advance(
       now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
-      journal: journal, commands: &commands)
+      journal: journal, records: records, commands: &commands)
   }
 
   func nextDeadline() -> Double? {
@@ -41,7 +46,7 @@ final class InlineLobby: ServiceThreadHandler {
 
   private static func handle(
     _ event: TransportEvent, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double], journal: JournalWriter?,
+    movesReceivedAt: inout [Double], journal: JournalWriter?, records: RecordReader?,
     commands: inout [TransportCommand]
   ) {
     // The journal failing (or writing again) is news for the lobby: it refuses moves meanwhile.
@@ -54,26 +59,29 @@ final class InlineLobby: ServiceThreadHandler {
       return
     case .message(let connection, let bytes, let receivedAt):
       let accepted = state.movesAccepted
-      commands.append(actions: state.receive(bytes, from: connection, now: now), journal: journal)
+      commands.append(
+        actions: state.receive(bytes, from: connection, now: now), journal: journal,
+        records: records)
       if metrics != nil && state.movesAccepted != accepted {
         movesReceivedAt.append(receivedAt)
       }
     case .closed(let connection):
-      commands.append(actions: state.disconnected(connection, now: now), journal: journal)
+      commands.append(
+        actions: state.disconnected(connection, now: now), journal: journal, records: records)
     }
     // Whatever came due meanwhile (the timer may not have fired yet in this pass).
     if let due = state.nextDeadline(), due <= now {
-      commands.append(actions: state.advance(to: now), journal: journal)
+      commands.append(actions: state.advance(to: now), journal: journal, records: records)
     }
     export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
   }
 
   private static func advance(
     now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double], journal: JournalWriter?,
+    movesReceivedAt: inout [Double], journal: JournalWriter?, records: RecordReader?,
     commands: inout [TransportCommand]
   ) {
-    commands.append(actions: state.advance(to: now), journal: journal)
+    commands.append(actions: state.advance(to: now), journal: journal, records: records)
     export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
   }
 
@@ -101,12 +109,20 @@ extension [TransportCommand] {
   /// Appends the transport commands that carry out the lobby's `actions`, in order. Journal
   /// entries go to `journal` as one batch, and a `hold` of its ticket keeps every command after
   /// them until the batch is written (without a journal they are dropped).
-  mutating func append(actions: [LobbyAction], journal: JournalWriter? = nil) {
+  mutating func append(
+    actions: [LobbyAction], journal: JournalWriter? = nil, records: RecordReader? = nil
+  ) {
     var entries: [JournalEntry] = []
     for action in actions {
       switch action {
       case .journal(let entry):
         entries.append(entry)
+        continue
+      case .query(let request):
+        // Answered once what is queued for the journal is written, on the reader's thread.
+        if !entries.isEmpty, let journal { _ = journal.append(entries) }
+        entries.removeAll()
+        records?.submit(request)
         continue
       case .send, .close:
         if !entries.isEmpty, let journal {
@@ -118,7 +134,7 @@ extension [TransportCommand] {
       case .send(let frame, let connections): append(.send(frame, to: connections))
       case .close(let connection, let code, let reason):
         append(.close(connection, code: code, reason: reason))
-      case .journal: break
+      case .journal, .query: break
       }
     }
     // Entries with nothing after them to hold back.

@@ -69,6 +69,24 @@ final class JournalWriter: @unchecked Sendable {
     return lastTicket
   }
 
+  /// The ticket of the latest entries queued. Any thread.
+  var lastQueuedTicket: UInt64 {
+    condition.lock()
+    defer { condition.unlock() }
+    return lastTicket
+  }
+
+  /// Waits until the entries of `ticket` are written (true), or `timeout` seconds (false).
+  func waitUntilWritten(_ ticket: UInt64, timeout: Double) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while writtenTicket < ticket {
+      if !condition.wait(until: deadline) { return writtenTicket >= ticket }
+    }
+    return true
+  }
+
   /// Writes what is queued, then stops the thread; returns once it has (or after `timeout`
   /// seconds, returning false).
   @discardableResult
@@ -103,7 +121,13 @@ final class JournalWriter: @unchecked Sendable {
         condition.unlock()
         return
       }
-      let batch = pending
+      // A finished game ends now, as the wall clock tells it (the lobby keeps no calendar).
+      let endedAt = Date().timeIntervalSince1970
+      let batch = pending.map { entry in
+        guard case .finished(var game) = entry else { return entry }
+        game.endedAt = endedAt
+        return .finished(game)
+      }
       let ticket = lastTicket
       condition.unlock()
       do {
@@ -140,6 +164,8 @@ final class JournalWriter: @unchecked Sendable {
       writtenTicket = ticket
       batches += 1
       entries += batch.count
+      // Wakes whoever waits for a write (RecordReader).
+      condition.broadcast()
       condition.unlock()
       released(ticket)
     }

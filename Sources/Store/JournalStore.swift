@@ -1,4 +1,5 @@
 import Lobby
+import Protocol
 
 /// Where the journal is kept: the embedded SQLite file by default, PostgreSQL for operators who
 /// run several nodes. Both keep the same records: a row per table (its latest ``TableRecord``),
@@ -9,8 +10,15 @@ public protocol JournalStore: AnyObject, Sendable {
   /// Everything to rebuild at start: the open tables with their current deal's moves, the
   /// sessions, the highest table number used.
   func load() throws -> JournalContents
-  /// Writes `entries`, in order, in one transaction: all of them or none.
+  /// Writes `entries`, in order, in one transaction: all of them or none. A
+  /// ``JournalEntry/finished(_:)`` game gets its id (`g` and a number) here.
   func write(_ entries: [JournalEntry]) throws
+  /// The page of finished games `query` asks for (as ``ScoresPage/select(_:from:)`` defines
+  /// it). May be called from another thread than the writer's.
+  func scores(_ query: ScoresQuery) throws -> ScoresPage
+  /// The finished game with this id, or nil. May be called from another thread than the
+  /// writer's.
+  func finishedGame(id: String) throws -> FinishedGame?
 }
 
 /// How hard a write tries to survive.

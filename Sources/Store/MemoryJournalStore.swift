@@ -1,4 +1,5 @@
 import Lobby
+import Protocol
 import Synchronization
 
 /// A store in memory, with the same meaning as the database stores: for tests, and for anyone
@@ -8,6 +9,7 @@ public final class MemoryJournalStore: JournalStore, Sendable {
     var tables: [String: (record: TableRecord, open: Bool)] = [:]
     var moves: [String: [Int: JournalMove]] = [:]
     var sessions: [String: SessionRecord] = [:]
+    var finished: [FinishedGame] = []
   }
 
   private let contents = Mutex(Contents())
@@ -48,8 +50,19 @@ public final class MemoryJournalStore: JournalStore, Sendable {
           c.sessions[session.token] = session
         case .sessionEnded(let token):
           c.sessions[token] = nil
+        case .finished(var game):
+          game.id = "g\(c.finished.count + 1)"
+          c.finished.append(game)
         }
       }
     }
+  }
+
+  public func scores(_ query: ScoresQuery) throws -> ScoresPage {
+    contents.withLock { ScoresPage.select(query, from: $0.finished) }
+  }
+
+  public func finishedGame(id: String) throws -> FinishedGame? {
+    contents.withLock { c in c.finished.first { $0.id == id } }
   }
 }

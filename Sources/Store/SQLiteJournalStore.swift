@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Lobby
 import Model
+import Protocol
 
 /// The embedded store: one SQLite file (WAL mode) in the data directory. Nothing to install or
 /// start; the default.
@@ -12,6 +13,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// A second connection that only checkpoints the WAL into the database file, on a thread of
   /// its own, so that a write never waits for a checkpoint's fsync.
   private let checkpointer: DatabaseQueue
+  /// A read-only connection for questions about finished games, asked from another thread
+  /// than the writer's (WAL lets it read while the writer writes).
+  private let reader: DatabaseQueue
   private let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
 
@@ -42,6 +46,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       database = try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
       checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
+      var reading = Configuration()
+      reading.label = "journal-reader"
+      reading.readonly = true
+      reader = try DatabaseQueue(path: path, configuration: reading)
       // A damaged file is refused here rather than half read later.
       let check = try database.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
       guard check == "ok" else { throw StoreError("integrity check: \(check ?? "no answer")") }
@@ -100,6 +108,28 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v2: finished games, players") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE session ADD COLUMN player TEXT;
+          CREATE TABLE finished_game (
+            number INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            ended_at REAL NOT NULL,
+            seconds REAL NOT NULL,
+            score INTEGER NOT NULL,
+            record TEXT NOT NULL
+          );
+          CREATE INDEX finished_game_by_date ON finished_game (game, ended_at);
+          CREATE INDEX finished_game_by_score ON finished_game (game, score);
+          CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds);
+          CREATE TABLE finished_player (
+            player TEXT NOT NULL,
+            game_number INTEGER NOT NULL REFERENCES finished_game (number),
+            PRIMARY KEY (player, game_number)
+          ) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 
@@ -130,10 +160,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         contents.tables.append((record, moves))
       }
       contents.sessions = try Row.fetchAll(
-        db, sql: "SELECT token, name, table_id, seat FROM session ORDER BY token"
+        db, sql: "SELECT token, name, table_id, seat, player FROM session ORDER BY token"
       ).map {
         SessionRecord(
-          token: $0["token"], name: $0["name"], tableID: $0["table_id"], seat: $0["seat"])
+          token: $0["token"], name: $0["name"], tableID: $0["table_id"], seat: $0["seat"],
+          player: $0["player"])
       }
       contents.lastTableNumber =
         try Int.fetchOne(db, sql: "SELECT MAX(number) FROM game_table") ?? 0
@@ -176,16 +207,98 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         case .session(let session):
           try db.cachedStatement(
             sql: """
-              INSERT INTO session (token, name, table_id, seat) VALUES (?, ?, ?, ?)
+              INSERT INTO session (token, name, table_id, seat, player) VALUES (?, ?, ?, ?, ?)
               ON CONFLICT(token) DO UPDATE SET
-                name = excluded.name, table_id = excluded.table_id, seat = excluded.seat
+                name = excluded.name, table_id = excluded.table_id, seat = excluded.seat,
+                player = excluded.player
               """
-          ).execute(arguments: [session.token, session.name, session.tableID, session.seat])
+          ).execute(arguments: [
+            session.token, session.name, session.tableID, session.seat, session.player,
+          ])
         case .sessionEnded(let token):
           try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
             .execute(arguments: [token])
+        case .finished(let game):
+          // The number comes first (AUTOINCREMENT), then the record with its id in it.
+          try db.cachedStatement(
+            sql: """
+              INSERT INTO finished_game (game, ended_at, seconds, score, record)
+              VALUES (?, ?, ?, ?, '')
+              """
+          ).execute(arguments: [game.game, game.endedAt, game.seconds, game.score])
+          let number = db.lastInsertedRowID
+          var kept = game
+          kept.id = "g\(number)"
+          try db.cachedStatement(sql: "UPDATE finished_game SET record = ? WHERE number = ?")
+            .execute(arguments: [
+              String(decoding: try encoder.encode(kept), as: UTF8.self), number,
+            ])
+          for player in Set(game.players.compactMap(\.player)) {
+            try db.cachedStatement(
+              sql: "INSERT OR IGNORE INTO finished_player (player, game_number) VALUES (?, ?)"
+            ).execute(arguments: [player, number])
+          }
         }
       }
+    }
+  }
+
+  public func scores(_ query: ScoresQuery) throws -> ScoresPage {
+    if query.mine && query.player == nil { return ScoresPage(total: 0, games: []) }
+    var filter = "game = ?"
+    var arguments: StatementArguments = [query.game]
+    if query.mine, let player = query.player {
+      filter += " AND number IN (SELECT game_number FROM finished_player WHERE player = ?)"
+      arguments += [player]
+    }
+    let column =
+      switch query.sort {
+      case .date: "ended_at"
+      case .score: "score"
+      case .duration: "seconds"
+      }
+    let direction = query.descending ? "DESC" : "ASC"
+    // Ties: the later game first (as ScoresPage.select orders them).
+    let order =
+      query.sort == .date
+      ? "ended_at \(direction), number DESC"
+      : "\(column) \(direction), ended_at DESC, number DESC"
+    let decoder = JSONDecoder()
+    let base = arguments
+    func games(_ db: Database, _ sql: String, _ more: StatementArguments = []) throws
+      -> [FinishedGame]
+    {
+      try String.fetchAll(db, sql: sql, arguments: base + more).map {
+        try decoder.decode(FinishedGame.self, from: Data($0.utf8))
+      }
+    }
+    return try reader.read { db in
+      let total =
+        try Int.fetchOne(
+          db, sql: "SELECT COUNT(*) FROM finished_game WHERE \(filter)", arguments: base) ?? 0
+      let page = try games(
+        db,
+        "SELECT record FROM finished_game WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+        [query.pageSize, query.page * query.pageSize])
+      let best = try games(
+        db,
+        "SELECT record FROM finished_game WHERE \(filter) "
+          + "ORDER BY score DESC, ended_at ASC, number ASC LIMIT 1")
+      let shortest = try games(
+        db,
+        "SELECT record FROM finished_game WHERE \(filter) "
+          + "ORDER BY seconds ASC, ended_at ASC, number ASC LIMIT 1")
+      return ScoresPage(total: total, games: page, best: best.first, shortest: shortest.first)
+    }
+  }
+
+  public func finishedGame(id: String) throws -> FinishedGame? {
+    guard id.hasPrefix("g"), let number = Int(id.dropFirst()) else { return nil }
+    let decoder = JSONDecoder()
+    return try reader.read { db in
+      try String.fetchOne(
+        db, sql: "SELECT record FROM finished_game WHERE number = ?", arguments: [number]
+      ).map { try decoder.decode(FinishedGame.self, from: Data($0.utf8)) }
     }
   }
 }

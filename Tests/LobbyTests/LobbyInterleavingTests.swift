@@ -172,8 +172,8 @@ import Testing
           )
         case .close(let connection, let code, _):
           sent.append("close \(connection.rawValue) \(code)")
-        case .journal:
-          Issue.record("a journal entry from a lobby that does not journal")
+        case .journal, .query:
+          Issue.record("a journal entry or query from a lobby that does not journal")
         }
         guard case .send(let frame, let recipients) = action else {
           if case .close(let connection, _, _) = action, let token = clients[connection]?.token {

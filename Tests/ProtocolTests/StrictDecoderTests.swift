@@ -258,7 +258,7 @@ private func nestedObjects(_ depth: Int) -> String {
   @Test(arguments: acceptedNames)
   func nameWithinLimits(_ name: String) throws {
     let decoded = try hello(name: name).get()
-    guard case .hello(let got?, _, _) = decoded.message else {
+    guard case .hello(let got?, _, _, _) = decoded.message else {
       Issue.record("no name in \(decoded)")
       return
     }

@@ -62,6 +62,16 @@ import Testing
           }
         case .close:
           break
+        case .query(let request):
+          // Answered from the store once the batch's entries are written, as RecordReader does.
+          if !sawFrame {
+            try store.write(entries)
+            written += entries
+            sawFrame = true
+          }
+          let message = store.answer(request)
+          inbox[request.connection, default: []].append(message)
+          delivered.append((request.connection, message))
         }
       }
       if !sawFrame {

@@ -30,9 +30,9 @@ final class OutboundRecorder: Sendable {
           entries.append(.sent(bytes: frame.payload, to: connections))
         case .close(let connection, let code, let reason):
           entries.append(.closed(connection, code: code, reason: reason))
-        case .journal:
+        case .journal, .query:
           // These lobbies do not journal (LobbyConfiguration.journal is off).
-          Issue.record("a journal entry from a lobby that does not journal")
+          Issue.record("a journal entry or query from a lobby that does not journal")
         }
       }
     }

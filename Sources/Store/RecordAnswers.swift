@@ -1,0 +1,34 @@
+import Lobby
+import Protocol
+
+extension JournalStore {
+  /// The message that answers `request` from this store: the page of high scores or the game
+  /// with its replay, or the error that says why not. A store that fails is reported to
+  /// `failed` (for the operator) and answered with `unavailable`.
+  public func answer(_ request: RecordRequest, failed: (String) -> Void = { _ in }) -> JSONValue {
+    let replyTo = request.replyTo
+    do {
+      switch request.kind {
+      case .scores(let query):
+        return ServerMessage.scores(try scores(query), query: query, replyTo: replyTo)
+      case .record(let id):
+        guard let game = try finishedGame(id: id) else {
+          return ServerMessage.error(
+            ProtocolError(.unknownRecord, "There is no finished game \(id).", replyTo: replyTo))
+        }
+        guard let answer = FinishedGameReplay.answer(game, replyTo: replyTo) else {
+          failed("finished game \(id) does not replay")
+          return ServerMessage.error(
+            ProtocolError(.unavailable, "Game \(id) cannot be replayed.", replyTo: replyTo))
+        }
+        return answer
+      }
+    } catch {
+      failed("records cannot be read: \(error)")
+      return ServerMessage.error(
+        ProtocolError(
+          .unavailable, "The records cannot be read right now; try again in a moment.",
+          replyTo: replyTo))
+    }
+  }
+}

@@ -1,0 +1,140 @@
+"""Finished games end to end, against the real binary: a solo game played to its end by a real
+WebSocket client is kept, listed by `scores` (sorted, paged, "mine"), given whole by `record`
+with a replay whose diffs rebuild the final scores, and still there after a kill -9 and a
+restart. A server without a journal says it keeps no records."""
+import asyncio
+import signal
+
+from conftest import RunningServer
+from mp_support import run, start_server  # noqa: F401 (a fixture)
+from protocol_client import Client, find_sets
+
+PLAYER_A = "playerAAAAAAAAAAAAAAAA"
+PLAYER_B = "playerBBBBBBBBBBBBBBBB"
+
+
+async def reply_to(client, message_id, timeout=10.0):
+    """Reads until the answer to `message_id` (diffs of other moves are skipped)."""
+    while True:
+        message = await client.recv(timeout)
+        if message.get("replyTo") == message_id:
+            return message
+
+
+async def hello(url, name, player=None):
+    client = await Client.connect(url)
+    message = {"type": "hello", "name": name}
+    if player:
+        message["player"] = player
+    message_id = await client.send(message)
+    welcome = await reply_to(client, message_id)
+    assert welcome["type"] == "welcome", welcome
+    return client
+
+
+async def play_set_to_the_end(url, name, player=None, max_sets=None):
+    """A solo Set game played to its end (or `max_sets` sets); returns its last snapshot."""
+    client = await hello(url, name, player)
+    message_id = await client.send({"type": "playSolo", "game": "set"})
+    table = (await reply_to(client, message_id))["table"]
+    sets = 0
+    while not table["over"] and (max_sets is None or sets < max_sets):
+        found = find_sets(table["board"])
+        assert found, "a board of a game that is not over has a set"
+        for card in found[0]:
+            message_id = await client.send({"type": "choose", "card": card["id"]})
+            answer = await reply_to(client, message_id)
+            assert answer["type"] == "diff", answer
+        sets += 1
+        message_id = await client.send({"type": "resync"})
+        table = (await reply_to(client, message_id))["table"]
+    await client.close()
+    return table
+
+
+async def ask(url, message, player=None):
+    client = await hello(url, "Reader", player)
+    message_id = await client.send(message)
+    answer = await reply_to(client, message_id)
+    await client.close()
+    return answer
+
+
+def final_scores(table):
+    return sorted((p["name"], p["score"]) for p in table["players"])
+
+
+async def finished_games_are_kept(url):
+    first = await play_set_to_the_end(url, "Ada", PLAYER_A)
+    second = await play_set_to_the_end(url, "Bob", PLAYER_B)
+    # A game left unfinished is not kept.
+    await play_set_to_the_end(url, "Cy", PLAYER_A, max_sets=2)
+    assert first["over"] and second["over"]
+
+    page = await ask(url, {"type": "scores", "game": "set"}, PLAYER_A)
+    assert page["type"] == "scores", page
+    assert page["total"] == 2 and len(page["games"]) == 2, page
+    assert [g["players"][0]["name"] for g in page["games"]] == ["Bob", "Ada"], "newest first"
+    ada = page["games"][1]
+    assert ada["mine"] is True and ada["players"][0].get("you") is True
+    assert page["games"][0]["mine"] is False and "you" not in page["games"][0]["players"][0]
+    assert ada["score"] == first["players"][0]["score"]
+    best = max(page["games"], key=lambda g: g["score"])
+    assert page["best"]["score"] == best["score"]
+    assert page["shortest"]["seconds"] == min(g["seconds"] for g in page["games"])
+
+    mine = await ask(url, {"type": "scores", "game": "set", "mine": True}, PLAYER_A)
+    assert [g["id"] for g in mine["games"]] == [ada["id"]], mine
+    nobody = await ask(url, {"type": "scores", "game": "set", "mine": True})
+    assert nobody["total"] == 0 and nobody["games"] == [], nobody
+    paged = await ask(url, {"type": "scores", "game": "set", "sort": "duration", "pageSize": 1, "page": 1})
+    assert paged["total"] == 2 and len(paged["games"]) == 1 and paged["order"] == "asc", paged
+    longest = max(page["games"], key=lambda g: g["seconds"])
+    assert paged["games"][0]["id"] == longest["id"]
+    assert (await ask(url, {"type": "scores", "game": "matchismo"}))["total"] == 0
+
+    record = await ask(url, {"type": "record", "record": ada["id"]})
+    assert record["type"] == "record", record
+    kept = record["record"]
+    assert kept["id"] == ada["id"] and kept["game"] == "set"
+    assert int(kept["seed"]) >= 0 and "rules" in kept
+    assert [(p["name"], p["score"]) for p in kept["players"]] == final_scores(first)
+    replay = record["replay"]
+    assert len(replay["diffs"]) == len(kept["moves"]) > 0
+    assert [d["version"] for d in replay["diffs"]] == list(range(1, len(kept["moves"]) + 1))
+    # The replay's diffs rebuild the final score (score events), and the last one ends the game.
+    score = 0
+    for diff in replay["diffs"]:
+        for event in diff["events"]:
+            if event["kind"] == "score":
+                score = event["score"]
+    assert score == kept["players"][0]["score"]
+    assert any(e["kind"] == "over" or e.get("phase") == "finished" for e in replay["diffs"][-1]["events"])
+
+    missing = await ask(url, {"type": "record", "record": "g999"})
+    assert missing["type"] == "error" and missing["code"] == "unknownRecord", missing
+    bad = await ask(url, {"type": "scores", "game": "set", "sort": "fastest"})
+    assert bad["type"] == "error" and bad["code"] == "badField", bad
+    return page
+
+
+def test_finished_games_are_listed_paged_and_replayed_and_survive_kill_9(start_server):
+    server = RunningServer()
+    try:
+        page = run(finished_games_are_kept, server.ws_url, timeout=120)
+        assert server.signal(signal.SIGKILL) == -signal.SIGKILL
+        again = RunningServer(data_dir=server.data_dir, port=server.port)
+        try:
+            after = run(ask, again.ws_url, {"type": "scores", "game": "set"}, PLAYER_A)
+            assert [g["id"] for g in after["games"]] == [g["id"] for g in page["games"]], after
+            assert after["total"] == 2
+        finally:
+            again.stop()
+    finally:
+        server.stop()
+
+
+def test_a_server_without_a_journal_keeps_no_records(start_server):
+    server = start_server("--no-journal")
+    answer = run(ask, server.ws_url, {"type": "scores", "game": "set"})
+    assert answer["type"] == "error" and answer["code"] == "unavailable", answer
