@@ -6,8 +6,8 @@
  * case, and hand back upper case. */
 const CODE = /^[A-Za-z2-9]{4,12}$/;
 
-/** A finished game's id as the client accepts it in an address (the server's are like "g2"). */
-const RECORD = /^[A-Za-z0-9_-]{1,64}$/;
+/** A finished game's id as the client accepts it in an address (the server's are like "g2", at most 32 bytes). */
+const RECORD = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** `{view: 'lobby'}`, `{view: 'table', code}` for a location hash ("#/t/ABC234") or
  * `{view: 'replay', record}` ("#/replay/g2"). Anything unreadable is the lobby. */
