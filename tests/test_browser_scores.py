@@ -375,6 +375,8 @@ def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished,
     wait.until(lambda d: board_kinds(d) == ["down"] * 8)
     driver.find_element(By.ID, "replay-last").click()
     wait.until(lambda d: text_of(d, "replay-step") == f"Move {moves} of {moves}")
+    # The button just disabled hands the keyboard to the slider.
+    assert driver.switch_to.active_element.get_attribute("id") == "replay-slider"
 
     # Export: the record (not the replay) as JSON, named for its game and id.
     driver.find_element(By.ID, "replay-export").click()

@@ -30,8 +30,8 @@ import { loadPrefs, resolveTheme, savePref } from './prefs.js';
 import { SoundPlayer } from './sound-player.js';
 import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
 import { loadPlayer } from './player.js';
-import { SORT_COLUMNS, ariaSort, captionText, emptyText, pageCount, pageSizeOf, pageText, scoreRows } from './scores.js';
-import { replayHeading, replayKey, sliderText, stepText, timeText } from './replay.js';
+import { pageSizeOf, scoresView } from './scores.js';
+import { replayKey, replayView } from './replay.js';
 
 const NAME_KEY = 'matchismo.name';
 /** localStorage: the game last picked in the lobby. */
@@ -932,41 +932,39 @@ function setUpScores() {
   });
 }
 
-/** The tabs, and the high scores of the game picked (controller.scores). */
+/** The tabs, and the high scores of the game picked (controller.scores, as scores.js scoresView
+ * says to show them). */
 function renderScores() {
-  const { open, query, status, answer } = controller.scores;
-  el['tab-tables'].setAttribute('aria-selected', String(!open));
-  el['tab-scores'].setAttribute('aria-selected', String(open));
-  el['tab-tables'].tabIndex = open ? -1 : 0;
-  el['tab-scores'].tabIndex = open ? 0 : -1;
-  el['tables-panel'].hidden = open;
-  el['scores-panel'].hidden = !open;
-  el['scores-title'].textContent = `${gameInfo(chosenGame).title} high scores`;
-  if (!open) return;
-  el['scores-mine'].checked = query.mine;
-  el['scores-caption'].textContent = captionText(query);
-  for (const { sort } of SORT_COLUMNS) {
+  const view = scoresView(controller.scores);
+  el['tab-tables'].setAttribute('aria-selected', String(!view.open));
+  el['tab-scores'].setAttribute('aria-selected', String(view.open));
+  el['tab-tables'].tabIndex = view.open ? -1 : 0;
+  el['tab-scores'].tabIndex = view.open ? 0 : -1;
+  el['tables-panel'].hidden = view.open;
+  el['scores-panel'].hidden = !view.open;
+  el['scores-title'].textContent = view.title;
+  if (!view.open) return;
+  el['scores-mine'].checked = view.mine;
+  el['scores-caption'].textContent = view.caption;
+  for (const { sort, ariaSort, mark } of view.sorts) {
     const th = el.scores.querySelector(`th[data-sort="${sort}"]`);
-    const order = ariaSort(query, sort);
-    th.setAttribute('aria-sort', order);
-    th.querySelector('.sort-mark').textContent = order === 'ascending' ? '▲' : order === 'descending' ? '▼' : '';
+    th.setAttribute('aria-sort', ariaSort);
+    th.querySelector('.sort-mark').textContent = mark;
   }
-  el.scores.setAttribute('aria-busy', String(status === 'loading'));
-  // The answer shown is the query's, or the previous one while the next loads.
-  const shown = answer !== null && answer.query.game === query.game ? answer : null;
-  const rows = status === 'unavailable' || status === 'error' ? [] : scoreRows(shown);
+  el.scores.setAttribute('aria-busy', String(view.busy));
   const focusedRecord = document.activeElement?.closest?.('#scores-body tr[data-record]')?.dataset.record ?? null;
-  el['scores-body'].replaceChildren(...rows.map(scoresRow));
+  el['scores-body'].replaceChildren(...view.rows.map(scoresRow));
   if (focusedRecord !== null) focusScoresRow(focusedRecord);
-  el.scores.hidden = rows.length === 0;
-  const empty = emptyText({ ...controller.scores, answer: shown });
-  el['scores-empty'].hidden = empty === null;
-  el['scores-empty'].textContent = empty ?? '';
-  const total = shown?.total ?? 0;
-  el['scores-pager'].hidden = rows.length === 0 || status === 'unavailable';
-  el['scores-page'].textContent = pageText(query.page, total, query.pageSize);
-  el['scores-prev'].disabled = query.page <= 0;
-  el['scores-next'].disabled = query.page >= pageCount(total, query.pageSize) - 1;
+  el.scores.hidden = view.rows.length === 0;
+  el['scores-empty'].hidden = view.empty === null;
+  el['scores-empty'].textContent = view.empty ?? '';
+  el['scores-pager'].hidden = !view.pager;
+  el['scores-page'].textContent = view.page;
+  el['scores-prev'].disabled = !view.canPrev;
+  el['scores-next'].disabled = !view.canNext;
+  // A page button that has just been disabled (the first or last page) hands the keyboard on.
+  if (document.activeElement === el['scores-prev'] && !view.canPrev && view.canNext) el['scores-next'].focus();
+  if (document.activeElement === el['scores-next'] && !view.canNext && view.canPrev) el['scores-prev'].focus();
 }
 
 function scoresRow(row) {
@@ -1031,30 +1029,29 @@ function setUpReplay() {
   el['replay-slider'].addEventListener('input', () => dispatch({ type: 'replayStep', how: Number(el['replay-slider'].value) }));
 }
 
-/** The step of the replay shown (controller.replay): its board (read-only), status line, scores,
- * and where it is in the game. */
+/** The step of the replay shown (controller.replay, as replay.js replayView says to show it): its
+ * board (read-only), status line, scores, and where it is in the game. */
 function renderReplay() {
-  const replay = controller.replay;
-  if (replay === null) return;
-  const ready = replay.status === 'ready';
-  const message = replay.status === 'loading' ? 'Loading the game…' : replay.status === 'error' ? replay.error : '';
-  el['replay-message'].textContent = message;
-  el['replay-message'].hidden = message === '';
-  el.replay.dataset.status = replay.status;
-  for (const id of ['replay-scoreboard', 'replay-status', 'replay-board-area']) el[id].hidden = !ready;
-  for (const id of ['replay-export', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next', 'replay-last']) el[id].disabled = !ready;
-  if (!ready) {
-    el['replay-title'].textContent = 'Replay';
-    el['replay-meta'].textContent = '';
-    el['replay-step'].textContent = '';
-    el['replay-time'].textContent = '';
-    return;
-  }
-  const { data, index } = replay;
-  const heading = replayHeading(data.record);
-  el['replay-title'].textContent = heading.title;
-  el['replay-meta'].textContent = heading.meta + (data.complete ? '' : ' · the rest of this game could not be read');
-  const table = data.steps[index].table;
+  if (controller.replay === null) return;
+  const view = replayView(controller.replay);
+  el.replay.dataset.status = controller.replay.status;
+  el['replay-message'].textContent = view.message;
+  el['replay-message'].hidden = view.message === '';
+  el['replay-title'].textContent = view.title;
+  el['replay-meta'].textContent = view.meta;
+  el['replay-step'].textContent = view.step;
+  el['replay-time'].textContent = view.time;
+  for (const id of ['replay-scoreboard', 'replay-status', 'replay-board-area']) el[id].hidden = !view.ready;
+  el['replay-export'].disabled = !view.ready;
+  el['replay-slider'].disabled = !view.ready;
+  el['replay-first'].disabled = !view.canBack;
+  el['replay-prev'].disabled = !view.canBack;
+  el['replay-next'].disabled = !view.canForward;
+  el['replay-last'].disabled = !view.canForward;
+  // A step button that has just been disabled (the first or last move) hands the keyboard to the slider.
+  if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
+  if (!view.ready) return;
+  const table = view.table;
   replayBoard.setShape(boardShape(table.game, table.settings, table.board.length));
   replayBoard.render(table.board, [], { disabled: true, selectedBy: selectionsByCard(table), mySeat: null });
   if (table.status !== drawnReplayStatus) {
@@ -1063,15 +1060,9 @@ function renderReplay() {
   }
   renderReplayScoreboard(table);
   const slider = el['replay-slider'];
-  slider.max = String(data.last);
-  slider.value = String(index);
-  slider.setAttribute('aria-valuetext', sliderText(data, index));
-  el['replay-step'].textContent = stepText(data, index);
-  el['replay-time'].textContent = timeText(data, index);
-  el['replay-first'].disabled = index === 0;
-  el['replay-prev'].disabled = index === 0;
-  el['replay-next'].disabled = index === data.last;
-  el['replay-last'].disabled = index === data.last;
+  slider.max = String(view.last);
+  slider.value = String(view.index);
+  slider.setAttribute('aria-valuetext', view.sliderText);
 }
 
 function renderReplayScoreboard(table) {

@@ -122,3 +122,32 @@ export function exportFile(record) {
     mime: 'application/json',
   };
 }
+
+/**
+ * Everything the replay view shows, from the controller's `replay` state ({status, data, index,
+ * error}): {ready, message (loading or error text, '' when ready), title, meta, table (the step's
+ * table state, or null), last, index, step ("Move 3 of 20"), time, sliderText, canBack, canForward}.
+ */
+export function replayView(replay, { locale, timeZone } = {}) {
+  const ready = replay?.status === 'ready';
+  if (!ready) {
+    const message = replay?.status === 'error' ? (replay.error ?? 'This game could not be shown.') : 'Loading the game…';
+    return { ready, message, title: 'Replay', meta: '', table: null, last: 0, index: 0, step: '', time: '', sliderText: '', canBack: false, canForward: false };
+  }
+  const { data, index } = replay;
+  const heading = replayHeading(data.record, { locale, timeZone });
+  return {
+    ready,
+    message: '',
+    title: heading.title,
+    meta: heading.meta + (data.complete ? '' : ' · the rest of this game could not be read'),
+    table: data.steps[index].table,
+    last: data.last,
+    index,
+    step: stepText(data, index),
+    time: timeText(data, index),
+    sliderText: sliderText(data, index),
+    canBack: index > 0,
+    canForward: index < data.last,
+  };
+}

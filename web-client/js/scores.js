@@ -208,3 +208,33 @@ function isObject(value) {
 function numberOr(value, fallback) {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
+
+/**
+ * Everything the High scores tab shows, from the controller's `scores` state ({open, query,
+ * status, answer, error}): {open, title, caption, mine, busy, sorts: [{sort, ariaSort, mark}],
+ * rows (scoreRows), empty (a text, or null), pager (shown or not), page ("Page 1 of 3"), canPrev,
+ * canNext}. An answer to another game's query is not shown under this one.
+ */
+export function scoresView({ open, query, status, answer, error }, { locale, timeZone } = {}) {
+  const shown = answer !== null && (answer.query?.game ?? answer.game) === query.game ? answer : null;
+  const failed = status === 'unavailable' || status === 'error';
+  const rows = failed ? [] : scoreRows(shown, { locale, timeZone });
+  const total = shown?.total ?? 0;
+  return {
+    open,
+    title: `${gameInfo(query.game).title} high scores`,
+    caption: captionText(query),
+    mine: query.mine,
+    busy: status === 'loading',
+    sorts: SORT_COLUMNS.map(({ sort }) => {
+      const aria = ariaSort(query, sort);
+      return { sort, ariaSort: aria, mark: aria === 'ascending' ? '▲' : aria === 'descending' ? '▼' : '' };
+    }),
+    rows,
+    empty: emptyText({ status, answer: failed ? null : shown, error, query }),
+    pager: rows.length > 0,
+    page: pageText(query.page, total, query.pageSize),
+    canPrev: query.page > 0,
+    canNext: query.page < pageCount(total, query.pageSize) - 1,
+  };
+}

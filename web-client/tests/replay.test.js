@@ -6,6 +6,7 @@ import {
   exportFile,
   replayHeading,
   replayKey,
+  replayView,
   sliderText,
   stepText,
   stepTo,
@@ -147,4 +148,22 @@ test('the heading names the game, its players, when it ended and how long it las
     meta: 'Ada · ended Nov 24, 2026, 7:08 AM · 1:12',
   });
   assert.deepEqual(replayHeading({ game: 'set' }), { title: 'Replay: Set', meta: '' });
+});
+
+test('the view as drawn: loading, refused, a step', () => {
+  assert.deepEqual(
+    [replayView({ status: 'loading' }).message, replayView({ status: 'loading' }).ready, replayView({ status: 'loading' }).canForward],
+    ['Loading the game…', false, false],
+  );
+  assert.equal(replayView({ status: 'error', error: 'That game is not kept on this server.' }).message, 'That game is not kept on this server.');
+  const data = buildReplay(recordMessage());
+  const start = replayView({ status: 'ready', data, index: 0 }, { locale: 'en-US', timeZone: 'UTC' });
+  assert.deepEqual([start.ready, start.message, start.title, start.step, start.time, start.canBack, start.canForward, start.last],
+    [true, '', 'Replay: Concentration', 'Move 0 of 6', '0:00', false, true, 6]);
+  assert.equal(start.table, data.steps[0].table);
+  const end = replayView({ status: 'ready', data, index: 6 });
+  assert.deepEqual([end.canBack, end.canForward, end.sliderText], [true, false, 'Move 6 of 6, 0:11 into the game']);
+  const cut = recordMessage();
+  cut.replay.diffs[2].version = 7;
+  assert.match(replayView({ status: 'ready', data: buildReplay(cut), index: 0 }).meta, /the rest of this game could not be read$/);
 });

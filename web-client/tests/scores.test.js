@@ -15,6 +15,7 @@ import {
   readScores,
   scoreRows,
   scoreText,
+  scoresView,
   withGame,
   withMine,
   withPage,
@@ -167,4 +168,28 @@ test('what the tab says when it has no rows', () => {
   assert.equal(emptyText(state({ answer: readScores(ANSWER) })), null);
   // While the next page loads, the rows shown stay.
   assert.equal(emptyText(state({ status: 'loading', answer: readScores(ANSWER) })), null);
+});
+
+test('the tab as drawn: headings, rows, pager, and nothing of another game\'s answer', () => {
+  const query = { ...initialQuery('set', 1), sort: 'score' };
+  const answer = { ...readScores(ANSWER), query };
+  const view = scoresView({ open: true, query, status: 'ready', answer, error: null }, UTC);
+  assert.equal(view.title, 'Set high scores');
+  assert.equal(view.caption, 'Finished Set games, highest score first');
+  assert.deepEqual(view.sorts, [
+    { sort: 'date', ariaSort: 'none', mark: '' },
+    { sort: 'score', ariaSort: 'descending', mark: '▼' },
+    { sort: 'duration', ariaSort: 'none', mark: '' },
+  ]);
+  assert.deepEqual(view.rows.map((r) => r.id), ['g2', 'g1']);
+  assert.deepEqual([view.empty, view.pager, view.page, view.canPrev, view.canNext, view.busy], [null, true, 'Page 1 of 2', false, true, false]);
+  // The next page loading: the rows stay, marked busy.
+  const loading = scoresView({ open: true, query: { ...query, page: 1 }, status: 'loading', answer, error: null }, UTC);
+  assert.deepEqual([loading.busy, loading.rows.length, loading.page, loading.canPrev, loading.canNext], [true, 2, 'Page 2 of 2', true, false]);
+  // Another game picked: its own list, not this one.
+  const other = scoresView({ open: true, query: { ...query, game: 'matchismo' }, status: 'loading', answer, error: null }, UTC);
+  assert.deepEqual([other.rows, other.empty, other.pager, other.title], [[], 'Loading high scores…', false, 'Matchismo high scores']);
+  // Records unavailable: said, no rows, no pager.
+  const none = scoresView({ open: true, query, status: 'unavailable', answer: null, error: null });
+  assert.deepEqual([none.rows, none.empty, none.pager], [[], 'This server keeps no records.', false]);
 });
