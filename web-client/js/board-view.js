@@ -3,7 +3,9 @@
 // (layout.js). Reports choices through `onChoose(cardId)`; it never changes the board by itself.
 // Draws any game's entries (card-element.js): Set cards, playing cards, emoji, face-down cards; an
 // entry whose face changes under the same id (a slot handle turned up or down) is redrawn in place
-// with a flip. Every card shows its keyboard key (keys.js) in `span.key-label`.
+// with a flip. Every card shows its keyboard key (keys.js) in `span.key-label`. A read-only board
+// (the replay of a finished game) has no keys and no choosing: its cards are pictures
+// (role="img", not focusable).
 
 import { CARD_ASPECT } from './card-view.js';
 import { createBoardCard, faceKey, updateBoardCard } from './card-element.js';
@@ -20,12 +22,14 @@ export class BoardView {
    * @param {object} options
    * @param {(cardId: number) => void} options.onChoose
    * @param {Record<string,string>} options.palette
+   * @param {boolean} [options.readOnly]   nothing can be chosen (a replay)
    */
-  constructor(element, area, { onChoose, palette }) {
+  constructor(element, area, { onChoose = () => {}, palette, readOnly = false }) {
     this.element = element;
     this.area = area;
     this.onChoose = onChoose;
     this.palette = palette;
+    this.readOnly = readOnly;
     this.cards = new Map(); // card id → element
     this.drawn = new Map(); // card id → {entry, key}: what the element shows (card-element faceKey)
     this.count = 0;
@@ -85,18 +89,25 @@ export class BoardView {
         if (focused && el !== document.activeElement) el.focus();
       }
       this.drawn.set(card.id, { entry: card, key });
-      this.showKey(el, keys[i] ?? null);
+      this.showKey(el, this.readOnly ? null : (keys[i] ?? null));
       if (this.element.children[i] !== el) this.element.insertBefore(el, this.element.children[i] ?? null);
     });
     const chosen = new Set(selection);
     for (const [id, el] of this.cards) {
       const selected = chosen.has(id);
       el.classList.toggle('selected', selected);
-      el.setAttribute('aria-pressed', String(selected));
-      el.setAttribute('aria-disabled', String(disabled || el.classList.contains('matched')));
+      if (this.readOnly) {
+        el.setAttribute('role', 'img');
+        el.tabIndex = -1;
+        el.removeAttribute('aria-pressed');
+        el.removeAttribute('aria-disabled');
+      } else {
+        el.setAttribute('aria-pressed', String(selected));
+        el.setAttribute('aria-disabled', String(disabled || el.classList.contains('matched')));
+      }
       this.showSelectedBy(el, selectedBy.get(id) ?? [], mySeat);
     }
-    this.disabled = disabled;
+    this.disabled = disabled || this.readOnly;
     if (lostFocus && board.length > 0) {
       this.element.children[Math.min(focusedIndex, board.length - 1)]?.focus();
     }

@@ -9,6 +9,7 @@
 //   typed       the name in the lobby's name box, as typed
 //   hash        the address's hash (a share link: #/t/CODE)
 //   storedTable the code of the table this tab sat at before a reload (sessionStorage), or null
+//   game        the game picked in the lobby (its tabs: the high scores follow it)
 //
 // The effects, each an object with a `type`:
 //   send {message}             send it (the controller has checked the connection is online)
@@ -19,8 +20,13 @@
 //   saveName {name}            remember the name (localStorage)
 //   setName {name}             put the name in the lobby's name box
 //   focus {target}             focus an element by id
-//   view {view}                show 'lobby' or 'table'
+//   view {view}                show 'lobby', 'table' or 'replay'
 //   render, renderLobby        draw the table, the lobby list
+//   renderScores               draw the lobby's high scores tab (controller.scores)
+//   renderReplay               draw the replay view (controller.replay)
+//   lobbyGame {game}           show this game's tab in the lobby (as if picked; no pickGame event)
+//   focusRow {record}          focus the Replay button of that game's row in the high scores
+//   download {name, text, mime}  save a file (Export)
 //   hash {hash}                set the address without a history entry (null: the lobby)
 //   rememberTable {code}, forgetTable
 //   timer {name, ms, id?}      after ms, dispatch {type: 'timer', name, id} (replaces a timer of
@@ -44,11 +50,14 @@
 import * as messages from './messages.js';
 import { applyDiff, applySnapshot, initialState, isSpectator, mySelection } from './table-state.js';
 import { applyLobbyDiff, applyLobbySnapshot, awaitLobby, initialLobby } from './lobby-state.js';
-import { parseRoute, tableHash } from './route.js';
+import { parseRoute, replayHash, tableHash } from './route.js';
 import { leaveNeedsConfirmation } from './seats.js';
 import { lostRaceText } from './feedback.js';
 import { findSets, isValidCard } from './set-cards.js';
 import { soundForError, soundForEvents } from './sounds.js';
+import { initialQuery, readScores, withGame, withMine, withPage, withSort } from './scores.js';
+import { buildReplay, exportFile, stepTo } from './replay.js';
+import { GAME_IDS } from './games.js';
 
 /** How long a chosen card waits for its answer before it stops looking pending. */
 export const PENDING_MS = 3000;
@@ -68,9 +77,16 @@ const INTENTS = Object.freeze({
   spectate: (id, i) => messages.spectate(id, i.table !== undefined ? { table: i.table } : { code: i.code }),
 });
 
+/** What a refused `record` says in the replay view. */
+const RECORD_ERRORS = Object.freeze({
+  unknownRecord: 'That game is not kept on this server.',
+  unavailable: 'This server keeps no records.',
+});
+
 export class Controller {
-  /** `nextId` gives message ids (shared with the connection's hello and resync). */
-  constructor({ nextId = messages.createIdSource() } = {}) {
+  /** `nextId` gives message ids (shared with the connection's hello and resync); `pageSize` the
+   * games on one page of the high scores (scores.js pageSizeOf). */
+  constructor({ nextId = messages.createIdSource(), pageSize } = {}) {
     this.nextId = nextId;
     /** The table (table-state.js). */
     this.state = initialState();
@@ -94,6 +110,14 @@ export class Controller {
     this.inviteCode = '';
     /** The board a hint was last given for, and how many of its cards were shown. */
     this.hint = { key: '', shown: 0 };
+    /** The lobby's high scores tab: whether it is shown, the query (scores.js), the last answer
+     * (scores.js readScores plus the `query` it answers; kept while the next one loads), and the
+     * id of the `scores` whose answer counts.
+     * status: idle | loading | ready | unavailable | error. */
+    this.scores = { open: false, query: initialQuery('set', pageSize), status: 'idle', answer: null, error: null, requestId: null };
+    /** The replay shown, or null: {id, status: loading | ready | error, requestId, data
+     * (replay.js buildReplay), index (the step shown), error}. */
+    this.replay = null;
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -156,11 +180,15 @@ export class Controller {
     fx.push({ type: 'renderLobby' });
   }
 
-  /** Online without a table: list the tables, and follow a share link if the address has one. */
+  /** Online without a table: list the tables, and follow a share link (or a replay's address) if
+   * the address has one; ask again for what was asked while offline. */
   enterLobby(fx, ctx) {
     this.subscribeLobby(fx, ctx);
     const route = parseRoute(ctx.hash ?? '');
     if (route.view === 'table') this.joinByLink(fx, ctx, route.code);
+    else if (route.view === 'replay' && this.replay?.id !== route.record) this.openReplay(fx, ctx, route.record);
+    else if (this.replay?.status === 'loading') this.requestRecord(fx, ctx);
+    if (this.scores.open) this.requestScores(fx, ctx);
   }
 
   /** An invite link: join under the name typed, or, with none yet, ask for one first (or just
@@ -186,7 +214,8 @@ export class Controller {
     fx.push({ type: 'clearPending' });
   }
 
-  /** No table any more: back to the lobby's list. */
+  /** No table any more: back to the lobby's list (and its high scores, which may now hold the
+   * game just played). */
   backToLobby(fx, ctx) {
     this.state = initialState();
     this.playingSince = null;
@@ -194,6 +223,87 @@ export class Controller {
     fx.push({ type: 'leftTable' }, { type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' });
     if (ctx.connection === 'online') this.subscribeLobby(fx, ctx);
     else fx.push({ type: 'renderLobby' });
+    if (this.scores.open) this.requestScores(fx, ctx);
+  }
+
+  // ---- High scores and replays -----------------------------------------------------------------
+
+  /** Ask for the page the query names; the rows shown stay until the answer comes. Offline, the
+   * next welcome asks (enterLobby). */
+  requestScores(fx, ctx) {
+    const requestId = this.nextId();
+    this.scores = { ...this.scores, status: 'loading', error: null, requestId };
+    this.send(fx, ctx, messages.scores(requestId, this.scores.query), { quiet: true });
+    fx.push({ type: 'renderScores' });
+  }
+
+  /** A new query: asked for when the tab is shown (and when it differs from the one answered). */
+  query(fx, ctx, next) {
+    if (next === this.scores.query && this.scores.status !== 'error') return;
+    this.scores = { ...this.scores, query: next };
+    if (this.scores.open) this.requestScores(fx, ctx);
+  }
+
+  scoresAnswered(fx, message) {
+    if (message.replyTo === undefined || message.replyTo !== this.scores.requestId) return; // an older query's
+    let answer;
+    try {
+      answer = readScores(message);
+    } catch (error) {
+      fx.push({ type: 'warn', text: 'Unreadable scores', error });
+      this.scores = { ...this.scores, status: 'error', error: 'The high scores could not be read.', requestId: null };
+      fx.push({ type: 'renderScores' });
+      return;
+    }
+    // The query it answers goes with it: the rows of another game are not shown under this one.
+    this.scores = { ...this.scores, status: 'ready', answer: { ...answer, query: this.scores.query }, error: null, requestId: null };
+    fx.push({ type: 'renderScores' });
+  }
+
+  /** Show the replay of a finished game (an id from `scores`): loading until `record` answers. */
+  openReplay(fx, ctx, id) {
+    this.replay = { id, status: 'loading', requestId: null, data: null, index: 0, error: null };
+    fx.push({ type: 'hash', hash: replayHash(id) }, { type: 'view', view: 'replay' });
+    this.requestRecord(fx, ctx);
+  }
+
+  requestRecord(fx, ctx) {
+    const requestId = this.nextId();
+    this.replay = { ...this.replay, requestId };
+    this.send(fx, ctx, messages.record(requestId, this.replay.id), { quiet: true });
+    fx.push({ type: 'renderReplay' });
+  }
+
+  recordAnswered(fx, message) {
+    if (this.replay === null || message.replyTo === undefined || message.replyTo !== this.replay.requestId) return;
+    let data;
+    try {
+      data = buildReplay(message);
+    } catch (error) {
+      fx.push({ type: 'warn', text: 'Unreadable record', error });
+      this.replay = { ...this.replay, status: 'error', requestId: null, error: 'This game could not be read.' };
+      fx.push({ type: 'renderReplay' });
+      return;
+    }
+    this.replay = { ...this.replay, status: 'ready', requestId: null, data, index: 0, error: null };
+    fx.push({ type: 'renderReplay' });
+  }
+
+  /** Leave the replay for the high scores of its game. */
+  closeReplay(fx, ctx, { hash = true } = {}) {
+    if (this.replay === null) return;
+    const { id, data } = this.replay;
+    this.replay = null;
+    const game = GAME_IDS.includes(data?.record.game) ? data.record.game : (ctx.game ?? this.scores.query.game);
+    if (hash) fx.push({ type: 'hash', hash: null });
+    fx.push({ type: 'view', view: 'lobby' });
+    if (game !== ctx.game) fx.push({ type: 'lobbyGame', game });
+    const next = withGame(this.scores.query, game);
+    const stale = !this.scores.open || next !== this.scores.query || this.scores.status !== 'ready';
+    this.scores = { ...this.scores, open: true, query: next };
+    if (stale) this.requestScores(fx, ctx);
+    else fx.push({ type: 'renderScores' });
+    fx.push({ type: 'focusRow', record: id });
   }
 
   leave(fx, ctx) {
@@ -272,6 +382,7 @@ export class Controller {
     }
     const changedTable = this.state.table?.id !== next.table.id;
     this.state = next;
+    this.replay = null; // sitting or watching ends a replay
     this.heardFromTable = true;
     this.joinRequest = null;
     this.lobby = initialLobby(); // sitting or watching ends the lobby subscription
@@ -330,13 +441,31 @@ export class Controller {
   }
 
   error(fx, ctx, message) {
+    const text = typeof message.message === 'string' ? message.message : null;
+    if (message.replyTo !== undefined && message.replyTo === this.scores.requestId) {
+      // Said in place of the rows: this server keeps no records, or refused the query.
+      const unavailable = message.code === 'unavailable';
+      this.scores = {
+        ...this.scores,
+        status: unavailable ? 'unavailable' : 'error',
+        answer: null,
+        error: unavailable ? null : (text ?? 'The server refused this query.'),
+        requestId: null,
+      };
+      fx.push({ type: 'renderScores' });
+      return;
+    }
+    if (this.replay !== null && message.replyTo !== undefined && message.replyTo === this.replay.requestId) {
+      this.replay = { ...this.replay, status: 'error', requestId: null, error: RECORD_ERRORS[message.code] ?? text ?? 'The server refused that.' };
+      fx.push({ type: 'renderReplay' });
+      return;
+    }
     const mine = this.pendingChoices.has(message.replyTo);
     if (mine) {
       const sound = soundForError(message.code);
       if (sound !== null) fx.push({ type: 'sound', name: sound });
     }
     this.settle(fx, message.replyTo, this.state.table?.you);
-    const text = typeof message.message === 'string' ? message.message : null;
     if (message.code === 'badSettings') {
       // The table was not opened: say what does not fit next to the form.
       fx.push({ type: 'settingsProblem', text: text ?? 'The server refused these settings.' });
@@ -423,6 +552,12 @@ const HANDLERS = {
       case 'error':
         this.error(fx, event, message);
         break;
+      case 'scores':
+        this.scoresAnswered(fx, message);
+        break;
+      case 'record':
+        this.recordAnswered(fx, message);
+        break;
       default:
         break; // Messages of later versions are not shown.
     }
@@ -489,6 +624,12 @@ const HANDLERS = {
   route(event, fx) {
     const route = parseRoute(event.hash ?? '');
     const table = this.state.table;
+    if (route.view === 'replay') {
+      // A replay is watched from the lobby; a seat is not given up for one.
+      if (table === null && this.replay?.id !== route.record) this.openReplay(fx, event, route.record);
+      return;
+    }
+    if (this.replay !== null && table === null) this.closeReplay(fx, event, { hash: false });
     if (route.view === 'table') {
       if (table !== null && table.code === route.code) return;
       // A seat is taken under the name typed (act starts a new session when it changed).
@@ -551,6 +692,69 @@ const HANDLERS = {
     const key = table.board.map((c) => c.id).join(',');
     this.hint = { key, shown: this.hint.key === key ? Math.min(2, this.hint.shown + 1) : 1 };
     fx.push({ type: 'flash', cards: sets[0].slice(0, this.hint.shown).map((c) => c.id), kind: 'hint', ms: HINT_MS });
+  },
+
+  /** The lobby's tab: the live tables or the high scores of the game picked. */
+  lobbyTab(event, fx) {
+    const open = event.tab === 'scores';
+    if (open === this.scores.open) return;
+    this.scores = { ...this.scores, open };
+    if (open) {
+      const next = withGame(this.scores.query, event.game ?? this.scores.query.game);
+      this.scores = { ...this.scores, query: next };
+      this.requestScores(fx, event);
+    } else {
+      fx.push({ type: 'renderScores' });
+    }
+  },
+
+  /** Another game picked in the lobby: its high scores, from the first page. */
+  pickGame(event, fx) {
+    if (typeof event.game !== 'string') return;
+    this.query(fx, event, withGame(this.scores.query, event.game));
+  },
+
+  /** A sort heading of the high scores clicked: {sort: date | score | duration}. */
+  scoresSort(event, fx) {
+    this.query(fx, event, withSort(this.scores.query, event.sort));
+  },
+
+  /** Previous / Next page: {by: -1 | 1}. */
+  scoresPage(event, fx) {
+    const total = this.scores.answer?.total ?? 0;
+    this.query(fx, event, withPage(this.scores.query, this.scores.query.page + Math.sign(event.by ?? 0), total));
+  },
+
+  /** "Only my games": {mine}. */
+  scoresMine(event, fx) {
+    this.query(fx, event, withMine(this.scores.query, event.mine === true));
+  },
+
+  /** A row's Replay button: {record} (the game's id). */
+  openReplay(event, fx) {
+    if (typeof event.record !== 'string' || event.record === '' || this.state.table !== null) return;
+    this.openReplay(fx, event, event.record);
+  },
+
+  /** A step control of the replay: {how: first | prev | next | last | <the slider's number>}. */
+  replayStep(event, fx) {
+    const replay = this.replay;
+    if (replay === null || replay.status !== 'ready') return;
+    const index = stepTo(replay.data, replay.index, event.how);
+    if (index === replay.index) return;
+    this.replay = { ...replay, index };
+    fx.push({ type: 'renderReplay' });
+  },
+
+  /** Export: the record as a JSON file. */
+  replayExport(event, fx) {
+    if (this.replay?.status !== 'ready') return;
+    fx.push({ type: 'download', ...exportFile(this.replay.data.record) });
+  },
+
+  /** "Back to high scores". */
+  closeReplay(event, fx) {
+    this.closeReplay(fx, event);
   },
 
   /** A timer the controller asked for ran out. */

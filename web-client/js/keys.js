@@ -59,5 +59,6 @@ export const SHORTCUTS = Object.freeze([
   { keys: ['h'], description: 'History of matches and mismatches' },
   { keys: ['i'], description: 'Hint (solo Set)' },
   { keys: ['m'], description: 'Sound on / off' },
+  { keys: ['←', '→', 'Home', 'End'], description: 'In a replay: previous, next, first, last move' },
   { keys: ['?'], description: 'Show or hide this help' },
 ]);

@@ -1,6 +1,6 @@
 // Wires the page together: the connection (net.js), the decisions (controller.js: what a
 // message, a click, a key or a timer leads to), the address and the views (board-view.js,
-// status-view.js, the lobby, scoreboard and phase drawn below). This file reads the page, feeds
+// status-view.js, the lobby, scoreboard and phase drawn below, the high scores and the replay). This file reads the page, feeds
 // the controller events and carries out the effects it returns; it decides nothing itself.
 
 import * as messages from './messages.js';
@@ -29,6 +29,9 @@ import { SHORTCUTS, keyAction } from './keys.js';
 import { loadPrefs, resolveTheme, savePref } from './prefs.js';
 import { SoundPlayer } from './sound-player.js';
 import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
+import { loadPlayer } from './player.js';
+import { pageSizeOf, scoresView } from './scores.js';
+import { replayKey, replayView } from './replay.js';
 
 const NAME_KEY = 'matchismo.name';
 /** localStorage: the game last picked in the lobby. */
@@ -56,11 +59,19 @@ const el = Object.fromEntries(
     'stat-flips', 'flips', 'stat-deck', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'history-button',
     'history-view', 'history-back', 'history-list', 'history-empty', 'gameover-time', 'gameover-vote',
     'back-to-lobby', 'zoom-reset',
+    'lobby-tabs', 'tab-tables', 'tab-scores', 'tables-panel', 'scores-panel', 'scores-title', 'scores-mine', 'scores',
+    'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
+    'replay', 'replay-title', 'replay-meta', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
+    'replay-status', 'replay-board-area', 'replay-board', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
+    'replay-last', 'replay-step', 'replay-time',
   ].map((id) => [id, document.getElementById(id)]),
 );
 
 const nextId = messages.createIdSource();
-const controller = new Controller({ nextId });
+// `?pageSize=N` (1–50) sets how many finished games a page of the high scores shows.
+const controller = new Controller({ nextId, pageSize: pageSizeOf(new URLSearchParams(window.location.search).get('pageSize')) });
+/** This browser's player token (player.js): sent in every hello, for "Only my games". */
+const player = loadPlayer(storage());
 let tickTimer = null;
 let drawnStatus = null; // the runs array last drawn, to skip redrawing an unchanged line
 let toastTimer = null;
@@ -82,6 +93,8 @@ const board = new BoardView(el.board, el['board-area'], {
   onChoose: (card) => dispatch({ type: 'choose', card }),
   palette: readPalette(),
 });
+const replayBoard = new BoardView(el['replay-board'], el['replay-board-area'], { palette: readPalette(), readOnly: true });
+let drawnReplayStatus = null; // the runs last drawn in the replay's status line
 
 const connection = new Connection({
   url: messages.socketURL(window.location),
@@ -90,6 +103,7 @@ const connection = new Connection({
     dispatch({ type: 'hello' });
     return controller.helloName;
   },
+  player: () => player,
   version: () => {
     const { table, awaitingSnapshot } = controller.state;
     return table !== null && !awaitingSnapshot ? table.version : null;
@@ -120,6 +134,8 @@ el['game-picker'].addEventListener('click', (event) => {
   if (button) pickGame(button.dataset.game);
 });
 pickGame(chosenGame);
+setUpScores();
+setUpReplay();
 el.join.addEventListener('click', () => dispatch({ type: 'joinCode', raw: el['join-code'].value }));
 el['join-code'].addEventListener('keydown', (event) => {
   if (event.key !== 'Enter') return;
@@ -196,6 +212,7 @@ function dispatch(event) {
     typed: el.name.value,
     hash: window.location.hash,
     storedTable: storedTable(),
+    game: chosenGame,
     ...event,
   });
   for (const effect of effects) perform(effect);
@@ -334,6 +351,21 @@ function perform(effect) {
     case 'warn':
       console.warn(effect.text, effect.error);
       break;
+    case 'renderScores':
+      renderScores();
+      break;
+    case 'renderReplay':
+      renderReplay();
+      break;
+    case 'lobbyGame':
+      pickGame(effect.game, { quiet: true });
+      break;
+    case 'focusRow':
+      focusScoresRow(effect.record);
+      break;
+    case 'download':
+      download(effect);
+      break;
     default:
       throw new Error(`unknown effect ${effect.type}`);
   }
@@ -341,8 +373,9 @@ function perform(effect) {
 
 // ---- The lobby's form -------------------------------------------------------------------------
 
-/** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
-function pickGame(game) {
+/** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve);
+ * its high scores follow (unless `quiet`: the controller chose the game itself). */
+function pickGame(game, { quiet = false } = {}) {
   chosenGame = GAME_IDS.includes(game) ? game : 'set';
   for (const button of el['game-picker'].querySelectorAll('button[data-game]')) {
     button.setAttribute('aria-pressed', String(button.dataset.game === chosenGame));
@@ -361,6 +394,8 @@ function pickGame(game) {
   } catch {
     // Not remembered.
   }
+  if (!quiet) dispatch({ type: 'pickGame' });
+  renderScores();
 }
 
 function loadGame() {
@@ -866,6 +901,198 @@ function part(className, text, tag = 'span') {
   return s;
 }
 
+// ---- Drawing: the high scores (lobby tab) -----------------------------------------------------
+
+function setUpScores() {
+  el['tab-tables'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'tables' }));
+  el['tab-scores'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'scores' }));
+  // The tab pattern: ← → (and Home, End) move between the tabs and show the one reached.
+  el['lobby-tabs'].addEventListener('keydown', (event) => {
+    const tabs = [el['tab-tables'], el['tab-scores']];
+    const i = tabs.indexOf(event.target);
+    if (i === -1) return;
+    const next = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const tab = tabs[(next + tabs.length) % tabs.length];
+    tab.focus();
+    tab.click();
+  });
+  el.scores.querySelector('thead').addEventListener('click', (event) => {
+    const button = event.target.closest?.('button.sort');
+    if (button) dispatch({ type: 'scoresSort', sort: button.dataset.sort });
+  });
+  el['scores-prev'].addEventListener('click', () => dispatch({ type: 'scoresPage', by: -1 }));
+  el['scores-next'].addEventListener('click', () => dispatch({ type: 'scoresPage', by: 1 }));
+  el['scores-mine'].addEventListener('change', () => dispatch({ type: 'scoresMine', mine: el['scores-mine'].checked }));
+  el['scores-body'].addEventListener('click', (event) => {
+    const button = event.target.closest?.('button.replay');
+    const row = button?.closest('tr[data-record]');
+    if (row) dispatch({ type: 'openReplay', record: row.dataset.record });
+  });
+}
+
+/** The tabs, and the high scores of the game picked (controller.scores, as scores.js scoresView
+ * says to show them). */
+function renderScores() {
+  const view = scoresView(controller.scores);
+  el['tab-tables'].setAttribute('aria-selected', String(!view.open));
+  el['tab-scores'].setAttribute('aria-selected', String(view.open));
+  el['tab-tables'].tabIndex = view.open ? -1 : 0;
+  el['tab-scores'].tabIndex = view.open ? 0 : -1;
+  el['tables-panel'].hidden = view.open;
+  el['scores-panel'].hidden = !view.open;
+  el['scores-title'].textContent = view.title;
+  if (!view.open) return;
+  el['scores-mine'].checked = view.mine;
+  el['scores-caption'].textContent = view.caption;
+  for (const { sort, ariaSort, mark } of view.sorts) {
+    const th = el.scores.querySelector(`th[data-sort="${sort}"]`);
+    th.setAttribute('aria-sort', ariaSort);
+    th.querySelector('.sort-mark').textContent = mark;
+  }
+  el.scores.setAttribute('aria-busy', String(view.busy));
+  const focusedRecord = document.activeElement?.closest?.('#scores-body tr[data-record]')?.dataset.record ?? null;
+  el['scores-body'].replaceChildren(...view.rows.map(scoresRow));
+  if (focusedRecord !== null) focusScoresRow(focusedRecord);
+  el.scores.hidden = view.rows.length === 0;
+  el['scores-empty'].hidden = view.empty === null;
+  el['scores-empty'].textContent = view.empty ?? '';
+  el['scores-pager'].hidden = !view.pager;
+  el['scores-page'].textContent = view.page;
+  el['scores-prev'].disabled = !view.canPrev;
+  el['scores-next'].disabled = !view.canNext;
+  // A page button that has just been disabled (the first or last page) hands the keyboard on.
+  if (document.activeElement === el['scores-prev'] && !view.canPrev && view.canNext) el['scores-next'].focus();
+  if (document.activeElement === el['scores-next'] && !view.canNext && view.canPrev) el['scores-prev'].focus();
+}
+
+function scoresRow(row) {
+  const tr = document.createElement('tr');
+  tr.dataset.record = row.id;
+  tr.dataset.seconds = String(row.seconds ?? '');
+  tr.dataset.score = String(row.rawScore ?? '');
+  tr.dataset.ended = row.ended?.iso ?? '';
+  tr.classList.toggle('best', row.best);
+  tr.classList.toggle('shortest', row.shortest);
+  tr.classList.toggle('mine', row.mine);
+  const ended = document.createElement('td');
+  ended.className = 'ended';
+  if (row.ended !== null) {
+    const time = document.createElement('time');
+    time.dateTime = row.ended.iso;
+    time.title = row.ended.full;
+    time.append(part('date', row.ended.date), ' ', part('time', row.ended.time));
+    ended.append(time);
+  }
+  const players = document.createElement('td');
+  players.className = 'players';
+  const list = document.createElement('ul');
+  list.className = 'player-list';
+  for (const p of row.players) {
+    const li = document.createElement('li');
+    li.classList.toggle('you', p.you);
+    li.append(part('name', p.name), ' ', part('player-score', p.score));
+    if (p.you) li.append(' ', part('badge you-badge', 'you'));
+    list.append(li);
+  }
+  players.append(list);
+  for (const badge of row.badges) {
+    players.append(part(`badge ${badge === 'Best score' ? 'best-badge' : 'shortest-badge'}`, badge));
+  }
+  const action = document.createElement('td');
+  action.className = 'replay-cell';
+  const replay = document.createElement('button');
+  replay.type = 'button';
+  replay.className = 'replay small';
+  replay.textContent = 'Replay';
+  replay.setAttribute('aria-label', row.replayLabel);
+  action.append(replay);
+  tr.append(cell('pos', String(row.position)), ended, players, cell('score', row.score), cell('duration', row.duration), action);
+  return tr;
+}
+
+function focusScoresRow(record) {
+  const row = [...el['scores-body'].children].find((tr) => tr.dataset.record === record);
+  row?.querySelector('button.replay')?.focus({ preventScroll: false });
+}
+
+// ---- Drawing: the replay of a finished game ---------------------------------------------------
+
+function setUpReplay() {
+  el['replay-back'].addEventListener('click', () => dispatch({ type: 'closeReplay' }));
+  el['replay-export'].addEventListener('click', () => dispatch({ type: 'replayExport' }));
+  el['replay-first'].addEventListener('click', () => dispatch({ type: 'replayStep', how: 'first' }));
+  el['replay-prev'].addEventListener('click', () => dispatch({ type: 'replayStep', how: 'prev' }));
+  el['replay-next'].addEventListener('click', () => dispatch({ type: 'replayStep', how: 'next' }));
+  el['replay-last'].addEventListener('click', () => dispatch({ type: 'replayStep', how: 'last' }));
+  el['replay-slider'].addEventListener('input', () => dispatch({ type: 'replayStep', how: Number(el['replay-slider'].value) }));
+}
+
+/** The step of the replay shown (controller.replay, as replay.js replayView says to show it): its
+ * board (read-only), status line, scores, and where it is in the game. */
+function renderReplay() {
+  if (controller.replay === null) return;
+  const view = replayView(controller.replay);
+  el.replay.dataset.status = controller.replay.status;
+  el['replay-message'].textContent = view.message;
+  el['replay-message'].hidden = view.message === '';
+  el['replay-title'].textContent = view.title;
+  el['replay-meta'].textContent = view.meta;
+  el['replay-step'].textContent = view.step;
+  el['replay-time'].textContent = view.time;
+  for (const id of ['replay-scoreboard', 'replay-status', 'replay-board-area']) el[id].hidden = !view.ready;
+  el['replay-export'].disabled = !view.ready;
+  el['replay-slider'].disabled = !view.ready;
+  el['replay-first'].disabled = !view.canBack;
+  el['replay-prev'].disabled = !view.canBack;
+  el['replay-next'].disabled = !view.canForward;
+  el['replay-last'].disabled = !view.canForward;
+  // A step button that has just been disabled (the first or last move) hands the keyboard to the slider.
+  if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
+  if (!view.ready) return;
+  const table = view.table;
+  replayBoard.setShape(boardShape(table.game, table.settings, table.board.length));
+  replayBoard.render(table.board, [], { disabled: true, selectedBy: selectionsByCard(table), mySeat: null });
+  if (table.status !== drawnReplayStatus) {
+    drawnReplayStatus = table.status;
+    renderStatus(el['replay-status'], table.status);
+  }
+  renderReplayScoreboard(table);
+  const slider = el['replay-slider'];
+  slider.max = String(view.last);
+  slider.value = String(view.index);
+  slider.setAttribute('aria-valuetext', view.sliderText);
+}
+
+function renderReplayScoreboard(table) {
+  el['replay-scoreboard'].replaceChildren(
+    ...table.players.map((p) => {
+      const li = part('seat', '', 'li');
+      li.dataset.seat = String(p.seat);
+      li.classList.toggle('turn', table.turn === p.seat && !table.over);
+      const swatch = part('swatch', '');
+      swatch.setAttribute('aria-hidden', 'true');
+      const sets = matchesText(table.game, p.matches) + (p.flips === undefined ? '' : ` · ${p.flips} ${p.flips === 1 ? 'flip' : 'flips'}`);
+      li.append(swatch, part('name', p.name), part('score', String(p.score)), part('sets', sets));
+      return li;
+    }),
+  );
+}
+
+/** Save a file the controller made (Export): a link to it, clicked. */
+function download({ name, text, mime }) {
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 // ---- Keyboard, help, preferences --------------------------------------------------------------
 
 /** The page-wide shortcuts (keys.js). The focused card's own keys (Enter, Space, arrows) are
@@ -873,6 +1100,15 @@ function part(className, text, tag = 'span') {
 function shortcut(event) {
   const target = event.target;
   const inField = target instanceof Element && target.closest('input, select, textarea, [contenteditable="true"]') !== null;
+  if (!el.replay.hidden && !anyDialogOpen()) {
+    // The replay's steps: ← → Home End (the slider, when focused, moves itself).
+    const how = replayKey({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, inField });
+    if (how !== null) {
+      event.preventDefault();
+      dispatch({ type: 'replayStep', how });
+      return;
+    }
+  }
   const action = keyAction(
     { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, repeat: event.repeat, inField },
     controller.state.table?.board.length ?? 0,
@@ -980,9 +1216,15 @@ function storage() {
 // ---- Page state -------------------------------------------------------------------------------
 
 function showView(view) {
+  const wasReplay = !el.replay.hidden;
   el.lobby.hidden = view !== 'lobby';
   el.table.hidden = view !== 'table';
+  el.replay.hidden = view !== 'replay';
   if (view === 'table') requestAnimationFrame(() => board.layout());
+  if (view === 'replay' && !wasReplay) {
+    requestAnimationFrame(() => replayBoard.layout());
+    el['replay-back'].focus({ preventScroll: true });
+  }
 }
 
 function showConnection(connectionState, detail) {

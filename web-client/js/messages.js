@@ -1,6 +1,8 @@
 // Protocol v2 (docs/PROTOCOL.md): the client messages as plain objects, and the small pure
 // helpers around them. No DOM, no sockets.
 
+import { isPlayerToken } from './player.js';
+
 /** The WebSocket subprotocol of protocol version 2. */
 export const SUBPROTOCOL = 'matchismo.v2';
 
@@ -111,8 +113,9 @@ export function createIdSource(first = 1) {
 /** `hello`: the first message on a connection. An empty name is left out (the server then says
  * `Player`), and so is a name the server would refuse (see nameProblem: the caller tells the
  * user before sending, and a refused hello would leave the connection without a session); `resume` is the session token of an earlier `welcome`, if any; `version` the last
- * table version applied (sent only with `resume`: it asks for the diffs missed since). */
-export function hello(id, { name = '', resume = null, version = null } = {}) {
+ * table version applied (sent only with `resume`: it asks for the diffs missed since); `player`
+ * the browser's player token (player.js; left out unless the server would accept it). */
+export function hello(id, { name = '', resume = null, version = null, player = null } = {}) {
   const message = { type: 'hello', id };
   const clean = normalizeName(name);
   if (clean !== '' && nameProblem(clean) === null) message.name = clean;
@@ -120,7 +123,31 @@ export function hello(id, { name = '', resume = null, version = null } = {}) {
     message.resume = resume;
     if (Number.isInteger(version) && version >= 0) message.version = version;
   }
+  if (isPlayerToken(player)) message.player = player;
   return message;
+}
+
+/** The orders of a `scores` query, and each sort's default (PROTOCOL.md, `scores`). */
+export const SCORE_SORTS = Object.freeze({ date: 'desc', score: 'desc', duration: 'asc' });
+
+/** Most games on one page of `scores`. */
+export const MAX_PAGE_SIZE = 50;
+
+/** `scores`: one page of a game's finished games. Every field is sent as given, after checking it
+ * is one the server takes (a RangeError otherwise: the caller builds queries from its own state). */
+export function scores(id, { game, sort = 'date', order = SCORE_SORTS[sort], page = 0, pageSize = 20, mine = false } = {}) {
+  if (typeof game !== 'string' || game === '') throw new TypeError('scores needs a game');
+  if (!Object.hasOwn(SCORE_SORTS, sort)) throw new RangeError(`sort ${sort}`);
+  if (order !== 'asc' && order !== 'desc') throw new RangeError(`order ${order}`);
+  if (!Number.isInteger(page) || page < 0) throw new RangeError(`page ${page}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new RangeError(`pageSize ${pageSize}`);
+  return { type: 'scores', id, game, sort, order, page, pageSize, mine: mine === true };
+}
+
+/** `record`: one finished game, whole, with its replay; `record` is a game's id from `scores`. */
+export function record(id, recordId) {
+  if (typeof recordId !== 'string' || recordId === '') throw new TypeError('record needs a game id');
+  return { type: 'record', id, record: recordId };
 }
 
 /** `playSolo`: a new one-seat table of `game`, with the table settings (table-settings.js

@@ -1,5 +1,5 @@
 // The connection to the server: one WebSocket speaking protocol v2, the `hello`/`welcome`
-// handshake, the session token, and reconnecting with backoff. It knows nothing of games or of
+// handshake (with the player token, player.js), the session token, and reconnecting with backoff. It knows nothing of games or of
 // the DOM: messages in, messages out, and a connection state for the page to show.
 //
 // States: 'idle' (not started) → 'connecting' (socket opening, or hello sent and no welcome yet)
@@ -24,6 +24,7 @@ export class Connection {
    * @param {string} options.url                  ws:// or wss:// URL
    * @param {() => number} options.nextId         message ids (shared with the page's messages)
    * @param {() => string} [options.name]         the name to send in `hello`
+   * @param {() => (string|null)} [options.player] the player token to send in `hello` (player.js)
    * @param {() => (number|null)} [options.version] the last table version applied (sent in a
    *                                              resuming `hello`, to get the missed diffs)
    * @param {(message: object) => void} [options.onMessage]   every server message, welcome included
@@ -37,6 +38,7 @@ export class Connection {
     url,
     nextId,
     name = () => '',
+    player = () => null,
     version = () => null,
     onMessage = () => {},
     onState = () => {},
@@ -45,7 +47,7 @@ export class Connection {
     timers = globalThis,
     random = Math.random,
   }) {
-    Object.assign(this, { url, nextId, name, version, onMessage, onState, WebSocketImpl, storage, timers, random });
+    Object.assign(this, { url, nextId, name, player, version, onMessage, onState, WebSocketImpl, storage, timers, random });
     this.socket = null;
     this.state = 'idle';
     this.attempt = 0;
@@ -144,7 +146,7 @@ export class Connection {
   sendHello({ resume }) {
     this.helloId = this.nextId();
     const version = resume ? this.version() : null;
-    this.socket.send(encode(hello(this.helloId, { name: this.name(), resume, version })));
+    this.socket.send(encode(hello(this.helloId, { name: this.name(), resume, version, player: this.player() })));
   }
 
   receive(data) {

@@ -1,12 +1,16 @@
 // The page's address: `#/` (or nothing) is the lobby, `#/t/<code>` a table's share link
-// (PROTOCOL.md: "The share link of a table is /#/t/<code>"). Pure.
+// (PROTOCOL.md: "The share link of a table is /#/t/<code>"), `#/replay/<id>` the replay of a
+// finished game (an id from `scores`). Pure.
 
 /** Invite codes as the server makes them: A–Z and 2–9 (PROTOCOL.md); we accept 4–12 of them, any
  * case, and hand back upper case. */
 const CODE = /^[A-Za-z2-9]{4,12}$/;
 
-/** `{view: 'lobby'}` or `{view: 'table', code}` for a location hash ("#/t/ABC234"). Anything
- * unreadable is the lobby. */
+/** A finished game's id as the client accepts it in an address (the server's are like "g2", at most 32 bytes). */
+const RECORD = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** `{view: 'lobby'}`, `{view: 'table', code}` for a location hash ("#/t/ABC234") or
+ * `{view: 'replay', record}` ("#/replay/g2"). Anything unreadable is the lobby. */
 export function parseRoute(hash) {
   let path = String(hash ?? '');
   if (path.startsWith('#')) path = path.slice(1);
@@ -21,6 +25,7 @@ export function parseRoute(hash) {
     }
     if (CODE.test(code)) return { view: 'table', code: code.toUpperCase() };
   }
+  if (parts.length === 2 && parts[0] === 'replay' && RECORD.test(parts[1])) return { view: 'replay', record: parts[1] };
   return { view: 'lobby' };
 }
 
@@ -32,4 +37,9 @@ export function tableHash(code) {
 /** The full share link of a table, for a page at `location` (origin + path + hash). */
 export function shareLink(location, code) {
   return `${location.origin}${location.pathname}${tableHash(code)}`;
+}
+
+/** The hash of a finished game's replay: "#/replay/g2". */
+export function replayHash(record) {
+  return `#/replay/${encodeURIComponent(record)}`;
 }

@@ -426,3 +426,233 @@ test('lobby snapshots and diffs are drawn; a gap resubscribes; at a table they a
 test('an unknown event is a programming error', () => {
   assert.throws(() => setUp().send({ type: 'nonsense' }), /unknown event/);
 });
+
+// ---- High scores and replays ----------------------------------------------------------------------
+
+/** A controller online in the lobby (pages of 3), with the lobby's `lobby` request answered. */
+function inLobby(options = {}) {
+  let id = 0;
+  const controller = new Controller({ nextId: () => ++id, pageSize: 3 });
+  const ctx = { now: NOW, connection: 'online', typed: 'Ada', hash: '', storedTable: null, game: 'concentration', ...options };
+  const send = (event, more = {}) => controller.dispatch({ ...ctx, ...more, ...event });
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome', resumed: false } });
+  return { controller, send };
+}
+
+const scoresAnswer = (replyTo, extra = {}) => ({
+  type: 'message',
+  message: {
+    type: 'scores', replyTo, game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: 3, total: 5,
+    games: [
+      { id: 'g5', endedAt: '2026-11-24T07:12:40Z', seconds: 31.2, seats: 1, score: 4, mine: true, players: [{ name: 'Ada', score: 4, matches: 4, rank: 1, you: true }] },
+      { id: 'g4', endedAt: '2026-11-24T07:10:00Z', seconds: 20.5, seats: 1, score: 2, mine: false, players: [{ name: 'Bo', score: 2, matches: 4, rank: 1 }] },
+    ],
+    best: { id: 'g5', score: 4 },
+    shortest: { id: 'g1', seconds: 9.9 },
+    ...extra,
+  },
+});
+
+test('the high scores tab asks for the picked game\'s newest games, a page at a time', () => {
+  const { controller, send } = inLobby();
+  const fx = send({ type: 'lobbyTab', tab: 'scores' });
+  assert.deepEqual(sent(fx), [{ type: 'scores', id: 2, game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: 3, mine: false }]);
+  assert.deepEqual(types(fx), ['send', 'renderScores']);
+  assert.equal(controller.scores.status, 'loading');
+  const answered = send(scoresAnswer(2));
+  assert.deepEqual(types(answered), ['renderScores']);
+  assert.equal(controller.scores.status, 'ready');
+  assert.equal(controller.scores.answer.total, 5);
+  assert.deepEqual(controller.scores.answer.games.map((g) => g.id), ['g5', 'g4']);
+  // Back to the live tables: nothing asked.
+  assert.deepEqual(types(send({ type: 'lobbyTab', tab: 'tables' })), ['renderScores']);
+  assert.equal(controller.scores.open, false);
+  assert.deepEqual(send({ type: 'lobbyTab', tab: 'tables' }), []);
+});
+
+test('sorting, paging, "only mine" and another game each ask again; an older answer is ignored', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'lobbyTab', tab: 'scores' });
+  send(scoresAnswer(2));
+  let fx = send({ type: 'scoresSort', sort: 'score' });
+  assert.deepEqual(sent(fx)[0], { type: 'scores', id: 3, game: 'concentration', sort: 'score', order: 'desc', page: 0, pageSize: 3, mine: false });
+  fx = send({ type: 'scoresSort', sort: 'score' });
+  assert.equal(sent(fx)[0].order, 'asc', 'the active sort flips');
+  // The answer to the first sort comes late: it is not shown.
+  assert.deepEqual(send(scoresAnswer(3, { games: [] })), []);
+  assert.equal(controller.scores.answer.games.length, 2);
+  send(scoresAnswer(4, { sort: 'score', order: 'asc' }));
+  fx = send({ type: 'scoresPage', by: 1 });
+  assert.deepEqual([sent(fx)[0].page, sent(fx)[0].sort, sent(fx)[0].order], [1, 'score', 'asc']);
+  send(scoresAnswer(5, { page: 1 }));
+  assert.deepEqual(sent(send({ type: 'scoresPage', by: 1 })), [], '5 games fill only two pages of 3');
+  assert.equal(sent(send({ type: 'scoresPage', by: -1 }))[0].page, 0);
+  fx = send({ type: 'scoresMine', mine: true });
+  assert.deepEqual([sent(fx)[0].mine, sent(fx)[0].page], [true, 0]);
+  fx = send({ type: 'pickGame' }, { game: 'set' });
+  assert.deepEqual([sent(fx)[0].game, sent(fx)[0].mine, sent(fx)[0].sort], ['set', true, 'score']);
+  assert.deepEqual(send({ type: 'pickGame' }, { game: 'set' }), [], 'the same game again asks nothing');
+});
+
+test('with the tab closed, picking a game asks nothing; opening it asks for that game', () => {
+  const { send } = inLobby();
+  assert.deepEqual(send({ type: 'pickGame' }, { game: 'set' }), []);
+  assert.equal(sent(send({ type: 'lobbyTab', tab: 'scores' }, { game: 'set' }))[0].game, 'set');
+});
+
+test('a server that keeps no records says so in the tab; a refused query shows why', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'lobbyTab', tab: 'scores' });
+  const fx = send({ type: 'message', message: { type: 'error', replyTo: 2, code: 'unavailable', message: 'No records are kept.' } });
+  assert.deepEqual(types(fx), ['renderScores'], 'no toast: the tab says it');
+  assert.equal(controller.scores.status, 'unavailable');
+  send({ type: 'scoresSort', sort: 'duration' });
+  send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'badField', message: 'pageSize must be 1–50' } });
+  assert.deepEqual([controller.scores.status, controller.scores.error], ['error', 'pageSize must be 1–50']);
+  // An error for something else is not the tab's.
+  assert.equal(controller.scores.requestId, null);
+});
+
+test('offline, the tab waits and asks once welcomed; leaving a table asks again', () => {
+  const { controller, send } = inLobby();
+  const fx = send({ type: 'lobbyTab', tab: 'scores' }, { connection: 'reconnecting' });
+  assert.deepEqual(types(fx), ['renderScores']);
+  assert.equal(controller.scores.status, 'loading');
+  const welcome = send({ type: 'message', message: { type: 'welcome', resumed: false } });
+  assert.deepEqual(sent(welcome).map((m) => m.type), ['lobby', 'scores']);
+  // A finished game just played shows when the player comes back from the table.
+  send({ type: 'message', message: { type: 'snapshot', table: table() } });
+  const back = send({ type: 'message', message: { type: 'left' } });
+  assert.deepEqual(sent(back).map((m) => m.type), ['lobby', 'scores']);
+});
+
+/** A tiny finished game: one Set board and one diff. */
+const recordAnswer = (replyTo) => ({
+  type: 'message',
+  message: {
+    type: 'record',
+    replyTo,
+    record: { id: 'g4', game: 'set', seconds: 20.5, players: [{ seat: 0, name: 'Bo', score: 1, matches: 1, mistakes: 0, rank: 1 }], moves: [{ seat: 0, card: 0, at: 1.5 }] },
+    replay: {
+      table: { ...table({ id: 'g4', version: 0, you: undefined, players: [{ seat: 0, name: 'Bo', score: 0, matches: 0, selection: [] }] }) },
+      diffs: [{ type: 'diff', table: 'g4', version: 1, seat: 0, events: [{ kind: 'select', seat: 0, card: 0 }], status: [{ text: 'Bo chose' }] }],
+    },
+  },
+});
+
+test('Replay asks for the record, shows it loading, then step by step', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'lobbyTab', tab: 'scores' });
+  send(scoresAnswer(2));
+  let fx = send({ type: 'openReplay', record: 'g4' });
+  assert.deepEqual(sent(fx), [{ type: 'record', id: 3, record: 'g4' }]);
+  assert.deepEqual(types(fx), ['hash', 'view', 'send', 'renderReplay']);
+  assert.deepEqual(fx[0], { type: 'hash', hash: '#/replay/g4' });
+  assert.deepEqual(fx[1], { type: 'view', view: 'replay' });
+  assert.equal(controller.replay.status, 'loading');
+  assert.deepEqual(send({ type: 'replayStep', how: 'next' }), [], 'nothing to step through yet');
+  fx = send(recordAnswer(3));
+  assert.deepEqual(types(fx), ['renderReplay']);
+  assert.deepEqual([controller.replay.status, controller.replay.index, controller.replay.data.last], ['ready', 0, 1]);
+  assert.deepEqual(types(send({ type: 'replayStep', how: 'next' })), ['renderReplay']);
+  assert.equal(controller.replay.index, 1);
+  assert.deepEqual(send({ type: 'replayStep', how: 'next' }), [], 'already at the last move');
+  send({ type: 'replayStep', how: 0 });
+  assert.equal(controller.replay.index, 0);
+  send({ type: 'replayStep', how: 'last' });
+  assert.equal(controller.replay.index, 1);
+});
+
+test('Export saves the record only, named for its game and id', () => {
+  const { send } = inLobby();
+  send({ type: 'openReplay', record: 'g4' });
+  assert.deepEqual(send({ type: 'replayExport' }), [], 'not before it has loaded');
+  send(recordAnswer(2));
+  const [download] = send({ type: 'replayExport' });
+  assert.equal(download.type, 'download');
+  assert.equal(download.name, 'matchismo-set-g4.json');
+  assert.equal(download.mime, 'application/json');
+  const saved = JSON.parse(download.text);
+  assert.equal(saved.id, 'g4');
+  assert.equal(saved.moves.length, 1);
+  assert.equal(saved.replay, undefined);
+});
+
+test('"Back to high scores" shows the replayed game\'s list and focuses its row', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'lobbyTab', tab: 'scores' });
+  send(scoresAnswer(2));
+  send({ type: 'openReplay', record: 'g4' });
+  send(recordAnswer(3));
+  // The replayed game is Set while the lobby shows Concentration: the lobby switches to Set.
+  const fx = send({ type: 'closeReplay' });
+  assert.deepEqual(types(fx), ['hash', 'view', 'lobbyGame', 'send', 'renderScores', 'focusRow']);
+  assert.deepEqual(fx[2], { type: 'lobbyGame', game: 'set' });
+  assert.equal(sent(fx)[0].game, 'set');
+  assert.deepEqual(fx.at(-1), { type: 'focusRow', record: 'g4' });
+  assert.equal(controller.replay, null);
+  assert.equal(controller.scores.open, true);
+});
+
+test('back from a replay of the game shown, the list already there is not asked for again', () => {
+  const { send } = inLobby({ game: 'set' });
+  send({ type: 'lobbyTab', tab: 'scores' });
+  send(scoresAnswer(2, { game: 'set' }));
+  send({ type: 'openReplay', record: 'g4' });
+  send(recordAnswer(3));
+  assert.deepEqual(types(send({ type: 'closeReplay' })), ['hash', 'view', 'renderScores', 'focusRow']);
+});
+
+test('a record the server does not have, or a server without records, is said in the replay view', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'openReplay', record: 'g404' });
+  const fx = send({ type: 'message', message: { type: 'error', replyTo: 2, code: 'unknownRecord', message: 'No game g404.' } });
+  assert.deepEqual(types(fx), ['renderReplay']);
+  assert.deepEqual([controller.replay.status, controller.replay.error], ['error', 'That game is not kept on this server.']);
+  send({ type: 'openReplay', record: 'g1' });
+  send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'unavailable', message: 'x' } });
+  assert.equal(controller.replay.error, 'This server keeps no records.');
+  send({ type: 'openReplay', record: 'g1' });
+  send({ type: 'message', message: { type: 'error', replyTo: 4, code: 'badField', message: 'record is not a string' } });
+  assert.equal(controller.replay.error, 'record is not a string');
+  // An unreadable answer is an error too, and reported.
+  send({ type: 'openReplay', record: 'g1' });
+  const bad = send({ type: 'message', message: { type: 'record', replyTo: 5, record: {} } });
+  assert.deepEqual(types(bad), ['warn', 'renderReplay']);
+  assert.equal(controller.replay.status, 'error');
+});
+
+test('a replay\'s address opens it once welcomed; the lobby\'s address closes it', () => {
+  const { controller, send } = inLobby({ hash: '#/replay/g4' });
+  assert.deepEqual([controller.replay.id, controller.replay.status, controller.replay.requestId], ['g4', 'loading', 2]);
+  // Still loading when the connection is new again: asked once more (the old answer is lost).
+  const again = send({ type: 'message', message: { type: 'welcome', resumed: false } }, { hash: '#/replay/g4' });
+  assert.deepEqual(sent(again), [{ type: 'lobby', id: 3 }, { type: 'record', id: 4, record: 'g4' }]);
+  send(recordAnswer(4));
+  assert.equal(controller.replay.status, 'ready');
+  // Loaded: a new connection does not ask for it again.
+  assert.deepEqual(sent(send({ type: 'message', message: { type: 'welcome', resumed: false } }, { hash: '#/replay/g4' })), [{ type: 'lobby', id: 5 }]);
+  // Another replay's address (typed, or back/forward).
+  const routed = send({ type: 'route' }, { hash: '#/replay/g7' });
+  assert.deepEqual(sent(routed), [{ type: 'record', id: 6, record: 'g7' }]);
+  assert.deepEqual(send({ type: 'route' }, { hash: '#/replay/g7' }), [], 'the one shown');
+  const back = send({ type: 'route' }, { hash: '' });
+  assert.equal(controller.replay, null);
+  assert.ok(types(back).includes('view') && !types(back).includes('hash'), 'the address is already the lobby');
+});
+
+test('at a table, a replay\'s address or button does not give up the seat', () => {
+  const { controller, send } = seated();
+  assert.deepEqual(send({ type: 'route' }, { hash: '#/replay/g4' }), []);
+  assert.deepEqual(send({ type: 'openReplay', record: 'g4' }), []);
+  assert.equal(controller.replay, null);
+  assert.notEqual(controller.state.table, null);
+});
+
+test('a snapshot (a seat taken, a table watched) ends a replay', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'openReplay', record: 'g4' });
+  send({ type: 'message', message: { type: 'snapshot', table: table() } });
+  assert.equal(controller.replay, null);
+});

@@ -142,3 +142,42 @@ test('joinListed joins a public table by its id', async () => {
   assert.deepEqual(messages.joinListed(7, 't3'), { type: 'join', id: 7, table: 't3' });
   assert.throws(() => messages.joinListed(7, ''), TypeError);
 });
+
+test('hello carries the player token when the server would take it', () => {
+  const player = 'x0Vd4bq9yRJ1pQo2mZ8c1A';
+  assert.equal(
+    m.encode(m.hello(1, { name: 'Ada', player })),
+    '{"type":"hello","id":1,"name":"Ada","player":"x0Vd4bq9yRJ1pQo2mZ8c1A"}',
+  );
+  assert.deepEqual(m.hello(1, { resume: 'tok', version: 3, player }), { type: 'hello', id: 1, resume: 'tok', version: 3, player });
+  // Anything the server would refuse (badField) is left out rather than lose the hello.
+  for (const bad of ['short', 'has space in it here', 'x'.repeat(65), 42, null]) {
+    assert.deepEqual(m.hello(1, { player: bad }), { type: 'hello', id: 1 }, String(bad));
+  }
+});
+
+test('scores asks for one page of finished games, with the documented defaults', () => {
+  assert.equal(
+    m.encode(m.scores(7, { game: 'set', sort: 'score', page: 0, pageSize: 20, mine: false })),
+    '{"type":"scores","id":7,"game":"set","sort":"score","order":"desc","page":0,"pageSize":20,"mine":false}',
+  );
+  assert.deepEqual(m.scores(8, { game: 'concentration' }), {
+    type: 'scores', id: 8, game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: 20, mine: false,
+  });
+  // Each sort's default order: newest first, highest first, shortest first.
+  assert.equal(m.scores(1, { game: 'set', sort: 'duration' }).order, 'asc');
+  assert.deepEqual(m.SCORE_SORTS, { date: 'desc', score: 'desc', duration: 'asc' });
+  assert.equal(m.scores(1, { game: 'set', sort: 'score', order: 'asc', page: 3, pageSize: 5, mine: true }).mine, true);
+  assert.throws(() => m.scores(1, {}), TypeError);
+  assert.throws(() => m.scores(1, { game: 'set', sort: 'name' }), RangeError);
+  assert.throws(() => m.scores(1, { game: 'set', order: 'up' }), RangeError);
+  assert.throws(() => m.scores(1, { game: 'set', page: -1 }), RangeError);
+  assert.throws(() => m.scores(1, { game: 'set', pageSize: 0 }), RangeError);
+  assert.throws(() => m.scores(1, { game: 'set', pageSize: 51 }), RangeError);
+});
+
+test('record asks for one finished game by its id', () => {
+  assert.equal(m.encode(m.record(8, 'g2')), '{"type":"record","id":8,"record":"g2"}');
+  assert.throws(() => m.record(8, ''), TypeError);
+  assert.throws(() => m.record(8, 2), TypeError);
+});

@@ -73,7 +73,7 @@ class FakeTimers {
   }
 }
 
-function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null } = {}) {
+function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null, player = () => null } = {}) {
   FakeSocket.all = [];
   const timers = new FakeTimers();
   const received = [];
@@ -82,6 +82,7 @@ function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null
     url: 'ws://127.0.0.1:9/',
     nextId: createIdSource(),
     name: () => name,
+    player,
     version,
     onMessage: (m) => received.push(m),
     onState: (s, d) => states.push([s, d]),
@@ -229,4 +230,19 @@ test('resumed elsewhere (4001): stop, forget the session, do not take it back', 
   connection.start();
   sockets[1].open();
   assert.deepEqual(sockets[1].sent[0], { type: 'hello', id: 2, name: 'Ada' }, 'a new session when asked');
+});
+
+test('every hello carries the player token; the retry after a refused hello leaves it out', () => {
+  const player = 'x0Vd4bq9yRJ1pQo2mZ8c1A';
+  const { connection, sockets, timers } = setup({ player: () => player });
+  connection.start();
+  sockets[0].open();
+  assert.deepEqual(sockets[0].sent[0], { type: 'hello', id: 1, name: 'Ada', player });
+  sockets[0].receive(welcome(1, 'tok-1'));
+  sockets[0].drop();
+  timers.fireAll();
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent[0], { type: 'hello', id: 2, name: 'Ada', resume: 'tok-1', player }, 'a resuming hello too');
+  sockets[1].receive({ type: 'error', replyTo: 2, code: 'badField', message: 'player' });
+  assert.deepEqual(sockets[1].sent[1], { type: 'hello', id: 3 });
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRoute, shareLink, tableHash } from '../js/route.js';
+import { parseRoute, replayHash, shareLink, tableHash } from '../js/route.js';
 
 test('a share link names a table by code', () => {
   assert.deepEqual(parseRoute('#/t/ABC234'), { view: 'table', code: 'ABC234' });
@@ -11,7 +11,7 @@ test('a share link names a table by code', () => {
 });
 
 test('everything else is the lobby', () => {
-  for (const hash of ['', '#', '#/', '#/t/', '#/t', '#/t/AB', '#/t/ABC-234', '#/t/<b>x</b>', '#/t/ABC234/more', '#/x/ABC234', '#/t/%E0%A4%A', null, undefined]) {
+  for (const hash of ['', '#', '#/', '#/t/', '#/t', '#/t/AB', '#/t/ABC-234', '#/t/<b>x</b>', '#/t/ABC234/more', '#/x/ABC234', '#/t/%E0%A4%A', '#/replay/', '#/replay/g 2', '#/replay/g2/x', `#/replay/${'g'.repeat(33)}`, null, undefined]) {
     assert.deepEqual(parseRoute(hash), { view: 'lobby' }, String(hash));
   }
 });
@@ -20,4 +20,11 @@ test('the hash and the link of a table', () => {
   assert.equal(tableHash('ABC234'), '#/t/ABC234');
   assert.deepEqual(parseRoute(tableHash('Q7RT2M')), { view: 'table', code: 'Q7RT2M' });
   assert.equal(shareLink({ origin: 'https://set.example', pathname: '/' }, 'ABC234'), 'https://set.example/#/t/ABC234');
+});
+
+test('a replay is named by the finished game\'s id', () => {
+  assert.deepEqual(parseRoute('#/replay/g2'), { view: 'replay', record: 'g2' });
+  assert.deepEqual(parseRoute('#/replay/g2/'), { view: 'replay', record: 'g2' });
+  assert.equal(replayHash('g2'), '#/replay/g2');
+  assert.deepEqual(parseRoute(replayHash('G_7-x')), { view: 'replay', record: 'G_7-x' });
 });

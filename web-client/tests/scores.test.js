@@ -1,0 +1,195 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DEFAULT_PAGE_SIZE,
+  SORT_COLUMNS,
+  ariaSort,
+  captionText,
+  emptyText,
+  formatDuration,
+  formatEnded,
+  initialQuery,
+  pageCount,
+  pageSizeOf,
+  pageText,
+  readScores,
+  scoreRows,
+  scoreText,
+  scoresView,
+  withGame,
+  withMine,
+  withPage,
+  withSort,
+} from '../js/scores.js';
+
+// The answer of PROTOCOL.md's example.
+const ANSWER = {
+  type: 'scores', replyTo: 7, game: 'set', sort: 'score', order: 'desc', page: 0, pageSize: 20, total: 2,
+  games: [
+    {
+      id: 'g2', endedAt: '2026-11-24T07:12:40Z', seconds: 312.4, seats: 2, score: 9, mine: true,
+      players: [
+        { name: 'Ada', score: 9, matches: 9, rank: 1, you: true },
+        { name: 'Bob', score: 6, matches: 6, rank: 2 },
+      ],
+    },
+    { id: 'g1', endedAt: '2026-11-24T06:58:02Z', seconds: 401.0, seats: 1, score: -3, mine: false, players: [{ name: 'Cy', score: -3, matches: 14, rank: 1 }] },
+  ],
+  best: { id: 'g2', score: 9 },
+  shortest: { id: 'g2', seconds: 312.4 },
+};
+
+const UTC = { locale: 'en-US', timeZone: 'UTC' };
+
+test('the first query: the newest games, everyone\'s, a page of the default size', () => {
+  assert.deepEqual(initialQuery('concentration'), {
+    game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: DEFAULT_PAGE_SIZE, mine: false,
+  });
+  assert.equal(initialQuery('set', 3).pageSize, 3);
+  assert.deepEqual(SORT_COLUMNS.map((c) => c.sort), ['date', 'score', 'duration']);
+});
+
+test('a page size from the address is taken only when the server would take it', () => {
+  assert.equal(pageSizeOf('3'), 3);
+  assert.equal(pageSizeOf(' 50 '), 50);
+  assert.equal(pageSizeOf(1), 1);
+  for (const bad of ['0', '51', '2.5', 'x', '', null, undefined, -1, '1e1']) {
+    assert.equal(pageSizeOf(bad), DEFAULT_PAGE_SIZE, String(bad));
+  }
+});
+
+test('clicking the active sort flips its order; another sort starts at its own default', () => {
+  let q = { ...initialQuery('set'), page: 2 };
+  q = withSort(q, 'date');
+  assert.deepEqual([q.sort, q.order, q.page], ['date', 'asc', 0]);
+  q = withSort(q, 'date');
+  assert.equal(q.order, 'desc');
+  q = withSort(q, 'duration');
+  assert.deepEqual([q.sort, q.order], ['duration', 'asc'], 'shortest first');
+  q = withSort(q, 'score');
+  assert.deepEqual([q.sort, q.order], ['score', 'desc'], 'highest first');
+  q = withSort(q, 'score');
+  assert.equal(q.order, 'asc');
+  assert.equal(withSort(q, 'name'), q, 'an unknown column changes nothing');
+});
+
+test('aria-sort says which column sorts and which way', () => {
+  const q = withSort(initialQuery('set'), 'duration');
+  assert.equal(ariaSort(q, 'duration'), 'ascending');
+  assert.equal(ariaSort(q, 'date'), 'none');
+  assert.equal(ariaSort(initialQuery('set'), 'date'), 'descending');
+  assert.equal(captionText(q), 'Finished Set games, shortest first');
+  assert.equal(captionText({ ...initialQuery('matchismo'), mine: true }), 'My finished Matchismo games, newest first');
+  assert.equal(captionText(withSort(withSort(initialQuery('set'), 'score'), 'score')), 'Finished Set games, lowest score first');
+});
+
+test('pages: counted, named, kept within the games there are', () => {
+  assert.equal(pageCount(0, 10), 1, 'an empty list is one empty page');
+  assert.equal(pageCount(10, 10), 1);
+  assert.equal(pageCount(11, 10), 2);
+  assert.equal(pageText(0, 7, 3), 'Page 1 of 3');
+  const q = initialQuery('set', 3);
+  assert.equal(withPage(q, 1, 7).page, 1);
+  assert.equal(withPage(q, 5, 7).page, 2);
+  assert.equal(withPage(q, -1, 7), q);
+  assert.equal(withPage({ ...q, page: 2 }, 0, 0).page, 0);
+});
+
+test('another game or "only mine" starts from the first page; the sort stays', () => {
+  const q = { ...withSort(initialQuery('set'), 'score'), page: 3 };
+  assert.deepEqual(withGame(q, 'matchismo'), { ...q, game: 'matchismo', page: 0 });
+  assert.equal(withGame(q, 'set'), q);
+  assert.deepEqual(withMine(q, true), { ...q, mine: true, page: 0 });
+  assert.equal(withMine(q, false), q);
+});
+
+test('an answer is read and checked', () => {
+  const answer = readScores(ANSWER);
+  assert.equal(answer.total, 2);
+  assert.deepEqual(answer.best, { id: 'g2', score: 9 });
+  assert.deepEqual(answer.shortest, { id: 'g2', seconds: 312.4 });
+  assert.deepEqual(answer.games[1].players, [{ name: 'Cy', score: -3, matches: 14, rank: 1, you: false }]);
+  assert.equal(answer.games[0].players[0].you, true);
+  // No games at all: best and shortest are null.
+  const none = readScores({ type: 'scores', games: [], total: 0, best: null, shortest: null });
+  assert.deepEqual([none.best, none.shortest, none.total], [null, null, 0]);
+  assert.throws(() => readScores({ type: 'scores' }), TypeError);
+  assert.throws(() => readScores({ type: 'scores', games: [{ score: 3 }] }), TypeError);
+  assert.throws(() => readScores(null), TypeError);
+});
+
+test('ended dates and durations for people', () => {
+  assert.deepEqual(formatEnded('2026-11-24T07:12:40Z', UTC), {
+    date: 'Nov 24, 2026', time: '7:12 AM', full: 'Nov 24, 2026, 7:12 AM', iso: '2026-11-24T07:12:40Z',
+  });
+  assert.equal(formatEnded('2026-11-24T07:12:40Z', { locale: 'en-GB', timeZone: 'Europe/Berlin' }).full, '24 Nov 2026, 08:12');
+  assert.equal(formatEnded('yesterday'), null);
+  assert.equal(formatEnded(undefined), null);
+  assert.equal(formatDuration(312.4), '5:12');
+  assert.equal(formatDuration(59.99), '0:59');
+  assert.equal(formatDuration(3725), '62:05');
+  assert.equal(formatDuration(null), '');
+  assert.equal(scoreText(-3), '−3');
+  assert.equal(scoreText(0), '0');
+});
+
+test('the rows of a page: position, players, best and shortest marked, a label for Replay', () => {
+  const rows = scoreRows(readScores(ANSWER), UTC);
+  assert.equal(rows.length, 2);
+  const [first, second] = rows;
+  assert.deepEqual([first.position, second.position], [1, 2]);
+  assert.deepEqual(first.players, [{ name: 'Ada', score: '9', you: true }, { name: 'Bob', score: '6', you: false }]);
+  assert.equal(first.duration, '5:12');
+  assert.equal(first.score, '9');
+  assert.equal(second.score, '−3');
+  assert.deepEqual([first.best, first.shortest, second.best, second.shortest], [true, true, false, false]);
+  assert.deepEqual(first.badges, ['Best score', 'Shortest']);
+  assert.deepEqual(second.badges, []);
+  assert.equal(first.mine, true);
+  assert.equal(first.replayLabel, 'Replay the game that ended Nov 24, 2026, 7:12 AM (Ada 9, Bob 6)');
+  // Positions continue over pages.
+  const later = scoreRows(readScores({ ...ANSWER, page: 2, pageSize: 3 }), UTC);
+  assert.deepEqual(later.map((r) => r.position), [7, 8]);
+  // Best and shortest are over all pages: a page without them marks nothing.
+  const elsewhere = scoreRows(readScores({ ...ANSWER, best: { id: 'g9', score: 20 }, shortest: { id: 'g8', seconds: 3 } }), UTC);
+  assert.ok(elsewhere.every((r) => !r.best && !r.shortest && r.badges.length === 0));
+  assert.deepEqual(scoreRows(null), []);
+});
+
+test('what the tab says when it has no rows', () => {
+  const query = initialQuery('concentration');
+  const state = (extra) => ({ status: 'ready', answer: null, error: null, query, ...extra });
+  assert.equal(emptyText(state({ status: 'unavailable' })), 'This server keeps no records.');
+  assert.equal(emptyText(state({ status: 'loading' })), 'Loading high scores…');
+  assert.equal(emptyText(state({ status: 'error', error: 'sort is not one of date, score, duration' })), 'sort is not one of date, score, duration');
+  const empty = readScores({ games: [], total: 0, best: null, shortest: null });
+  assert.equal(emptyText(state({ answer: empty })), 'No finished Concentration games yet — play one to the end and it shows here.');
+  assert.equal(emptyText(state({ answer: empty, query: { ...query, mine: true } })), 'You have not finished a Concentration game here yet.');
+  assert.equal(emptyText(state({ answer: readScores(ANSWER) })), null);
+  // While the next page loads, the rows shown stay.
+  assert.equal(emptyText(state({ status: 'loading', answer: readScores(ANSWER) })), null);
+});
+
+test('the tab as drawn: headings, rows, pager, and nothing of another game\'s answer', () => {
+  const query = { ...initialQuery('set', 1), sort: 'score' };
+  const answer = { ...readScores(ANSWER), query };
+  const view = scoresView({ open: true, query, status: 'ready', answer, error: null }, UTC);
+  assert.equal(view.title, 'Set high scores');
+  assert.equal(view.caption, 'Finished Set games, highest score first');
+  assert.deepEqual(view.sorts, [
+    { sort: 'date', ariaSort: 'none', mark: '' },
+    { sort: 'score', ariaSort: 'descending', mark: '▼' },
+    { sort: 'duration', ariaSort: 'none', mark: '' },
+  ]);
+  assert.deepEqual(view.rows.map((r) => r.id), ['g2', 'g1']);
+  assert.deepEqual([view.empty, view.pager, view.page, view.canPrev, view.canNext, view.busy], [null, true, 'Page 1 of 2', false, true, false]);
+  // The next page loading: the rows stay, marked busy.
+  const loading = scoresView({ open: true, query: { ...query, page: 1 }, status: 'loading', answer, error: null }, UTC);
+  assert.deepEqual([loading.busy, loading.rows.length, loading.page, loading.canPrev, loading.canNext], [true, 2, 'Page 2 of 2', true, false]);
+  // Another game picked: its own list, not this one.
+  const other = scoresView({ open: true, query: { ...query, game: 'matchismo' }, status: 'loading', answer, error: null }, UTC);
+  assert.deepEqual([other.rows, other.empty, other.pager, other.title], [[], 'Loading high scores…', false, 'Matchismo high scores']);
+  // Records unavailable: said, no rows, no pager.
+  const none = scoresView({ open: true, query, status: 'unavailable', answer: null, error: null });
+  assert.deepEqual([none.rows, none.empty, none.pager], [[], 'This server keeps no records.', false]);
+});
