@@ -139,7 +139,8 @@ def test_the_solo_board_fits_without_scrolling(server, browsers, width, height, 
     WebDriverWait(driver, 5).until(lambda d: d.execute_script(FITS)["viewport"] == [width, height])
     fit = WebDriverWait(driver, 5).until(lambda d: (lambda f: f if f["inside"] and not f["areaScrolls"] else None)(d.execute_script(FITS)))
     assert not fit["pageScrolls"], fit
-    assert fit["count"] == cards, fit
+    # A deal without a set gets three more cards at once.
+    assert fit["count"] in (cards, cards + 3, cards + 6), fit
     assert abs(fit["minRatio"] - 1.4) < 0.02 and abs(fit["maxRatio"] - 1.4) < 0.02, fit
     assert fit["width"] >= min_card, fit
     if cards != 12:
