@@ -100,7 +100,8 @@ final class InlineLobby: ServiceThreadHandler {
 extension [TransportCommand] {
   /// Appends the transport commands that carry out the lobby's `actions`, in order. Journal
   /// entries go to `journal` as one batch, and a `hold` of its ticket keeps every command after
-  /// them until the batch is written (without a journal they are dropped).
+  /// them until the batch is written (without a journal they are dropped), except a
+  /// `sendAtOnce`, which the transport never holds.
   mutating func append(actions: [LobbyAction], journal: JournalWriter? = nil) {
     var entries: [JournalEntry] = []
     for action in actions {
@@ -108,7 +109,7 @@ extension [TransportCommand] {
       case .journal(let entry):
         entries.append(entry)
         continue
-      case .send, .close:
+      case .send, .sendAtOnce, .close:
         if !entries.isEmpty, let journal {
           append(.hold(journal.append(entries)))
         }
@@ -116,6 +117,7 @@ extension [TransportCommand] {
       }
       switch action {
       case .send(let frame, let connections): append(.send(frame, to: connections))
+      case .sendAtOnce(let frame, let connections): append(.sendAtOnce(frame, to: connections))
       case .close(let connection, let code, let reason):
         append(.close(connection, code: code, reason: reason))
       case .journal: break
