@@ -5,6 +5,10 @@ import Protocol
 public enum LobbyAction: Sendable {
   /// Send one frame, shared by every recipient, to each of `to`.
   case send(Frame, to: [ConnectionID])
+  /// Send one frame at once, ahead of any frame still waiting for the journal: it shows nothing
+  /// the journal keeps (a refusal while the journal cannot be written, which the player should
+  /// hear of now, not once the journal writes again).
+  case sendAtOnce(Frame, to: [ConnectionID])
   /// Close a connection with a WebSocket close code, after what was queued for it.
   case close(ConnectionID, code: UInt16, reason: String)
   /// Write this down (``LobbyConfiguration/journal``): the actions after it may be carried out
@@ -320,8 +324,9 @@ public struct LobbyState: Sendable {
 
   /// The journal can (true) or cannot (false) be written now. While it cannot, moves and
   /// re-deals are refused with `unavailable` rather than played on where nothing is kept: a move
-  /// nobody can see (its frames wait for the journal) is better refused at once. The shell says
-  /// so when its writer starts or stops failing.
+  /// nobody can see (its frames wait for the journal) is better refused at once, and the refusal
+  /// is a ``LobbyAction/sendAtOnce(_:to:)``, which does not wait behind those frames. The shell
+  /// says so when its writer starts or stops failing.
   public mutating func journalAvailable(_ available: Bool) {
     journalDown = !available
   }
@@ -343,10 +348,12 @@ public struct LobbyState: Sendable {
   {
     guard journalDown else { return false }
     ownStatistics.movesRejected[.unavailable, default: 0] += 1
-    reply(
-      ProtocolError(
-        .unavailable, "The server cannot save moves right now; try again in a moment.",
-        replyTo: replyTo), to: connection)
+    // At once: the frames of the moves taken before the failure wait for the journal, and so
+    // would this refusal behind them, until the journal writes again.
+    let refusal = ProtocolError(
+      .unavailable, "The server cannot save moves right now; try again in a moment.",
+      replyTo: replyTo)
+    out.append(.sendAtOnce(Frame(ServerMessage.error(refusal)), to: [connection]))
     return true
   }
 

@@ -61,7 +61,8 @@ struct Application {
       lobby = nil
     } else {
       lobby = ShardedLobby(
-        state: state, now: MonotonicClock.now, metrics: metrics.makeLobbyMetrics())
+        state: state, now: MonotonicClock.now, metrics: metrics.makeLobbyMetrics(),
+        journal: journal)
       handler = lobby!
     }
     let transport = WebSocketTransport(

@@ -108,7 +108,9 @@ final class InlineLobby: ServiceThreadHandler {
 extension [TransportCommand] {
   /// Appends the transport commands that carry out the lobby's `actions`, in order. Journal
   /// entries go to `journal` as one batch, and a `hold` of its ticket keeps every command after
-  /// them until the batch is written (without a journal they are dropped).
+  /// them until the batch is written (without a journal they are dropped), except a
+  /// `sendAtOnce`, which the transport never holds. Questions about finished games go to
+  /// `records`.
   mutating func append(
     actions: [LobbyAction], journal: JournalWriter? = nil, records: RecordReader? = nil
   ) {
@@ -124,7 +126,7 @@ extension [TransportCommand] {
         entries.removeAll()
         records?.submit(request)
         continue
-      case .send, .close:
+      case .send, .sendAtOnce, .close:
         if !entries.isEmpty, let journal {
           append(.hold(journal.append(entries)))
         }
@@ -132,6 +134,7 @@ extension [TransportCommand] {
       }
       switch action {
       case .send(let frame, let connections): append(.send(frame, to: connections))
+      case .sendAtOnce(let frame, let connections): append(.sendAtOnce(frame, to: connections))
       case .close(let connection, let code, let reason):
         append(.close(connection, code: code, reason: reason))
       case .journal, .query: break

@@ -27,6 +27,10 @@ import Synchronization
 ///
 /// Executor 0 also keeps the clock: it sleeps until the state's next deadline (any executor
 /// that makes it earlier wakes it) and exports the metrics.
+///
+/// Before each message, an executor looks whether the journal's writer has started or stopped
+/// failing since the lobby was last told (``LobbyState/journalAvailable(_:)``, under the
+/// exclusive hold); the lobby decides what that means for moves.
 final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// What an executor is handed.
   enum Event: Sendable {
@@ -50,6 +54,11 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   private var lastExport = -Double.infinity
   /// Only the latency timer of `metrics`, which any thread may record into.
   private let latency: LobbyMetrics?
+  /// The journal's writer, whose `failing` the lobby hears of; nil without a journal.
+  private let journal: JournalWriter?
+  /// What the lobby was last told of the journal: down (true) or not. Changed only under the
+  /// exclusive hold.
+  private let journalDown = Atomic<Bool>(false)
   // Service thread only.
   private var routes: [ConnectionID: ConnectionRoute] = [:]
 
@@ -57,12 +66,16 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   static let exportInterval = 0.5
 
   /// Runs `state` (made with `shards` equal to the number of executors wanted) on that many
-  /// executor threads.
-  init(state: LobbyState, now: @escaping @Sendable () -> Double, metrics: LobbyMetrics? = nil) {
+  /// executor threads, telling it whether `journal` is failing.
+  init(
+    state: LobbyState, now: @escaping @Sendable () -> Double, metrics: LobbyMetrics? = nil,
+    journal: JournalWriter? = nil
+  ) {
     self.state = state
     self.now = now
     self.metrics = metrics
     self.latency = metrics
+    self.journal = journal
     let count = state.shardCount
     shardLocks = (0..<count).map { _ in NSLock() }
     executors = (0..<count).map { Executor(index: $0, now: now) }
@@ -167,6 +180,15 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       switch event {
       case .message(let connection, let message, let receivedAt, let route):
         bytes += message.count
+        if let journal,
+          journal.failing.load(ordering: .relaxed) != journalDown.load(ordering: .relaxed)
+        {
+          holdExclusively(&hold, &pending)
+          // Read again under the hold: another executor may have told the lobby meanwhile.
+          let failing = journal.failing.load(ordering: .relaxed)
+          state.journalAvailable(!failing)
+          journalDown.store(failing, ordering: .relaxed)
+        }
         let decoded = ClientMessageDecoder.decode(message)
         if case .success(let envelope) = decoded, case .choose(let card) = envelope.message {
           if case .exclusive = hold { release(&hold, &pending) }

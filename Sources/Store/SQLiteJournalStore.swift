@@ -21,7 +21,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
   /// Opens (creating it if needed) `journal.sqlite` in `directory`, migrated to the current
   /// schema. Throws a ``StoreError`` saying what is wrong: a directory that cannot be made, a
-  /// file that is not a database, a schema from a newer version.
+  /// file or folder that cannot be written, a file that is not a database, is damaged or is
+  /// another program's, a schema from a newer version. A file that is refused is left as it
+  /// was: it is checked before anything is written to it.
   public init(directory: String, durability: Durability = .process) throws {
     do {
       try FileManager.default.createDirectory(
@@ -31,6 +33,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         "cannot create the data directory \(directory): \(error.localizedDescription)")
     }
     path = (directory as NSString).appendingPathComponent("journal.sqlite")
+    if let problem = Self.writeProblem(path) {
+      throw StoreError("the journal \(path) cannot be written: \(problem)")
+    }
     var configuration = Configuration()
     configuration.label = "journal"
     configuration.prepareDatabase { db in
@@ -43,6 +48,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     var checkpointing = Configuration()
     checkpointing.label = "journal-checkpoint"
     do {
+      // A damaged file is refused here rather than half read later, and before the switch to
+      // WAL or a migration writes to it.
+      if FileManager.default.fileExists(atPath: path) { try Self.check(path) }
       database = try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
       checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
@@ -50,14 +58,52 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       reading.label = "journal-reader"
       reading.readonly = true
       reader = try DatabaseQueue(path: path, configuration: reading)
-      // A damaged file is refused here rather than half read later.
-      let check = try database.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
-      guard check == "ok" else { throw StoreError("integrity check: \(check ?? "no answer")") }
     } catch let error as StoreError {
-      throw StoreError("the journal \(path) is damaged: \(error.message)")
+      throw error
     } catch {
       throw StoreError("cannot open the journal \(path): \(error)")
     }
+  }
+
+  /// Checks the file at `path` on a read-only connection, writing nothing: it must be a
+  /// database, pass SQLite's quick check, and be a journal (or hold no table at all).
+  private static func check(_ path: String) throws {
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.label = "journal-check"
+    let (check, tables, isJournal): (String?, Int, Bool)
+    do {
+      (check, tables, isJournal) = try DatabaseQueue(path: path, configuration: configuration)
+        .read { db in
+          (
+            try String.fetchOne(db, sql: "PRAGMA quick_check"),
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0,
+            try db.tableExists("grdb_migrations")
+          )
+        }
+    } catch let error as DatabaseError
+      where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    {
+      throw StoreError("the journal \(path) is damaged: \(error)")
+    }
+    guard check == "ok" else {
+      throw StoreError("the journal \(path) is damaged: integrity check: \(check ?? "no answer")")
+    }
+    guard tables == 0 || isJournal else {
+      throw StoreError("\(path) is not a journal of this server: it holds other tables")
+    }
+  }
+
+  /// Why the journal at `path` cannot be written, if it cannot: its folder (where the `-wal`
+  /// and `-shm` files go), the file or its write-ahead log refuse writing, as `access(2)` sees
+  /// it (a read-only file system or an immutable file stops root too).
+  private static func writeProblem(_ path: String) -> String? {
+    let folder = (path as NSString).deletingLastPathComponent
+    for target in [folder, path, path + "-wal"] where FileManager.default.fileExists(atPath: target)
+    {
+      if access(target, W_OK) != 0 { return "\(target): \(String(cString: strerror(errno)))" }
+    }
+    return nil
   }
 
   /// Starts checkpointing the WAL every `interval` seconds on a thread of its own (a passive
@@ -172,6 +218,17 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
   public func write(_ entries: [JournalEntry]) throws {
     guard !entries.isEmpty else { return }
+    do {
+      try write(entries, to: database)
+    } catch {
+      // SQLite says "disk I/O error" for a file that cannot be written: say why, if it can be
+      // seen.
+      guard let problem = Self.writeProblem(path) else { throw error }
+      throw StoreError("\(error) (\(problem))")
+    }
+  }
+
+  private func write(_ entries: [JournalEntry], to database: DatabaseQueue) throws {
     try database.write { db in
       for entry in entries {
         switch entry {

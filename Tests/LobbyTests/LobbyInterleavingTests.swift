@@ -166,7 +166,7 @@ import Testing
     mutating func apply(_ actions: [LobbyAction]) throws {
       for action in actions {
         switch action {
-        case .send(let frame, let recipients):
+        case .send(let frame, let recipients), .sendAtOnce(let frame, let recipients):
           sent.append(
             "\(recipients.map(\.rawValue).sorted()) \(String(decoding: frame.payload, as: UTF8.self))"
           )

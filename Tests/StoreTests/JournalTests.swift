@@ -60,6 +60,13 @@ import Testing
             inbox[connection, default: []].append(message)
             delivered.append((connection, message))
           }
+        case .sendAtOnce(let frame, let connections):
+          // Shows nothing the journal keeps: not held behind the batch's entries.
+          let message = try #require(JSONValue.parse(frame.payload))
+          for connection in connections {
+            inbox[connection, default: []].append(message)
+            delivered.append((connection, message))
+          }
         case .close:
           break
         case .query(let request):
@@ -201,7 +208,8 @@ import Testing
 
 extension JournalTests {
   /// While the journal cannot be written, moves and re-deals are refused with `unavailable` and
-  /// change nothing; once it can, they are taken again.
+  /// change nothing; the refusal is sent at once (not behind frames waiting for the journal);
+  /// once the journal can be written, moves are taken again.
   @Test func movesAreRefusedWhileTheJournalIsDown() throws {
     let lobby = Journaled()
     _ = try lobby.send(#"{"type":"hello","id":1,"name":"Ada"}"#, from: ada)
@@ -214,7 +222,14 @@ extension JournalTests {
     for text in [
       #"{"type":"choose","id":3,"card":\#(card)}"#, #"{"type":"redeal","id":4}"#,
     ] {
-      let refused = try lobby.send(text, from: ada)
+      let actions = lobby.state.receive(Array(text.utf8), from: ada, now: lobby.now)
+      #expect(actions.count == 1)
+      guard case .sendAtOnce(_, let to) = actions.first else {
+        Issue.record("the refusal is not sent at once: \(actions)")
+        continue
+      }
+      #expect(to == [ada])
+      let refused = try lobby.run(actions).map(\.1)
       #expect(refused.first?["type"] == "error")
       #expect(refused.first?["code"] == "unavailable")
     }

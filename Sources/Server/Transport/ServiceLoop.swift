@@ -653,6 +653,8 @@ final class ServiceLoop {
       case .release(let ticket):
         releasedTicket = max(releasedTicket, ticket)
         releaseHeld()
+      case .sendAtOnce:
+        carryOut(command)
       case .hold(let ticket) where held.isEmpty:
         if ticket > releasedTicket { held.append(command) }
       case _ where !held.isEmpty:
@@ -678,7 +680,7 @@ final class ServiceLoop {
 
   private func carryOut(_ command: TransportCommand) {
     switch command {
-    case .send(let frame, let ids):
+    case .send(let frame, let ids), .sendAtOnce(let frame, let ids):
       for id in ids { enqueue(frame, for: id) }
     case .close(let id, let code, let reason):
       guard let state = connections[id], state.closeRequest == nil else { return }

@@ -4,6 +4,9 @@ import Protocol
 enum TransportCommand: Sendable {
   /// Queue one frame for every connection in the list; the frame is shared, not copied.
   case send(Frame, to: [ConnectionID])
+  /// `send`, but never held: it goes out ahead of commands waiting behind a `hold` (a frame that
+  /// shows nothing a journal batch records).
+  case sendAtOnce(Frame, to: [ConnectionID])
   /// Send what is queued, then close with `code` and `reason`.
   case close(ConnectionID, code: UInt16, reason: String)
   /// The commands after this one wait until `release` of this ticket or a later one (a journal
