@@ -71,6 +71,13 @@ struct Matchismo: AsyncParsableCommand {
   )
   var durability = ServerConfiguration.defaults.durability
 
+  @Option(
+    name: .customLong("commit-interval"),
+    help:
+      "Milliseconds from the start of one journal commit to the start of the next (0: commit as soon as the last one ends). Longer shares a commit among more moves (less CPU), shorter answers sooner."
+  )
+  var commitInterval = ServerConfiguration.defaults.commitInterval * 1000
+
   @Option(help: "Messages per second one connection may send (bursts of twice as many).")
   var rateLimit = ServerConfiguration.defaults.rateLimit
 
@@ -101,6 +108,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.databaseURL = databaseURL
     configuration.journal = !noJournal
     configuration.durability = durability
+    configuration.commitInterval = commitInterval / 1000
     return configuration
   }
 

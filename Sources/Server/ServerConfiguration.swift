@@ -48,6 +48,8 @@ struct ServerConfiguration: Sendable, Equatable {
   var journal = true
   /// How hard a journal write tries to survive: a crash of the process, or a power loss.
   var durability: Durability = .process
+  /// Seconds from the start of one journal commit to the start of the next (``JournalWriter``).
+  var commitInterval: Double = 0.001
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's
   /// service thread (no hop per move); K ≥ 1 spreads the tables over K executor threads by
   /// table number (`ShardedLobby`). The default follows the core count
@@ -88,6 +90,7 @@ struct ServerConfiguration: Sendable, Equatable {
       return problem
     }
     if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
+    if !(0...1).contains(commitInterval) { return "--commit-interval must be 0...1000 ms." }
     if let databaseURL {
       guard journal else { return "--database and --no-journal do not go together." }
       do {
