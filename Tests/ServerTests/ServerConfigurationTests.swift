@@ -85,6 +85,20 @@ import Testing
     #expect(configuration.validationProblem() == "--executors must be 0...64.")
   }
 
+  @Test func theCommitIntervalIsGivenInMillisecondsAndBounded() throws {
+    #expect(ServerConfiguration.defaults.commitInterval == 0.001)
+    #expect(
+      try Matchismo.parse(["--commit-interval", "0.5"]).serverConfiguration.commitInterval == 0.0005
+    )
+    #expect(
+      try Matchismo.parse(["--commit-interval", "0"]).serverConfiguration.commitInterval == 0)
+    var configuration = ServerConfiguration()
+    configuration.commitInterval = -0.001
+    #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")
+    configuration.commitInterval = 2
+    #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")
+  }
+
   @Test func aTinyRateLimitStillAllowsOneMessage() {
     #expect(ServerConfiguration.rateBurst(forRateLimit: 0.1) == 1)
     #expect(ServerConfiguration.rateBurst(forRateLimit: 20) == 40)
