@@ -246,9 +246,9 @@ struct LobbyRun {
         // The transport reports the closed connection gone, after the actions of this event.
         let more = state.disconnected(connection, now: now)
         apply(more)
-      case .journal:
-        // The fuzzed lobby does not journal.
-        preconditionFailure("a journal entry from a lobby that does not journal")
+      case .journal, .query:
+        // The fuzzed lobby does not journal, so it keeps no records to ask about either.
+        preconditionFailure("a journal entry or query from a lobby that does not journal")
       }
     }
   }

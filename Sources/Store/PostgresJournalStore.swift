@@ -215,18 +215,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   public func scores(_ query: ScoresQuery) throws -> ScoresPage {
     if query.mine && query.player == nil { return ScoresPage(total: 0, games: []) }
     let mine = query.mine ? query.player : nil
-    let column =
-      switch query.sort {
-      case .date: "ended_at"
-      case .score: "score"
-      case .duration: "seconds"
-      }
-    let direction = query.descending ? "DESC" : "ASC"
-    // Ties: the later game first (as ScoresPage.select orders them).
-    let order =
-      query.sort == .date
-      ? "ended_at \(direction), number DESC"
-      : "\(column) \(direction), ended_at DESC, number DESC"
+    let order = query.orderBy
     return try perform("cannot read the finished games from \(location)") { connection in
       func games(_ order: String, limit: Int, offset: Int = 0) throws -> [FinishedGame] {
         try run(

@@ -32,3 +32,17 @@ extension JournalStore {
     }
   }
 }
+
+extension ScoresQuery {
+  /// The SQL `ORDER BY` terms of the query's order over `finished_game` (columns `ended_at`,
+  /// `score`, `seconds`, `number`), ties as ``ScoresPage/select(_:from:)`` breaks them: the
+  /// later game first.
+  var orderBy: String {
+    let direction = descending ? "DESC" : "ASC"
+    switch sort {
+    case .date: return "ended_at \(direction), number DESC"
+    case .score: return "score \(direction), ended_at DESC, number DESC"
+    case .duration: return "seconds \(direction), ended_at DESC, number DESC"
+    }
+  }
+}

@@ -303,18 +303,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       filter += " AND number IN (SELECT game_number FROM finished_player WHERE player = ?)"
       arguments += [player]
     }
-    let column =
-      switch query.sort {
-      case .date: "ended_at"
-      case .score: "score"
-      case .duration: "seconds"
-      }
-    let direction = query.descending ? "DESC" : "ASC"
-    // Ties: the later game first (as ScoresPage.select orders them).
-    let order =
-      query.sort == .date
-      ? "ended_at \(direction), number DESC"
-      : "\(column) \(direction), ended_at DESC, number DESC"
+    let order = query.orderBy
     let decoder = JSONDecoder()
     let base = arguments
     func games(_ db: Database, _ sql: String, _ more: StatementArguments = []) throws
