@@ -8,8 +8,8 @@ import Protocol
 public enum FinishedGameReplay {
   /// The `record` message answering `replyTo` with `game`, or nil when its moves do not replay
   /// (a record from another version of the rules: nothing a client could be shown).
-  public static func answer(_ game: FinishedGame, replyTo: MessageID?) -> JSONValue? {
-    let replay: (table: JSONValue, diffs: [JSONValue])?
+  public static func answer(_ game: FinishedGame, replyTo: MessageID?) -> Frame? {
+    let replay: (table: JSONValue, diffs: [Frame])?
     switch game.game {
     case SetCard.gameName: replay = Self.replay(SetCard.self, game)
     case PlayingCard.gameName: replay = Self.replay(PlayingCard.self, game)
@@ -21,7 +21,7 @@ public enum FinishedGameReplay {
   }
 
   private static func replay<Card: WireCard>(_: Card.Type, _ record: FinishedGame) -> (
-    table: JSONValue, diffs: [JSONValue]
+    table: JSONValue, diffs: [Frame]
   )? {
     var names = (0..<record.settings.seats).map { "Seat \($0 + 1)" }
     for player in record.players where names.indices.contains(player.seat) {
@@ -31,13 +31,11 @@ public enum FinishedGameReplay {
       id: record.id, settings: record.settings, seed: record.seed, names: names,
       selectionsVisible: true, now: 0)
     guard let start = table.snapshot(replyTo: nil, you: nil, now: 0)["table"] else { return nil }
-    var diffs: [JSONValue] = []
+    var diffs: [Frame] = []
     diffs.reserveCapacity(record.moves.count)
     for timed in record.moves {
-      guard let frame = table.replay(timed.move, at: timed.at),
-        let diff = JSONValue.parse(frame.payload)
-      else { return nil }
-      diffs.append(diff)
+      guard let frame = table.replay(timed.move, at: timed.at) else { return nil }
+      diffs.append(frame)
     }
     return (start, diffs)
   }

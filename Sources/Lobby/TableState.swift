@@ -141,10 +141,9 @@ public struct TableState<Card: WireCard>: Sendable {
   private var journalQueue: [JournalMove] = []
   /// With ``TableRules/journals``: something besides a move changed since the last record.
   private var recordDue = true
-  /// With ``TableRules/journals``: the current deal's moves with their times (for its
-  /// ``FinishedGame``), and whether there were more than ``TableRules/recordCap``.
-  private var dealMoves: [FinishedMove] = []
-  private var dealMovesTruncated = false
+  /// With ``TableRules/journals``: when each move of ``record`` was made, in seconds into play
+  /// (its ``FinishedGame`` keeps the moves with their times).
+  private var dealTimes: [Double] = []
   /// Mismatches per seat this deal.
   private var mistakes: [Int] = []
   /// With ``TableRules/journals``: a game that ended and is not taken yet.
@@ -499,8 +498,7 @@ public struct TableState<Card: WireCard>: Sendable {
       movesThisDeal = 0
       // A new deal is a new record; the old deal's moves are done with.
       journalQueue = []
-      dealMoves = []
-      dealMovesTruncated = false
+      dealTimes = []
       mistakes = []
       recordDue = rules.journals
       // A new game: its record starts from the new deal, and the old game's moves are let go.
@@ -517,34 +515,7 @@ public struct TableState<Card: WireCard>: Sendable {
       }
     } else {
       record.append(move)
-      if rules.journals {
-        if dealMoves.count < rules.recordCap {
-          dealMoves.append(FinishedMove(move, at: max(0, now - playStartedAt)))
-        } else {
-          dealMovesTruncated = true
-        }
-      }
-    }
-    for event in events {
-      if case .mismatched(let seat, _, _) = event {
-        if mistakes.count <= seat {
-          mistakes += Array(repeating: 0, count: seat + 1 - mistakes.count)
-        }
-        mistakes[seat] += 1
-      }
-    }
-    // The standings only rank seats taken this game; the game's end finishes the table.
-    var ended: [Standing]?
-    for event in events {
-      if case .ended(let standings) = event {
-        ended = Standing.ranked(
-          standings.filter { everSeated.contains($0.seat) },
-          byMatches: game.settings.ranksByMatches)
-        phase = .finished
-        if rules.journals, !dealMovesTruncated, let ended {
-          finishedQueue.append(finishedGame(ended, now: now))
-        }
-      }
+      if rules.journals && !record.isTruncated { dealTimes.append(max(0, now - playStartedAt)) }
     }
     if game.settings.turnBased { turnClockPending = true }
     let names = names
@@ -559,7 +530,25 @@ public struct TableState<Card: WireCard>: Sendable {
         recentMatches.append((seat, cards.map(\.id)))
       case .mismatched(let seat, let cards, let penalty):
         entries.append(record(.mismatch, seat: seat, points: penalty, cards: cards, now: now))
+        if mistakes.count <= seat {
+          mistakes += Array(repeating: 0, count: seat + 1 - mistakes.count)
+        }
+        mistakes[seat] += 1
       default: break
+      }
+    }
+    // The standings only rank seats taken this game; the game's end finishes the table (and,
+    // kept whole, is written down).
+    var ended: [Standing]?
+    for event in events {
+      if case .ended(let standings) = event {
+        ended = Standing.ranked(
+          standings.filter { everSeated.contains($0.seat) },
+          byMatches: game.settings.ranksByMatches)
+        phase = .finished
+        if rules.journals, let ended, let log = record.record {
+          finishedQueue.append(finishedGame(ended, moves: log.moves, now: now))
+        }
       }
     }
     var status = StatusLine.runs(for: events, names: names, naming: naming)
@@ -818,7 +807,7 @@ public struct TableState<Card: WireCard>: Sendable {
   }
 
   /// The game just ended with `standings`, as it is kept.
-  private func finishedGame(_ standings: [Standing], now: Double) -> FinishedGame {
+  private func finishedGame(_ standings: [Standing], moves: [Move], now: Double) -> FinishedGame {
     let players = standings.map { row in
       FinishedPlayer(
         seat: row.seat, name: names[row.seat], score: row.score, matches: row.matches,
@@ -827,7 +816,8 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     return FinishedGame(
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,
-      showSelections: selectionsVisible, players: players, moves: dealMoves,
+      showSelections: selectionsVisible, players: players,
+      moves: zip(moves, dealTimes).map { FinishedMove($0, at: $1) },
       seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)")
   }
 

@@ -47,6 +47,11 @@ public final class Frame: @unchecked Sendable {
   /// The payload bytes (a copy; for tests and logs, not the hot path).
   public var payload: [UInt8] { Array(storage[Self.headroom...]) }
 
+  /// Appends the payload to `out` (to splice an encoded message into another).
+  func appendPayload(to out: inout [UInt8]) {
+    out += storage[Self.headroom...]
+  }
+
   /// Whether `other` holds the same payload.
   public func hasSamePayload(as other: Frame) -> Bool {
     self === other || storage[Self.headroom...] == other.storage[Self.headroom...]

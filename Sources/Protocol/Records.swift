@@ -234,7 +234,7 @@ extension ServerMessage {
         ),
       ])
     }
-    return reply(
+    return object(
       "scores", replyTo: replyTo,
       [
         ("game", .string(query.game)), ("sort", .string(query.sort.rawValue)),
@@ -251,15 +251,6 @@ extension ServerMessage {
           } ?? .null
         ),
       ])
-  }
-
-  /// A message of `type` answering `replyTo` with `members`.
-  private static func reply(
-    _ type: String, replyTo: MessageID?, _ members: [(String, JSONValue)]
-  ) -> JSONValue {
-    var all: [(String, JSONValue)] = [("type", .string(type))]
-    if let replyTo { all.append(("replyTo", replyTo.json)) }
-    return .object(all + members)
   }
 
   /// A finished game as the `record` answer and an export carry it: everything a replay needs
@@ -302,16 +293,23 @@ extension ServerMessage {
   }
 
   /// The `record` answer: the game, and its replay (the table when play began, as a
-  /// snapshot's `table`, and the diff each move made).
+  /// snapshot's `table`, and the diff each move made). The diffs go in as they were encoded.
   public static func record(
-    _ game: FinishedGame, table: JSONValue, diffs: [JSONValue], replyTo: MessageID?
-  ) -> JSONValue {
-    reply(
-      "record", replyTo: replyTo,
-      [
-        ("record", finishedGame(game)),
-        ("replay", .object([("table", table), ("diffs", .array(diffs))])),
-      ])
+    _ game: FinishedGame, table: JSONValue, diffs: [Frame], replyTo: MessageID?
+  ) -> Frame {
+    Frame { out in
+      object("record", replyTo: replyTo, [("record", finishedGame(game))]).write(to: &out)
+      // The message's closing brace makes way for the replay.
+      out.removeLast()
+      out += #","replay":{"table":"#.utf8
+      table.write(to: &out)
+      out += #","diffs":["#.utf8
+      for (index, diff) in diffs.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        diff.appendPayload(to: &out)
+      }
+      out += "]}}".utf8
+    }
   }
 
   /// `seconds` since 1970 as ISO 8601 in UTC, to the second.

@@ -344,7 +344,8 @@ public enum ServerMessage {
     names.indices.contains(seat) ? names[seat] : "Seat \(seat + 1)"
   }
 
-  private static func object(
+  /// A message of `type` answering `replyTo` with `members`.
+  static func object(
     _ type: String, replyTo: MessageID?, _ members: [(String, JSONValue)]
   ) -> JSONValue {
     var all: [(String, JSONValue)] = [("type", .string(type))]

@@ -122,11 +122,13 @@ final class JournalWriter: @unchecked Sendable {
         return
       }
       // A finished game ends now, as the wall clock tells it (the lobby keeps no calendar).
-      let endedAt = Date().timeIntervalSince1970
-      let batch = pending.map { entry in
-        guard case .finished(var game) = entry else { return entry }
+      let endedAt = lastStart.timeIntervalSince1970
+      var batch = pending
+      // Only a batch with a finished game is copied to stamp it.
+      for index in batch.indices {
+        guard case .finished(var game) = batch[index] else { continue }
         game.endedAt = endedAt
-        return .finished(game)
+        batch[index] = .finished(game)
       }
       let ticket = lastTicket
       condition.unlock()

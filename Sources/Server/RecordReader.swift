@@ -52,7 +52,7 @@ final class RecordReader: @unchecked Sendable {
       // Not for ever: a journal that cannot write must not silence the high scores.
       _ = journal?.waitUntilWritten(ticket, timeout: 2)
       let answer = store.answer(request) { [logger] problem in logger.error("\(problem)") }
-      send(Frame(answer), request.connection)
+      send(answer, request.connection)
     }
   }
 }

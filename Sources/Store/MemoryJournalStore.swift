@@ -52,7 +52,7 @@ public final class MemoryJournalStore: JournalStore, Sendable {
           c.sessions[token] = nil
         case .finished(var game):
           guard !c.finished.contains(where: { $0.source == game.source }) else { continue }
-          game.id = "g\(c.finished.count + 1)"
+          game.id = FinishedGame.id(number: c.finished.count + 1)
           c.finished.append(game)
         }
       }

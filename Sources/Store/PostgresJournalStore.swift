@@ -225,7 +225,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
             (SELECT game_number FROM finished_player WHERE player = \(mine)))
           ORDER BY \(unescaped: order) LIMIT \(limit) OFFSET \(offset)
           """, on: connection
-        ).map { row in try finished(try row.decode((Int, String).self)) }
+        ).map { row in try kept(row) }
       }
       let total =
         try run(
@@ -244,19 +244,18 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   }
 
   public func finishedGame(id: String) throws -> FinishedGame? {
-    guard id.hasPrefix("g"), let number = Int(id.dropFirst()) else { return nil }
+    guard let number = FinishedGame.number(ofID: id) else { return nil }
     return try perform("cannot read the finished games from \(location)") { connection in
       try run(
         "SELECT number, record FROM finished_game WHERE number = \(number)", on: connection
-      ).first.map { row in try finished(try row.decode((Int, String).self)) }
+      ).first.map { row in try kept(row) }
     }
   }
 
-  /// A kept game from its row: the record, with the id its number gives it.
-  private func finished(_ row: (number: Int, record: String)) throws -> FinishedGame {
-    var game = try decoder.decode(FinishedGame.self, from: Data(row.record.utf8))
-    game.id = "g\(row.number)"
-    return game
+  /// A kept game from its row (number, record).
+  private func kept(_ row: PostgresRow) throws -> FinishedGame {
+    let (number, record) = try row.decode((Int, String).self)
+    return try FinishedGame.kept(number: number, record: record, decoder: decoder)
   }
 
   // MARK: - Leases

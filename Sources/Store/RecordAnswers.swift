@@ -1,3 +1,4 @@
+import Foundation
 import Lobby
 import Protocol
 
@@ -5,30 +6,33 @@ extension JournalStore {
   /// The message that answers `request` from this store: the page of high scores or the game
   /// with its replay, or the error that says why not. A store that fails is reported to
   /// `failed` (for the operator) and answered with `unavailable`.
-  public func answer(_ request: RecordRequest, failed: (String) -> Void = { _ in }) -> JSONValue {
+  public func answer(_ request: RecordRequest, failed: (String) -> Void = { _ in }) -> Frame {
     let replyTo = request.replyTo
     do {
       switch request.kind {
       case .scores(let query):
-        return ServerMessage.scores(try scores(query), query: query, replyTo: replyTo)
+        return Frame(ServerMessage.scores(try scores(query), query: query, replyTo: replyTo))
       case .record(let id):
         guard let game = try finishedGame(id: id) else {
-          return ServerMessage.error(
-            ProtocolError(.unknownRecord, "There is no finished game \(id).", replyTo: replyTo))
+          return Frame(
+            ServerMessage.error(
+              ProtocolError(.unknownRecord, "There is no finished game \(id).", replyTo: replyTo)))
         }
         guard let answer = FinishedGameReplay.answer(game, replyTo: replyTo) else {
           failed("finished game \(id) does not replay")
-          return ServerMessage.error(
-            ProtocolError(.unavailable, "Game \(id) cannot be replayed.", replyTo: replyTo))
+          return Frame(
+            ServerMessage.error(
+              ProtocolError(.unavailable, "Game \(id) cannot be replayed.", replyTo: replyTo)))
         }
         return answer
       }
     } catch {
       failed("records cannot be read: \(error)")
-      return ServerMessage.error(
-        ProtocolError(
-          .unavailable, "The records cannot be read right now; try again in a moment.",
-          replyTo: replyTo))
+      return Frame(
+        ServerMessage.error(
+          ProtocolError(
+            .unavailable, "The records cannot be read right now; try again in a moment.",
+            replyTo: replyTo)))
     }
   }
 }
@@ -44,5 +48,24 @@ extension ScoresQuery {
     case .score: return "score \(direction), ended_at DESC, number DESC"
     case .duration: return "seconds \(direction), ended_at DESC, number DESC"
     }
+  }
+}
+
+extension FinishedGame {
+  /// The id of the game a store keeps as number `number` (`g12`).
+  static func id(number: Int) -> String { "g\(number)" }
+
+  /// The number in an id made by ``id(number:)``, or nil for any other string.
+  static func number(ofID id: String) -> Int? {
+    guard id.hasPrefix("g") else { return nil }
+    return Int(id.dropFirst())
+  }
+
+  /// A game as a database store reads it back: its record (kept without its id), with the id
+  /// its number gives it.
+  static func kept(number: Int, record: String, decoder: JSONDecoder) throws -> FinishedGame {
+    var game = try decoder.decode(FinishedGame.self, from: Data(record.utf8))
+    game.id = id(number: number)
+    return game
   }
 }

@@ -269,22 +269,19 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
             .execute(arguments: [token])
         case .finished(let game):
-          // The number comes first (AUTOINCREMENT), then the record with its id in it.
+          // The record is kept without its id: the row's number (AUTOINCREMENT) gives it.
           try db.cachedStatement(
             sql: """
               INSERT OR IGNORE INTO finished_game (source, game, ended_at, seconds, score, record)
-              VALUES (?, ?, ?, ?, ?, '')
+              VALUES (?, ?, ?, ?, ?, ?)
               """
-          ).execute(arguments: [game.source, game.game, game.endedAt, game.seconds, game.score])
+          ).execute(arguments: [
+            game.source, game.game, game.endedAt, game.seconds, game.score,
+            String(decoding: try encoder.encode(game), as: UTF8.self),
+          ])
           // Kept already (one game per source).
           guard db.changesCount > 0 else { continue }
           let number = db.lastInsertedRowID
-          var kept = game
-          kept.id = "g\(number)"
-          try db.cachedStatement(sql: "UPDATE finished_game SET record = ? WHERE number = ?")
-            .execute(arguments: [
-              String(decoding: try encoder.encode(kept), as: UTF8.self), number,
-            ])
           for player in Set(game.players.compactMap(\.player)) {
             try db.cachedStatement(
               sql: "INSERT OR IGNORE INTO finished_player (player, game_number) VALUES (?, ?)"
@@ -309,8 +306,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     func games(_ db: Database, _ sql: String, _ more: StatementArguments = []) throws
       -> [FinishedGame]
     {
-      try String.fetchAll(db, sql: sql, arguments: base + more).map {
-        try decoder.decode(FinishedGame.self, from: Data($0.utf8))
+      try Row.fetchAll(db, sql: sql, arguments: base + more).map {
+        try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder)
       }
     }
     return try reader.read { db in
@@ -319,27 +316,27 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           db, sql: "SELECT COUNT(*) FROM finished_game WHERE \(filter)", arguments: base) ?? 0
       let page = try games(
         db,
-        "SELECT record FROM finished_game WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+        "SELECT number, record FROM finished_game WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
         [query.pageSize, query.page * query.pageSize])
       let best = try games(
         db,
-        "SELECT record FROM finished_game WHERE \(filter) "
+        "SELECT number, record FROM finished_game WHERE \(filter) "
           + "ORDER BY score DESC, ended_at ASC, number ASC LIMIT 1")
       let shortest = try games(
         db,
-        "SELECT record FROM finished_game WHERE \(filter) "
+        "SELECT number, record FROM finished_game WHERE \(filter) "
           + "ORDER BY seconds ASC, ended_at ASC, number ASC LIMIT 1")
       return ScoresPage(total: total, games: page, best: best.first, shortest: shortest.first)
     }
   }
 
   public func finishedGame(id: String) throws -> FinishedGame? {
-    guard id.hasPrefix("g"), let number = Int(id.dropFirst()) else { return nil }
+    guard let number = FinishedGame.number(ofID: id) else { return nil }
     let decoder = JSONDecoder()
     return try reader.read { db in
       try String.fetchOne(
         db, sql: "SELECT record FROM finished_game WHERE number = ?", arguments: [number]
-      ).map { try decoder.decode(FinishedGame.self, from: Data($0.utf8)) }
+      ).map { try FinishedGame.kept(number: number, record: $0, decoder: decoder) }
     }
   }
 }

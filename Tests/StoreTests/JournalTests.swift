@@ -76,7 +76,7 @@ import Testing
             written += entries
             sawFrame = true
           }
-          let message = store.answer(request)
+          let message = try #require(JSONValue.parse(store.answer(request).payload))
           inbox[request.connection, default: []].append(message)
           delivered.append((request.connection, message))
         }
