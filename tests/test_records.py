@@ -142,3 +142,44 @@ def test_a_server_without_a_journal_keeps_no_records(start_server):
     server = start_server("--no-journal")
     answer = run(ask, server.ws_url, {"type": "scores", "game": "set"})
     assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+
+
+async def questions_in_a_burst(url):
+    await play_set_to_the_end(url, "Ada", PLAYER_A)
+    client = await hello(url, "Burst")
+    # Within the connection's rate limit (a burst of 40 with the hello), sent without waiting.
+    asked = {}
+    for i in range(36):
+        message = {"type": "record", "record": "g1"} if i % 3 else {"type": "scores", "game": "set"}
+        asked[await client.send(message)] = message["type"]
+    answers = {}
+    while len(answers) < len(asked):
+        message = await client.recv(15)
+        if "replyTo" in message:
+            assert message["replyTo"] in asked and message["replyTo"] not in answers, message
+            answers[message["replyTo"]] = message
+    await client.close()
+    return asked, answers
+
+
+def test_a_burst_of_questions_is_answered_each_once_within_the_bounds(start_server):
+    from test_metrics import scrape, value
+
+    server = start_server()
+    asked, answers = run(questions_in_a_burst, server.ws_url, timeout=120)
+    refused = [a for a in answers.values() if a["type"] == "error"]
+    print(f"{len(refused)} of {len(asked)} questions refused")
+    for answer in refused:
+        assert answer["code"] == "unavailable" and answer["message"], answer
+    records = [a for a in answers.values() if a["type"] == "record"]
+    assert all(asked[a["replyTo"]] == "record" for a in records)
+    assert all(asked[a["replyTo"]] == "scores" for a in answers.values() if a["type"] == "scores")
+    assert records, "some questions are answered"
+    # Every answer about the same game is the same game, kept or made afresh.
+    first = {k: v for k, v in records[0].items() if k != "replyTo"}
+    assert all({k: v for k, v in r.items() if k != "replyTo"} == first for r in records)
+    # Each refusal is counted for the operator.
+    assert value(scrape(server), "matchismo_record_questions_refused_total") == len(refused)
+    # Still answering after the burst.
+    again = run(ask, server.ws_url, {"type": "record", "record": "g1"})
+    assert again["type"] == "record" and again["record"] == first["record"], again

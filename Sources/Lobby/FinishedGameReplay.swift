@@ -9,6 +9,11 @@ public enum FinishedGameReplay {
   /// The `record` message answering `replyTo` with `game`, or nil when its moves do not replay
   /// (a record from another version of the rules: nothing a client could be shown).
   public static func answer(_ game: FinishedGame, replyTo: MessageID?) -> Frame? {
+    replay(game)?.answer(replyTo: replyTo)
+  }
+
+  /// `game` played again, or nil when its moves do not replay.
+  public static func replay(_ game: FinishedGame) -> RecordReplay? {
     let replay: (table: JSONValue, diffs: [Frame])?
     switch game.game {
     case SetCard.gameName: replay = Self.replay(SetCard.self, game)
@@ -16,8 +21,7 @@ public enum FinishedGameReplay {
     case EmojiCard.gameName: replay = Self.replay(EmojiCard.self, game)
     default: replay = nil
     }
-    guard let replay else { return nil }
-    return ServerMessage.record(game, table: replay.table, diffs: replay.diffs, replyTo: replyTo)
+    return replay.map { RecordReplay(game: game, table: $0.table, diffs: $0.diffs) }
   }
 
   private static func replay<Card: WireCard>(_: Card.Type, _ record: FinishedGame) -> (
@@ -38,5 +42,72 @@ public enum FinishedGameReplay {
       diffs.append(frame)
     }
     return (start, diffs)
+  }
+}
+
+/// A finished game with its replay made: what a `record` answer holds but the id of the
+/// question it answers. A finished game never changes, so one can be kept and answered again.
+public struct RecordReplay: Sendable {
+  /// The game.
+  public let game: FinishedGame
+  /// The table as a spectator saw it when play began.
+  public let table: JSONValue
+  /// The diff each move made.
+  public let diffs: [Frame]
+
+  /// The `record` message answering `replyTo`.
+  public func answer(replyTo: MessageID?) -> Frame {
+    ServerMessage.record(game, table: table, diffs: diffs, replyTo: replyTo)
+  }
+
+  /// About how many bytes it holds: its diffs, and a little per move and player.
+  public var size: Int {
+    diffs.reduce(0) { $0 + $1.count } + 64 * (game.moves.count + game.players.count) + 1_024
+  }
+}
+
+/// The replays answered last, kept so that a game many people look at, or one client asking
+/// again and again, is read and played only once: at most `capacity` bytes (``RecordReplay/size``)
+/// of them, the least recently asked for going first.
+public struct ReplayCache: Sendable {
+  /// Most bytes kept.
+  public let capacity: Int
+  /// By game id, with when each was last asked for.
+  private var entries: [String: (replay: RecordReplay, used: UInt64)] = [:]
+  private var clock: UInt64 = 0
+  /// Bytes kept now.
+  public private(set) var size = 0
+
+  /// An empty cache of at most `capacity` bytes.
+  public init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// How many replays are kept.
+  public var count: Int { entries.count }
+
+  /// The replay of the game `id`, if kept; it becomes the most recently used.
+  public mutating func replay(id: String) -> RecordReplay? {
+    guard let entry = entries[id] else { return nil }
+    clock += 1
+    entries[id]?.used = clock
+    return entry.replay
+  }
+
+  /// Keeps `replay` under `id`, letting the least recently used go until it fits. A replay
+  /// bigger than the whole cache is not kept.
+  public mutating func keep(_ replay: RecordReplay, id: String) {
+    let bytes = replay.size
+    guard bytes <= capacity else { return }
+    if let old = entries.removeValue(forKey: id) { size -= old.replay.size }
+    while size + bytes > capacity,
+      let oldest = entries.min(by: { $0.value.used < $1.value.used })
+    {
+      entries[oldest.key] = nil
+      size -= oldest.value.replay.size
+    }
+    clock += 1
+    entries[id] = (replay, clock)
+    size += bytes
   }
 }

@@ -153,7 +153,8 @@ extension JSONValue {
     out.append(UInt8(ascii: "\""))
   }
 
-  /// Parses one JSON text, or returns nil when it is not valid JSON.
+  /// Parses one JSON text, or returns nil when it is not valid JSON. An object's members come
+  /// sorted by key.
   public static func parse(_ bytes: [UInt8]) -> JSONValue? {
     try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
   }
@@ -168,8 +169,12 @@ extension JSONValue: Decodable {
       return
     }
     if let object = try? decoder.container(keyedBy: AnyKey.self) {
+      // The decoder gives the keys in no fixed order (not even from one parse to the next):
+      // sorted, one text always parses to the same value, and writes back as the same bytes.
       self = .object(
-        try object.allKeys.map { ($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+        try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+          ($0.stringValue, try object.decode(JSONValue.self, forKey: $0))
+        })
       return
     }
     let single = try decoder.singleValueContainer()

@@ -257,6 +257,7 @@ extension ServerMessage {
   /// (the full rules, the seed, every move with its card's id in the full deck) and how it
   /// ended.
   public static func finishedGame(_ game: FinishedGame) -> JSONValue {
+    // Parsed with its keys sorted: the same game is the same bytes every time.
     let rules = (try? JSONEncoder().encode(game.settings)).flatMap { JSONValue.parse(Array($0)) }
     return .object([
       ("id", .string(game.id)), ("game", .string(game.game)),

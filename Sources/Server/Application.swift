@@ -52,7 +52,11 @@ struct Application {
       }
     }
     // Questions about finished games are answered from the store on a thread of their own.
-    let records = store.map { RecordReader(store: $0, journal: journal, logger: logger) }
+    let records = store.map {
+      RecordReader(
+        store: $0, journal: journal, logger: logger,
+        refused: metrics.makeRecordQuestionsRefused())
+    }
     // With no executor the lobby decides on the transport's service thread (no hop per move);
     // otherwise the service thread hands each event to the executor of its table's shard.
     let handler: any ServiceThreadHandler

@@ -124,7 +124,11 @@ extension [TransportCommand] {
         // Answered once what is queued for the journal is written, on the reader's thread.
         if !entries.isEmpty, let journal { _ = journal.append(entries) }
         entries.removeAll()
-        records?.submit(request)
+        // Too many questions waiting: refused at once (nothing in a refusal waits for the
+        // journal).
+        if let refusal = records?.submit(request) {
+          append(.sendAtOnce(refusal, to: [request.connection]))
+        }
         continue
       case .send, .sendAtOnce, .close:
         if !entries.isEmpty, let journal {

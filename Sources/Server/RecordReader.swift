@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Lobby
 import Logging
@@ -9,21 +10,36 @@ import Store
 /// answer is sent to the asking connection alone.
 ///
 /// A question waits until the journal has written everything queued before it: a player who
-/// asks for the high scores right after their game ended finds that game in them.
+/// asks for the high scores right after their game ended finds that game in them. Questions
+/// wait in a bounded ``RecordQueue``; the replays answered last are kept (``ReplayCache``), so a
+/// game asked for again is neither read nor played again.
 final class RecordReader: @unchecked Sendable {
   private let store: any JournalStore
   private let journal: JournalWriter?
   private let logger: Logger
+  /// Counts the questions refused.
+  private let refused: CoreMetrics.Counter?
   private let condition = NSCondition()
-  private var pending: [(request: RecordRequest, ticket: UInt64)] = []
+  /// Guarded by `condition`.
+  private var queue: RecordQueue
+  /// The reader's thread only.
+  private var replays: ReplayCache
   /// Carries an answer to the transport (set before the first question).
   var send: @Sendable (Frame, ConnectionID) -> Void = { _, _ in }
 
-  /// A reader of `store`, whose questions wait for `journal`'s writes.
-  init(store: any JournalStore, journal: JournalWriter?, logger: Logger) {
+  /// A reader of `store`, whose questions wait for `journal`'s writes, in `queue`, keeping up
+  /// to `replayBytes` of replays.
+  init(
+    store: any JournalStore, journal: JournalWriter?, logger: Logger,
+    refused: CoreMetrics.Counter? = nil, queue: RecordQueue = RecordQueue(),
+    replayBytes: Int = 8 << 20
+  ) {
     self.store = store
     self.journal = journal
     self.logger = logger
+    self.refused = refused
+    self.queue = queue
+    self.replays = ReplayCache(capacity: replayBytes)
   }
 
   /// Starts the reader's thread (it runs as long as the process).
@@ -33,26 +49,38 @@ final class RecordReader: @unchecked Sendable {
     thread.start()
   }
 
-  /// Queues `request`, to be answered once what is queued for the journal now is written. Any
-  /// thread.
-  func submit(_ request: RecordRequest) {
+  /// Queues `request`, to be answered once what is queued for the journal now is written; or,
+  /// when too many questions wait (``RecordQueue``), returns the refusal for the caller to send
+  /// at once. Any thread.
+  func submit(_ request: RecordRequest) -> Frame? {
     let ticket = journal?.lastQueuedTicket ?? 0
     condition.lock()
-    pending.append((request, ticket))
-    condition.signal()
+    let refusal = queue.submit(request, ticket: ticket)
+    if refusal == nil { condition.signal() }
     condition.unlock()
+    if refusal != nil { refused?.increment() }
+    return refusal
   }
 
   private func run() {
     while true {
       condition.lock()
-      while pending.isEmpty { condition.wait() }
-      let (request, ticket) = pending.removeFirst()
+      var next = queue.next()
+      while next == nil {
+        condition.wait()
+        next = queue.next()
+      }
       condition.unlock()
+      let (request, ticket) = next!
       // Not for ever: a journal that cannot write must not silence the high scores.
       _ = journal?.waitUntilWritten(ticket, timeout: 2)
-      let answer = store.answer(request) { [logger] problem in logger.error("\(problem)") }
+      let answer = store.answer(request, replays: &replays) { [logger] problem in
+        logger.error("\(problem)")
+      }
       send(answer, request.connection)
+      condition.lock()
+      queue.answered(request)
+      condition.unlock()
     }
   }
 }

@@ -7,24 +7,36 @@ extension JournalStore {
   /// with its replay, or the error that says why not. A store that fails is reported to
   /// `failed` (for the operator) and answered with `unavailable`.
   public func answer(_ request: RecordRequest, failed: (String) -> Void = { _ in }) -> Frame {
+    var replays = ReplayCache(capacity: 0)
+    return answer(request, replays: &replays, failed: failed)
+  }
+
+  /// ``answer(_:failed:)``, taking a game's replay from `replays` when it is there (no read
+  /// of the store, no replay) and keeping there each replay it makes.
+  public func answer(
+    _ request: RecordRequest, replays: inout ReplayCache, failed: (String) -> Void = { _ in }
+  ) -> Frame {
     let replyTo = request.replyTo
     do {
       switch request.kind {
       case .scores(let query):
         return Frame(ServerMessage.scores(try scores(query), query: query, replyTo: replyTo))
       case .record(let id):
+        if let kept = replays.replay(id: id) { return kept.answer(replyTo: replyTo) }
         guard let game = try finishedGame(id: id) else {
           return Frame(
             ServerMessage.error(
               ProtocolError(.unknownRecord, "There is no finished game \(id).", replyTo: replyTo)))
         }
-        guard let answer = FinishedGameReplay.answer(game, replyTo: replyTo) else {
+        guard let replay = FinishedGameReplay.replay(game) else {
           failed("finished game \(id) does not replay")
           return Frame(
             ServerMessage.error(
               ProtocolError(.unavailable, "Game \(id) cannot be replayed.", replyTo: replyTo)))
         }
-        return answer
+        // Under the game's own id (a store may read "g007" as g7): kept once.
+        replays.keep(replay, id: game.id)
+        return replay.answer(replyTo: replyTo)
       }
     } catch {
       failed("records cannot be read: \(error)")

@@ -127,6 +127,17 @@ import Testing
     #expect(JSONValue.array([])["k"] == nil)
   }
 
+  @Test func aParsedObjectHasItsKeysSortedSoItWritesBackTheSameEveryTime() throws {
+    let text =
+      #"{"seats":1,"boardSize":12,"faceDown":false,"matchSize":3,"theme":0,"o":{"z":1,"a":2}}"#
+    let sorted =
+      #"{"boardSize":12,"faceDown":false,"matchSize":3,"o":{"a":2,"z":1},"seats":1,"theme":0}"#
+    for _ in 0..<20 {
+      let parsed = try #require(JSONValue.parse(Array(text.utf8)))
+      #expect(parsed.encoded == Array(sorted.utf8))
+    }
+  }
+
   @Test(arguments: [0, 7, 9, 10, -1, -10, 42, 1_000_000, Int.max, Int.min])
   func integersEncodeAsTheirDecimalDigits(value: Int) {
     #expect(JSONValue.int(value).encoded == Array(String(value).utf8))

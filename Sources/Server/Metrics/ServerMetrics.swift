@@ -24,6 +24,7 @@ enum MetricName {
   static let movesAccepted = "matchismo_moves_accepted_total"
   static let movesRejected = "matchismo_moves_rejected_total"
   static let moveBroadcastLatency = "matchismo_move_broadcast_latency_seconds"
+  static let recordQuestionsRefused = "matchismo_record_questions_refused_total"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -64,6 +65,11 @@ final class ServerMetrics: Sendable {
   /// The lobby executor's metrics. Make one per executor: it remembers what it exported.
   func makeLobbyMetrics() -> LobbyMetrics {
     LobbyMetrics(factory: factory)
+  }
+
+  /// Counts questions about finished games refused because too many waited (``RecordQueue``).
+  func makeRecordQuestionsRefused() -> CoreMetrics.Counter {
+    CoreMetrics.Counter(label: MetricName.recordQuestionsRefused, factory: factory)
   }
 
   /// Every metric in the Prometheus text format (version 0.0.4).
