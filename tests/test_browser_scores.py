@@ -424,7 +424,7 @@ def test_a_server_without_records_says_so(browsers):
         driver = browsers()
         driver.get(running.http_url)
         driver.find_element(By.ID, "tab-scores").click()
-        WebDriverWait(driver, 10).until(lambda d: text_of(d, "scores-empty") == "This server keeps no records.")
+        WebDriverWait(driver, 10).until(lambda d: text_of(d, "scores-empty") == "This server keeps no records of finished games.")
         assert not driver.find_element(By.ID, "scores").is_displayed()
         assert not driver.find_element(By.ID, "scores-pager").is_displayed()
         assert not severe_errors(driver), severe_errors(driver)

@@ -443,20 +443,24 @@ export class Controller {
   error(fx, ctx, message) {
     const text = typeof message.message === 'string' ? message.message : null;
     if (message.replyTo !== undefined && message.replyTo === this.scores.requestId) {
-      // Said in place of the rows: this server keeps no records, or refused the query.
+      // Said in place of the rows: this server keeps no records, cannot answer right now (too
+      // many questions waiting, the database down: the server's words say which), or refused
+      // the query.
       const unavailable = message.code === 'unavailable';
       this.scores = {
         ...this.scores,
         status: unavailable ? 'unavailable' : 'error',
         answer: null,
-        error: unavailable ? null : (text ?? 'The server refused this query.'),
+        error: unavailable ? text : (text ?? 'The server refused this query.'),
         requestId: null,
       };
       fx.push({ type: 'renderScores' });
       return;
     }
     if (this.replay !== null && message.replyTo !== undefined && message.replyTo === this.replay.requestId) {
-      this.replay = { ...this.replay, status: 'error', requestId: null, error: RECORD_ERRORS[message.code] ?? text ?? 'The server refused that.' };
+      // `unavailable` has several reasons, which only the server's words tell apart.
+      const said = message.code === 'unavailable' ? text : null;
+      this.replay = { ...this.replay, status: 'error', requestId: null, error: said ?? RECORD_ERRORS[message.code] ?? text ?? 'The server refused that.' };
       fx.push({ type: 'renderReplay' });
       return;
     }

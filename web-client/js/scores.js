@@ -191,7 +191,7 @@ export function scoreRows(answer, { locale, timeZone } = {}) {
 /** What the tab says instead of rows (null when it has rows to show). */
 export function emptyText({ status, answer, error, query }) {
   const title = gameInfo(query.game).title;
-  if (status === 'unavailable') return 'This server keeps no records.';
+  if (status === 'unavailable') return error ?? 'This server keeps no records.';
   if (status === 'error') return error ?? 'The high scores could not be loaded.';
   if (answer === null) return 'Loading high scores…';
   if (answer.games.length > 0) return null;

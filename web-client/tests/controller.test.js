@@ -507,6 +507,7 @@ test('a server that keeps no records says so in the tab; a refused query shows w
   const fx = send({ type: 'message', message: { type: 'error', replyTo: 2, code: 'unavailable', message: 'No records are kept.' } });
   assert.deepEqual(types(fx), ['renderScores'], 'no toast: the tab says it');
   assert.equal(controller.scores.status, 'unavailable');
+  assert.equal(controller.scores.error, 'No records are kept.', "the server's words");
   send({ type: 'scoresSort', sort: 'duration' });
   send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'badField', message: 'pageSize must be 1–50' } });
   assert.deepEqual([controller.scores.status, controller.scores.error], ['error', 'pageSize must be 1–50']);
@@ -611,14 +612,18 @@ test('a record the server does not have, or a server without records, is said in
   assert.deepEqual(types(fx), ['renderReplay']);
   assert.deepEqual([controller.replay.status, controller.replay.error], ['error', 'That game is not kept on this server.']);
   send({ type: 'openReplay', record: 'g1' });
-  send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'unavailable', message: 'x' } });
+  send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'unavailable' } });
   assert.equal(controller.replay.error, 'This server keeps no records.');
+  // `unavailable` for another reason: the server's words say which.
   send({ type: 'openReplay', record: 'g1' });
-  send({ type: 'message', message: { type: 'error', replyTo: 4, code: 'badField', message: 'record is not a string' } });
+  send({ type: 'message', message: { type: 'error', replyTo: 4, code: 'unavailable', message: 'Too many questions are waiting; ask again in a moment.' } });
+  assert.equal(controller.replay.error, 'Too many questions are waiting; ask again in a moment.');
+  send({ type: 'openReplay', record: 'g1' });
+  send({ type: 'message', message: { type: 'error', replyTo: 5, code: 'badField', message: 'record is not a string' } });
   assert.equal(controller.replay.error, 'record is not a string');
   // An unreadable answer is an error too, and reported.
   send({ type: 'openReplay', record: 'g1' });
-  const bad = send({ type: 'message', message: { type: 'record', replyTo: 5, record: {} } });
+  const bad = send({ type: 'message', message: { type: 'record', replyTo: 6, record: {} } });
   assert.deepEqual(types(bad), ['warn', 'renderReplay']);
   assert.equal(controller.replay.status, 'error');
 });

@@ -160,6 +160,7 @@ test('what the tab says when it has no rows', () => {
   const query = initialQuery('concentration');
   const state = (extra) => ({ status: 'ready', answer: null, error: null, query, ...extra });
   assert.equal(emptyText(state({ status: 'unavailable' })), 'This server keeps no records.');
+  assert.equal(emptyText(state({ status: 'unavailable', error: 'Too many questions are waiting.' })), 'Too many questions are waiting.');
   assert.equal(emptyText(state({ status: 'loading' })), 'Loading high scores…');
   assert.equal(emptyText(state({ status: 'error', error: 'sort is not one of date, score, duration' })), 'sort is not one of date, score, duration');
   const empty = readScores({ games: [], total: 0, best: null, shortest: null });
