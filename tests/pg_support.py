@@ -6,6 +6,7 @@ raises: the tests that need it fail saying so (`make test` installs it)."""
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -49,6 +50,40 @@ class Postgres:
         """A fast shutdown: clients are disconnected, nothing committed is lost."""
         self._run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
 
+    def pause(self):
+        """Stops every process of the cluster (SIGSTOP) without closing anything: a server that
+        stops answering, as behind a network that silently drops everything."""
+        self._paused = self._processes()
+        for pid in self._paused:
+            os.kill(pid, signal.SIGSTOP)
+
+    def resume(self):
+        """Lets the processes `pause` stopped go on (harmless when none are stopped)."""
+        for pid in reversed(getattr(self, "_paused", [])):
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self._paused = []
+
+    def _processes(self):
+        """The postmaster (first, so that it forks nothing more) and its children."""
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            postmaster = int(f.readline())
+        children = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    # pid (comm) state ppid ...: the name may hold spaces, so split after ')'.
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == postmaster:
+                children.append(int(entry))
+        return [postmaster, *children]
+
     def new_database(self):
         """A new, empty database's URL."""
         self.databases += 1
@@ -57,6 +92,7 @@ class Postgres:
         return f"postgres://{USER}@127.0.0.1:{self.port}/{name}"
 
     def destroy(self):
+        self.resume()  # a stopped postmaster would not hear the stop
         try:
             self._run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
         except RuntimeError:

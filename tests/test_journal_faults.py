@@ -18,11 +18,18 @@ root; elsewhere the tests skip and say why):
   a backup say, may) keeps the log from starting over, so the first write after the disk fills
   needs room.
 
+- A disk that hangs: the data folder is on an ext4 image that is frozen (`fsfreeze`) mid-game, so
+  the journal's next write blocks until it is thawed, as on a disk or network file system that
+  stops answering. The writer's watch notices a write that has taken over the stall limit, and
+  moves are refused meanwhile.
+
 Every fault is lifted while the server runs: moves are taken again, and a restart on the same
 folder brings back everything any client was shown."""
 import asyncio
 import contextlib
+import functools
 import hashlib
+import inspect
 import os
 import pathlib
 import random
@@ -39,6 +46,7 @@ from conftest import BINARY, ROOT, RunningServer, free_port
 from mp_support import converge, run, shutdown
 from protocol_client import LiveClient
 from test_journal import pair_at, restart, resume, without_version
+from test_metrics import scrape, scrape_until, value
 
 FAST = ("--countdown", "0.3")
 
@@ -289,7 +297,12 @@ def answer(client, sent):
     return client.find(lambda m: m.get("replyTo") == sent)
 
 
-async def game_through_a_fault(server, fault, lift, restart_server):
+async def game_through_a_fault(server, fault, lift, restart_server, logged="journal write failed",
+                               counter="matchismo_journal_failed_writes_total",
+                               refused_within=None):
+    """Two players through `fault` and `lift`: held, refused, nothing unsaved shown, then played
+    on and restored after a restart. The server logs `logged` and counts `counter` meanwhile;
+    with `refused_within`, the first refusal comes within that many seconds of the fault."""
     ada, _ = await LiveClient.open(server.ws_url, "Ada", "Ada")
     bob, _ = await LiveClient.open(server.ws_url, "Bob", "Bob")
     await pair_at("set", ada, bob)
@@ -299,6 +312,7 @@ async def game_through_a_fault(server, fault, lift, restart_server):
     await converge(ada, bob)
 
     fault()
+    faulted = time.monotonic()
     marks = {c: c.mark() for c in (ada, bob)}
     # The first move after the fault is taken (the lobby hears of the failure from the writer's
     # first failed write): its diff waits for the journal. From then on moves are refused, and
@@ -318,6 +332,9 @@ async def game_through_a_fault(server, fault, lift, restart_server):
         refused = time.monotonic() - started
         break
     assert refused is not None, "no move was refused with unavailable while the journal failed"
+    if refused_within is not None:
+        took = time.monotonic() - faulted
+        assert took < refused_within, f"the first refusal came {took:.1f} s after the fault"
     # Again, for the other player, now that the lobby knows: at once.
     other = bob if client is ada else ada
     move = await choose(other, rng)
@@ -335,9 +352,14 @@ async def game_through_a_fault(server, fault, lift, restart_server):
     for c, mark in marks.items():
         assert not [m for m in c.log[mark:] if m["type"] == "diff"], f"{c.label} saw a diff"
     assert server.process.poll() is None, "the server stopped"
-    assert "journal write failed" in server.output()
+    assert logged in server.output()
+    samples = scrape(server)
+    assert value(samples, counter) >= 1, counter
+    assert value(samples, "matchismo_journal_down") == 1
 
-    lift()
+    lifted = lift()
+    if inspect.isawaitable(lifted):
+        await lifted
     # What was held goes out once a write succeeds (within the retry's 2 s).
     for client, move in sent:
         got = await client.until(lambda: answer(client, move), 10, f"the answer to {move}")
@@ -358,6 +380,8 @@ async def game_through_a_fault(server, fault, lift, restart_server):
     before = await converge(ada, bob)
     assert server.process.poll() is None, "the server stopped"
     assert "journal writes again" in server.output()
+    samples = scrape_until(server, lambda samples: value(samples, "matchismo_journal_down") == 0)
+    assert value(samples, "matchismo_journal_down") == 0
 
     # A restart brings back everything anyone was shown.
     assert server.signal(signal.SIGTERM) == 0
@@ -446,4 +470,41 @@ def test_a_full_disk_mid_game(servers, tmpfs, executors):
         reader.close()
         filler.unlink(missing_ok=True)
     assert "database or disk is full" in servers[0].output()
+    assert integrity(folder / "journal.sqlite") == "ok"
+
+
+@pytest.mark.parametrize("executors", ["0", "1"])
+def test_a_disk_that_hangs_mid_game(servers, ext4, executors):
+    """The file system under the journal frozen mid-game: the write in progress blocks (it
+    neither fails nor ends). Once it has taken the stall limit (1 s), moves are refused at once
+    rather than held unanswered for as long as the disk hangs; thawed, it all goes on."""
+    if shutil.which("fsfreeze") is None:
+        pytest.skip("fsfreeze is not installed")
+    disk = ext4(64)
+    folder = disk / "data"
+    folder.mkdir()
+    server = start(servers, folder, executors)
+    frozen = False
+
+    def fault():
+        nonlocal frozen
+        result = _run("fsfreeze", "--freeze", str(disk))
+        assert result.returncode == 0, result.stderr
+        frozen = True
+
+    def lift():
+        nonlocal frozen
+        result = _run("fsfreeze", "--unfreeze", str(disk))
+        assert result.returncode == 0, result.stderr
+        frozen = False
+
+    try:
+        hang = functools.partial(game_through_a_fault, logged="journal write has taken over 1 s",
+                                 counter="matchismo_journal_stalls_total", refused_within=5)
+        run(hang, server, fault, lift, restarter(servers, executors), timeout=120)
+    finally:
+        # Before anything else: a process writing to a frozen file system cannot even be killed.
+        if frozen:
+            _run("fsfreeze", "--unfreeze", str(disk))
+    assert "journal write failed" not in servers[0].output(), "the write failed instead"
     assert integrity(folder / "journal.sqlite") == "ok"

@@ -1,17 +1,22 @@
 """The journal on PostgreSQL (`--database`), end to end: the database stopped in the middle of a
-game (moves refused with `unavailable`, no crash, play on once it is back, nothing lost), and a
-database that cannot be used at start (a clear message and a non-zero exit). The crash and
+game (moves refused with `unavailable`, no crash, play on once it is back, nothing lost), the
+database that stops answering in the middle of a game (the same, once a write has taken the
+stall limit), and a database that cannot be used at start (a clear message and a non-zero exit). The crash and
 restart tests of test_journal.py run on PostgreSQL too."""
 import asyncio
+import functools
 import random
 import signal
 import subprocess
 import time
 
+import pytest
+
 from conftest import BINARY, RunningServer, free_port
 from mp_support import connect, converge, run
 from pg_support import Postgres
 from test_journal import pair_at, restart, resume, without_version
+from test_journal_faults import game_through_a_fault
 
 
 def open_cards(client):
@@ -101,6 +106,50 @@ def test_postgres_stopped_mid_game_refuses_moves_then_plays_on_and_loses_nothing
         print("---- PostgreSQL log ----\n" + cluster.log())
         raise
     finally:
+        for s in servers:
+            s.stop()
+        cluster.destroy()
+
+
+@pytest.mark.parametrize("pause", [3, 14])
+def test_postgres_that_stops_answering_mid_game_refuses_moves_then_plays_on(pause):
+    """Every process of the database server stopped (SIGSTOP) mid-game: the connection stays
+    open and nothing answers, as behind a network that drops everything. After the stall limit
+    (1 s) moves are refused at once. Resumed after 3 s, the write in progress just ends; after
+    14 s, the query's time limit (10 s) has closed the connection, and the writer connects
+    again. Either way play goes on and a restart loses nothing anyone saw."""
+    cluster = Postgres()
+    servers = []
+    args = ("--countdown", "0.3", "--executors", "1")
+    try:
+        servers.append(RunningServer(extra_args=list(args), database=cluster.new_database()))
+
+        def again():
+            servers.append(restart(servers[-1], *args))
+            return servers[-1]
+
+        async def lift():
+            await asyncio.sleep(max(0.0, paused + pause - time.monotonic()))
+            cluster.resume()
+
+        def fault():
+            nonlocal paused
+            cluster.pause()
+            paused = time.monotonic()
+
+        paused = 0.0
+        hang = functools.partial(game_through_a_fault, logged="journal write has taken over 1 s",
+                                 counter="matchismo_journal_stalls_total", refused_within=5)
+        run(hang, servers[0], fault, lift, again, timeout=180)
+        if pause > 10:
+            assert "no answer within 10 s" in servers[0].output()
+    except BaseException:
+        for s in servers:
+            print(f"---- server log (port {s.port}) ----\n" + s.output())
+        print("---- PostgreSQL log ----\n" + cluster.log())
+        raise
+    finally:
+        cluster.resume()
         for s in servers:
             s.stop()
         cluster.destroy()

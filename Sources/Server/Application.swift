@@ -47,9 +47,10 @@ struct Application {
     // The writer reports written tickets to the transport, which then lets the held frames go.
     let release = ReleaseRelay()
     let journal = store.map { store in
-      JournalWriter(store: store, logger: logger, interval: configuration.commitInterval) {
-        ticket in release.release(ticket)
-      }
+      JournalWriter(
+        store: store, logger: logger, interval: configuration.commitInterval,
+        stallLimit: configuration.journalStallLimit, metrics: metrics.makeJournalMetrics()
+      ) { ticket in release.release(ticket) }
     }
     // Questions about finished games are answered from the store on a thread of their own.
     let records = store.map {

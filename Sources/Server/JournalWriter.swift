@@ -16,7 +16,11 @@ import Synchronization
 ///
 /// A write that fails is tried again (every 0.1 s, then less often, up to every 2 s) until it
 /// succeeds: the frames behind it stay held, so no client ever sees a move the journal does not
-/// have; the failure is logged and counted meanwhile. See the README's "When the database fails".
+/// have; the failure is logged and counted meanwhile. A write that hangs instead (a frozen file
+/// system, a database server that stops answering) is noticed by a watch thread once it has
+/// taken ``stallLimit``. Either way the journal counts as down (``failing``, decided by
+/// ``JournalHealth``) until a write succeeds, and the lobby refuses moves meanwhile. See the
+/// README's "When the database fails".
 final class JournalWriter: @unchecked Sendable {
   private let store: any JournalStore
   private let logger: Logger
@@ -30,9 +34,18 @@ final class JournalWriter: @unchecked Sendable {
   private let released: @Sendable (UInt64) -> Void
   /// The shortest time between the starts of two commits, in seconds.
   let interval: Double
+  /// Up, failing or stalled (under `condition`).
+  private var health: JournalHealth
+  /// What the writer counts for `/metrics`; nil in tests that do not look.
+  private let metrics: JournalMetrics?
 
-  /// Whether the latest write failed (read by the lobby's shell on every event).
+  /// Whether the journal is down: the latest write failed, or the one in progress has taken
+  /// longer than ``stallLimit`` (read by the lobby's shell on every event; written under
+  /// `condition`).
   let failing = Atomic<Bool>(false)
+
+  /// The longest a write may take before moves are refused, in seconds.
+  var stallLimit: Double { health.stallLimit }
 
   /// Batches written, entries written, failed attempts (for metrics and tests).
   private(set) var batches = 0
@@ -41,20 +54,25 @@ final class JournalWriter: @unchecked Sendable {
 
   /// A writer to `store` that reports written tickets to `released`.
   init(
-    store: any JournalStore, logger: Logger, interval: Double = 0.001,
-    released: @escaping @Sendable (UInt64) -> Void
+    store: any JournalStore, logger: Logger, interval: Double = 0.001, stallLimit: Double = 1,
+    metrics: JournalMetrics? = nil, released: @escaping @Sendable (UInt64) -> Void
   ) {
     self.store = store
     self.logger = logger
     self.interval = interval
+    self.health = JournalHealth(stallLimit: stallLimit)
+    self.metrics = metrics
     self.released = released
   }
 
-  /// Starts the writer's thread.
+  /// Starts the writer's thread and the thread that watches it for a write that hangs.
   func start() {
     let thread = Thread { [self] in run() }
     thread.name = "journal"
     thread.start()
+    let watcher = Thread { [self] in watch() }
+    watcher.name = "journal-watch"
+    watcher.start()
   }
 
   /// Queues `entries` (in order, after everything queued before); returns their ticket. Any
@@ -131,20 +149,20 @@ final class JournalWriter: @unchecked Sendable {
         batch[index] = .finished(game)
       }
       let ticket = lastTicket
+      health.began(at: MonotonicClock.now())
       condition.unlock()
       do {
         try store.write(batch)
         delay = 0.1
-        if failing.load(ordering: .relaxed) {
-          failing.store(false, ordering: .relaxed)
-          logger.notice("journal writes again")
-        }
       } catch {
-        failing.store(true, ordering: .relaxed)
         condition.lock()
+        let change = health.failed()
+        failing.store(health.down, ordering: .relaxed)
         failures += 1
         let giveUp = stopping && failures > 50
         condition.unlock()
+        metrics?.failedWrites.increment()
+        if change != nil { metrics?.down.record(1) }
         logger.error(
           "journal write failed; retrying",
           metadata: ["error": "\(error)", "entries": "\(batch.count)"])
@@ -162,6 +180,8 @@ final class JournalWriter: @unchecked Sendable {
         continue
       }
       condition.lock()
+      let change = health.succeeded()
+      failing.store(health.down, ordering: .relaxed)
       pending.removeFirst(batch.count)
       writtenTicket = ticket
       batches += 1
@@ -170,6 +190,41 @@ final class JournalWriter: @unchecked Sendable {
       condition.broadcast()
       condition.unlock()
       released(ticket)
+      metrics?.batches.increment()
+      metrics?.entries.increment(by: Int64(batch.count))
+      if change == .recovered {
+        metrics?.down.record(0)
+        logger.notice("journal writes again")
+      }
     }
+  }
+
+  /// Looks at the write in progress four times per ``stallLimit``: one that has taken longer
+  /// puts the journal down (moves are refused) until it ends. The write itself cannot be
+  /// stopped (SQLite waits for the disk; a PostgreSQL query has its own time limit).
+  private func watch() {
+    while true {
+      Thread.sleep(forTimeInterval: stallLimit / 4)
+      condition.lock()
+      if finished {
+        condition.unlock()
+        return
+      }
+      let change = health.check(at: MonotonicClock.now())
+      failing.store(health.down, ordering: .relaxed)
+      let waiting = pending.count
+      condition.unlock()
+      guard change == .stalled else { continue }
+      metrics?.stalls.increment()
+      metrics?.down.record(1)
+      logger.error(
+        "journal write has taken over \(Self.shown(stallLimit)); refusing moves until it is written",
+        metadata: ["entries": "\(waiting)"])
+    }
+  }
+
+  /// `seconds` for the log: "1 s", "0.25 s".
+  private static func shown(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
   }
 }

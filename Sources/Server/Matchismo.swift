@@ -78,6 +78,13 @@ struct Matchismo: AsyncParsableCommand {
   )
   var commitInterval = ServerConfiguration.defaults.commitInterval * 1000
 
+  @Option(
+    name: .customLong("journal-stall-limit"),
+    help:
+      "Milliseconds a journal write may take before moves are refused with 'unavailable' until it ends (a disk or database that hangs rather than fails)."
+  )
+  var journalStallLimit = ServerConfiguration.defaults.journalStallLimit * 1000
+
   @Option(help: "Messages per second one connection may send (bursts of twice as many).")
   var rateLimit = ServerConfiguration.defaults.rateLimit
 
@@ -109,6 +116,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.journal = !noJournal
     configuration.durability = durability
     configuration.commitInterval = commitInterval / 1000
+    configuration.journalStallLimit = journalStallLimit / 1000
     return configuration
   }
 

@@ -50,6 +50,8 @@ struct ServerConfiguration: Sendable, Equatable {
   var durability: Durability = .process
   /// Seconds from the start of one journal commit to the start of the next (``JournalWriter``).
   var commitInterval: Double = 0.001
+  /// Seconds a journal write may take before moves are refused until it ends (``JournalWriter``).
+  var journalStallLimit: Double = 1
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's
   /// service thread (no hop per move); K ≥ 1 spreads the tables over K executor threads by
   /// table number (`ShardedLobby`). The default follows the core count
@@ -91,6 +93,9 @@ struct ServerConfiguration: Sendable, Equatable {
     }
     if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
     if !(0...1).contains(commitInterval) { return "--commit-interval must be 0...1000 ms." }
+    if !(0.01...60).contains(journalStallLimit) {
+      return "--journal-stall-limit must be 10...60000 ms."
+    }
     if let databaseURL {
       guard journal else { return "--database and --no-journal do not go together." }
       do {

@@ -99,6 +99,21 @@ import Testing
     #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")
   }
 
+  @Test func theJournalStallLimitIsGivenInMillisecondsAndBounded() throws {
+    #expect(ServerConfiguration.defaults.journalStallLimit == 1)
+    #expect(
+      try Matchismo.parse(["--journal-stall-limit", "250"]).serverConfiguration.journalStallLimit
+        == 0.25)
+    var configuration = ServerConfiguration()
+    for wrong in [0, 0.005, 61, -1, .nan, .infinity] {
+      configuration.journalStallLimit = wrong
+      #expect(
+        configuration.validationProblem() == "--journal-stall-limit must be 10...60000 ms.")
+    }
+    configuration.journalStallLimit = 60
+    #expect(configuration.validationProblem() == nil)
+  }
+
   @Test func aTinyRateLimitStillAllowsOneMessage() {
     #expect(ServerConfiguration.rateBurst(forRateLimit: 0.1) == 1)
     #expect(ServerConfiguration.rateBurst(forRateLimit: 20) == 40)

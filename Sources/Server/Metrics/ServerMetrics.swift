@@ -25,6 +25,11 @@ enum MetricName {
   static let movesRejected = "matchismo_moves_rejected_total"
   static let moveBroadcastLatency = "matchismo_move_broadcast_latency_seconds"
   static let recordQuestionsRefused = "matchismo_record_questions_refused_total"
+  static let journalBatches = "matchismo_journal_batches_total"
+  static let journalEntries = "matchismo_journal_entries_total"
+  static let journalFailedWrites = "matchismo_journal_failed_writes_total"
+  static let journalStalls = "matchismo_journal_stalls_total"
+  static let journalDown = "matchismo_journal_down"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -72,11 +77,39 @@ final class ServerMetrics: Sendable {
     CoreMetrics.Counter(label: MetricName.recordQuestionsRefused, factory: factory)
   }
 
+  /// What the journal's writer counts.
+  func makeJournalMetrics() -> JournalMetrics {
+    JournalMetrics(factory: factory)
+  }
+
   /// Every metric in the Prometheus text format (version 0.0.4).
   func render() -> String {
     var buffer: [UInt8] = []
     registry.emit(into: &buffer)
     return String(decoding: buffer, as: UTF8.self)
+  }
+}
+
+/// What the journal's writer counts, on its own threads (``JournalWriter``).
+final class JournalMetrics: Sendable {
+  /// Commits (batches written).
+  let batches: CoreMetrics.Counter
+  /// Entries written.
+  let entries: CoreMetrics.Counter
+  /// Writes that failed (each retry counts).
+  let failedWrites: CoreMetrics.Counter
+  /// Writes that took longer than the stall limit.
+  let stalls: CoreMetrics.Counter
+  /// 1 while the journal is down (moves refused), else 0.
+  let down: CoreMetrics.Gauge
+
+  init(factory: PrometheusMetricsFactory) {
+    batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
+    entries = CoreMetrics.Counter(label: MetricName.journalEntries, factory: factory)
+    failedWrites = CoreMetrics.Counter(label: MetricName.journalFailedWrites, factory: factory)
+    stalls = CoreMetrics.Counter(label: MetricName.journalStalls, factory: factory)
+    down = CoreMetrics.Gauge(label: MetricName.journalDown, factory: factory)
+    down.record(0)
   }
 }
 
