@@ -78,8 +78,9 @@ struct Application {
       logger: logger, handler: handler, metrics: metrics.transport)
     release.transport = transport
     journal?.start()
+    // An answer shows only what the store already has: it never waits behind held frames.
     records?.send = { [transport] frame, connection in
-      transport.perform([.send(frame, to: [connection])])
+      transport.perform([.sendAtOnce(frame, to: [connection])])
     }
     records?.start()
     let outbound = TransportOutbound(transport: transport, journal: journal, records: records)

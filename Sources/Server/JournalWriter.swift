@@ -94,12 +94,15 @@ final class JournalWriter: @unchecked Sendable {
     return lastTicket
   }
 
-  /// Waits until the entries of `ticket` are written (true), or `timeout` seconds (false).
-  func waitUntilWritten(_ ticket: UInt64, timeout: Double) -> Bool {
+  /// Waits until the entries of `ticket` are written (true), or `timeout` seconds (false); with
+  /// `onlyWhileUp`, also no longer once the journal is down (false), since a write that fails
+  /// or hangs may not end for a long time.
+  func waitUntilWritten(_ ticket: UInt64, timeout: Double, onlyWhileUp: Bool = false) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     let deadline = Date(timeIntervalSinceNow: timeout)
     while writtenTicket < ticket {
+      if onlyWhileUp && health.down { return false }
       if !condition.wait(until: deadline) { return writtenTicket >= ticket }
     }
     return true
@@ -158,6 +161,8 @@ final class JournalWriter: @unchecked Sendable {
         condition.lock()
         let change = health.failed()
         failing.store(health.down, ordering: .relaxed)
+        // Wakes whoever waits for a write only while the journal is up (RecordReader).
+        condition.broadcast()
         failures += 1
         let giveUp = stopping && failures > 50
         condition.unlock()
@@ -212,6 +217,7 @@ final class JournalWriter: @unchecked Sendable {
       }
       let change = health.check(at: MonotonicClock.now())
       failing.store(health.down, ordering: .relaxed)
+      if change != nil { condition.broadcast() }
       let waiting = pending.count
       condition.unlock()
       guard change == .stalled else { continue }

@@ -24,7 +24,10 @@ final class RecordReader: @unchecked Sendable {
   private var queue: RecordQueue
   /// The reader's thread only.
   private var replays: ReplayCache
-  /// Carries an answer to the transport (set before the first question).
+  /// Carries an answer to the transport (set before the first question). An answer shows only
+  /// what the store has, so the transport need not hold it behind unwritten frames: the
+  /// server's shell sends it at once (`TransportCommand.sendAtOnce`), and high scores and
+  /// replays go on while the journal is down.
   var send: @Sendable (Frame, ConnectionID) -> Void = { _, _ in }
 
   /// A reader of `store`, whose questions wait for `journal`'s writes, in `queue`, keeping up
@@ -72,8 +75,9 @@ final class RecordReader: @unchecked Sendable {
       }
       condition.unlock()
       let (request, ticket) = next!
-      // Not for ever: a journal that cannot write must not silence the high scores.
-      _ = journal?.waitUntilWritten(ticket, timeout: 2)
+      // Not for ever, nor while the journal is down: a journal that cannot write must not
+      // silence the high scores.
+      _ = journal?.waitUntilWritten(ticket, timeout: 2, onlyWhileUp: true)
       let answer = store.answer(request, replays: &replays) { [logger] problem in
         logger.error("\(problem)")
       }

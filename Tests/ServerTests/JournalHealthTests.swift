@@ -205,6 +205,33 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
     #expect(writer.failures == 0)
   }
 
+  @Test func aWaitForWritesWhileUpEndsWhenTheJournalGoesDown() {
+    let store = GatedStore()
+    let writer = JournalWriter(
+      store: store, logger: Logger(label: "test"), interval: 0, stallLimit: 0.05
+    ) { _ in }
+    writer.start()
+    defer { writer.stop() }
+    store.close(gate: true)
+    let ticket = writer.append([Self.entry(0)])
+    #expect(store.waitForAWriteAtTheGate())
+    // Waits begun while the write hangs end once the journal is down, without the write.
+    let answers = Mutex<[Bool]>([])
+    for _ in 0..<2 {
+      Thread.detachNewThread {
+        let written = writer.waitUntilWritten(ticket, timeout: 600, onlyWhileUp: true)
+        answers.withLock { $0.append(written) }
+      }
+      #expect(Self.eventually { Self.down(writer) })
+    }
+    #expect(Self.eventually { answers.withLock { $0.count } == 2 })
+    #expect(answers.withLock { $0 } == [false, false])
+    // A wait without `onlyWhileUp` is for the write itself.
+    store.close(gate: false)
+    #expect(writer.waitUntilWritten(ticket, timeout: 10))
+    #expect(writer.waitUntilWritten(ticket, timeout: 10, onlyWhileUp: true))
+  }
+
   @Test func aHangThatEndsInAFailureStaysDownUntilARetrySucceeds() throws {
     let store = GatedStore()
     let writer = JournalWriter(
