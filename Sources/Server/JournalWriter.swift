@@ -45,7 +45,7 @@ final class JournalWriter: @unchecked Sendable {
   let failing = Atomic<Bool>(false)
 
   /// The longest a write may take before moves are refused, in seconds.
-  var stallLimit: Double { health.stallLimit }
+  let stallLimit: Double
 
   /// Batches written, entries written, failed attempts (for metrics and tests).
   private(set) var batches = 0
@@ -60,6 +60,7 @@ final class JournalWriter: @unchecked Sendable {
     self.store = store
     self.logger = logger
     self.interval = interval
+    self.stallLimit = stallLimit
     self.health = JournalHealth(stallLimit: stallLimit)
     self.metrics = metrics
     self.released = released
@@ -159,15 +160,11 @@ final class JournalWriter: @unchecked Sendable {
         delay = 0.1
       } catch {
         condition.lock()
-        let change = health.failed()
-        failing.store(health.down, ordering: .relaxed)
-        // Wakes whoever waits for a write only while the journal is up (RecordReader).
-        condition.broadcast()
+        noteHealth(health.failed())
         failures += 1
         let giveUp = stopping && failures > 50
         condition.unlock()
         metrics?.failedWrites.increment()
-        if change != nil { metrics?.down.record(1) }
         logger.error(
           "journal write failed; retrying",
           metadata: ["error": "\(error)", "entries": "\(batch.count)"])
@@ -186,7 +183,7 @@ final class JournalWriter: @unchecked Sendable {
       }
       condition.lock()
       let change = health.succeeded()
-      failing.store(health.down, ordering: .relaxed)
+      noteHealth(change)
       pending.removeFirst(batch.count)
       writtenTicket = ticket
       batches += 1
@@ -197,10 +194,7 @@ final class JournalWriter: @unchecked Sendable {
       released(ticket)
       metrics?.batches.increment()
       metrics?.entries.increment(by: Int64(batch.count))
-      if change == .recovered {
-        metrics?.down.record(0)
-        logger.notice("journal writes again")
-      }
+      if change == .recovered { logger.notice("journal writes again") }
     }
   }
 
@@ -216,17 +210,25 @@ final class JournalWriter: @unchecked Sendable {
         return
       }
       let change = health.check(at: MonotonicClock.now())
-      failing.store(health.down, ordering: .relaxed)
-      if change != nil { condition.broadcast() }
+      noteHealth(change)
       let waiting = pending.count
       condition.unlock()
       guard change == .stalled else { continue }
       metrics?.stalls.increment()
-      metrics?.down.record(1)
       logger.error(
         "journal write has taken over \(Self.shown(stallLimit)); refusing moves until it is written",
         metadata: ["entries": "\(waiting)"])
     }
+  }
+
+  /// Publishes ``health`` after `change` (nil: none): to the lobby through ``failing``, to the
+  /// down gauge, and to whoever waits for a write only while the journal is up. Under
+  /// `condition`, so that the writer and the watch publish in the order they decided.
+  private func noteHealth(_ change: JournalHealth.Change?) {
+    guard let change else { return }
+    failing.store(health.down, ordering: .relaxed)
+    metrics?.down.record(change == .recovered ? 0 : 1)
+    condition.broadcast()
   }
 
   /// `seconds` for the log: "1 s", "0.25 s".
