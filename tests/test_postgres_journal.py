@@ -4,9 +4,11 @@ database that stops answering in the middle of a game (the same, once a write ha
 stall limit), and a database that cannot be used at start (a clear message and a non-zero exit). The crash and
 restart tests of test_journal.py run on PostgreSQL too."""
 import asyncio
+import contextlib
 import functools
 import random
 import signal
+import socket
 import subprocess
 import time
 
@@ -92,23 +94,32 @@ async def database_stopped_mid_game(servers, cluster):
     assert without_version(after) == without_version(played), f"the table changed:\n{played}\n{after}"
 
 
-def test_postgres_stopped_mid_game_refuses_moves_then_plays_on_and_loses_nothing():
-    # A cluster of this test's own: it is stopped in the middle.
+@contextlib.contextmanager
+def own_cluster():
+    """A cluster of the test's own (it is stopped or paused in the middle) and a list for the
+    test's servers: their logs and the cluster's are printed if the test fails, and all are
+    stopped and removed after it."""
     cluster = Postgres()
     servers = []
     try:
-        servers.append(RunningServer(extra_args=["--countdown", "0.3", "--executors", "0"],
-                                     database=cluster.new_database()))
-        run(database_stopped_mid_game, servers, cluster, timeout=120)
+        yield cluster, servers
     except BaseException:
         for s in servers:
             print(f"---- server log (port {s.port}) ----\n" + s.output())
         print("---- PostgreSQL log ----\n" + cluster.log())
         raise
     finally:
+        cluster.resume()
         for s in servers:
             s.stop()
         cluster.destroy()
+
+
+def test_postgres_stopped_mid_game_refuses_moves_then_plays_on_and_loses_nothing():
+    with own_cluster() as (cluster, servers):
+        servers.append(RunningServer(extra_args=["--countdown", "0.3", "--executors", "0"],
+                                     database=cluster.new_database()))
+        run(database_stopped_mid_game, servers, cluster, timeout=120)
 
 
 @pytest.mark.parametrize("pause", [3, 14])
@@ -118,10 +129,8 @@ def test_postgres_that_stops_answering_mid_game_refuses_moves_then_plays_on(paus
     (1 s) moves are refused at once. Resumed after 3 s, the write in progress just ends; after
     14 s, the query's time limit (10 s) has closed the connection, and the writer connects
     again. Either way play goes on and a restart loses nothing anyone saw."""
-    cluster = Postgres()
-    servers = []
     args = ("--countdown", "0.3", "--executors", "1")
-    try:
+    with own_cluster() as (cluster, servers):
         servers.append(RunningServer(extra_args=list(args), database=cluster.new_database()))
 
         def again():
@@ -143,16 +152,6 @@ def test_postgres_that_stops_answering_mid_game_refuses_moves_then_plays_on(paus
         run(hang, servers[0], fault, lift, again, timeout=180)
         if pause > 10:
             assert "no answer within 10 s" in servers[0].output()
-    except BaseException:
-        for s in servers:
-            print(f"---- server log (port {s.port}) ----\n" + s.output())
-        print("---- PostgreSQL log ----\n" + cluster.log())
-        raise
-    finally:
-        cluster.resume()
-        for s in servers:
-            s.stop()
-        cluster.destroy()
 
 
 def start_and_fail(*args):
@@ -167,6 +166,20 @@ def test_a_database_that_cannot_be_reached_stops_the_server_at_start(pg_cluster)
     code, output = start_and_fail("--database", f"postgres://mlive@127.0.0.1:{pg_cluster.port}/missing")
     assert code != 0
     assert 'database "missing" does not exist' in output, output
+
+
+def test_a_database_that_accepts_but_never_answers_stops_the_server_at_start():
+    """A port that takes the TCP connection and then says nothing (as a stopped server, or a
+    proxy in front of a dead one): the start-up is bounded, not hung."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # never accepted: the kernel completes the handshakes, nobody answers
+        port = silent.getsockname()[1]
+        started = time.monotonic()
+        code, output = start_and_fail("--database", f"postgres://mlive@127.0.0.1:{port}/none")
+    assert code != 0
+    assert "Connect timeout (5 s)" in output, output
+    assert time.monotonic() - started < 20
 
 
 def test_a_bad_database_url_stops_the_server_naming_the_option():

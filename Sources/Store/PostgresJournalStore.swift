@@ -415,6 +415,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
         if lost { drop(current) }
         if lost && !fresh && !retried {
           retried = true
+          logger.warning(
+            "journal: lost the connection to \(location) (\(Self.reason(error))); connecting again")
           continue
         }
         throw StoreError("\(failure): \(Self.reason(error))")
@@ -422,7 +424,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     }
   }
 
-  /// The open connection, or a new one; whether it is new.
+  /// The open connection, or a new one; whether it is new. A new one must be ready within
+  /// ``connectTimeout``, the server's startup answer included (postgres-nio bounds both).
   private func connected() throws -> (PostgresConnection, Bool) {
     try connection.withLock { current in
       if let open = current, !open.isClosed { return (open, false) }

@@ -162,6 +162,18 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
     .session(SessionRecord(token: "hash-\(index)", name: "P\(index)", tableID: nil, seat: nil))
   }
 
+  /// A started writer over `store` that commits as soon as it can.
+  private static func started(
+    over store: GatedStore, stallLimit: Double = 0.05,
+    released: @escaping @Sendable (UInt64) -> Void = { _ in }
+  ) -> JournalWriter {
+    let writer = JournalWriter(
+      store: store, logger: Logger(label: "test"), interval: 0, stallLimit: stallLimit,
+      released: released)
+    writer.start()
+    return writer
+  }
+
   private static func down(_ writer: JournalWriter) -> Bool {
     writer.failing.load(ordering: .relaxed)
   }
@@ -179,10 +191,9 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
   @Test func aWriteThatHangsIsNoticedAndTheJournalComesBackWhenItEnds() throws {
     let store = GatedStore()
     let released = Atomic<UInt64>(0)
-    let writer = JournalWriter(
-      store: store, logger: Logger(label: "test"), interval: 0, stallLimit: 0.05
-    ) { ticket in released.store(ticket, ordering: .relaxed) }
-    writer.start()
+    let writer = Self.started(over: store) { ticket in
+      released.store(ticket, ordering: .relaxed)
+    }
     defer { writer.stop() }
 
     let first = writer.append([Self.entry(0)])
@@ -207,10 +218,7 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
 
   @Test func aWaitForWritesWhileUpEndsWhenTheJournalGoesDown() {
     let store = GatedStore()
-    let writer = JournalWriter(
-      store: store, logger: Logger(label: "test"), interval: 0, stallLimit: 0.05
-    ) { _ in }
-    writer.start()
+    let writer = Self.started(over: store)
     defer { writer.stop() }
     store.close(gate: true)
     let ticket = writer.append([Self.entry(0)])
@@ -234,10 +242,7 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
 
   @Test func aHangThatEndsInAFailureStaysDownUntilARetrySucceeds() throws {
     let store = GatedStore()
-    let writer = JournalWriter(
-      store: store, logger: Logger(label: "test"), interval: 0, stallLimit: 0.05
-    ) { _ in }
-    writer.start()
+    let writer = Self.started(over: store)
     defer { writer.stop() }
 
     store.close(gate: true)
@@ -256,10 +261,7 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
 
   @Test func writesFasterThanTheLimitNeverPutTheJournalDown() {
     let store = GatedStore()
-    let writer = JournalWriter(
-      store: store, logger: Logger(label: "test"), interval: 0, stallLimit: 5
-    ) { _ in }
-    writer.start()
+    let writer = Self.started(over: store, stallLimit: 5)
     defer { writer.stop() }
     var last: UInt64 = 0
     for index in 0..<500 {
