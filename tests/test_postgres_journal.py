@@ -1,8 +1,8 @@
 """The journal on PostgreSQL (`--database`), end to end: the database stopped in the middle of a
 game (moves refused with `unavailable`, no crash, play on once it is back, nothing lost), the
 database that stops answering in the middle of a game (the same, once a write has taken the
-stall limit), and a database that cannot be used at start (a clear message and a non-zero exit). The crash and
-restart tests of test_journal.py run on PostgreSQL too."""
+stall limit), and a database that cannot be used at start (a clear message and a non-zero
+exit). The crash and restart tests of test_journal.py run on PostgreSQL too."""
 import asyncio
 import contextlib
 import functools
@@ -109,7 +109,7 @@ def own_cluster():
         print("---- PostgreSQL log ----\n" + cluster.log())
         raise
     finally:
-        cluster.resume()
+        cluster.resume()  # before the servers stop: one waiting for the database stops late
         for s in servers:
             s.stop()
         cluster.destroy()
