@@ -49,6 +49,8 @@ let package = Package(
       name: "Store",
       dependencies: [
         "Lobby", "Model", "Protocol", .product(name: "GRDB", package: "GRDB.swift"),
+        // The C API, for `sqlite3_wal_hook` (the log's length after each commit).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -100,6 +102,7 @@ let package = Package(
       dependencies: [
         "Store", "Lobby", "Model", "Protocol", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings),
     .testTarget(

@@ -85,7 +85,7 @@ struct Application {
     records?.start()
     let outbound = TransportOutbound(transport: transport, journal: journal, records: records)
     lobby?.attach(
-      perform: { outbound.perform($0) },
+      perform: { outbound.perform($0, movesReceivedAt: $1) },
       consumed: { [transport] in transport.acknowledge(bytes: $0) })
     // Started before the group, so a port that cannot be bound stops the command at once.
     try transport.start()
@@ -128,7 +128,6 @@ struct Application {
     let store = try SQLiteJournalStore(
       directory: configuration.dataDirectory, durability: configuration.durability)
     let contents = try store.load()
-    store.startCheckpoints()
     logger.notice(
       "journal: SQLite \(store.path) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
     )
@@ -162,9 +161,12 @@ struct TransportOutbound: Sendable {
   var journal: JournalWriter? = nil
   var records: RecordReader? = nil
 
-  func perform(_ actions: [LobbyAction]) {
+  /// Carries out `actions`; `movesReceivedAt` are when the moves they accepted were received
+  /// (their latency ends when the frames before it leave).
+  func perform(_ actions: [LobbyAction], movesReceivedAt: [Double] = []) {
     var commands: [TransportCommand] = []
-    commands.append(actions: actions, journal: journal, records: records)
+    commands.append(
+      actions: actions, journal: journal, records: records, movesReceivedAt: movesReceivedAt)
     // One lock and at most one wake of the service thread for the whole batch.
     transport.perform(commands)
   }

@@ -6,7 +6,6 @@ import Lobby
 final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
   private var metrics: LobbyMetrics?
-  private var movesReceivedAt: [Double] = []
   private let journal: JournalWriter?
   private let records: RecordReader?
 
@@ -30,14 +29,14 @@ final class InlineLobby: ServiceThreadHandler {
 
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     Self.handle(
-      event, now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
-      journal: journal, records: records, commands: &commands)
+      event, now: now, state: &state, metrics: &metrics, journal: journal, records: records,
+      commands: &commands)
   }
 
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
     Self.advance(
-      now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt,
-      journal: journal, records: records, commands: &commands)
+      now: now, state: &state, metrics: &metrics, journal: journal, records: records,
+      commands: &commands)
   }
 
   func nextDeadline() -> Double? {
@@ -46,8 +45,7 @@ final class InlineLobby: ServiceThreadHandler {
 
   private static func handle(
     _ event: TransportEvent, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double], journal: JournalWriter?, records: RecordReader?,
-    commands: inout [TransportCommand]
+    journal: JournalWriter?, records: RecordReader?, commands: inout [TransportCommand]
   ) {
     // The journal failing (or writing again) is news for the lobby: it refuses moves meanwhile.
     if let journal {
@@ -62,8 +60,9 @@ final class InlineLobby: ServiceThreadHandler {
       commands.append(
         actions: state.receive(bytes, from: connection, now: now), journal: journal,
         records: records)
+      // The move's latency ends when its frames leave, behind the journal like them.
       if metrics != nil && state.movesAccepted != accepted {
-        movesReceivedAt.append(receivedAt)
+        commands.append(.moveShown(receivedAt: receivedAt))
       }
     case .closed(let connection):
       commands.append(
@@ -73,16 +72,15 @@ final class InlineLobby: ServiceThreadHandler {
     if let due = state.nextDeadline(), due <= now {
       commands.append(actions: state.advance(to: now), journal: journal, records: records)
     }
-    export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
+    export(now: now, state: &state, metrics: &metrics)
   }
 
   private static func advance(
-    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double], journal: JournalWriter?, records: RecordReader?,
-    commands: inout [TransportCommand]
+    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?, journal: JournalWriter?,
+    records: RecordReader?, commands: inout [TransportCommand]
   ) {
     commands.append(actions: state.advance(to: now), journal: journal, records: records)
-    export(now: now, state: &state, metrics: &metrics, movesReceivedAt: &movesReceivedAt)
+    export(now: now, state: &state, metrics: &metrics)
   }
 
   private static func nextDeadline(of state: inout LobbyState, metrics: inout LobbyMetrics?)
@@ -93,58 +91,10 @@ final class InlineLobby: ServiceThreadHandler {
     return min(due ?? tables, tables)
   }
 
-  /// The frames are queued as soon as this returns: that is the hand-over the latency measures.
   private static func export(
-    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    movesReceivedAt: inout [Double]
+    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?
   ) {
     guard metrics != nil else { return }
-    metrics!.export(
-      state, movesReceivedAt: movesReceivedAt, handedOverAt: MonotonicClock.now(), now: now)
-    movesReceivedAt.removeAll(keepingCapacity: true)
-  }
-}
-
-extension [TransportCommand] {
-  /// Appends the transport commands that carry out the lobby's `actions`, in order. Journal
-  /// entries go to `journal` as one batch, and a `hold` of its ticket keeps every command after
-  /// them until the batch is written (without a journal they are dropped), except a
-  /// `sendAtOnce`, which the transport never holds. Questions about finished games go to
-  /// `records`.
-  mutating func append(
-    actions: [LobbyAction], journal: JournalWriter? = nil, records: RecordReader? = nil
-  ) {
-    var entries: [JournalEntry] = []
-    for action in actions {
-      switch action {
-      case .journal(let entry):
-        entries.append(entry)
-        continue
-      case .query(let request):
-        // Answered once what is queued for the journal is written, on the reader's thread.
-        if !entries.isEmpty, let journal { _ = journal.append(entries) }
-        entries.removeAll()
-        // Too many questions waiting: refused at once (nothing in a refusal waits for the
-        // journal).
-        if let refusal = records?.submit(request) {
-          append(.sendAtOnce(refusal, to: [request.connection]))
-        }
-        continue
-      case .send, .sendAtOnce, .close:
-        if !entries.isEmpty, let journal {
-          append(.hold(journal.append(entries)))
-        }
-        entries.removeAll()
-      }
-      switch action {
-      case .send(let frame, let connections): append(.send(frame, to: connections))
-      case .sendAtOnce(let frame, let connections): append(.sendAtOnce(frame, to: connections))
-      case .close(let connection, let code, let reason):
-        append(.close(connection, code: code, reason: reason))
-      case .journal, .query: break
-      }
-    }
-    // Entries with nothing after them to hold back.
-    if !entries.isEmpty, let journal { _ = journal.append(entries) }
+    metrics!.export(state, now: now)
   }
 }

@@ -9,10 +9,13 @@ import Synchronization
 /// ``append(_:)`` returns a ticket; the transport holds the frames queued behind it
 /// (`TransportCommand.hold`) until ``released`` hears that ticket is written.
 ///
-/// Commits are paced: one begins at least ``interval`` after the previous one began, so that
-/// under load the moves of many tables share a commit (at 5,000 moves/s, one commit per move
-/// doubled the server's CPU per diff), while a move that finds the writer idle is written at
-/// once.
+/// Commits go at the transport's pace: a move that finds the writer idle is written at once,
+/// and under load batches form by themselves while the commit before them runs. With an
+/// ``interval`` (`--commit-interval`, 0 by default) a commit instead begins at least that long
+/// after the previous one began, sharing it among more moves at the cost of that wait.
+///
+/// After each commit, once its frames are let go, the store's upkeep runs (SQLite checkpoints
+/// its log there, ``WALCheckpoints``); the next batch gathers meanwhile.
 ///
 /// A write that fails is tried again (every 0.1 s, then less often, up to every 2 s) until it
 /// succeeds: the frames behind it stay held, so no client ever sees a move the journal does not
@@ -54,7 +57,7 @@ final class JournalWriter: @unchecked Sendable {
 
   /// A writer to `store` that reports written tickets to `released`.
   init(
-    store: any JournalStore, logger: Logger, interval: Double = 0.001, stallLimit: Double = 1,
+    store: any JournalStore, logger: Logger, interval: Double = 0, stallLimit: Double = 1,
     metrics: JournalMetrics? = nil, released: @escaping @Sendable (UInt64) -> Void
   ) {
     self.store = store
@@ -130,11 +133,13 @@ final class JournalWriter: @unchecked Sendable {
     while true {
       condition.lock()
       while pending.isEmpty && !stopping { condition.wait() }
-      // Pace: let more entries gather until `interval` after the last commit began.
-      let next = lastStart.addingTimeInterval(interval)
-      while !stopping && Date() < next {
-        // `append` signals only when `pending` was empty: this sleeps until `next`.
-        _ = condition.wait(until: next)
+      if interval > 0 {
+        // Pace: let more entries gather until `interval` after the last commit began.
+        let next = lastStart.addingTimeInterval(interval)
+        while !stopping && Date() < next {
+          // `append` signals only when `pending` was empty: this sleeps until `next`.
+          _ = condition.wait(until: next)
+        }
       }
       lastStart = Date()
       if pending.isEmpty {
@@ -184,6 +189,8 @@ final class JournalWriter: @unchecked Sendable {
       condition.lock()
       let change = health.succeeded()
       noteHealth(change)
+      // The upkeep after the commit counts as a write for the watch (see `upkeep()`).
+      health.began(at: MonotonicClock.now())
       pending.removeFirst(batch.count)
       writtenTicket = ticket
       batches += 1
@@ -195,7 +202,29 @@ final class JournalWriter: @unchecked Sendable {
       metrics?.batches.increment()
       metrics?.entries.increment(by: Int64(batch.count))
       if change == .recovered { logger.notice("journal writes again") }
+      upkeep()
     }
+  }
+
+  /// Runs the store's upkeep between two commits. It counts as a write for the watch: a
+  /// checkpoint that hangs on a frozen disk puts the journal down like a write that hangs. One
+  /// that fails is logged and tried again later; the journal stays up, its writes succeed.
+  private func upkeep() {
+    let report: JournalUpkeep?
+    do {
+      report = try store.upkeep()
+    } catch {
+      report = nil
+      logger.warning("journal upkeep failed", metadata: ["error": "\(error)"])
+    }
+    condition.lock()
+    let change = health.succeeded()
+    noteHealth(change)
+    condition.unlock()
+    if change == .recovered { logger.notice("journal writes again") }
+    guard let report else { return }
+    if report.checkpointed { metrics?.checkpoints.increment() }
+    if let bytes = report.logBytes { metrics?.logBytes.record(bytes) }
   }
 
   /// Looks at the write in progress four times per ``stallLimit``: one that has taken longer

@@ -49,7 +49,7 @@ struct ServerConfiguration: Sendable, Equatable {
   /// How hard a journal write tries to survive: a crash of the process, or a power loss.
   var durability: Durability = .process
   /// Seconds from the start of one journal commit to the start of the next (``JournalWriter``).
-  var commitInterval: Double = 0.001
+  var commitInterval: Double = 0
   /// Seconds a journal write may take before moves are refused until it ends (``JournalWriter``).
   var journalStallLimit: Double = 1
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's

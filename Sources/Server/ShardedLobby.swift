@@ -45,15 +45,15 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   private let shardLocks: [NSLock]
   private let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
-  private var perform: @Sendable ([LobbyAction]) -> Void = { _ in }
+  private var perform: @Sendable ([LobbyAction], [Double]) -> Void = { _, _ in }
   private var consumed: @Sendable (Int) -> Void = { _ in }
   // Guarded by `lock`: exclusively, or shared together with the lock of the shard touched.
   private var state: LobbyState
   // Guarded by `lock`, held exclusively.
   private var metrics: LobbyMetrics?
   private var lastExport = -Double.infinity
-  /// Only the latency timer of `metrics`, which any thread may record into.
-  private let latency: LobbyMetrics?
+  /// Whether each accepted move's received time goes to `perform` (with metrics).
+  private let measuresLatency: Bool
   /// The journal's writer, whose `failing` the lobby hears of; nil without a journal.
   private let journal: JournalWriter?
   /// What the lobby was last told of the journal: down (true) or not. Changed only under the
@@ -74,7 +74,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     self.state = state
     self.now = now
     self.metrics = metrics
-    self.latency = metrics
+    self.measuresLatency = metrics != nil
     self.journal = journal
     let count = state.shardCount
     shardLocks = (0..<count).map { _ in NSLock() }
@@ -84,7 +84,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// Where the executors' actions go, and whom they tell how many message bytes they took.
   /// Before ``start()``.
   func attach(
-    perform: @escaping @Sendable ([LobbyAction]) -> Void,
+    perform: @escaping @Sendable (_ actions: [LobbyAction], _ movesReceivedAt: [Double]) -> Void,
     consumed: @escaping @Sendable (Int) -> Void
   ) {
     self.perform = perform
@@ -254,7 +254,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       }
       handOver(&pending)
       if metrics != nil && time >= lastExport + Self.exportInterval {
-        metrics!.export(state, movesReceivedAt: [], handedOverAt: time, now: time)
+        metrics!.export(state, now: time)
         lastExport = time
       }
       var wake = state.nextDeadline()
@@ -272,13 +272,11 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// lets each connection's next message go to whichever executor its route names.
   private func handOver(_ pending: inout Pending) {
     if !pending.actions.isEmpty {
-      perform(pending.actions)
+      // With metrics, each accepted move's latency ends when its frames leave (the transport).
+      perform(pending.actions, measuresLatency ? pending.movesReceivedAt : [])
       pending.actions.removeAll(keepingCapacity: true)
     }
-    if !pending.movesReceivedAt.isEmpty {
-      latency?.recordLatency(of: pending.movesReceivedAt, handedOverAt: MonotonicClock.now())
-      pending.movesReceivedAt.removeAll(keepingCapacity: true)
-    }
+    pending.movesReceivedAt.removeAll(keepingCapacity: true)
     for route in pending.routes { route.done() }
     pending.routes.removeAll(keepingCapacity: true)
   }

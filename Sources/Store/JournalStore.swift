@@ -23,11 +23,32 @@ public protocol JournalStore: AnyObject, Sendable {
   /// Lets go of what the store holds, at a clean shutdown once everything is written: its
   /// connection, and in a shared database the leases of its tables (``PostgresJournalStore``).
   func close()
+  /// Upkeep that must run between two writes, never inside one or beside one: called by the
+  /// writer on its thread after each write that succeeded, once the frames behind it are let
+  /// go. SQLite checkpoints its write-ahead log here (``WALCheckpoints``).
+  func upkeep() throws -> JournalUpkeep
 }
 
 extension JournalStore {
   /// Nothing to let go of.
   public func close() {}
+  /// No upkeep.
+  public func upkeep() throws -> JournalUpkeep { JournalUpkeep() }
+}
+
+/// What a store's ``JournalStore/upkeep()`` did.
+public struct JournalUpkeep: Equatable, Sendable {
+  /// Whether it checkpointed a log.
+  public var checkpointed = false
+  /// The length of the store's log after it, in bytes (SQLite's write-ahead log), or nil for a
+  /// store with no log of its own.
+  public var logBytes: Int?
+
+  /// An upkeep report.
+  public init(checkpointed: Bool = false, logBytes: Int? = nil) {
+    self.checkpointed = checkpointed
+    self.logBytes = logBytes
+  }
 }
 
 /// How hard a write tries to survive.

@@ -1,30 +1,48 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Lobby
 import Model
 import Protocol
 
 /// The embedded store: one SQLite file (WAL mode) in the data directory. Nothing to install or
 /// start; the default.
+///
+/// The write-ahead log stays under a bound: the writer checkpoints it between two commits once
+/// it holds ``walCheckpointBytes`` (``WALCheckpoints``), and the next commit starts it again.
 public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
+  /// The default log length at which the writer checkpoints: 16 MiB. The log's file then stays
+  /// under 64 MiB, the bound README gives (the threshold, one batch, and a few tries when a
+  /// reader keeps the log from starting again).
+  public static let defaultWALCheckpointBytes = 16 << 20
+
   /// The database file.
   public let path: String
+  /// The log length, in bytes, at which the writer checkpoints.
+  public let walCheckpointBytes: Int
   private let database: DatabaseQueue
-  /// A second connection that only checkpoints the WAL into the database file, on a thread of
-  /// its own, so that a write never waits for a checkpoint's fsync.
-  private let checkpointer: DatabaseQueue
   /// A read-only connection for questions about finished games, asked from another thread
   /// than the writer's (WAL lets it read while the writer writes).
   private let reader: DatabaseQueue
   private let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
+  /// The log's length in pages after the latest commit, as SQLite's WAL hook reports it
+  /// (writer's thread only).
+  private let walLength = WALLength()
+  /// When the log is checkpointed next (writer's thread only).
+  private var checkpoints: WALCheckpoints
+  private let pageSize: Int
 
   /// Opens (creating it if needed) `journal.sqlite` in `directory`, migrated to the current
   /// schema. Throws a ``StoreError`` saying what is wrong: a directory that cannot be made, a
   /// file or folder that cannot be written, a file that is not a database, is damaged or is
   /// another program's, a schema from a newer version. A file that is refused is left as it
-  /// was: it is checked before anything is written to it.
-  public init(directory: String, durability: Durability = .process) throws {
+  /// was: it is checked before anything is written to it. `walCheckpointBytes` is the log length
+  /// at which the writer checkpoints (tests make it small).
+  public init(
+    directory: String, durability: Durability = .process,
+    walCheckpointBytes: Int = SQLiteJournalStore.defaultWALCheckpointBytes
+  ) throws {
     do {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
@@ -36,24 +54,27 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     if let problem = Self.writeProblem(path) {
       throw StoreError("the journal \(path) cannot be written: \(problem)")
     }
+    self.walCheckpointBytes = walCheckpointBytes
     var configuration = Configuration()
     configuration.label = "journal"
+    // Only a checkpoint ever waits on this connection: for a reader still in the log.
+    configuration.busyMode = .timeout(Self.checkpointWait)
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA journal_mode = WAL")
       try db.execute(
         sql: durability == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-      // Checkpoints are the checkpointer's: a commit only appends to the WAL.
+      // Checkpoints are the writer's, between commits (``upkeep()``), never inside one.
       try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+      // When the log starts again, its file is cut back to the checkpoint's length.
+      try db.execute(sql: "PRAGMA journal_size_limit = \(walCheckpointBytes)")
     }
-    var checkpointing = Configuration()
-    checkpointing.label = "journal-checkpoint"
     do {
       // A damaged file is refused here rather than half read later, and before the switch to
       // WAL or a migration writes to it.
       if FileManager.default.fileExists(atPath: path) { try Self.check(path) }
       database = try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
-      checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
+      pageSize = try database.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
       var reading = Configuration()
       reading.label = "journal-reader"
       reading.readonly = true
@@ -62,6 +83,17 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       throw error
     } catch {
       throw StoreError("cannot open the journal \(path): \(error)")
+    }
+    checkpoints = WALCheckpoints(threshold: max(1, walCheckpointBytes / pageSize))
+    // The hook replaces SQLite's own checkpoints (off above) and only notes the log's length.
+    let length = Unmanaged.passUnretained(walLength).toOpaque()
+    database.writeWithoutTransaction { db in
+      _ = sqlite3_wal_hook(
+        db.sqliteConnection,
+        { context, _, _, pages in
+          Unmanaged<WALLength>.fromOpaque(context!).takeUnretainedValue().pages = Int(pages)
+          return SQLITE_OK
+        }, length)
     }
   }
 
@@ -104,22 +136,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       if access(target, W_OK) != 0 { return "\(target): \(String(cString: strerror(errno)))" }
     }
     return nil
-  }
-
-  /// Starts checkpointing the WAL every `interval` seconds on a thread of its own (a passive
-  /// checkpoint: it copies what no reader needs into the database file and fsyncs it, while the
-  /// writer goes on appending), for as long as the process runs.
-  public func startCheckpoints(every interval: Double = 0.5) {
-    let thread = Thread { [self] in
-      while true {
-        Thread.sleep(forTimeInterval: interval)
-        _ = try? checkpointer.writeWithoutTransaction { db in
-          try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
-        }
-      }
-    }
-    thread.name = "journal-checkpoint"
-    thread.start()
   }
 
   /// The schema, one migration per version; a database is brought up to date when opened.
@@ -226,6 +242,45 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       guard let problem = Self.writeProblem(path) else { throw error }
       throw StoreError("\(error) (\(problem))")
     }
+  }
+
+  /// The longest a checkpoint waits for a reader (a question about finished games) to leave
+  /// the log, in seconds; then it is tried again once the log has grown a little more.
+  static let checkpointWait = 0.1
+
+  /// Checkpoints the log once it holds ``walCheckpointBytes`` (``WALCheckpoints``), on the
+  /// writer's own connection between two of its commits, so it copies the whole log: a RESTART
+  /// checkpoint, which then waits for any reader still in the log to finish (its transaction
+  /// lasts milliseconds; at most ``checkpointWait``), so that the next commit starts the log
+  /// again. It waits for the disk too (an `fsync` of the database file) while moves gather for
+  /// the next commit.
+  public func upkeep() throws -> JournalUpkeep {
+    let pages = walLength.pages
+    guard checkpoints.due(walPages: pages) else {
+      return JournalUpkeep(logBytes: pages * pageSize)
+    }
+    do {
+      let (frames, copied) = try database.writeWithoutTransaction { try $0.checkpoint(.restart) }
+      checkpoints.checkpointed(walPages: frames, copied: copied)
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+      // A reader stayed in the log: the next try comes once the log has grown a little more.
+      checkpoints.failed(walPages: pages)
+    } catch {
+      checkpoints.failed(walPages: pages)
+      throw StoreError("checkpoint of \(path)-wal failed: \(error)")
+    }
+    return JournalUpkeep(checkpointed: true, logBytes: pages * pageSize)
+  }
+
+  /// The log's file, in bytes (0 when there is none).
+  public var walFileBytes: Int {
+    (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+  }
+
+  /// At a clean stop: the log copied into the database file and cut to nothing, so the data
+  /// folder holds one file of what matters.
+  public func close() {
+    _ = try? database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
   }
 
   private func write(_ entries: [JournalEntry], to database: DatabaseQueue) throws {
@@ -339,4 +394,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       ).map { try FinishedGame.kept(number: number, record: $0, decoder: decoder) }
     }
   }
+}
+
+/// The log's length in pages after the latest commit: what `sqlite3_wal_hook` reports, kept
+/// where the hook's C function can reach it (the writer's thread only).
+private final class WALLength: @unchecked Sendable {
+  var pages = 0
 }

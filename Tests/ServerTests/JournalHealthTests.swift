@@ -107,56 +107,6 @@ import Testing
   }
 }
 
-/// A store whose writes wait at a gate until the test opens it, and can be made to fail.
-private final class GatedStore: JournalStore, @unchecked Sendable {
-  let inner = MemoryJournalStore()
-  private let lock = NSCondition()
-  private var open = true
-  private var failing = false
-  private(set) var waiting = 0
-
-  func close(gate: Bool) {
-    lock.lock()
-    open = !gate
-    lock.broadcast()
-    lock.unlock()
-  }
-
-  func fail(_ fail: Bool) {
-    lock.lock()
-    failing = fail
-    lock.unlock()
-  }
-
-  /// Waits (up to 10 s) until a write is held at the gate.
-  func waitForAWriteAtTheGate() -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    let deadline = Date(timeIntervalSinceNow: 10)
-    while waiting == 0 {
-      if !lock.wait(until: deadline) { return false }
-    }
-    return true
-  }
-
-  func load() throws -> JournalContents { try inner.load() }
-
-  func write(_ entries: [JournalEntry]) throws {
-    lock.lock()
-    waiting += 1
-    lock.broadcast()
-    while !open { lock.wait() }
-    waiting -= 1
-    let fails = failing
-    lock.unlock()
-    if fails { throw StoreError("the disk is gone") }
-    try inner.write(entries)
-  }
-
-  func scores(_ query: ScoresQuery) throws -> ScoresPage { try inner.scores(query) }
-  func finishedGame(id: String) throws -> FinishedGame? { try inner.finishedGame(id: id) }
-}
-
 @Suite struct JournalWriterStallTests {
   private static func entry(_ index: Int) -> JournalEntry {
     .session(SessionRecord(token: "hash-\(index)", name: "P\(index)", tableID: nil, seat: nil))
@@ -270,5 +220,44 @@ private final class GatedStore: JournalStore, @unchecked Sendable {
     }
     #expect(writer.waitUntilWritten(last, timeout: 10))
     #expect(!Self.down(writer))
+  }
+
+  @Test func batchesFormWhileTheCommitBeforeThemRuns() {
+    let store = GatedStore()
+    let writer = Self.started(over: store, stallLimit: 60)
+    defer { writer.stop() }
+    store.close(gate: true)
+    _ = writer.append([Self.entry(0)])
+    #expect(store.waitForAWriteAtTheGate())
+    // Queued while the first commit hangs: they are the next commit, all three together.
+    var last: UInt64 = 0
+    for index in 1...3 { last = writer.append([Self.entry(index)]) }
+    store.close(gate: false)
+    #expect(writer.waitUntilWritten(last, timeout: 10))
+    #expect(store.writes == 2)
+    // An idle writer commits a lone entry at once: a commit of its own.
+    let lone = writer.append([Self.entry(4)])
+    #expect(writer.waitUntilWritten(lone, timeout: 10))
+    #expect(store.writes == 3)
+    #expect(Self.eventually { store.upkeeps == 3 })
+  }
+
+  @Test func anUpkeepThatHangsPutsTheJournalDownUntilItEnds() throws {
+    let store = GatedStore()
+    let released = Atomic<UInt64>(0)
+    let writer = Self.started(over: store) { ticket in
+      released.store(ticket, ordering: .relaxed)
+    }
+    defer { writer.stop() }
+    store.gateUpkeep(true)
+    let first = writer.append([Self.entry(0)])
+    #expect(store.waitForAWriteAtTheGate())
+    // The commit is done and its frames let go; the checkpoint after it hangs.
+    #expect(released.load(ordering: .relaxed) == first)
+    #expect(Self.eventually { Self.down(writer) })
+    let next = writer.append([Self.entry(1)])
+    store.gateUpkeep(false)
+    #expect(writer.waitUntilWritten(next, timeout: 10))
+    #expect(Self.eventually { !Self.down(writer) })
   }
 }

@@ -22,32 +22,40 @@ import Testing
     #expect(lines.allSatisfy { $0.hasPrefix("matchismo_") }, "\(lines)")
   }
 
-  @Test func theLobbyExportsDifferencesSessionsTablesAndLatency() {
+  @Test func theLobbyExportsDifferencesSessionsAndTables() {
     let metrics = ServerMetrics()
     var lobby = metrics.makeLobbyMetrics()
     var state = LobbyState(entropy: .system)
     let player = ConnectionID(rawValue: 1)
     _ = state.receive(Array(#"{"type":"hello","name":"Ada"}"#.utf8), from: player, now: 0)
     _ = state.receive(Array(#"{"type":"choose","card":3}"#.utf8), from: player, now: 0)
-    lobby.export(state, movesReceivedAt: [], handedOverAt: 0, now: 0)
+    lobby.export(state, now: 0)
     // A second export of the same state adds nothing.
-    lobby.export(state, movesReceivedAt: [], handedOverAt: 0, now: 0.1)
+    lobby.export(state, now: 0.1)
     _ = state.receive(Array(#"{"type":"playSolo","game":"set"}"#.utf8), from: player, now: 1)
-    lobby.export(state, movesReceivedAt: [10.0, 10.0005], handedOverAt: 10.001, now: 1)
+    lobby.export(state, now: 1)
 
     let lines = samples(metrics)
     #expect(lines.contains(#"matchismo_moves_rejected_total{reason="notAtTable"} 1"#))
     #expect(lines.contains("matchismo_sessions 1.0"))
     #expect(lines.contains(#"matchismo_tables{game="set",phase="playing"} 1.0"#), "\(lines)")
+    #expect(lobby.nextTableExport == nil)
+
+    // Within the throttle interval the table count waits, and says when it is due.
+    lobby.export(state, now: 1.1)
+    #expect(lobby.nextTableExport == 1 + LobbyMetrics.tableExportInterval)
+  }
+
+  @Test func aMovesLatencyEndsWhenTheTransportLetsItsFramesGo() {
+    let metrics = ServerMetrics()
+    metrics.transport.moveShown(receivedAt: 10.0, at: 10.001)
+    metrics.transport.moveShown(receivedAt: 10.0005, at: 10.0008)
+    let lines = samples(metrics)
     #expect(lines.contains("matchismo_move_broadcast_latency_seconds_count 2"))
     #expect(
       lines.contains(#"matchismo_move_broadcast_latency_seconds_bucket{le="0.0005"} 1"#),
       "\(lines.sorted())")
-    #expect(lobby.nextTableExport == nil)
-
-    // Within the throttle interval the table count waits, and says when it is due.
-    lobby.export(state, movesReceivedAt: [], handedOverAt: 0, now: 1.1)
-    #expect(lobby.nextTableExport == 1 + LobbyMetrics.tableExportInterval)
+    #expect(lines.contains(#"matchismo_move_broadcast_latency_seconds_bucket{le="0.001"} 2"#))
   }
 
   @Test func theTransportCountsFramesAndClosesByCode() {

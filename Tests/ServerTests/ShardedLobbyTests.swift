@@ -70,7 +70,7 @@ import Testing
     let lobby = ShardedLobby(state: state, now: MonotonicClock.now)
     let outbox = Outbox()
     lobby.attach(
-      perform: { outbox.perform($0) },
+      perform: { actions, _ in outbox.perform(actions) },
       consumed: { bytes in outbox.consumed.withLock { $0 += bytes } })
     lobby.start()
     defer { lobby.stop() }

@@ -30,6 +30,8 @@ enum MetricName {
   static let journalFailedWrites = "matchismo_journal_failed_writes_total"
   static let journalStalls = "matchismo_journal_stalls_total"
   static let journalDown = "matchismo_journal_down"
+  static let journalCheckpoints = "matchismo_journal_checkpoints_total"
+  static let journalLogBytes = "matchismo_journal_log_bytes"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -47,9 +49,10 @@ final class ServerMetrics: Sendable {
   /// What the transport counts, on its service thread.
   let transport: TransportMetrics
 
-  /// Bounds of the move→broadcast latency histogram: the lobby turns a move around in
+  /// Bounds of the move→broadcast latency histogram (from the service thread's read of a move to
+  /// its frames let go by the journal): the lobby and the journal turn a move around in
   /// microseconds when idle, so the finest buckets are well below a millisecond; the coarsest
-  /// catch a stalled executor.
+  /// catch a stalled executor or journal.
   static let latencyBuckets: [Duration] = [
     .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
     .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -102,6 +105,10 @@ final class JournalMetrics: Sendable {
   let stalls: CoreMetrics.Counter
   /// 1 while the journal is down (moves refused), else 0.
   let down: CoreMetrics.Gauge
+  /// Checkpoints of the store's log (SQLite's write-ahead log).
+  let checkpoints: CoreMetrics.Counter
+  /// The store's log after the latest commit, in bytes (SQLite's write-ahead log).
+  let logBytes: CoreMetrics.Gauge
 
   init(factory: PrometheusMetricsFactory) {
     batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
@@ -109,6 +116,8 @@ final class JournalMetrics: Sendable {
     failedWrites = CoreMetrics.Counter(label: MetricName.journalFailedWrites, factory: factory)
     stalls = CoreMetrics.Counter(label: MetricName.journalStalls, factory: factory)
     down = CoreMetrics.Gauge(label: MetricName.journalDown, factory: factory)
+    checkpoints = CoreMetrics.Counter(label: MetricName.journalCheckpoints, factory: factory)
+    logBytes = CoreMetrics.Gauge(label: MetricName.journalLogBytes, factory: factory)
     down.record(0)
   }
 }
@@ -134,6 +143,7 @@ final class TransportMetrics: Sendable {
   private let tooSlowCloses: CoreMetrics.Counter
   private let queuedInboundBytes: CoreMetrics.Gauge
   private let pausedConnections: CoreMetrics.Gauge
+  private let moveLatency: CoreMetrics.Timer
   /// Close counters by code, made on first use: lobby closes may use any code in 1000...4999.
   /// Only the service thread takes the lock, so it is never contended.
   private let closes = Mutex<[UInt16: CoreMetrics.Counter]>([:])
@@ -150,6 +160,7 @@ final class TransportMetrics: Sendable {
     tooSlowCloses = CoreMetrics.Counter(label: MetricName.tooSlowCloses, factory: factory)
     queuedInboundBytes = CoreMetrics.Gauge(label: MetricName.queuedInboundBytes, factory: factory)
     pausedConnections = CoreMetrics.Gauge(label: MetricName.pausedConnections, factory: factory)
+    moveLatency = CoreMetrics.Timer(label: MetricName.moveBroadcastLatency, factory: factory)
     // Present from the start, so a scrape shows 0 rather than nothing.
     connectionsOpen.record(0)
     queuedInboundBytes.record(0)
@@ -185,6 +196,13 @@ final class TransportMetrics: Sendable {
     counter.increment()
   }
 
+  /// The frames of a move received at `receivedAt` are queued for their sockets at `now`
+  /// (`MonotonicClock` both), let go by the journal: the move→broadcast latency, the journal's
+  /// wait included.
+  func moveShown(receivedAt: Double, at now: Double = MonotonicClock.now()) {
+    moveLatency.recordNanoseconds(Int64(max(0, now - receivedAt) * 1e9))
+  }
+
   /// A connection sent faster than its rate limit (closed with 1008).
   func rateLimited() { rateLimitCloses.increment() }
 
@@ -199,8 +217,9 @@ final class TransportMetrics: Sendable {
 }
 
 /// The lobby's metrics, exported by the executor thread after each batch: counters from the
-/// deltas of ``LobbyState/Statistics``, gauges from the state's counts, and the latency of
-/// each accepted move. Executor thread only.
+/// deltas of ``LobbyState/Statistics`` and gauges from the state's counts. Executor thread
+/// only. (A move's latency ends when its frames are let go: the transport records it,
+/// ``TransportMetrics/moveShown(receivedAt:)``.)
 struct LobbyMetrics: Sendable {
   /// Seconds between two counts of the tables by game and phase. Counting walks every table,
   /// too much for every batch under load; a batch that comes sooner marks the count due at
@@ -211,7 +230,6 @@ struct LobbyMetrics: Sendable {
   private let sessions: CoreMetrics.Gauge
   private let movesAccepted: CoreMetrics.Counter
   private let movesRejected: [ErrorCode: CoreMetrics.Counter]
-  private let latency: CoreMetrics.Timer
   private var tables: [TableKey: CoreMetrics.Gauge] = [:]
   private var exported = LobbyState.Statistics()
   private var exportedStamp = -1
@@ -239,17 +257,11 @@ struct LobbyMetrics: Sendable {
             factory: factory)
         )
       })
-    latency = CoreMetrics.Timer(label: MetricName.moveBroadcastLatency, factory: factory)
     sessions.record(0)
   }
 
-  /// Exports what a batch changed. `movesReceivedAt` are the times (`MonotonicClock`) the
-  /// service thread received each move the batch accepted; `handedOverAt` is when the batch's
-  /// actions were handed to the transport; `now` is the executor's clock, for the throttle.
-  mutating func export(
-    _ state: LobbyState, movesReceivedAt: [Double], handedOverAt: Double, now: Double
-  ) {
-    recordLatency(of: movesReceivedAt, handedOverAt: handedOverAt)
+  /// Exports what a batch changed; `now` is the executor's clock, for the throttle.
+  mutating func export(_ state: LobbyState, now: Double) {
     let stamp = state.statisticsStamp
     if stamp != exportedStamp {
       exportedStamp = stamp
@@ -274,14 +286,6 @@ struct LobbyMetrics: Sendable {
       if delta > 0 { movesRejected[code]?.increment(by: delta) }
     }
     exported = statistics
-  }
-
-  /// Records the move→broadcast latency of moves received at `movesReceivedAt` whose frames
-  /// were handed to the transport at `handedOverAt`. Any thread.
-  func recordLatency(of movesReceivedAt: [Double], handedOverAt: Double) {
-    for receivedAt in movesReceivedAt {
-      latency.recordNanoseconds(Int64(max(0, handedOverAt - receivedAt) * 1e9))
-    }
   }
 
   /// Sets the tables gauge of every game and phase seen so far (0 where none is left).

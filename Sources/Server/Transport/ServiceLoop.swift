@@ -20,10 +20,8 @@ final class ServiceLoop {
   private let configuration: TransportConfiguration
   private let logger: Logger
   private let inbox: TransportInbox
-  /// Commands waiting behind a `hold` whose ticket is not released yet, in order.
-  private var held: [TransportCommand] = []
-  /// The latest ticket released (`TransportCommand.release`).
-  private var releasedTicket: UInt64 = 0
+  /// Commands waiting behind a `hold` whose ticket is not released yet.
+  private var held = HeldCommands()
   private let continuation: AsyncStream<TransportEvent>.Continuation
   private let backPressure: InboundBackPressure
   /// Takes the events on this thread when set (the `events` stream then stays empty).
@@ -649,33 +647,8 @@ final class ServiceLoop {
 
   private func execute(_ commands: [TransportCommand]) {
     for command in commands {
-      switch command {
-      case .release(let ticket):
-        releasedTicket = max(releasedTicket, ticket)
-        releaseHeld()
-      case .sendAtOnce:
-        carryOut(command)
-      case .hold(let ticket) where held.isEmpty:
-        if ticket > releasedTicket { held.append(command) }
-      case _ where !held.isEmpty:
-        // Behind a hold: in order, after it.
-        held.append(command)
-      default:
-        carryOut(command)
-      }
+      held.take(command) { carryOut($0) }
     }
-  }
-
-  /// Carries out the held commands whose holds are released, in order, up to the first hold
-  /// that is not.
-  private func releaseHeld() {
-    var index = 0
-    while index < held.count {
-      if case .hold(let ticket) = held[index], ticket > releasedTicket { break }
-      carryOut(held[index])
-      index += 1
-    }
-    held.removeFirst(index)
   }
 
   private func carryOut(_ command: TransportCommand) {
@@ -685,6 +658,8 @@ final class ServiceLoop {
     case .close(let id, let code, let reason):
       guard let state = connections[id], state.closeRequest == nil else { return }
       requestClose(state, code: Self.sendableCloseCode(code), reason: reason, flushFirst: true)
+    case .moveShown(let receivedAt):
+      metrics?.moveShown(receivedAt: receivedAt)
     case .hold, .release:
       break
     }

@@ -14,4 +14,8 @@ enum TransportCommand: Sendable {
   case hold(UInt64)
   /// Tickets up to this one are released: held commands go on, in order. Never held itself.
   case release(UInt64)
+  /// The frames before this one show a move the service thread received at `receivedAt`
+  /// (`MonotonicClock`): its latency (`matchismo_move_broadcast_latency_seconds`) ends when this
+  /// is carried out, behind any hold like the frames.
+  case moveShown(receivedAt: Double)
 }

@@ -1,0 +1,51 @@
+import Lobby
+
+extension [TransportCommand] {
+  /// Appends the transport commands that carry out the lobby's `actions`, in order, then a
+  /// ``TransportCommand/moveShown(receivedAt:)`` for each of `movesReceivedAt` (the moves
+  /// these actions accepted).
+  ///
+  /// Journal entries go to `journal` as one batch, and a `hold` of its ticket keeps every
+  /// command after them until the batch is written (without a journal they are dropped), except
+  /// a `sendAtOnce`, which the transport never holds. The hold is there even when no frame
+  /// follows in these actions (a table closing, the last seat released): the next frame that
+  /// shows the change may come from a later decision (a coalesced `lobbyDiff`), and it must not
+  /// leave before the change is written either. Questions about finished games go to
+  /// `records`.
+  mutating func append(
+    actions: [LobbyAction], journal: JournalWriter? = nil, records: RecordReader? = nil,
+    movesReceivedAt: [Double] = []
+  ) {
+    var entries: [JournalEntry] = []
+    /// Hands what gathered to the journal and holds everything after it.
+    func holdForEntries() {
+      if !entries.isEmpty, let journal { append(.hold(journal.append(entries))) }
+      entries.removeAll()
+    }
+    for action in actions {
+      switch action {
+      case .journal(let entry):
+        entries.append(entry)
+      case .query(let request):
+        // Answered once what is queued for the journal is written, on the reader's thread.
+        holdForEntries()
+        // Too many questions waiting: refused at once (nothing in a refusal waits for the
+        // journal).
+        if let refusal = records?.submit(request) {
+          append(.sendAtOnce(refusal, to: [request.connection]))
+        }
+      case .send(let frame, let connections):
+        holdForEntries()
+        append(.send(frame, to: connections))
+      case .sendAtOnce(let frame, let connections):
+        holdForEntries()
+        append(.sendAtOnce(frame, to: connections))
+      case .close(let connection, let code, let reason):
+        holdForEntries()
+        append(.close(connection, code: code, reason: reason))
+      }
+    }
+    holdForEntries()
+    for receivedAt in movesReceivedAt { append(.moveShown(receivedAt: receivedAt)) }
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import Lobby
+import Model
+import Protocol
+import Store
+import Synchronization
+import Testing
+
+/// The SQLite journal's write-ahead log stays under its bound whatever the commit rate: the
+/// writer checkpoints it between commits (``WALCheckpoints``) and the next commit starts it
+/// again.
+@Suite struct WALBoundTests {
+  /// The bound README gives for the log's file.
+  static let bound = 64 << 20
+
+  @Test func aCheckpointIsDueAtTheThresholdAndAfterAPartialOneOnlyOnceTheLogGrewMore() {
+    var checkpoints = WALCheckpoints(threshold: 1000)
+    #expect(!checkpoints.due(walPages: 999))
+    #expect(checkpoints.due(walPages: 1000))
+    // Everything copied: the log starts again, due at the threshold.
+    checkpoints.checkpointed(walPages: 1003, copied: 1003)
+    #expect(checkpoints.dueAt == 1000)
+    // A reader kept part of the log: not again after every commit, but a quarter later.
+    checkpoints.checkpointed(walPages: 1003, copied: 700)
+    #expect(!checkpoints.due(walPages: 1004))
+    #expect(!checkpoints.due(walPages: 1252))
+    #expect(checkpoints.due(walPages: 1253))
+    checkpoints.failed(walPages: 1300)
+    #expect(checkpoints.dueAt == 1550)
+    checkpoints.checkpointed(walPages: 1600, copied: 1600)
+    #expect(checkpoints.dueAt == 1000)
+  }
+
+  private static func folder() -> String {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("wal-test-\(UUID().uuidString)").path
+  }
+
+  /// 250 tables' moves, one move per commit as an idle writer commits them, with the writer's
+  /// upkeep after each; a reader asks for high scores all along on another thread. The log's
+  /// file is looked at every 100 commits.
+  @Test func sustainedCommitsKeepTheLogUnderItsBound() throws {
+    let directory = Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let store = try SQLiteJournalStore(directory: directory)
+    let tables = (0..<250).map { "t\($0 + 1)" }
+    try store.write(tables.map { .table(JournalStoreTests.record($0)) })
+    let stop = Atomic<Bool>(false)
+    let reads = Atomic<Int>(0)
+    let reader = Thread {
+      while !stop.load(ordering: .relaxed) {
+        _ = try? store.scores(ScoresQuery(game: "set"))
+        reads.add(1, ordering: .relaxed)
+      }
+    }
+    reader.start()
+    defer { stop.store(true, ordering: .relaxed) }
+
+    let commits = 60_000
+    var largest = 0
+    var checkpoints = 0
+    for index in 0..<commits {
+      let table = tables[index % tables.count]
+      try store.write([
+        .move(JournalStoreTests.move(table, index / tables.count, card: index % 81))
+      ])
+      if try store.upkeep().checkpointed { checkpoints += 1 }
+      if index % 100 == 0 { largest = max(largest, store.walFileBytes) }
+    }
+    largest = max(largest, store.walFileBytes)
+    stop.store(true, ordering: .relaxed)
+    // Every commit appends at least one 4 KiB page: far more went through the log than the
+    // bound, which holds all the same.
+    #expect(commits * 4096 > 3 * Self.bound)
+    #expect(largest <= Self.bound, "the log reached \(largest) bytes")
+    #expect(checkpoints >= 3)
+    #expect(reads.load(ordering: .relaxed) > 0)
+    // Nothing was lost on the way.
+    let contents = try SQLiteJournalStore(directory: directory).load()
+    #expect(contents.tables.map(\.moves.count).reduce(0, +) == commits)
+  }
+
+  @Test func aReaderThatKeepsTheLogDelaysItsStartOnlyWhileItReads() throws {
+    let directory = Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let threshold = 64 << 10
+    let store = try SQLiteJournalStore(directory: directory, walCheckpointBytes: threshold)
+    try store.write([.table(JournalStoreTests.record("t1"))])
+    var index = 0
+    func commit(_ count: Int) throws {
+      for _ in 0..<count {
+        try store.write([.move(JournalStoreTests.move("t1", index, card: index % 81))])
+        _ = try store.upkeep()
+        index += 1
+      }
+    }
+    // A reader inside a read transaction keeps the log from starting again…
+    let other = try DatabaseQueue(path: store.path)
+    let reading = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      try? other.read { db in
+        _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM move")
+        reading.signal()
+        done.wait()
+      }
+    }
+    reading.wait()
+    try commit(60)
+    let whileRead = store.walFileBytes
+    #expect(whileRead > threshold)
+    // …and once it is done, the next checkpoint starts it again and the file is cut back.
+    done.signal()
+    try commit(200)
+    #expect(store.walFileBytes <= threshold + 8 * 4096, "\(store.walFileBytes) bytes")
+    #expect(try store.load().tables.first?.moves.count == 260)
+  }
+
+  @Test func aCleanCloseLeavesNoLog() throws {
+    let directory = Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let store = try SQLiteJournalStore(directory: directory)
+    try store.write([.table(JournalStoreTests.record("t1"))])
+    #expect(store.walFileBytes > 0)
+    store.close()
+    #expect(store.walFileBytes == 0)
+    #expect(try SQLiteJournalStore(directory: directory).load().tables.count == 1)
+  }
+}
