@@ -6,6 +6,13 @@ import Protocol
 /// snapshot and diffs a live client follows, so a client draws any step of it with the code
 /// that draws a live game.
 public enum FinishedGameReplay {
+  /// The most moves a replay is made of. A game is kept whatever its length, but a replay
+  /// goes to the client as one message, which the transport must be able to queue (4 MiB per
+  /// connection): a longer game is answered `unavailable` (its record is still listed).
+  public static let mostMoves = 8_192
+  /// The most bytes a replay's diffs may take (``RecordReplay/size``), for the same reason.
+  public static let mostBytes = 3 << 20
+
   /// The `record` message answering `replyTo` with `game`, or nil when its moves do not replay
   /// (a record from another version of the rules: nothing a client could be shown).
   public static func answer(_ game: FinishedGame, replyTo: MessageID?) -> Frame? {

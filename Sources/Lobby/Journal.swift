@@ -19,6 +19,11 @@ public enum JournalEntry: Hashable, Sendable {
   case sessionEnded(String)
   /// A game ended: keep its record (its id is the store's to give).
   case finished(FinishedGame)
+  /// A game ended with more moves than its table keeps in memory (``TableRules/recordCap``):
+  /// keep its record (whose own `moves` are empty) with every move of deal `deal` of `table`
+  /// as the journal holds them, with their times. Comes after the move that ended the game, so
+  /// a store that applies entries in order has the whole deal at hand.
+  case finishedInJournal(FinishedGame, table: String, deal: Int)
 }
 
 /// One accepted move of a table's current deal, as the journal keeps it.

@@ -146,8 +146,9 @@ public struct TableState<Card: WireCard>: Sendable {
   private var dealTimes: [Double] = []
   /// Mismatches per seat this deal.
   private var mistakes: [Int] = []
-  /// With ``TableRules/journals``: a game that ended and is not taken yet.
-  private var finishedQueue: [FinishedGame] = []
+  /// With ``TableRules/journals``: a game that ended and is not taken yet (a
+  /// ``JournalEntry/finished(_:)`` or ``JournalEntry/finishedInJournal(_:table:deal:)``).
+  private var finishedQueue: [JournalEntry] = []
 
   /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
   /// seat by seat): a solo table, or a test table.
@@ -546,8 +547,18 @@ public struct TableState<Card: WireCard>: Sendable {
           standings.filter { everSeated.contains($0.seat) },
           byMatches: game.settings.ranksByMatches)
         phase = .finished
-        if rules.journals, let ended, let log = record.record {
-          finishedQueue.append(finishedGame(ended, moves: log.moves, now: now))
+        if rules.journals, let ended {
+          if let log = record.record {
+            finishedQueue.append(.finished(finishedGame(ended, moves: log.moves, now: now)))
+          } else {
+            // Longer than the log keeps: rather than hold every move of a game that may never
+            // end (a player toggling a card), the table lets the journal, which holds every
+            // move of the deal already (until the next deal or the table's close), give the
+            // record its moves in the transaction that keeps it. Memory stays bounded by the
+            // cap; the record loses nothing.
+            finishedQueue.append(
+              .finishedInJournal(finishedGame(ended, moves: [], now: now), table: id, deal: deal))
+          }
         }
       }
     }
@@ -801,7 +812,7 @@ public struct TableState<Card: WireCard>: Sendable {
     for move in journalQueue { entries.append(.move(move)) }
     journalQueue.removeAll(keepingCapacity: true)
     // After the move that ended it, in the same batch.
-    for game in finishedQueue { entries.append(.finished(game)) }
+    entries += finishedQueue
     finishedQueue.removeAll()
     return entries
   }

@@ -58,6 +58,12 @@ struct Application {
         store: $0, journal: journal, logger: logger,
         refused: metrics.makeRecordQuestionsRefused())
     }
+    // Finished games older than the days kept are deleted on a thread of their own.
+    var retention: FinishedGameRetention?
+    if let store, let days = configuration.keepFinishedDays {
+      retention = FinishedGameRetention(
+        store: store, days: days, removed: metrics.makeFinishedGamesRemoved(), logger: logger)
+    }
     // With no executor the lobby decides on the transport's service thread (no hop per move);
     // otherwise the service thread hands each event to the executor of its table's shard.
     let handler: any ServiceThreadHandler
@@ -83,6 +89,7 @@ struct Application {
       transport.perform([.sendAtOnce(frame, to: [connection])])
     }
     records?.start()
+    retention?.start()
     let outbound = TransportOutbound(transport: transport, journal: journal, records: records)
     lobby?.attach(
       perform: { outbound.perform($0, movesReceivedAt: $1) },
@@ -99,7 +106,9 @@ struct Application {
     var group = ServiceGroupConfiguration(
       services: [
         .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
-        .init(service: JournalService(writer: journal, store: store, logger: logger)),
+        .init(
+          service: JournalService(
+            writer: journal, store: store, retention: retention, logger: logger)),
         .init(service: LobbyService(executor: lobby)),
         .init(service: TransportService(transport: transport, logger: logger)),
       ],

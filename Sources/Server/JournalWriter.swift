@@ -153,9 +153,15 @@ final class JournalWriter: @unchecked Sendable {
       var batch = pending
       // Only a batch with a finished game is copied to stamp it.
       for index in batch.indices {
-        guard case .finished(var game) = batch[index] else { continue }
-        game.endedAt = endedAt
-        batch[index] = .finished(game)
+        switch batch[index] {
+        case .finished(var game):
+          game.endedAt = endedAt
+          batch[index] = .finished(game)
+        case .finishedInJournal(var game, let table, let deal):
+          game.endedAt = endedAt
+          batch[index] = .finishedInJournal(game, table: table, deal: deal)
+        default: continue
+        }
       }
       let ticket = lastTicket
       health.began(at: MonotonicClock.now())

@@ -85,6 +85,13 @@ struct Matchismo: AsyncParsableCommand {
   )
   var journalStallLimit = ServerConfiguration.defaults.journalStallLimit * 1000
 
+  @Option(
+    name: .customLong("keep-finished-days"),
+    help: ArgumentHelp(
+      "Days a finished game (high scores, replays) is kept after it ended; older ones are deleted 50 at a time, off the move path. Default: kept for ever.",
+      valueName: "days"))
+  var keepFinishedDays: Int?
+
   @Option(help: "Messages per second one connection may send (bursts of twice as many).")
   var rateLimit = ServerConfiguration.defaults.rateLimit
 
@@ -117,6 +124,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.durability = durability
     configuration.commitInterval = commitInterval / 1000
     configuration.journalStallLimit = journalStallLimit / 1000
+    configuration.keepFinishedDays = keepFinishedDays
     return configuration
   }
 

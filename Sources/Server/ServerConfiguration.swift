@@ -52,6 +52,8 @@ struct ServerConfiguration: Sendable, Equatable {
   var commitInterval: Double = 0
   /// Seconds a journal write may take before moves are refused until it ends (``JournalWriter``).
   var journalStallLimit: Double = 1
+  /// Days a finished game (high scores, replays) is kept after it ended; nil: for ever.
+  var keepFinishedDays: Int?
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's
   /// service thread (no hop per move); K ≥ 1 spreads the tables over K executor threads by
   /// table number (`ShardedLobby`). The default follows the core count
@@ -65,6 +67,9 @@ struct ServerConfiguration: Sendable, Equatable {
 
   /// The defaults.
   init() {}
+
+  /// Most days ``keepFinishedDays`` may name: a hundred years (more is for ever, the default).
+  static let mostKeptDays = 36_500
 
   /// Most executor threads.
   static let maxExecutors = 64
@@ -105,6 +110,12 @@ struct ServerConfiguration: Sendable, Equatable {
       }
     } else if journal && dataDirectory.isEmpty {
       return "--data-dir must name a folder."
+    }
+    if let keepFinishedDays {
+      guard journal else { return "--keep-finished-days and --no-journal do not go together." }
+      guard (1...Self.mostKeptDays).contains(keepFinishedDays) else {
+        return "--keep-finished-days must be 1...\(Self.mostKeptDays)."
+      }
     }
     if !(0...Self.maxExecutors).contains(executors) {
       return "--executors must be 0...\(Self.maxExecutors)."

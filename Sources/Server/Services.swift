@@ -73,11 +73,14 @@ struct JournalService: Service {
   let writer: JournalWriter?
   /// The writer's store, closed once everything is written.
   var store: (any JournalStore)? = nil
+  /// Deletes old finished games; stopped before the store is closed.
+  var retention: FinishedGameRetention? = nil
   /// For a shutdown that could not write everything.
   let logger: Logger
 
   func run() async {
     try? await gracefulShutdown()
+    retention?.stop()
     guard let writer else { return }
     if writer.stop() {
       logger.notice("journal written: \(writer.entries) entries in \(writer.batches) batches")

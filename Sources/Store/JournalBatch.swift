@@ -7,7 +7,8 @@ import Protocol
 /// the entries one by one:
 ///
 /// - a table's row is its last ``JournalEntry/table(_:)`` (closed if a
-///   ``JournalEntry/tableClosed(_:)`` came after it), or, with no record in the run, only closed;
+///   ``JournalEntry/tableClosed(_:)`` came after it), or, with no record in the run, only closed
+///   (a closed row is then deleted: `journal_write_v3`);
 /// - moves already stored lose those of deals older than the newest record's deal, or all of them
 ///   when the table closed; the run's own moves are dropped by a later record or close the same
 ///   way, and a later move with the same key replaces an earlier one;
@@ -55,7 +56,9 @@ struct JournalBatch {
         sessions[session.token] = .some(session)
       case .sessionEnded(let token):
         sessions[token] = .some(nil)
-      case .finished(let game):
+      case .finished(let game),
+        // A store gives it its moves before it folds the batch; as it is, it has none.
+        .finishedInJournal(let game, _, _):
         if !finished.contains(where: { $0.source == game.source }) { finished.append(game) }
       }
     }

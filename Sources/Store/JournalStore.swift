@@ -3,10 +3,12 @@ import Model
 import Protocol
 
 /// Where the journal is kept: the embedded SQLite file by default, PostgreSQL for operators who
-/// run several nodes. Both keep the same records: a row per table (its latest ``TableRecord``),
-/// a row per move of each table's current deal, a row per session (by token hash).
+/// run several nodes. Both keep the same records: a row per open table (its latest
+/// ``TableRecord``; a closed table's row and moves are deleted), a row per move of each open
+/// table's current deal, a row per session (by token hash), a row per finished game.
 ///
-/// A store is used from one thread at a time (the journal writer's, or the start-up code's).
+/// A store is used from one thread at a time (the journal writer's, or the start-up code's),
+/// but for the calls that say they may come from another.
 public protocol JournalStore: AnyObject, Sendable {
   /// Everything to rebuild at start: the open tables with their current deal's moves, the
   /// sessions, the highest table number used.
@@ -20,6 +22,11 @@ public protocol JournalStore: AnyObject, Sendable {
   /// The finished game with this id, or nil. May be called from another thread than the
   /// writer's.
   func finishedGame(id: String) throws -> FinishedGame?
+  /// Deletes at most `limit` of the finished games that ended before `cutoff` (seconds since
+  /// 1970), oldest first, with their players' rows, in one short transaction; returns how many
+  /// it deleted (fewer than `limit`: none older is left). Their ids are never given again. May
+  /// be called from another thread than the writer's (``FinishedGameRetention``'s).
+  func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int
   /// Lets go of what the store holds, at a clean shutdown once everything is written: its
   /// connection, and in a shared database the leases of its tables (``PostgresJournalStore``).
   func close()
@@ -78,6 +85,17 @@ extension JournalEntry {
   /// A table id's number (`t12` → 12), or 0.
   static func number(of id: String) -> Int {
     Int(id.drop { !$0.isNumber }) ?? 0
+  }
+}
+
+extension FinishedGame {
+  /// The game with `moves` as its moves: a deal's moves as the journal holds them (in any
+  /// order, each index once), put in order with their times
+  /// (``JournalEntry/finishedInJournal(_:table:deal:)``).
+  func withMoves(_ moves: some Sequence<JournalMove>) -> FinishedGame {
+    var game = self
+    game.moves = moves.sorted { $0.index < $1.index }.map { FinishedMove($0.move, at: $0.at) }
+    return game
   }
 }
 

@@ -10,6 +10,10 @@ public final class MemoryJournalStore: JournalStore, Sendable {
     var moves: [String: [Int: JournalMove]] = [:]
     var sessions: [String: SessionRecord] = [:]
     var finished: [FinishedGame] = []
+    /// The highest number of a table whose row was deleted (numbers are never used again).
+    var highestClosed = 0
+    /// Finished games kept so far, deleted ones included (numbers the next).
+    var finishedCount = 0
   }
 
   private let contents = Mutex(Contents())
@@ -29,7 +33,8 @@ public final class MemoryJournalStore: JournalStore, Sendable {
         loaded.tables.append((record, moves))
       }
       loaded.sessions = c.sessions.values.sorted { $0.token < $1.token }
-      loaded.lastTableNumber = c.tables.keys.map { JournalEntry.number(of: $0) }.max() ?? 0
+      loaded.lastTableNumber = max(
+        c.highestClosed, c.tables.keys.map { JournalEntry.number(of: $0) }.max() ?? 0)
       return loaded
     }
   }
@@ -44,19 +49,45 @@ public final class MemoryJournalStore: JournalStore, Sendable {
         case .move(let move):
           c.moves[move.table, default: [:]][move.deal * 1_000_000 + move.index] = move
         case .tableClosed(let id):
-          c.tables[id]?.open = false
+          c.tables[id] = nil
           c.moves[id] = nil
+          c.highestClosed = max(c.highestClosed, JournalEntry.number(of: id))
         case .session(let session):
           c.sessions[session.token] = session
         case .sessionEnded(let token):
           c.sessions[token] = nil
-        case .finished(var game):
-          guard !c.finished.contains(where: { $0.source == game.source }) else { continue }
-          game.id = FinishedGame.id(number: c.finished.count + 1)
-          c.finished.append(game)
+        case .finished(let game):
+          Self.keep(game, in: &c)
+        case .finishedInJournal(let game, let table, let deal):
+          let moves = (c.moves[table] ?? [:]).values.filter { $0.deal == deal }
+          Self.keep(game.withMoves(moves), in: &c)
         }
       }
     }
+  }
+
+  /// Keeps `game` under the next number, unless a game of its source is kept already.
+  private static func keep(_ game: FinishedGame, in c: inout Contents) {
+    guard !c.finished.contains(where: { $0.source == game.source }) else { return }
+    var game = game
+    c.finishedCount += 1
+    game.id = FinishedGame.id(number: c.finishedCount)
+    c.finished.append(game)
+  }
+
+  public func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
+    contents.withLock { c in
+      let old = c.finished.indices.filter { c.finished[$0].endedAt < cutoff }
+        .sorted { c.finished[$0].endedAt < c.finished[$1].endedAt }.prefix(max(0, limit))
+      let gone = Set(old)
+      c.finished = c.finished.indices.filter { !gone.contains($0) }.map { c.finished[$0] }
+      return gone.count
+    }
+  }
+
+  /// How many table rows and move rows it holds (for tests).
+  func rowCounts() -> (tables: Int, moves: Int) {
+    contents.withLock { c in (c.tables.count, c.moves.values.reduce(0) { $0 + $1.count }) }
   }
 
   public func scores(_ query: ScoresQuery) throws -> ScoresPage {

@@ -170,5 +170,40 @@ extension PostgresJournalStore {
         $body$
         """,
       ]),
+    // A closed table's row and moves are deleted when it closes (the sequence `table_block`,
+    // not the rows, keeps table numbers from being used twice), and finished games can be
+    // deleted oldest first without reading them all.
+    Migration(
+      version: 3, name: "closed tables deleted, finished games by age",
+      statements: [
+        "DELETE FROM move WHERE table_id IN (SELECT id FROM game_table WHERE NOT open)",
+        "DELETE FROM game_table WHERE NOT open",
+        "CREATE INDEX finished_game_by_end ON finished_game (ended_at)",
+        "CREATE INDEX finished_player_by_game ON finished_player (game_number)",
+        // Version 2's function, then the rows of the tables the batch closed go (the lease
+        // check has passed: they are this server's or nobody's).
+        """
+        CREATE FUNCTION journal_write_v3(
+          p_owner TEXT, p_lease DOUBLE PRECISION,
+          t_id TEXT[], t_number BIGINT[], t_open BOOLEAN[], t_deal BIGINT[], t_record TEXT[],
+          c_id TEXT[],
+          d_table TEXT[], d_below BIGINT[],
+          m_table TEXT[], m_deal BIGINT[], m_idx BIGINT[], m_kind BIGINT[], m_seat BIGINT[],
+          m_card BIGINT[], m_at DOUBLE PRECISION[], m_version BIGINT[],
+          s_token TEXT[], s_name TEXT[], s_table TEXT[], s_seat BIGINT[], s_player TEXT[],
+          e_token TEXT[],
+          f_source TEXT[], f_game TEXT[], f_ended DOUBLE PRECISION[],
+          f_seconds DOUBLE PRECISION[], f_score BIGINT[], f_record TEXT[], f_players TEXT[]
+        ) RETURNS VOID LANGUAGE plpgsql AS $body$
+        BEGIN
+          PERFORM journal_write_v2(p_owner, p_lease, t_id, t_number, t_open, t_deal, t_record,
+            c_id, d_table, d_below, m_table, m_deal, m_idx, m_kind, m_seat, m_card, m_at,
+            m_version, s_token, s_name, s_table, s_seat, s_player, e_token,
+            f_source, f_game, f_ended, f_seconds, f_score, f_record, f_players);
+          DELETE FROM game_table WHERE id = ANY (t_id || c_id) AND NOT open;
+        END
+        $body$
+        """,
+      ]),
   ]
 }

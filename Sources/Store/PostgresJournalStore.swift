@@ -40,7 +40,9 @@ import Synchronization
 ///
 /// **Round trips.** A ``write(_:)`` is one statement (`SELECT journal_write(…)`, a function of
 /// the schema) and so one transaction and one round trip, whatever the number of entries: the
-/// entries are folded into a ``JournalBatch`` and sent as one array per column. A batch applied
+/// entries are folded into a ``JournalBatch`` and sent as one array per column. (A batch that
+/// keeps a game longer than a table's move log first reads that deal's stored moves: one more
+/// round trip, once per such game.) A batch applied
 /// twice has the effect of applying it once, so the journal writer's retry after an uncertain
 /// failure (a connection lost while a commit was under way) is safe.
 ///
@@ -182,10 +184,44 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
 
   public func write(_ entries: [JournalEntry]) throws {
     guard !entries.isEmpty else { return }
-    let query = try writeQuery(JournalBatch(entries))
     try perform("cannot write the journal to \(location)") { connection in
+      let query = try writeQuery(JournalBatch(try withMovesFilledIn(entries, on: connection)))
       _ = try run(query, on: connection)
     }
+  }
+
+  /// `entries` with each ``JournalEntry/finishedInJournal(_:table:deal:)`` made a
+  /// ``JournalEntry/finished(_:)`` whose moves are the deal's: those stored, then those of
+  /// `entries` before it. Rare (a game longer than a table's log), so it costs a read before the
+  /// write only then; the rows it reads are this server's tables' (the lease), which nobody else
+  /// writes, and a batch written twice reads its own moves back with the same result.
+  private func withMovesFilledIn(_ entries: [JournalEntry], on connection: PostgresConnection)
+    throws -> [JournalEntry]
+  {
+    guard
+      entries.contains(where: { if case .finishedInJournal = $0 { true } else { false } })
+    else { return entries }
+    var filled = entries
+    for (position, entry) in entries.enumerated() {
+      guard case .finishedInJournal(let game, let table, let deal) = entry else { continue }
+      var moves: [Int: JournalMove] = [:]
+      for row in try run(
+        """
+        SELECT idx, kind, seat, card, at FROM move WHERE table_id = \(table) AND deal = \(deal)
+        """, on: connection)
+      {
+        let (index, kind, seat, card, at) = try row.decode((Int, Int, Int, Int, Double).self)
+        moves[index] = JournalMove(
+          table: table, deal: deal, index: index, move: Move(kind: kind, seat: seat, card: card),
+          at: at, version: 0)
+      }
+      for case .move(let move) in entries[..<position]
+      where move.table == table && move.deal == deal {
+        moves[move.index] = move
+      }
+      filled[position] = .finished(game.withMoves(moves.values))
+    }
+    return filled
   }
 
   /// Frees this server's leases, so that another server may take its tables at once, and
@@ -249,6 +285,23 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
       try run(
         "SELECT number, record FROM finished_game WHERE number = \(number)", on: connection
       ).first.map { row in try kept(row) }
+    }
+  }
+
+  public func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
+    // One statement, so one short transaction, on the writer's connection as lease renewals
+    // are: a journal write queued behind it waits for one batch at most.
+    try perform("cannot remove finished games from \(location)") { connection in
+      try run(
+        """
+        WITH old AS (
+          SELECT number FROM finished_game WHERE ended_at < \(cutoff)
+          ORDER BY ended_at LIMIT \(max(0, limit))),
+        players AS (
+          DELETE FROM finished_player WHERE game_number IN (SELECT number FROM old))
+        DELETE FROM finished_game WHERE number IN (SELECT number FROM old) RETURNING number
+        """, on: connection
+      ).reduce(0) { count, _ in count + 1 }
     }
   }
 
@@ -337,7 +390,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
     return """
-      SELECT journal_write_v2(\(owner), \(lease),
+      SELECT journal_write_v3(\(owner), \(lease),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
         \(closedIDs),
         \(cleared), \(below),
@@ -493,6 +546,15 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   func setting(_ name: String) throws -> String {
     try perform("cannot read \(name)") { connection in
       try run("SELECT current_setting(\(name))", on: connection).first?.decode(String.self) ?? ""
+    }
+  }
+
+  /// How many table rows and move rows the database holds (for tests).
+  func rowCounts() throws -> (tables: Int, moves: Int) {
+    try perform("cannot count rows") { connection in
+      try run(
+        "SELECT (SELECT COUNT(*) FROM game_table), (SELECT COUNT(*) FROM move)", on: connection
+      ).first?.decode((Int, Int).self) ?? (0, 0)
     }
   }
 

@@ -28,11 +28,20 @@ extension JournalStore {
             ServerMessage.error(
               ProtocolError(.unknownRecord, "There is no finished game \(id).", replyTo: replyTo)))
         }
+        let tooLong = ProtocolError(
+          .unavailable,
+          "Game \(id) is too long to replay here (\(game.moves.count) moves).", replyTo: replyTo)
+        guard game.moves.count <= FinishedGameReplay.mostMoves else {
+          return Frame(ServerMessage.error(tooLong))
+        }
         guard let replay = FinishedGameReplay.replay(game) else {
           failed("finished game \(id) does not replay")
           return Frame(
             ServerMessage.error(
               ProtocolError(.unavailable, "Game \(id) cannot be replayed.", replyTo: replyTo)))
+        }
+        guard replay.size <= FinishedGameReplay.mostBytes else {
+          return Frame(ServerMessage.error(tooLong))
         }
         // Under the game's own id (a store may read "g007" as g7): kept once.
         replays.keep(replay, id: game.id)

@@ -193,6 +193,23 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v3: closed tables deleted, finished games by age") { db in
+      // A closed table's row goes when it closes; the highest number of a deleted row is kept
+      // here, so that a table number is never used twice.
+      try db.execute(
+        sql: """
+          CREATE TABLE table_number (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            highest INTEGER NOT NULL
+          );
+          INSERT INTO table_number (id, highest)
+            SELECT 1, COALESCE(MAX(number), 0) FROM game_table;
+          DELETE FROM move WHERE table_id IN (SELECT id FROM game_table WHERE open = 0);
+          DELETE FROM game_table WHERE open = 0;
+          CREATE INDEX finished_game_by_end ON finished_game (ended_at);
+          CREATE INDEX finished_player_by_game ON finished_player (game_number);
+          """)
+    }
     return migrator
   }
 
@@ -227,7 +244,12 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           player: $0["player"])
       }
       contents.lastTableNumber =
-        try Int.fetchOne(db, sql: "SELECT MAX(number) FROM game_table") ?? 0
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT MAX(COALESCE((SELECT MAX(number) FROM game_table), 0),
+              (SELECT highest FROM table_number))
+            """) ?? 0
       return contents
     }
   }
@@ -305,7 +327,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
             move.table, move.deal, move.index, kind, move.move.seat, card, move.at, move.version,
           ])
         case .tableClosed(let id):
-          try db.cachedStatement(sql: "UPDATE game_table SET open = 0 WHERE id = ?")
+          // Nothing of a closed table is read again; only its number stays used.
+          let number = JournalEntry.number(of: id)
+          try db.cachedStatement(sql: "UPDATE table_number SET highest = ? WHERE highest < ?")
+            .execute(arguments: [number, number])
+          try db.cachedStatement(sql: "DELETE FROM game_table WHERE id = ?")
             .execute(arguments: [id])
           try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ?")
             .execute(arguments: [id])
@@ -324,26 +350,61 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
           try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
             .execute(arguments: [token])
         case .finished(let game):
-          // The record is kept without its id: the row's number (AUTOINCREMENT) gives it.
-          try db.cachedStatement(
-            sql: """
-              INSERT OR IGNORE INTO finished_game (source, game, ended_at, seconds, score, record)
-              VALUES (?, ?, ?, ?, ?, ?)
-              """
-          ).execute(arguments: [
-            game.source, game.game, game.endedAt, game.seconds, game.score,
-            String(decoding: try encoder.encode(game), as: UTF8.self),
-          ])
-          // Kept already (one game per source).
-          guard db.changesCount > 0 else { continue }
-          let number = db.lastInsertedRowID
-          for player in Set(game.players.compactMap(\.player)) {
-            try db.cachedStatement(
-              sql: "INSERT OR IGNORE INTO finished_player (player, game_number) VALUES (?, ?)"
-            ).execute(arguments: [player, number])
+          try keep(game, in: db)
+        case .finishedInJournal(let game, let table, let deal):
+          // Its moves are the deal's rows, written before it in this transaction (a long game:
+          // a few thousand rows read once, when it ends).
+          let moves = try Row.fetchAll(
+            db,
+            sql: "SELECT idx, kind, seat, card, at FROM move WHERE table_id = ? AND deal = ?",
+            arguments: [table, deal]
+          ).map { row in
+            JournalMove(
+              table: table, deal: deal, index: row["idx"],
+              move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
+              version: 0)
           }
+          try keep(game.withMoves(moves), in: db)
         }
       }
+    }
+  }
+
+  /// Keeps `game` (once per source), with a row per player who gave a player token.
+  private func keep(_ game: FinishedGame, in db: Database) throws {
+    // The record is kept without its id: the row's number (AUTOINCREMENT) gives it.
+    try db.cachedStatement(
+      sql: """
+        INSERT OR IGNORE INTO finished_game (source, game, ended_at, seconds, score, record)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    ).execute(arguments: [
+      game.source, game.game, game.endedAt, game.seconds, game.score,
+      String(decoding: try encoder.encode(game), as: UTF8.self),
+    ])
+    // Kept already (one game per source).
+    guard db.changesCount > 0 else { return }
+    let number = db.lastInsertedRowID
+    for player in Set(game.players.compactMap(\.player)) {
+      try db.cachedStatement(
+        sql: "INSERT OR IGNORE INTO finished_player (player, game_number) VALUES (?, ?)"
+      ).execute(arguments: [player, number])
+    }
+  }
+
+  public func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
+    // On the writer's connection (GRDB runs one write at a time on it), so the journal writer
+    // waits for at most one such short transaction; a connection of its own would meet the
+    // writer's lock as SQLITE_BUSY instead. Both indexes make it a few lookups per game.
+    try database.write { db in
+      let numbers = try Int.fetchAll(
+        db, sql: "SELECT number FROM finished_game WHERE ended_at < ? ORDER BY ended_at LIMIT ?",
+        arguments: [cutoff, max(0, limit)])
+      guard !numbers.isEmpty else { return 0 }
+      let list = numbers.map(String.init).joined(separator: ",")
+      try db.execute(sql: "DELETE FROM finished_player WHERE game_number IN (\(list))")
+      try db.execute(sql: "DELETE FROM finished_game WHERE number IN (\(list))")
+      return numbers.count
     }
   }
 
@@ -382,6 +443,16 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         "SELECT number, record FROM finished_game WHERE \(filter) "
           + "ORDER BY seconds ASC, ended_at ASC, number ASC LIMIT 1")
       return ScoresPage(total: total, games: page, best: best.first, shortest: shortest.first)
+    }
+  }
+
+  /// How many table rows and move rows the file holds (for tests).
+  func rowCounts() throws -> (tables: Int, moves: Int) {
+    try database.read { db in
+      (
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game_table") ?? 0,
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM move") ?? 0
+      )
     }
   }
 

@@ -1,4 +1,8 @@
 import Lobby
+import Logging
+import Model
+import Protocol
+import Store
 import Testing
 
 @testable import Server
@@ -112,6 +116,55 @@ import Testing
     }
     configuration.journalStallLimit = 60
     #expect(configuration.validationProblem() == nil)
+  }
+
+  @Test func finishedGamesAreKeptForEverUnlessADayCountIsGiven() throws {
+    #expect(ServerConfiguration.defaults.keepFinishedDays == nil)
+    #expect(
+      try Matchismo.parse(["--keep-finished-days", "30"]).serverConfiguration.keepFinishedDays
+        == 30)
+    var configuration = ServerConfiguration()
+    for wrong in [0, -1, ServerConfiguration.mostKeptDays + 1] {
+      configuration.keepFinishedDays = wrong
+      #expect(configuration.validationProblem() == "--keep-finished-days must be 1...36500.")
+    }
+    configuration.keepFinishedDays = ServerConfiguration.mostKeptDays
+    #expect(configuration.validationProblem() == nil)
+    configuration.keepFinishedDays = 1
+    configuration.journal = false
+    #expect(
+      configuration.validationProblem()
+        == "--keep-finished-days and --no-journal do not go together.")
+    #expect(throws: (any Error).self) {
+      try Matchismo.parse(["--keep-finished-days", "0"]).validate()
+    }
+    #expect(throws: (any Error).self) { try Matchismo.parse(["--keep-finished-days", "a"]) }
+  }
+
+  @Test func oldFinishedGamesAreRemovedABatchAtATime() throws {
+    let store = MemoryJournalStore()
+    let day = 86_400.0
+    let now = 1_800_000_000.0
+    // Seven games ended 40 days ago, one yesterday.
+    for index in 0..<8 {
+      let ended = index < 7 ? now - 40 * day : now - day
+      try store.write([
+        .finished(
+          FinishedGame(
+            game: "set", settings: .set(), seed: 1,
+            players: [
+              FinishedPlayer(seat: 0, name: "A", score: 1, matches: 1, mistakes: 0, rank: 1)
+            ],
+            moves: [], seconds: 5, endedAt: ended, source: "t\(index)#1"))
+      ])
+    }
+    let retention = FinishedGameRetention(
+      store: store, days: 30, batchSize: 3, logger: Logger(label: "test"))
+    #expect(retention.prune(now: now, pause: 0) == 7)
+    #expect(try store.scores(ScoresQuery(game: "set")).total == 1)
+    #expect(retention.prune(now: now, pause: 0) == 0)
+    // Thirty days on, yesterday's game is old too.
+    #expect(retention.prune(now: now + 30 * day, pause: 0) == 1)
   }
 
   @Test func aTinyRateLimitStillAllowsOneMessage() {

@@ -141,8 +141,10 @@ import Testing
   // MARK: - Through the lobby
 
   /// A solo Set game played by `lobby` to its end, its player known by `player`.
+  /// First, the player chooses the board's first card `toggles` times (on, off, on, …).
   static func playSolo(
-    _ lobby: JournalTests.Journaled, _ connection: ConnectionID, name: String, player: String?
+    _ lobby: JournalTests.Journaled, _ connection: ConnectionID, name: String, player: String?,
+    toggles: Int = 0
   ) throws -> JSONValue {
     let playerField = player.map { #","player":"\#($0)""# } ?? ""
     _ = try lobby.send(
@@ -151,6 +153,15 @@ import Testing
       try lobby.send(#"{"type":"playSolo","id":2,"game":"set"}"#, from: connection).first?[
         "table"])
     var id = 3
+    let first = try #require(table["board"]?.elements?.first?["id"]?.intValue)
+    for _ in 0..<toggles {
+      _ = try lobby.send(#"{"type":"choose","id":\#(id),"card":\#(first)}"#, from: connection)
+      id += 1
+    }
+    if toggles % 2 == 1 {
+      _ = try lobby.send(#"{"type":"choose","id":\#(id),"card":\#(first)}"#, from: connection)
+      id += 1
+    }
     while table["over"] != .bool(true) {
       let board = try #require(table["board"]?.elements).compactMap { $0["id"]?.intValue }
       let cards = board.map { SetCard.fullDeck[$0] }
@@ -209,6 +220,43 @@ import Testing
       }
     }
     #expect(last == score)
+  }
+
+  @Test func aGameLongerThanTheMoveLogIsKeptWholeAndReplays() throws {
+    let lobby = JournalTests.Journaled(seed: 9)
+    let ada = ConnectionID(1)
+    let end = try Self.playSolo(lobby, ada, name: "Ada", player: nil, toggles: 2_100)
+    let score = try #require(end["players"]?.elements?.first?["score"]?.intValue)
+    // The table kept no more than its log's cap in memory, and left the moves to the journal.
+    #expect(
+      lobby.written.contains { if case .finishedInJournal = $0 { true } else { false } })
+    let game = try #require(try lobby.store.finishedGame(id: "g1"), "the long game was kept")
+    #expect(game.moves.count > MoveLog.defaultCap + 60)
+    #expect(game.moves.prefix(2_100).allSatisfy { $0.move == game.moves[0].move })
+    #expect(game.seconds == game.moves.last?.at)
+    let (replayed, _) = try CardMatchingGame<SetCard>.replay(game.gameRecord)
+    #expect(replayed.isOver)
+    #expect(replayed.players.map(\.score) == [score])
+    // A client is shown its replay, every move of it.
+    let record = try #require(
+      try lobby.send(#"{"type":"record","id":3,"record":"g1"}"#, from: ada).last)
+    #expect(record["type"] == "record")
+    #expect(record["replay"]?["diffs"]?.elements?.count == game.moves.count)
+  }
+
+  @Test func aGameTooLongToReplayIsAnsweredUnavailable() throws {
+    let store = MemoryJournalStore()
+    var game = Self.game(score: 0, seconds: 1, endedAt: 1)
+    let card = SetCard.fullDeck[0].id
+    game.moves = (0...FinishedGameReplay.mostMoves).map {
+      FinishedMove(.choose(seat: 0, card: card), at: Double($0))
+    }
+    try store.write([.finished(game)])
+    let answer = store.answer(
+      RecordRequest(connection: ConnectionID(1), replyTo: .int(4), kind: .record(id: "g1")))
+    let message = try #require(JSONValue.parse(answer.payload))
+    #expect(message["type"] == "error")
+    #expect(message["code"] == "unavailable")
   }
 
   @Test func anExportedRecordReplaysWithoutTheServer() throws {

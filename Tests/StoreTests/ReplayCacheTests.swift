@@ -63,6 +63,9 @@ import Testing
     let inner = MemoryJournalStore()
     private(set) var reads = 0
     func load() throws -> JournalContents { try inner.load() }
+    func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
+      try inner.removeFinishedGames(endedBefore: cutoff, limit: limit)
+    }
     func write(_ entries: [JournalEntry]) throws { try inner.write(entries) }
     func scores(_ query: ScoresQuery) throws -> ScoresPage { try inner.scores(query) }
     func finishedGame(id: String) throws -> FinishedGame? {

@@ -25,6 +25,7 @@ enum MetricName {
   static let movesRejected = "matchismo_moves_rejected_total"
   static let moveBroadcastLatency = "matchismo_move_broadcast_latency_seconds"
   static let recordQuestionsRefused = "matchismo_record_questions_refused_total"
+  static let finishedGamesRemoved = "matchismo_finished_games_removed_total"
   static let journalBatches = "matchismo_journal_batches_total"
   static let journalEntries = "matchismo_journal_entries_total"
   static let journalFailedWrites = "matchismo_journal_failed_writes_total"
@@ -78,6 +79,11 @@ final class ServerMetrics: Sendable {
   /// Counts questions about finished games refused because too many waited (``RecordQueue``).
   func makeRecordQuestionsRefused() -> CoreMetrics.Counter {
     CoreMetrics.Counter(label: MetricName.recordQuestionsRefused, factory: factory)
+  }
+
+  /// Counts finished games deleted for their age (``FinishedGameRetention``).
+  func makeFinishedGamesRemoved() -> CoreMetrics.Counter {
+    CoreMetrics.Counter(label: MetricName.finishedGamesRemoved, factory: factory)
   }
 
   /// What the journal's writer counts.

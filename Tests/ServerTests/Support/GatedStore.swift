@@ -53,6 +53,9 @@ final class GatedStore: JournalStore, @unchecked Sendable {
   }
 
   func load() throws -> JournalContents { try inner.load() }
+  func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
+    try inner.removeFinishedGames(endedBefore: cutoff, limit: limit)
+  }
 
   func write(_ entries: [JournalEntry]) throws {
     lock.lock()
