@@ -22,6 +22,11 @@ OUT=${BENCH_OUT:-.build/bench}
 mkdir -p "$OUT"
 RAW="$OUT/raw-$(date -u +%Y%m%dT%H%M%SZ).txt"
 
+# shellcheck source=scripts/journal-args.sh
+source scripts/journal-args.sh
+ASKED=$(journal_kinds "on off")
+read -r -a KINDS <<<"$ASKED"
+
 swift build -c release --product matchismo
 swift build -c release --product matchismo-load
 
@@ -33,11 +38,6 @@ FILES=$(ulimit -n)
 # meant for people; lift it where the server has the option.
 UNLIMITED=""
 if "$SERVER" --help 2>&1 | grep -q -- '--rate-limit'; then UNLIMITED="--rate-limit 1000000000"; fi
-
-# shellcheck source=scripts/journal-args.sh
-source scripts/journal-args.sh
-ASKED=$(journal_kinds "on off")
-read -r -a KINDS <<<"$ASKED"
 
 declare -A LABELS=()
 SERVER_PID=""
@@ -88,11 +88,11 @@ run() {
   echo "== $row (journal: $JOURNAL_LABEL)" >>"$RAW"
   LABELS[$JOURNAL_KIND]=$JOURNAL_LABEL
   local line
-  line=$(timeout 150 "$LOAD" --port "$port" --server-pid "$SERVER_PID" --setup-timeout 30 "$@" \
+  line=$(timeout --foreground 150 "$LOAD" --port "$port" --server-pid "$SERVER_PID" --setup-timeout 30 "$@" \
     | tee -a "$RAW" \
     | grep '^mode=' || true)
-  # The sizes the load left, read while the server still runs: on a clean stop SQLite copies the
-  # WAL into the database and removes it.
+  # The sizes the load left, read while the server still runs (what a stop does to them, a
+  # final checkpoint or none, is not what the row measures; the raw file has the folder after).
   local wal db folder
   read -r wal db folder < <(journal_sizes)
   stop_server
@@ -129,7 +129,10 @@ wanted play && each play "" --mode play --tables 100 --seats 4 --warmup 2 --dura
 echo
 echo "matchismo $(git rev-parse --short HEAD 2>/dev/null || echo '?')${BENCH_SERVER_ARGS:+ $BENCH_SERVER_ARGS}, $(nproc) cores," \
   "ulimit -n $FILES${UNLIMITED:+, closed loop with $UNLIMITED}; raw: $RAW"
-for kind in "${!LABELS[@]}"; do echo "journal $kind: ${LABELS[$kind]}"; done
+for kind in "${KINDS[@]}"; do
+  [[ -z "${LABELS[$kind]:-}" ]] || echo "journal $kind: ${LABELS[$kind]}"
+done
+[[ -z "${LABELS[none]:-}" ]] || echo "journal none: ${LABELS[none]}"
 echo "WAL MiB, DB MiB: what the row's load left, read before its server stopped (SQLite:" \
   "journal.sqlite-wal, journal.sqlite; PostgreSQL: the cluster's pg_wal, pg_database_size)."
 echo

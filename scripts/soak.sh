@@ -27,15 +27,15 @@ LOAD=.build/release/matchismo-load
 OUT=${SOAK_OUT:-.build/soak}
 mkdir -p "$OUT"
 
-if [[ -z "${SOAK_SERVER:-}" ]]; then swift build -c release --product matchismo; fi
-swift build -c release --product matchismo-load
-
-ulimit -n "$(ulimit -Hn)"
-
 # shellcheck source=scripts/journal-args.sh
 source scripts/journal-args.sh
 ASKED=$(journal_kinds on)
 read -r -a KINDS <<<"$ASKED"
+
+if [[ -z "${SOAK_SERVER:-}" ]]; then swift build -c release --product matchismo; fi
+swift build -c release --product matchismo-load
+
+ulimit -n "$(ulimit -Hn)"
 
 SERVER_PID=""
 SAMPLER_PID=""
@@ -81,7 +81,7 @@ sampler() {
     sample "$(awk -v s="$start" -v n="$EPOCHREALTIME" 'BEGIN { printf "%.0f", n - s }')" >>"$file"
     # Sleep to the next multiple of SAMPLE_EVERY, so that a slow sample does not push the rest.
     sleep "$(awk -v s="$start" -v n="$EPOCHREALTIME" -v e="$SAMPLE_EVERY" -v i="$i" \
-      'BEGIN { d = s + (i + 1) * e - n; printf "%.3f", d > 0 ? d : 0 }')" &
+      'BEGIN { d = s + (i + 1) * e - n; printf "%.3f", (d > 0 ? d : 0) }')" &
     nap=$!
     wait "$nap" || true
     nap=""
@@ -122,12 +122,11 @@ soak() {
   SAMPLER_PID=$!
   local load_start=$EPOCHREALTIME
   echo "journal: $JOURNAL_LABEL" >"$report"
-  timeout $((SECONDS_WANTED + 300)) "$LOAD" --port "$port" --server-pid "$SERVER_PID" \
+  timeout --foreground $((SECONDS_WANTED + 300)) "$LOAD" --port "$port" --server-pid "$SERVER_PID" \
     --mode open --tables 250 --seats 4 --rate 2000 --warmup 2 --duration "$SECONDS_WANTED" \
     --sample-every "$SAMPLE_EVERY" --setup-timeout 30 | tee -a "$report" || true
   stop_sampler
-  # The last sample, at the end of the load, before the server stops (a clean stop folds
-  # SQLite's WAL into the database).
+  # The last sample, at the end of the load, while the server still runs.
   sample "$(awk -v s="$load_start" -v n="$EPOCHREALTIME" 'BEGIN { printf "%.0f", n - s }')" >>"$samples"
   stop_server
   local after
