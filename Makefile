@@ -38,12 +38,17 @@ fuzz-smoke:
 release: system-deps
 	swift build -c release --product matchismo
 
-## The standard load scenarios (matchismo-load against fresh release servers), as one table.
+## The standard load scenarios (matchismo-load against fresh release servers), as one table: each
+## scenario as the server runs by default (journal on, SQLite in a fresh --data-dir, its WAL and
+## database sizes in the row) and with --no-journal. JOURNAL=on|off|full|postgres picks one
+## (postgres: a throwaway local cluster); SCENARIOS="a b" picks scenarios.
 bench: system-deps
 	./scripts/bench.sh $(SCENARIOS)
 
-## A long open-loop run (250 × 4 at 2,000 moves/s) sampling the server's RSS every minute, for
-## SOAK_SECONDS (default 3600): RSS growth after the first minute and p99.9 of the whole window.
+## A long open-loop run (250 × 4 at 2,000 moves/s) with the journal on, for SOAK_SECONDS (default
+## 3600), sampling the server's RSS and the journal's WAL and database sizes every minute: RSS
+## growth after the first minute, p99.9 of the whole window, the largest WAL, the database's
+## growth per hour. JOURNAL=off|full|postgres (or "on off") as for bench.
 soak: system-deps
 	./scripts/soak.sh
 

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # `make bench`: the standard load scenarios against a fresh release server each, on loopback,
-# printed as one markdown table. Every run is bounded (load generator and server alike): the
-# whole script takes about three minutes on the project's 2-core machine, nine at the very most.
+# printed as one markdown table. Each scenario runs twice: as the server runs by default (the
+# journal on, SQLite in a fresh temporary --data-dir) and with --no-journal, as rows `a` and
+# `a (no journal)`; JOURNAL picks other journals (see scripts/journal-args.sh). After a row with
+# a journal, the sizes it left (journal.sqlite-wal and journal.sqlite, read before the server
+# stops; PostgreSQL: the cluster's pg_wal and pg_database_size) go into the row. Every run is
+# bounded (load generator and server alike): the whole script takes about six minutes on the
+# project's 2-core machine with both rows, eighteen at the very most.
 #
-#   scripts/bench.sh              every scenario
+#   scripts/bench.sh              every scenario, journal on and off
 #   scripts/bench.sh a play       only the named ones (a b c10k c19k lin25 lin250 lin2500 play)
+#   JOURNAL=off scripts/bench.sh a           one row: --no-journal (or on, full, postgres)
+#   JOURNAL="on postgres" scripts/bench.sh a SQLite and a local PostgreSQL, one row each
 #   BENCH_SERVER_ARGS="--executors 2" scripts/bench.sh a b   extra options for every server
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +21,11 @@ LOAD=.build/release/matchismo-load
 OUT=${BENCH_OUT:-.build/bench}
 mkdir -p "$OUT"
 RAW="$OUT/raw-$(date -u +%Y%m%dT%H%M%SZ).txt"
+
+# shellcheck source=scripts/journal-args.sh
+source scripts/journal-args.sh
+ASKED=$(journal_kinds "on off")
+read -r -a KINDS <<<"$ASKED"
 
 swift build -c release --product matchismo
 swift build -c release --product matchismo-load
@@ -27,48 +39,10 @@ FILES=$(ulimit -n)
 UNLIMITED=""
 if "$SERVER" --help 2>&1 | grep -q -- '--rate-limit'; then UNLIMITED="--rate-limit 1000000000"; fi
 
-# shellcheck source=scripts/journal-args.sh
-source scripts/journal-args.sh
-
+declare -A LABELS=()
 SERVER_PID=""
-cleanup() {
-  if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-  fi
-}
-trap cleanup EXIT
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# run NAME "SERVER OPTIONS" LOADGEN OPTIONS...: one scenario, one row.
-run() {
-  local name=$1 server_options=$2
-  shift 2
-  local port
-  port=$(free_port)
-  # shellcheck disable=SC2086  # server_options is a list of words on purpose
-  "$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 \
-    --log-level warning $server_options $(journal_args "$SERVER") ${BENCH_SERVER_ARGS:-} \
-    >"$OUT/server-$name.log" 2>&1 &
-  SERVER_PID=$!
-  local up=0
-  for _ in $(seq 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then up=1; break; fi
-    sleep 0.1
-  done
-  if [[ $up == 0 ]]; then
-    echo "$name: the server did not start (see $OUT/server-$name.log)" >&2
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    return
-  fi
-  echo "== $name: $LOAD --port $port $*" >&2
-  local line
-  line=$(timeout 150 "$LOAD" --port "$port" --server-pid "$SERVER_PID" --setup-timeout 30 "$@" \
-    | tee -a "$RAW" \
-    | grep '^mode=' || true)
-  echo "name=$name $line" >>"$RAW.rows"
+stop_server() {
+  [[ -n "$SERVER_PID" ]] || return 0
   kill -TERM "$SERVER_PID" 2>/dev/null || true
   # The server closes every client with 1001 and exits; give it 10 s, then stop it hard.
   for _ in $(seq 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
@@ -76,35 +50,110 @@ run() {
   wait "$SERVER_PID" 2>/dev/null || true
   SERVER_PID=""
 }
+# On any exit, ctrl-C included: the server, then its data folder or database, then the cluster.
+cleanup() {
+  stop_server
+  journal_cleanup
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# run NAME KIND "SERVER OPTIONS" LOADGEN OPTIONS...: one scenario with one journal, one row.
+run() {
+  local name=$1 kind=$2 server_options=$3
+  shift 3
+  journal_begin "$SERVER" "$kind" || exit 1
+  local row="$name$JOURNAL_SUFFIX" log="$OUT/server-$name-$kind.log"
+  local port
+  port=$(free_port)
+  # shellcheck disable=SC2086  # server_options is a list of words on purpose
+  "$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 \
+    --log-level warning $server_options "${JOURNAL_ARGS[@]}" ${BENCH_SERVER_ARGS:-} \
+    >"$log" 2>&1 &
+  SERVER_PID=$!
+  local up=0
+  for _ in $(seq 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then up=1; break; fi
+    sleep 0.1
+  done
+  if [[ $up == 0 ]]; then
+    echo "$row: the server did not start (see $log)" >&2
+    echo "name=$name journal=$JOURNAL_KIND" >>"$RAW.rows"
+    stop_server
+    journal_end
+    return
+  fi
+  echo "== $row (journal: $JOURNAL_LABEL): $LOAD --port $port $*" >&2
+  echo "== $row (journal: $JOURNAL_LABEL)" >>"$RAW"
+  LABELS[$JOURNAL_KIND]=$JOURNAL_LABEL
+  local line
+  line=$(timeout --foreground 150 "$LOAD" --port "$port" --server-pid "$SERVER_PID" --setup-timeout 30 "$@" \
+    | tee -a "$RAW" \
+    | grep '^mode=' || true)
+  # The sizes the load left, read while the server still runs (what a stop does to them, a
+  # final checkpoint or none, is not what the row measures; the raw file has the folder after).
+  local wal db folder
+  read -r wal db folder < <(journal_sizes)
+  stop_server
+  local after
+  read -r _ _ after < <(journal_sizes)
+  echo "sizes: WAL $wal B, database $db B, data folder $folder B; after the stop: folder $after B" >>"$RAW"
+  echo "name=$name journal=$JOURNAL_KIND wal_bytes=$wal db_bytes=$db dir_bytes=$folder" \
+    "dir_after_stop_bytes=$after $line" >>"$RAW.rows"
+  journal_end
+}
+
+# each NAME "SERVER OPTIONS" LOADGEN OPTIONS...: the scenario once per journal asked for.
+each() {
+  local kind
+  for kind in "${KINDS[@]}"; do run "$1" "$kind" "${@:2}"; done
+}
 
 wanted() { [[ ${#SELECTED[@]} == 0 ]] || [[ " ${SELECTED[*]} " == *" $1 "* ]]; }
 SELECTED=("$@")
 : >"$RAW.rows"
 
-wanted a && run a "" --mode open --tables 250 --seats 4 --rate 5000 --warmup 2 --duration 10
-wanted b && run b "$UNLIMITED" --mode closed --tables 250 --seats 4 --warmup 2 --duration 10
-wanted c10k && run c10k "" --mode idle --tables 2500 --seats 4 --duration 5
+wanted a && each a "" --mode open --tables 250 --seats 4 --rate 5000 --warmup 2 --duration 10
+wanted b && each b "$UNLIMITED" --mode closed --tables 250 --seats 4 --warmup 2 --duration 10
+wanted c10k && each c10k "" --mode idle --tables 2500 --seats 4 --duration 5
 # 19,500 liveness moves are 78,000 diffs: give them longer than the default 10 s.
-wanted c19k && run c19k "" --mode idle --tables 4875 --seats 4 --duration 5 --liveness-timeout 30 \
+wanted c19k && each c19k "" --mode idle --tables 4875 --seats 4 --duration 5 --liveness-timeout 30 \
   --setup-timeout 60
-wanted lin25 && run lin25 "" --mode open --tables 25 --seats 4 --rate 200 --warmup 2 --duration 8
-wanted lin250 && run lin250 "" --mode open --tables 250 --seats 4 --rate 2000 --warmup 2 --duration 8
-wanted lin2500 && run lin2500 "" --mode open --tables 2500 --seats 4 --rate 20000 --warmup 2 \
+wanted lin25 && each lin25 "" --mode open --tables 25 --seats 4 --rate 200 --warmup 2 --duration 8
+wanted lin250 && each lin250 "" --mode open --tables 250 --seats 4 --rate 2000 --warmup 2 --duration 8
+wanted lin2500 && each lin2500 "" --mode open --tables 2500 --seats 4 --rate 20000 --warmup 2 \
   --duration 8
-wanted play && run play "" --mode play --tables 100 --seats 4 --warmup 2 --duration 10
+wanted play && each play "" --mode play --tables 100 --seats 4 --warmup 2 --duration 10
 
 echo
 echo "matchismo $(git rev-parse --short HEAD 2>/dev/null || echo '?')${BENCH_SERVER_ARGS:+ $BENCH_SERVER_ARGS}, $(nproc) cores," \
   "ulimit -n $FILES${UNLIMITED:+, closed loop with $UNLIMITED}; raw: $RAW"
+for kind in "${KINDS[@]}"; do
+  [[ -z "${LABELS[$kind]:-}" ]] || echo "journal $kind: ${LABELS[$kind]}"
+done
+[[ -z "${LABELS[none]:-}" ]] || echo "journal none: ${LABELS[none]}"
+echo "WAL MiB, DB MiB: what the row's load left, read before its server stopped (SQLite:" \
+  "journal.sqlite-wal, journal.sqlite; PostgreSQL: the cluster's pg_wal, pg_database_size)."
 echo
-echo "| scenario | mode | conns held | moves/s | diffs/s | p50 ms | p99 ms | p99.9 ms | max ms | server CPU | µs/diff | KiB/conn | liveness | errors | closes |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+echo "| scenario | journal | mode | conns held | moves/s | diffs/s | p50 ms | p99 ms | p99.9 ms | max ms | server CPU | µs/diff | KiB/conn | liveness | errors | closes | WAL MiB | DB MiB |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|"
+ms() { if [[ -z "$1" ]]; then echo "-"; else awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; fi; }
+mib() { if [[ ! "$1" =~ ^[0-9]+$ ]]; then echo "-"; else awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; fi; }
 while read -r row; do
   declare -A v=()
   for pair in $row; do v[${pair%%=*}]=${pair#*=}; done
-  ms() { if [[ -z "$1" ]]; then echo "-"; else awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'; fi; }
+  case "${v[journal]}" in
+    on) name=${v[name]} journal="SQLite" ;;
+    full) name="${v[name]} (sync full)" journal="SQLite, sync full" ;;
+    off) name="${v[name]} (no journal)" journal="off" ;;
+    postgres) name="${v[name]} (PostgreSQL)" journal="PostgreSQL" ;;
+    *) name=${v[name]} journal="none (old server)" ;;
+  esac
+  # PostgreSQL's WAL is the cluster's pg_wal folder: only this row's server writes to it.
+  sizes="$(mib "${v[wal_bytes]}") | $(mib "${v[db_bytes]}")"
   if [[ -z "${v[mode]:-}" ]]; then
-    echo "| ${v[name]} | (no report) | | | | | | | | | | | | | |"
+    echo "| $name | $journal | (no report) | | | | | | | | | | | | | | $sizes |"
     unset v
     continue
   fi
@@ -114,9 +163,10 @@ while read -r row; do
   if [[ ${v[lat_n]:-0} == 0 ]]; then
     for k in lat_p50_us lat_p99_us lat_p999_us lat_max_us; do v[$k]=""; done
   fi
-  echo "| ${v[name]} | ${v[mode]} ${v[tables]}×${v[seats]} | ${v[held]} | ${v[moves_per_s]} |" \
+  echo "| $name | $journal | ${v[mode]} ${v[tables]}×${v[seats]} | ${v[held]} | ${v[moves_per_s]} |" \
     "${v[diffs_per_s]} | $(ms "${v[lat_p50_us]}") | $(ms "${v[lat_p99_us]}") |" \
     "$(ms "${v[lat_p999_us]}") | $(ms "${v[lat_max_us]}") | ${v[server_cpu_pct]:-?} % |" \
-    "${v[server_us_per_diff]:-?} | ${v[server_kib_per_conn]:-?} | $live | ${v[errors]} | ${v[closes]} |"
+    "${v[server_us_per_diff]:-?} | ${v[server_kib_per_conn]:-?} | $live | ${v[errors]} | ${v[closes]} |" \
+    "$sizes |"
   unset v
 done <"$RAW.rows"

@@ -29,14 +29,19 @@ EOF
 cc -shared -fPIC -O2 -o "$WORK/park.so" "$WORK/park.c"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ulimit -n "$(ulimit -Hn)"
+# The journal: JOURNAL=off by default here (the instruction counts in Package.swift and
+# docs/BENCHMARKS.md were taken without it); on, full or postgres as in scripts/journal-args.sh.
 # shellcheck source=scripts/journal-args.sh
 source scripts/journal-args.sh
+KIND=$(journal_kinds off)
+read -r KIND _ <<<"$KIND"
+journal_begin "$BIN" "$KIND"
 LD_PRELOAD="$WORK/park.so" valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" \
   "$WORK/matchismo" --host 127.0.0.1 --port "$PORT" --countdown 0 --log-level warning \
-  $(journal_args "$BIN") \
+  "${JOURNAL_ARGS[@]}" \
   >"$WORK/server.log" 2>&1 &
 VPID=$!
-trap 'kill -KILL $VPID 2>/dev/null || true' EXIT
+trap 'kill -KILL $VPID 2>/dev/null || true; journal_cleanup' EXIT
 for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.2; done
 moves() { curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^matchismo_moves_accepted_total/ {print $2}'; }
 "$LOAD" --port "$PORT" --mode open --tables 250 --seats 4 --rate "$RATE" --warmup 5 \
@@ -51,7 +56,8 @@ callgrind_control -z "$VPID" >/dev/null 2>&1
 sleep "$WINDOW"
 callgrind_control -d "$VPID" >/dev/null 2>&1
 sleep 1
-DUMP=$(ls "$WORK"/cg.out.* | head -1)
+DUMPS=("$WORK"/cg.out.*)
+DUMP=${DUMPS[0]}
 python3 - "$DUMP" <<'EOF'
 import re, sys
 names, calls, cfn, total = {}, 0, None, None
