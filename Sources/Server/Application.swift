@@ -137,6 +137,7 @@ struct Application {
     let store = try SQLiteJournalStore(
       directory: configuration.dataDirectory, durability: configuration.durability)
     let contents = try store.load()
+    try store.startCopyingAhead()
     logger.notice(
       "journal: SQLite \(store.path) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
     )

@@ -217,6 +217,7 @@ final class JournalWriter: @unchecked Sendable {
   /// that fails is logged and tried again later; the journal stays up, its writes succeed.
   private func upkeep() {
     let report: JournalUpkeep?
+    let began = MonotonicClock.now()
     do {
       report = try store.upkeep()
     } catch {
@@ -229,7 +230,10 @@ final class JournalWriter: @unchecked Sendable {
     condition.unlock()
     if change == .recovered { logger.notice("journal writes again") }
     guard let report else { return }
-    if report.checkpointed { metrics?.checkpoints.increment() }
+    if report.checkpointed {
+      metrics?.checkpoints.increment()
+      metrics?.checkpointTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
+    }
     if let bytes = report.logBytes { metrics?.logBytes.record(bytes) }
   }
 

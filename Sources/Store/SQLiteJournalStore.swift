@@ -8,8 +8,8 @@ import Protocol
 /// The embedded store: one SQLite file (WAL mode) in the data directory. Nothing to install or
 /// start; the default.
 ///
-/// The write-ahead log stays under a bound: the writer checkpoints it between two commits once
-/// it holds ``walCheckpointBytes`` (``WALCheckpoints``), and the next commit starts it again.
+/// The write-ahead log stays under a bound: the writer checkpoints it between two commits
+/// (``WALCheckpointer``), and the next commit starts it again.
 public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// The default log length at which the writer checkpoints: 16 MiB. The log's file then stays
   /// under 64 MiB, the bound README gives (the threshold, one batch, and a few tries when a
@@ -26,12 +26,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   private let reader: DatabaseQueue
   private let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
-  /// The log's length in pages after the latest commit, as SQLite's WAL hook reports it
-  /// (writer's thread only).
-  private let walLength = WALLength()
-  /// When the log is checkpointed next (writer's thread only).
-  private var checkpoints: WALCheckpoints
-  private let pageSize: Int
+  /// Keeps the log under its bound.
+  private let checkpointer: WALCheckpointer
 
   /// Opens (creating it if needed) `journal.sqlite` in `directory`, migrated to the current
   /// schema. Throws a ``StoreError`` saying what is wrong: a directory that cannot be made, a
@@ -57,13 +53,14 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     self.walCheckpointBytes = walCheckpointBytes
     var configuration = Configuration()
     configuration.label = "journal"
-    // Only a checkpoint ever waits on this connection: for a reader still in the log.
-    configuration.busyMode = .timeout(Self.checkpointWait)
+    // Only a checkpoint ever waits on this connection: for a reader still in the log, or the
+    // copy ahead.
+    configuration.busyMode = .timeout(WALCheckpointer.readerWait)
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA journal_mode = WAL")
       try db.execute(
         sql: durability == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-      // Checkpoints are the writer's, between commits (``upkeep()``), never inside one.
+      // Checkpoints come between commits (``upkeep()``), never inside one.
       try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
       // When the log starts again, its file is cut back to the checkpoint's length.
       try db.execute(sql: "PRAGMA journal_size_limit = \(walCheckpointBytes)")
@@ -74,7 +71,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       if FileManager.default.fileExists(atPath: path) { try Self.check(path) }
       database = try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
-      pageSize = try database.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
+      let pageSize =
+        try database.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
+      checkpointer = WALCheckpointer(
+        path: path, pageSize: pageSize, thresholdBytes: walCheckpointBytes)
       var reading = Configuration()
       reading.label = "journal-reader"
       reading.readonly = true
@@ -84,17 +84,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     } catch {
       throw StoreError("cannot open the journal \(path): \(error)")
     }
-    checkpoints = WALCheckpoints(threshold: max(1, walCheckpointBytes / pageSize))
-    // The hook replaces SQLite's own checkpoints (off above) and only notes the log's length.
-    let length = Unmanaged.passUnretained(walLength).toOpaque()
-    database.writeWithoutTransaction { db in
-      _ = sqlite3_wal_hook(
-        db.sqliteConnection,
-        { context, _, _, pages in
-          Unmanaged<WALLength>.fromOpaque(context!).takeUnretainedValue().pages = Int(pages)
-          return SQLITE_OK
-        }, length)
-    }
+    checkpointer.listen(to: database)
+  }
+
+  /// Starts copying the log ahead of the writer's checkpoints on a thread of its own, so that
+  /// they hold moves up for only a moment (``WALCheckpointer``).
+  public func startCopyingAhead() throws {
+    try checkpointer.startCopyingAhead()
   }
 
   /// Checks the file at `path` on a read-only connection, writing nothing: it must be a
@@ -266,32 +262,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
   }
 
-  /// The longest a checkpoint waits for a reader (a question about finished games) to leave
-  /// the log, in seconds; then it is tried again once the log has grown a little more.
-  static let checkpointWait = 0.1
-
-  /// Checkpoints the log once it holds ``walCheckpointBytes`` (``WALCheckpoints``), on the
-  /// writer's own connection between two of its commits, so it copies the whole log: a RESTART
-  /// checkpoint, which then waits for any reader still in the log to finish (its transaction
-  /// lasts milliseconds; at most ``checkpointWait``), so that the next commit starts the log
-  /// again. It waits for the disk too (an `fsync` of the database file) while moves gather for
-  /// the next commit.
+  /// Checkpoints the log when it is due (``WALCheckpointer/upkeep(on:)``).
   public func upkeep() throws -> JournalUpkeep {
-    let pages = walLength.pages
-    guard checkpoints.due(walPages: pages) else {
-      return JournalUpkeep(logBytes: pages * pageSize)
-    }
-    do {
-      let (frames, copied) = try database.writeWithoutTransaction { try $0.checkpoint(.restart) }
-      checkpoints.checkpointed(walPages: frames, copied: copied)
-    } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-      // A reader stayed in the log: the next try comes once the log has grown a little more.
-      checkpoints.failed(walPages: pages)
-    } catch {
-      checkpoints.failed(walPages: pages)
-      throw StoreError("checkpoint of \(path)-wal failed: \(error)")
-    }
-    return JournalUpkeep(checkpointed: true, logBytes: pages * pageSize)
+    let bytes = checkpointer.logBytes
+    return JournalUpkeep(checkpointed: try checkpointer.upkeep(on: database), logBytes: bytes)
   }
 
   /// The log's file, in bytes (0 when there is none).
@@ -302,6 +276,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// At a clean stop: the log copied into the database file and cut to nothing, so the data
   /// folder holds one file of what matters.
   public func close() {
+    checkpointer.stop()
     _ = try? database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
   }
 
@@ -465,10 +440,4 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       ).map { try FinishedGame.kept(number: number, record: $0, decoder: decoder) }
     }
   }
-}
-
-/// The log's length in pages after the latest commit: what `sqlite3_wal_hook` reports, kept
-/// where the hook's C function can reach it (the writer's thread only).
-private final class WALLength: @unchecked Sendable {
-  var pages = 0
 }

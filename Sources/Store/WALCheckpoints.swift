@@ -11,9 +11,12 @@
 /// again (`journal_size_limit` cuts the file back to the threshold's size). The file is then
 /// never longer than the threshold plus one batch.
 ///
+/// When another thread has just copied the log ahead (``WALCheckpointer``), the checkpoint is
+/// due from half the threshold on: little is left to copy then.
+///
 /// A checkpoint that cannot copy everything (a reader still uses the log) is tried again only
-/// once the log has grown by a quarter of the threshold more, never after every commit: each
-/// try costs an `fsync` of the database file.
+/// once the log has grown by a quarter of the threshold more, or the log was copied ahead
+/// again, never after every commit: each try costs an `fsync` of the database file.
 public struct WALCheckpoints: Equatable, Sendable {
   /// The pages (`page_size` bytes each) the log may hold before the writer checkpoints it.
   public let threshold: Int
@@ -27,9 +30,10 @@ public struct WALCheckpoints: Equatable, Sendable {
     self.dueAt = threshold
   }
 
-  /// Whether to checkpoint now, the log holding `walPages` pages after a commit.
-  public func due(walPages: Int) -> Bool {
-    walPages >= dueAt
+  /// Whether to checkpoint now, the log holding `walPages` pages after a commit; `copiedAhead`:
+  /// another thread copied most of it into the database file since the last checkpoint.
+  public func due(walPages: Int, copiedAhead: Bool = false) -> Bool {
+    walPages >= dueAt || (copiedAhead && walPages >= threshold / 2)
   }
 
   /// A checkpoint found `walPages` pages in the log and copied `copied` of them: when it

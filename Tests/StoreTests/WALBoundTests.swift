@@ -30,6 +30,10 @@ import Testing
     #expect(checkpoints.dueAt == 1550)
     checkpoints.checkpointed(walPages: 1600, copied: 1600)
     #expect(checkpoints.dueAt == 1000)
+    // Copied ahead by another thread: due from half the threshold on.
+    #expect(!checkpoints.due(walPages: 499, copiedAhead: true))
+    #expect(checkpoints.due(walPages: 500, copiedAhead: true))
+    #expect(!checkpoints.due(walPages: 500, copiedAhead: false))
   }
 
   private static func folder() -> String {
@@ -39,11 +43,15 @@ import Testing
 
   /// 250 tables' moves, one move per commit as an idle writer commits them, with the writer's
   /// upkeep after each; a reader asks for high scores all along on another thread. The log's
-  /// file is looked at every 100 commits.
-  @Test func sustainedCommitsKeepTheLogUnderItsBound() throws {
+  /// file is looked at every 100 commits. With the log copied ahead on another thread (as the
+  /// server runs) and without (the writer alone).
+  @Test(arguments: [true, false])
+  func sustainedCommitsKeepTheLogUnderItsBound(copyingAhead: Bool) throws {
     let directory = Self.folder()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try SQLiteJournalStore(directory: directory)
+    if copyingAhead { try store.startCopyingAhead() }
+    defer { store.close() }
     let tables = (0..<250).map { "t\($0 + 1)" }
     try store.write(tables.map { .table(JournalStoreTests.record($0)) })
     let stop = Atomic<Bool>(false)

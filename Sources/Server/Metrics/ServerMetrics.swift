@@ -33,6 +33,7 @@ enum MetricName {
   static let journalDown = "matchismo_journal_down"
   static let journalCheckpoints = "matchismo_journal_checkpoints_total"
   static let journalLogBytes = "matchismo_journal_log_bytes"
+  static let journalCheckpointSeconds = "matchismo_journal_checkpoint_seconds"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -65,6 +66,7 @@ final class ServerMetrics: Sendable {
     self.registry = registry
     var factory = PrometheusMetricsFactory(registry: registry)
     factory.durationHistogramBuckets[MetricName.moveBroadcastLatency] = Self.latencyBuckets
+    factory.durationHistogramBuckets[MetricName.journalCheckpointSeconds] = Self.latencyBuckets
     self.factory = factory
     transport = TransportMetrics(factory: factory) { buffer in
       registry.emit(into: &buffer)
@@ -115,6 +117,8 @@ final class JournalMetrics: Sendable {
   let checkpoints: CoreMetrics.Counter
   /// The store's log after the latest commit, in bytes (SQLite's write-ahead log).
   let logBytes: CoreMetrics.Gauge
+  /// How long each checkpoint took: the moves that came meanwhile waited that long.
+  let checkpointTime: CoreMetrics.Timer
 
   init(factory: PrometheusMetricsFactory) {
     batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
@@ -124,6 +128,8 @@ final class JournalMetrics: Sendable {
     down = CoreMetrics.Gauge(label: MetricName.journalDown, factory: factory)
     checkpoints = CoreMetrics.Counter(label: MetricName.journalCheckpoints, factory: factory)
     logBytes = CoreMetrics.Gauge(label: MetricName.journalLogBytes, factory: factory)
+    checkpointTime = CoreMetrics.Timer(
+      label: MetricName.journalCheckpointSeconds, factory: factory)
     down.record(0)
   }
 }
