@@ -97,3 +97,44 @@ static inline void shim_tick_stop(struct ev_loop *loop, ev_timer *timer) {
   ev_timer_stop(loop, timer);
   free(timer);
 }
+
+/// Starts a watcher that calls `fire` each time the loop is about to wait for events (libev's
+/// `ev_prepare`); `data` is handed to it in the watcher's `data`.
+static inline ev_prepare *shim_before_wait_start(struct ev_loop *loop,
+                                                 void (*fire)(struct ev_loop *, ev_prepare *, int),
+                                                 void *data) {
+  ev_prepare *watcher = calloc(1, sizeof *watcher);
+  if (!watcher) return NULL;
+  ev_prepare_init(watcher, fire);
+  watcher->data = data;
+  ev_prepare_start(loop, watcher);
+  return watcher;
+}
+
+/// Stops and frees a watcher made by `shim_before_wait_start`.
+static inline void shim_before_wait_stop(struct ev_loop *loop, ev_prepare *watcher) {
+  if (!watcher) return;
+  ev_prepare_stop(loop, watcher);
+  free(watcher);
+}
+
+/// Starts a watcher that calls `fire` each time the loop has waited for events (libev's
+/// `ev_check`), before any other callback of that turn (the highest priority).
+static inline ev_check *shim_after_wait_start(struct ev_loop *loop,
+                                              void (*fire)(struct ev_loop *, ev_check *, int),
+                                              void *data) {
+  ev_check *watcher = calloc(1, sizeof *watcher);
+  if (!watcher) return NULL;
+  ev_check_init(watcher, fire);
+  ev_set_priority(watcher, EV_MAXPRI);
+  watcher->data = data;
+  ev_check_start(loop, watcher);
+  return watcher;
+}
+
+/// Stops and frees a watcher made by `shim_after_wait_start`.
+static inline void shim_after_wait_stop(struct ev_loop *loop, ev_check *watcher) {
+  if (!watcher) return;
+  ev_check_stop(loop, watcher);
+  free(watcher);
+}

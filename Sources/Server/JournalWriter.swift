@@ -15,7 +15,7 @@ import Synchronization
 /// after the previous one began, sharing it among more moves at the cost of that wait.
 ///
 /// After each commit, once its frames are let go, the store's upkeep runs (SQLite checkpoints
-/// its log there, ``WALCheckpoints``); the next batch gathers meanwhile.
+/// its log there, `WALCheckpointer`); the next batch gathers meanwhile.
 ///
 /// A write that fails is tried again (every 0.1 s, then less often, up to every 2 s) until it
 /// succeeds: the frames behind it stay held, so no client ever sees a move the journal does not

@@ -11,10 +11,12 @@ import Protocol
 /// The write-ahead log stays under a bound: the writer checkpoints it between two commits
 /// (``WALCheckpointer``), and the next commit starts it again.
 public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
-  /// The default log length at which the writer checkpoints: 16 MiB. The log's file then stays
-  /// under 64 MiB, the bound README gives (the threshold, one batch, and a few tries when a
-  /// reader keeps the log from starting again).
-  public static let defaultWALCheckpointBytes = 16 << 20
+  /// The default log length at which the writer checkpoints: 32 MiB (with the copy ahead, the
+  /// log starts again from about 24 MiB). The log's file then stays under 64 MiB, the bound
+  /// README gives (the threshold, one batch, and a few tries when a reader keeps the log from
+  /// starting again). Each start costs the moves that come meanwhile a wait for the disk
+  /// (docs/BENCHMARKS.md): a longer log makes it rarer.
+  public static let defaultWALCheckpointBytes = 32 << 20
 
   /// The database file.
   public let path: String

@@ -11,8 +11,8 @@ import Synchronization
 /// commits, and the moves that come meanwhile wait for it. Measured at 5,000 moves/s, a whole
 /// 16 MiB log took 10–25 ms, every 0.7 s: that was the p99. So the work is split:
 /// - **Copying ahead** (a thread and a connection of its own, ``startCopyingAhead()``): once the
-///   log holds half the threshold, a passive checkpoint copies what is there while the writer
-///   goes on committing, with its `fsync`s.
+///   log holds three quarters of the threshold, a passive checkpoint copies what is there while
+///   the writer goes on committing, with its `fsync`s.
 /// - **The writer's catch-up** (``upkeep(on:)``, between two commits): right after that, a
 ///   RESTART checkpoint copies only what was committed during the copy ahead (a few dozen pages)
 ///   and waits for the disk once more; the next commit starts the log again.
@@ -70,12 +70,12 @@ final class WALCheckpointer: @unchecked Sendable {
     configuration.label = "journal-copy-ahead"
     let copier = try DatabaseQueue(path: path, configuration: configuration)
     self.copier = copier
-    let half = checkpoints.threshold / 2
+    let aheadAt = checkpoints.aheadAt
     let thread = Thread { [self] in
       while !stopping.load(ordering: .relaxed) {
         Thread.sleep(forTimeInterval: Self.lookEvery)
         guard !copiedAhead.load(ordering: .acquiring),
-          walPages.load(ordering: .relaxed) >= half
+          walPages.load(ordering: .relaxed) >= aheadAt
         else { continue }
         // Busy (the writer checkpoints now) or failing: the writer's own checkpoint copes.
         _ = try? copier.writeWithoutTransaction { try $0.checkpoint(.passive) }

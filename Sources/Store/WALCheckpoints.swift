@@ -11,8 +11,8 @@
 /// again (`journal_size_limit` cuts the file back to the threshold's size). The file is then
 /// never longer than the threshold plus one batch.
 ///
-/// When another thread has just copied the log ahead (``WALCheckpointer``), the checkpoint is
-/// due from half the threshold on: little is left to copy then.
+/// When another thread has just copied the log ahead (``WALCheckpointer``, from ``aheadAt``
+/// on), the checkpoint is due from there: little is left to copy then.
 ///
 /// A checkpoint that cannot copy everything (a reader still uses the log) is tried again only
 /// once the log has grown by a quarter of the threshold more, or the log was copied ahead
@@ -22,6 +22,9 @@ public struct WALCheckpoints: Equatable, Sendable {
   public let threshold: Int
   /// The log's length, in pages, at which the next checkpoint is due.
   public private(set) var dueAt: Int
+  /// The log's length, in pages, from which another thread copies it ahead: three quarters of
+  /// the threshold, so that the copy ends before the log reaches the threshold.
+  public var aheadAt: Int { max(1, threshold * 3 / 4) }
 
   /// Checkpoints once the log holds `threshold` pages.
   public init(threshold: Int) {
@@ -33,7 +36,7 @@ public struct WALCheckpoints: Equatable, Sendable {
   /// Whether to checkpoint now, the log holding `walPages` pages after a commit; `copiedAhead`:
   /// another thread copied most of it into the database file since the last checkpoint.
   public func due(walPages: Int, copiedAhead: Bool = false) -> Bool {
-    walPages >= dueAt || (copiedAhead && walPages >= threshold / 2)
+    walPages >= dueAt || (copiedAhead && walPages >= aheadAt)
   }
 
   /// A checkpoint found `walPages` pages in the log and copied `copied` of them: when it

@@ -30,10 +30,11 @@ import Testing
     #expect(checkpoints.dueAt == 1550)
     checkpoints.checkpointed(walPages: 1600, copied: 1600)
     #expect(checkpoints.dueAt == 1000)
-    // Copied ahead by another thread: due from half the threshold on.
-    #expect(!checkpoints.due(walPages: 499, copiedAhead: true))
-    #expect(checkpoints.due(walPages: 500, copiedAhead: true))
-    #expect(!checkpoints.due(walPages: 500, copiedAhead: false))
+    // Copied ahead by another thread: due from three quarters of the threshold on.
+    #expect(checkpoints.aheadAt == 750)
+    #expect(!checkpoints.due(walPages: 749, copiedAhead: true))
+    #expect(checkpoints.due(walPages: 750, copiedAhead: true))
+    #expect(!checkpoints.due(walPages: 750, copiedAhead: false))
   }
 
   private static func folder() -> String {
@@ -65,7 +66,7 @@ import Testing
     reader.start()
     defer { stop.store(true, ordering: .relaxed) }
 
-    let commits = 60_000
+    let commits = 80_000
     var largest = 0
     var checkpoints = 0
     for index in 0..<commits {

@@ -39,6 +39,10 @@ final class ServiceLoop {
   private var context: OpaquePointer?
   private var eventLoop: OpaquePointer?
   private var tick: UnsafeMutablePointer<ev_timer>?
+  /// Around each wait of the loop: what other threads posted is taken before it waits, and
+  /// they wake it only while it waits (``TransportInbox/sleepUnlessPending()``).
+  private var beforeWait: UnsafeMutablePointer<ev_prepare>?
+  private var afterWait: UnsafeMutablePointer<ev_check>?
   private var connections: [ConnectionID: ConnectionState] = [:]
   /// Connections whose reading is paused by back-pressure (`lws_rx_flow_control(wsi, 0)`).
   private var pausedConnections: Set<ConnectionID> = []
@@ -152,6 +156,18 @@ final class ServiceLoop {
     _ = lws_state_transition_steps(
       lws_system_get_state_manager(context), Int32(LWS_SYSTATE_OPERATIONAL.rawValue))
     tick = shim_tick_start(eventLoop, context, 1)
+    beforeWait = shim_before_wait_start(
+      eventLoop,
+      { _, watcher, _ in
+        Unmanaged<ServiceLoop>.fromOpaque(watcher!.pointee.data).takeUnretainedValue()
+          .aboutToWait()
+      }, Unmanaged.passUnretained(self).toOpaque())
+    afterWait = shim_after_wait_start(
+      eventLoop,
+      { _, watcher, _ in
+        Unmanaged<ServiceLoop>.fromOpaque(watcher!.pointee.data).takeUnretainedValue()
+          .inbox.markAwake()
+      }, Unmanaged.passUnretained(self).toOpaque())
     if pingIdleSeconds > 0 { scheduleKeepaliveTimer() }
     let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
     logger.debug(
@@ -179,6 +195,10 @@ final class ServiceLoop {
     if let eventLoop {
       shim_tick_stop(eventLoop, tick)
       tick = nil
+      shim_before_wait_stop(eventLoop, beforeWait)
+      beforeWait = nil
+      shim_after_wait_stop(eventLoop, afterWait)
+      afterWait = nil
     }
     if let context, let resources {
       lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
@@ -635,6 +655,12 @@ final class ServiceLoop {
   }
 
   // MARK: - Commands from other threads
+
+  /// Before the loop waits: takes what was posted meanwhile (no one woke the thread for it),
+  /// until nothing is left and the inbox counts it asleep.
+  private func aboutToWait() {
+    while inbox.sleepUnlessPending() { drainInbox() }
+  }
 
   private func drainInbox() {
     // Wakes collapse and may be spurious: always take everything there is.

@@ -7,6 +7,10 @@ import Synchronization
 /// Every `lws_cancel_service` happens while holding the lock, and the service thread takes the
 /// context pointer out under the same lock before it destroys the context; so a wake can never
 /// touch a destroyed context. Wakes collapse: while one is pending, further posts only append.
+/// And a post wakes the service thread only while it waits for events: while it works, it
+/// takes what was posted before it waits again (``sleepUnlessPending()``), so a journal
+/// release that comes while it sends the last one's frames costs no wake (each wake is a
+/// syscall on both threads and, on a virtual machine, an interrupt between cores).
 final class TransportInbox: Sendable {
   /// Where the transport is in its life.
   enum Phase: Equatable {
@@ -41,6 +45,9 @@ final class TransportInbox: Sendable {
     var context: ContextHandle?
     var commands: [TransportCommand] = []
     var wakePending = false
+    /// Whether the service thread waits for events (or is about to): only then does a post
+    /// need to wake it.
+    var asleep = false
     var shutdownGrace: Double?
     var shutdownSeen = false
     var resumeReading = false
@@ -124,6 +131,25 @@ final class TransportInbox: Sendable {
     }
   }
 
+  /// Service thread, right before its loop waits for events: whether something was posted that
+  /// it must take first (then call ``drain(into:)`` and ask again); otherwise it counts as
+  /// asleep from now on, and the next post wakes it.
+  func sleepUnlessPending() -> Bool {
+    state.withLock { state in
+      let pending =
+        !state.commands.isEmpty || state.resumeReading
+        || (state.shutdownGrace != nil && !state.shutdownSeen)
+      if !pending { state.asleep = true }
+      return pending
+    }
+  }
+
+  /// Service thread, right after its loop waited for events: it works now, and takes what is
+  /// posted before it waits again.
+  func markAwake() {
+    state.withLock { $0.asleep = false }
+  }
+
   /// Service thread: swaps the pending commands into `commands` (which must be empty) and
   /// clears the pending wake.
   func drain(into commands: inout [TransportCommand]) -> Drain {
@@ -182,10 +208,10 @@ final class TransportInbox: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Calls `lws_cancel_service` unless a wake is already pending. Called with the lock held,
-  /// which is what makes it safe against the destroy.
+  /// Calls `lws_cancel_service` if the service thread waits for events and no wake is pending.
+  /// Called with the lock held, which is what makes it safe against the destroy.
   private static func wake(_ state: inout State) {
-    guard !state.wakePending, let context = state.context else { return }
+    guard state.asleep, !state.wakePending, let context = state.context else { return }
     state.wakePending = true
     lws_cancel_service(context.pointer)
   }
