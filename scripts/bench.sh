@@ -24,6 +24,8 @@ RAW="$OUT/raw-$(date -u +%Y%m%dT%H%M%SZ).txt"
 
 # shellcheck source=scripts/journal-args.sh
 source scripts/journal-args.sh
+# shellcheck source=scripts/server-control.sh
+source scripts/server-control.sh
 ASKED=$(journal_kinds "on off")
 read -r -a KINDS <<<"$ASKED"
 
@@ -41,15 +43,6 @@ if "$SERVER" --help 2>&1 | grep -q -- '--rate-limit'; then UNLIMITED="--rate-lim
 
 declare -A LABELS=()
 SERVER_PID=""
-stop_server() {
-  [[ -n "$SERVER_PID" ]] || return 0
-  kill -TERM "$SERVER_PID" 2>/dev/null || true
-  # The server closes every client with 1001 and exits; give it 10 s, then stop it hard.
-  for _ in $(seq 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  SERVER_PID=""
-}
 # On any exit, ctrl-C included: the server, then its data folder or database, then the cluster.
 cleanup() {
   stop_server
@@ -72,12 +65,7 @@ run() {
     --log-level warning $server_options "${JOURNAL_ARGS[@]}" ${BENCH_SERVER_ARGS:-} \
     >"$log" 2>&1 &
   SERVER_PID=$!
-  local up=0
-  for _ in $(seq 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then up=1; break; fi
-    sleep 0.1
-  done
-  if [[ $up == 0 ]]; then
+  if ! listening "$port"; then
     echo "$row: the server did not start (see $log)" >&2
     echo "name=$name journal=$JOURNAL_KIND" >>"$RAW.rows"
     stop_server

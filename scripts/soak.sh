@@ -29,6 +29,8 @@ mkdir -p "$OUT"
 
 # shellcheck source=scripts/journal-args.sh
 source scripts/journal-args.sh
+# shellcheck source=scripts/server-control.sh
+source scripts/server-control.sh
 ASKED=$(journal_kinds on)
 read -r -a KINDS <<<"$ASKED"
 
@@ -44,14 +46,6 @@ stop_sampler() {
   kill -TERM "$SAMPLER_PID" 2>/dev/null || true
   wait "$SAMPLER_PID" 2>/dev/null || true
   SAMPLER_PID=""
-}
-stop_server() {
-  [[ -n "$SERVER_PID" ]] || return 0
-  kill -TERM "$SERVER_PID" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  SERVER_PID=""
 }
 # On any exit, ctrl-C included: the sampler, the server, its data folder or database, the cluster.
 cleanup() {
@@ -100,12 +94,7 @@ soak() {
   "$SERVER" --host 127.0.0.1 --port "$port" --web-root web-client --countdown 0 \
     "${JOURNAL_ARGS[@]}" --log-level warning >"$log" 2>&1 &
   SERVER_PID=$!
-  local up=0
-  for _ in $(seq 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then up=1; break; fi
-    sleep 0.1
-  done
-  if [[ $up == 0 ]]; then
+  if ! listening "$port"; then
     echo "soak: the server did not start (see $log)" >&2
     exit 1
   fi
