@@ -208,7 +208,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
             let (actions, accepted) = state.choose(
               card, replyTo: envelope.id, from: connection, shard: shard, now: now())
             pending.actions += actions
-            if accepted { pending.movesReceivedAt.append(receivedAt) }
+            // With metrics, each accepted move's latency ends when its frames leave.
+            if accepted && measuresLatency { pending.movesReceivedAt.append(receivedAt) }
             pending.routes.append(route)
             continue
           }
@@ -272,8 +273,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// lets each connection's next message go to whichever executor its route names.
   private func handOver(_ pending: inout Pending) {
     if !pending.actions.isEmpty {
-      // With metrics, each accepted move's latency ends when its frames leave (the transport).
-      perform(pending.actions, measuresLatency ? pending.movesReceivedAt : [])
+      perform(pending.actions, pending.movesReceivedAt)
       pending.actions.removeAll(keepingCapacity: true)
     }
     pending.movesReceivedAt.removeAll(keepingCapacity: true)

@@ -20,8 +20,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
   /// The database file.
   public let path: String
-  /// The log length, in bytes, at which the writer checkpoints.
-  public let walCheckpointBytes: Int
   private let database: DatabaseQueue
   /// A read-only connection for questions about finished games, asked from another thread
   /// than the writer's (WAL lets it read while the writer writes).
@@ -52,7 +50,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     if let problem = Self.writeProblem(path) {
       throw StoreError("the journal \(path) cannot be written: \(problem)")
     }
-    self.walCheckpointBytes = walCheckpointBytes
     var configuration = Configuration()
     configuration.label = "journal"
     // Only a checkpoint ever waits on this connection: for a reader still in the log, or the
