@@ -142,8 +142,8 @@ public struct TableState<Card: WireCard>: Sendable {
   /// With ``TableRules/journals``: something besides a move changed since the last record.
   private var recordDue = true
   /// With ``TableRules/journals``: when each move of ``record`` was made, in seconds into play
-  /// (its ``FinishedGame`` keeps the moves with their times).
-  private var dealTimes: [Double] = []
+  /// (its ``FinishedGame`` keeps the moves with their times), to the millisecond.
+  private var dealTimes = MoveTimes()
   /// Mismatches per seat this deal.
   private var mistakes: [Int] = []
   /// With ``TableRules/journals``: a game that ended and is not taken yet (a
@@ -499,7 +499,7 @@ public struct TableState<Card: WireCard>: Sendable {
       movesThisDeal = 0
       // A new deal is a new record; the old deal's moves are done with.
       journalQueue = []
-      dealTimes = []
+      dealTimes = MoveTimes()
       mistakes = []
       recordDue = rules.journals
       // A new game: its record starts from the new deal, and the old game's moves are let go.
@@ -828,7 +828,7 @@ public struct TableState<Card: WireCard>: Sendable {
     return FinishedGame(
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,
       showSelections: selectionsVisible, players: players,
-      moves: zip(moves, dealTimes).map { FinishedMove($0, at: $1) },
+      moves: zip(moves, dealTimes.seconds).map { FinishedMove($0, at: $1) },
       seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)")
   }
 
