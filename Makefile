@@ -5,7 +5,8 @@ SHELL := /bin/bash
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openssl
-TEST_PACKAGES := chromium chromium-driver postgresql
+# e2fsprogs (mkfs.ext4, chattr) and util-linux (mount, losetup, fsfreeze): the journal's fault tests.
+TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PORT ?= 8080
@@ -64,7 +65,7 @@ js-test:
 	node --test web-client/tests/
 
 e2e-test: build test-deps
-	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q tests
+	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs tests
 
 # Installs the Debian packages that are missing (apt-get update only when something is).
 system-deps:

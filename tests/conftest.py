@@ -106,6 +106,17 @@ def journal_database(request):
     return request.getfixturevalue("pg_cluster").new_database()
 
 
+def pytest_sessionfinish(session, exitstatus):
+    """No test is ever skipped: a run with a skipped test fails (`-rs` says which and why). A test
+    that cannot get what it needs fails and says what is missing."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if skipped and session.exitstatus == 0:
+        reporter.ensure_newline()
+        reporter.write_line(f"{len(skipped)} test(s) skipped: a skip fails the run", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

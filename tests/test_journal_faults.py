@@ -3,7 +3,7 @@ that is garbage or damaged at start, the journal made read-only in the middle of
 full disk in the middle of a game (README, "When the database fails").
 
 The faults are real ones of the file system, which needs root (these machines run the tests as
-root; elsewhere the tests skip and say why):
+root; elsewhere they fail and say what is missing: no test is ever skipped):
 
 - Read-only: the data folder is on a small ext4 image mounted through a loop device, and the
   journal's files and folder are made immutable with `chattr +i`. Root cannot write an immutable
@@ -89,7 +89,7 @@ def tmpfs():
     """`tmpfs(size)` mounts a tmpfs of `size` (e.g. "8m") and returns its path."""
     problem = _mount_problem("-t", "tmpfs", "-o", "size=1m", "tmpfs")
     if problem:
-        pytest.skip(problem)
+        pytest.fail(problem)
     mounts = []
 
     def make(size):
@@ -110,10 +110,10 @@ def ext4():
     """`ext4(megabytes)` makes an ext4 image of that size, mounts it through a loop device and
     returns the mount's path; every immutable flag is cleared and the image removed after."""
     if os.geteuid() != 0:
-        pytest.skip("mounting an ext4 image for a database fault needs root")
+        pytest.fail("mounting an ext4 image for a database fault needs root")
     for tool in ("mkfs.ext4", "chattr", "losetup"):
         if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed")
+            pytest.fail(f"{tool} is not installed (`make test` installs e2fsprogs and util-linux)")
     work = tempfile.mkdtemp(prefix="matchismo-ext4-")
     image = os.path.join(work, "disk.img")
     mount = os.path.join(work, "mnt")
@@ -128,7 +128,7 @@ def ext4():
             assert made.returncode == 0, made.stderr
             result = _run("mount", "-o", "loop", image, mount)
             if result.returncode != 0:
-                pytest.skip(f"cannot loop-mount an ext4 image here: {result.stderr.strip()}")
+                pytest.fail(f"cannot loop-mount an ext4 image here: {result.stderr.strip()}")
             mounted = True
             return pathlib.Path(mount)
 
@@ -490,7 +490,7 @@ def test_a_disk_that_hangs_mid_game(servers, ext4, executors):
     neither fails nor ends). Once it has taken the stall limit (1 s), moves are refused at once
     rather than held unanswered for as long as the disk hangs; thawed, it all goes on."""
     if shutil.which("fsfreeze") is None:
-        pytest.skip("fsfreeze is not installed")
+        pytest.fail("fsfreeze is not installed (`make test` installs util-linux)")
     disk = ext4(64)
     folder = disk / "data"
     folder.mkdir()
