@@ -164,10 +164,12 @@ final class JournalWriter: @unchecked Sendable {
         }
       }
       let ticket = lastTicket
-      health.began(at: MonotonicClock.now())
+      let began = MonotonicClock.now()
+      health.began(at: began)
       condition.unlock()
       do {
         try store.write(batch)
+        metrics?.commitTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
         delay = 0.1
       } catch {
         condition.lock()

@@ -1,4 +1,8 @@
+import Foundation
 import Lobby
+import Logging
+import Store
+import Synchronization
 import Testing
 
 @testable import Server
@@ -80,5 +84,32 @@ import Testing
     #expect(lines.contains(#"matchismo_closes_total{code="1001"} 1"#))
     #expect(lines.contains("matchismo_inbound_queued_bytes 512.0"))
     #expect(lines.contains("matchismo_inbound_paused_connections 2.0"))
+  }
+
+  @Test func theJournalsWriterTimesEachCommit() throws {
+    let metrics = ServerMetrics()
+    let released = Mutex<UInt64>(0)
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"),
+      metrics: metrics.makeJournalMetrics()
+    ) { ticket in released.withLock { $0 = ticket } }
+    writer.start()
+    // One batch at a time: each waits for the one before to be released.
+    for table in ["t1", "t2", "t3"] {
+      let ticket = writer.append([.tableClosed(table), .tableClosed(table + "'")])
+      let deadline = Date(timeIntervalSinceNow: 10)
+      while released.withLock({ $0 }) < ticket {
+        try #require(Date() < deadline, "batch \(ticket) not written within 10 s")
+        Thread.sleep(forTimeInterval: 0.001)
+      }
+    }
+    #expect(writer.stop())
+
+    let lines = samples(metrics)
+    #expect(lines.contains("matchismo_journal_batches_total 3"), "\(lines.sorted())")
+    #expect(lines.contains("matchismo_journal_entries_total 6"))
+    #expect(lines.contains("matchismo_journal_commit_seconds_count 3"))
+    #expect(lines.contains(#"matchismo_journal_commit_seconds_bucket{le="+Inf"} 3"#))
+    #expect(lines.contains("matchismo_journal_failed_writes_total 0"))
   }
 }

@@ -34,6 +34,7 @@ enum MetricName {
   static let journalCheckpoints = "matchismo_journal_checkpoints_total"
   static let journalLogBytes = "matchismo_journal_log_bytes"
   static let journalCheckpointSeconds = "matchismo_journal_checkpoint_seconds"
+  static let journalCommitSeconds = "matchismo_journal_commit_seconds"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -67,6 +68,7 @@ final class ServerMetrics: Sendable {
     var factory = PrometheusMetricsFactory(registry: registry)
     factory.durationHistogramBuckets[MetricName.moveBroadcastLatency] = Self.latencyBuckets
     factory.durationHistogramBuckets[MetricName.journalCheckpointSeconds] = Self.latencyBuckets
+    factory.durationHistogramBuckets[MetricName.journalCommitSeconds] = Self.latencyBuckets
     self.factory = factory
     transport = TransportMetrics(factory: factory) { buffer in
       registry.emit(into: &buffer)
@@ -119,6 +121,9 @@ final class JournalMetrics: Sendable {
   let logBytes: CoreMetrics.Gauge
   /// How long each checkpoint took: the moves that came meanwhile waited that long.
   let checkpointTime: CoreMetrics.Timer
+  /// How long each commit that succeeded took, from the store's start to its end: the moves in
+  /// it, and those that came meanwhile, waited that long.
+  let commitTime: CoreMetrics.Timer
 
   init(factory: PrometheusMetricsFactory) {
     batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
@@ -130,6 +135,7 @@ final class JournalMetrics: Sendable {
     logBytes = CoreMetrics.Gauge(label: MetricName.journalLogBytes, factory: factory)
     checkpointTime = CoreMetrics.Timer(
       label: MetricName.journalCheckpointSeconds, factory: factory)
+    commitTime = CoreMetrics.Timer(label: MetricName.journalCommitSeconds, factory: factory)
     down.record(0)
   }
 }
