@@ -2,7 +2,6 @@
 link (/#/t/<code>) in a second Chromium, and sees the player's selection and score."""
 import itertools
 import re
-import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -80,10 +79,15 @@ def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
     # Classic scoring: the set is one point, which the spectator sees.
     watch.until(lambda d: seat_score(d, 0) == "1")
     watch.until(lambda d: not set(card_ids(d)) & set(triple))
-    # The watcher cannot choose: clicking a card changes nobody's selection.
+    # The watcher cannot choose: clicking a card sends nothing (the page's socket records what it
+    # sends from here on; a click's message is sent before the click returns), so nobody's
+    # selection can change.
+    watcher.execute_script(
+        "window.sentFrames = []; const send = WebSocket.prototype.send;"
+        "WebSocket.prototype.send = function (data) { window.sentFrames.push(String(data)); return send.call(this, data); };")
     some = card_ids(watcher)[0]
     card(watcher, some).click()
-    time.sleep(0.5)
+    assert watcher.execute_script("return window.sentFrames") == []
     assert not selected_by(player, some)
 
     assert not severe_errors(player), severe_errors(player)

@@ -355,7 +355,9 @@ async def game_through_a_fault(server, fault, lift, restart_server, logged="jour
         assert took < 1.5, f"the high scores took {took:.1f} s while the journal was down"
     # Anything else waits with the held frames: a snapshot would show the move not written.
     resync = await ada.send({"type": "resync"})
-    await asyncio.sleep(0.5)
+    # The barrier: a move, refused at once; a snapshot not held would have come before it.
+    barrier, refusal = await choose(ada, rng, wait=True)
+    assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
     assert answer(ada, resync) is None, "a snapshot went out while the journal failed"
     # Nobody saw a move the journal does not have.
     for c, mark in marks.items():

@@ -57,7 +57,12 @@ async def database_stopped_mid_game(servers, cluster):
     redeal = await ada.send({"type": "redeal"})
     refusal = await ada.reply(redeal, timeout=5)
     assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
+    # Time for the writer to try again a few times; then a barrier on each connection (a move
+    # refused at once): a frame let go meanwhile would have come before it.
     await asyncio.sleep(1.5)
+    for client in (ada, bob):
+        barrier = await client.request({"type": "choose", "card": rng.choice(open_cards(client))})
+        assert barrier["type"] == "error" and barrier["code"] == "unavailable", barrier
     assert server.process.poll() is None, f"the server stopped:\n{server.output()}"
     unsaved = [m for m in ada.log[ada_mark:] + bob.log[bob_mark:] if m.get("code") != "unavailable"]
     assert unsaved == [], f"a frame left while the write failed: {unsaved}"

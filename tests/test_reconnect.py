@@ -3,6 +3,7 @@ takes the session over (4001); a seat not reclaimed within the grace is released
 import asyncio
 import copy
 import time
+import urllib.request
 
 from mp_support import (FAST, connect, converge, replies_ok, run, seat_at_new_table, shutdown,
                         start_server, until_playing)  # noqa: F401  (start_server is a fixture)
@@ -11,10 +12,23 @@ from protocol_client import LiveClient, find_sets
 
 def test_dropped_player_resumes_with_the_missed_diffs(start_server):
     server = start_server("--reconnect-grace", "30", *FAST)
-    run(resume_with_missed_diffs, server.ws_url)
+    run(resume_with_missed_diffs, server)
 
 
-async def resume_with_missed_diffs(url):
+async def open_connections_become(server, count, timeout=10):
+    """Waits until the server counts `count` open connections (`/metrics`)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with urllib.request.urlopen(server.http_url + "metrics", timeout=5) as response:
+            text = response.read().decode()
+        if f"matchismo_connections_open {count}.0" in text.splitlines():
+            return
+        assert time.monotonic() < deadline, f"never {count} open connections:\n{text}"
+        await asyncio.sleep(0.02)
+
+
+async def resume_with_missed_diffs(server):
+    url = server.ws_url
     ada, bob, cyd = await connect(url, "Ada", "Bob", "Cyd")
     await seat_at_new_table(ada, [bob, cyd], seats=3)  # the last seat fills: it starts
     await until_playing(ada, bob, cyd)
@@ -75,7 +89,10 @@ async def resume_with_missed_diffs(url):
     assert snapshot["table"]["you"] == 2
     await asyncio.wait_for(cyd2.closed.wait(), 10)
     assert cyd2.close_code == 4001, cyd2.close_code
-    await asyncio.sleep(0.3)  # a late `away` for the replaced connection would show up here
+    # The barrier: once the transport has let go of the replaced connection (3 open: Ada, Bob,
+    # Cyd's new one), its close is in the lobby's queue ahead of the requests that converge
+    # sends, so an `away` it caused would come before their answers.
+    await open_connections_become(server, 3)
     state = await converge(ada, bob, cyd3)
     assert state["players"][2]["connected"] is True, state["players"][2]
     answer = await cyd3.request({"type": "choose", "card": cyd3.state.board[1]["id"]})
@@ -109,11 +126,11 @@ async def grace_expires(url):
 
     bob2, welcome = await LiveClient.open(url, "Bob", "Bob2", resume=token)
     assert welcome["resumed"] is False and welcome["session"] != token, welcome
-    await asyncio.sleep(0.5)
-    assert not [m for m in bob2.log if m["type"] == "snapshot"], bob2.log
     for message in ({"type": "resync"}, {"type": "choose", "card": 0}):
         answer = await bob2.request(message)
         assert answer["type"] == "error" and answer["code"] == "notAtTable", answer
+    # Those answers came after anything the server sent for the welcome: no snapshot among it.
+    assert not [m for m in bob2.log if m["type"] == "snapshot"], bob2.log
     state = await converge(ada)
     assert sorted(state["players"]) == [0]
     await shutdown(ada, bob2)

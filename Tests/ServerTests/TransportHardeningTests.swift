@@ -104,10 +104,21 @@ import Testing
         }
       }
       #expect(await eventually { transport.pausedConnections == 1 })
-      // Paused: nothing more arrives while nobody acknowledges.
-      try await Task.sleep(for: .milliseconds(300))
+      // Paused: nothing more arrives while nobody acknowledges. First the consumer takes all
+      // it was handed (nothing is acknowledged, so that is everything queued)...
+      #expect(
+        await eventually {
+          ledger.state.withLock { $0.receivedBytes } == transport.queuedInboundBytes
+        })
       let received = ledger.state.withLock { $0.receivedBytes }
-      try await Task.sleep(for: .milliseconds(300))
+      // ...then two upgrades of another client, each answered in a turn of the service loop
+      // in which the paused connection's socket is readable (its sender waits on a full
+      // buffer): had the pause let go, more would have been read and handed on.
+      for _ in 0..<2 {
+        let status = try await offPool { try LoopbackClient(port: port).upgrade().status }
+        #expect(status == 101)
+      }
+      #expect(transport.queuedInboundBytes == received)
       #expect(ledger.state.withLock { $0.receivedBytes } == received)
       #expect(received < total)
       // The consumer may lag behind what was handed to it, never run ahead.
