@@ -1,34 +1,49 @@
 import Model
 import Testing
 
-/// The compact times of a deal's moves: milliseconds since the move before, seven bits a byte.
+/// The compact times of a deal's moves: tenths of a second since the move before, seven bits a
+/// byte.
 @Suite("MoveTimes")
 struct MoveTimesTests {
-  @Test("Times come back to the millisecond, in order")
+  @Test("Times come back in tenths, rounded as the history rounds them, in order")
   func roundTrip() {
-    let seconds = [0, 0.0004, 0.0006, 0.127, 0.128, 16.383, 16.384, 3600.5, 86_400 * 40 + 0.25]
+    let seconds = [0, 0.04, 0.05, 0.149, 12.7, 12.8, 1638.3, 1638.4, 86_400 * 40 + 0.25]
     var times = MoveTimes()
     for time in seconds { times.append(time) }
     #expect(times.count == seconds.count)
-    #expect(times.seconds == [0, 0, 0.001, 0.127, 0.128, 16.383, 16.384, 3600.5, 3_456_000.25])
+    #expect(times.seconds == [0, 0, 0.1, 0.1, 12.7, 12.8, 1638.3, 1638.4, 3_456_000.3])
   }
 
-  @Test("A gap under 128 ms takes one byte, under 16.4 s two, under 35 minutes three")
+  @Test("A time comes back as the tenth the history shows for it, whatever it was")
+  func sameTenthsAsTheHistory() {
+    var generator = SeededGenerator(seed: 17)
+    var times = MoveTimes()
+    var exact: [Double] = []
+    var now = 0.0
+    for _ in 0..<5_000 {
+      now += Double.random(in: 0..<3, using: &generator)
+      exact.append(now)
+      times.append(now)
+    }
+    // What `StatusLine` puts on the wire for a history entry made at `exact`.
+    #expect(times.seconds == exact.map { ($0 * 10).rounded() / 10 })
+  }
+
+  @Test("A gap under 12.8 s takes one byte, under 27 minutes two")
   func bytesPerGap() {
-    for (gap, bytes) in [(0.0, 1), (0.127, 1), (0.128, 2), (16.383, 2), (16.384, 3), (2097.151, 3)]
-    {
+    for (gap, bytes) in [(0.0, 1), (12.7, 1), (12.8, 2), (1638.3, 2), (1638.4, 3)] {
       var times = MoveTimes()
       times.append(gap)
       #expect(times.byteCount == bytes, "a gap of \(gap) s")
     }
   }
 
-  @Test("A table's cap of moves a few milliseconds apart takes a byte each, not eight")
+  @Test("A table's cap of moves a second or less apart takes a byte each, not eight")
   func aFullDealIsSmall() {
     var times = MoveTimes()
     for move in 0..<MoveLog.defaultCap { times.append(Double(move) * 0.125) }
     #expect(times.byteCount == MoveLog.defaultCap)
-    #expect(times.seconds.last == Double(MoveLog.defaultCap - 1) * 0.125)
+    #expect(times.seconds.last == 255.9)
   }
 
   @Test(
