@@ -64,8 +64,10 @@ swift-test: build
 js-test:
 	node --test web-client/tests/
 
+# One worker per core (pytest-xdist), each test file on one worker: every test starts servers of
+# its own on free ports, and the PostgreSQL cluster is one per worker.
 e2e-test: build test-deps
-	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs tests
+	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -n auto --dist loadfile tests
 
 # Installs the Debian packages that are missing (apt-get update only when something is).
 system-deps:
