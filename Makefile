@@ -67,7 +67,7 @@ js-test:
 # One worker per core (pytest-xdist), each test file on one worker: every test starts servers of
 # its own on free ports, and the PostgreSQL cluster is one per worker.
 e2e-test: build test-deps
-	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -n auto --dist loadfile tests
+	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -n auto --dist loadfile e2e
 
 # Installs the Debian packages that are missing (apt-get update only when something is).
 system-deps:
@@ -76,10 +76,10 @@ system-deps:
 test-deps: system-deps $(VENV)/.installed
 	@./scripts/apt-install-missing.sh $(TEST_PACKAGES)
 
-$(VENV)/.installed: tests/requirements.txt
+$(VENV)/.installed: e2e/requirements.txt
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || ./scripts/apt-install-missing.sh python3-venv python3-pip
 	python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r e2e/requirements.txt
 	touch $@
 
 format:
