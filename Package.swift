@@ -106,8 +106,7 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "LoadKitTests", dependencies: ["LoadKit", "Model"], resources: [.copy("Fixtures")],
-      swiftSettings: swiftSettings),
+      name: "LoadKitTests", dependencies: ["LoadKit", "Model"], swiftSettings: swiftSettings),
     .testTarget(
       name: "ServerTests", dependencies: ["Server", "TestSupport"], swiftSettings: swiftSettings),
   ]

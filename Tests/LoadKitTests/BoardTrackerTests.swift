@@ -8,9 +8,12 @@ import Testing
 /// what the server's later snapshot shows.
 struct BoardTrackerTests {
   /// `Fixtures/name` parsed.
+  /// A message of the seeded game that the protocol's tests check the server's encoder against
+  /// (`Tests/ProtocolTests/Fixtures/server`), so the tracker reads what the server sends today.
   private func fixture(_ name: String) throws -> JSON {
-    let url = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
-    return try JSON.parse(Array(Data(contentsOf: url.appending(path: name))))
+    let url = URL(filePath: #filePath).deletingLastPathComponent()
+      .appending(path: "../ProtocolTests/Fixtures/server").appending(path: name)
+    return try JSON.parse(Array(Data(contentsOf: url)))
   }
 
   /// A tracker holding `snapshot`'s table.

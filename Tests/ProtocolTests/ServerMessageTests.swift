@@ -87,20 +87,24 @@ private struct ScriptedTable {
   }
 
   /// Seed 42 deals 6 30 53 72 76 58 78 62 55 42 48 20; {6, 78, 42} is a set and {77, 30, 53}
-  /// (after the replacement) is not. The fixtures were written from PROTOCOL.md's shapes.
+  /// (after the replacement) is not. The fixtures were written from PROTOCOL.md's shapes; the
+  /// load generator's tests (`LoadKitTests`) read the same files.
   @Test func seededGameMessagesMatchFixtures() throws {
     var table = ScriptedTable(seed: 42)
     try expect(table.snapshot(replyTo: .int(2)), matches: "server/seed42-v0-snapshot.json")
 
     let v1 = try table.choose(6, id: .int(3))
     try expect(v1, matches: "server/seed42-v1-diff.json")
-    _ = try table.choose(78, id: .int(4))
+    let v2 = try table.choose(78, id: .int(4))
+    try expect(v2, matches: "server/seed42-v2-diff.json")
     let v3 = try table.choose(42, id: .int(5))
     try expect(v3, matches: "server/seed42-v3-diff.json")
     try expect(table.snapshot(replyTo: .int(6)), matches: "server/seed42-v3-snapshot.json")
 
-    _ = try table.choose(77, id: .int(7))
-    _ = try table.choose(30, id: .int(8))
+    let v4 = try table.choose(77, id: .int(7))
+    try expect(v4, matches: "server/seed42-v4-diff.json")
+    let v5 = try table.choose(30, id: .int(8))
+    try expect(v5, matches: "server/seed42-v5-diff.json")
     let v6 = try table.choose(53, id: .int(9))
     try expect(v6, matches: "server/seed42-v6-diff.json")
     try expect(table.snapshot(replyTo: .string("r-10")), matches: "server/seed42-v6-snapshot.json")
