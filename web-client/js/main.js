@@ -6,7 +6,7 @@
 import * as messages from './messages.js';
 import { Connection } from './net.js';
 import { Controller } from './controller.js';
-import { isHost, isSpectator, myPlayer, mySelection, secondsLeft, selectionsByCard } from './table-state.js';
+import { isHost, isSpectator, mayChoose, myPlayer, mySelection, secondsLeft, selectionsByCard } from './table-state.js';
 import { gameLabel, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
 import { shareLink } from './route.js';
 import {
@@ -30,6 +30,7 @@ import { loadPrefs, resolveTheme, savePref } from './prefs.js';
 import { SoundPlayer } from './sound-player.js';
 import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from './games.js';
 import { loadPlayer } from './player.js';
+import { shownBoard } from './face-hold.js';
 import { pageSizeOf, scoresView } from './scores.js';
 import { replayKey, replayView } from './replay.js';
 
@@ -41,8 +42,6 @@ const GAME_KEY = 'matchismo.game';
 const TABLE_KEY = 'matchismo.table';
 const TOAST_MS = 3500;
 const TICK_MS = 250;
-/** Concentration: how long a card that did not match stays up before it turns back (display only). */
-const HOLD_MS = 1000;
 const POP_MS = 1100;
 
 const el = Object.fromEntries(
@@ -76,8 +75,6 @@ let tickTimer = null;
 let drawnStatus = null; // the runs array last drawn, to skip redrawing an unchanged line
 let toastTimer = null;
 const timers = new Map(); // "name:id" → the timeout of a timer the controller asked for
-const held = new Map(); // card id → {card, until}: a face shown a moment after the server hid it
-let holdTimer = null;
 let measuredMatches = []; // measureMatches → showMatches: where the matched cards were
 let showingHistory = false;
 const drawnHistory = { count: 0, first: null, table: null }; // what #history-list shows
@@ -215,7 +212,12 @@ function dispatch(event) {
     game: chosenGame,
     ...event,
   });
-  for (const effect of effects) perform(effect);
+  const unsent = [];
+  for (const effect of effects) {
+    if (perform(effect) === false) unsent.push(effect.message.id);
+  }
+  // A message the connection could not send after all: a choice must not stay pending.
+  if (unsent.length > 0) dispatch({ type: 'unsent', ids: unsent });
   return effects;
 }
 
@@ -227,8 +229,7 @@ function intent(what) {
 function perform(effect) {
   switch (effect.type) {
     case 'send':
-      connection.send(effect.message);
-      break;
+      return connection.send(effect.message);
     case 'toast':
       showToast(effect.text);
       break;
@@ -310,16 +311,11 @@ function perform(effect) {
       for (const { slots, rects, points } of measuredMatches) showMatch(slots, rects, points);
       measuredMatches = [];
       break;
-    case 'holdFaces':
-      holdHiddenFaces(effect.table, effect.events);
-      break;
     case 'tableChanged':
       showHistory(false);
-      held.clear();
       break;
     case 'leftTable':
       showHistory(false);
-      held.clear();
       setZoom(1);
       drawnPhase = null;
       el['confirm-redeal'].close?.();
@@ -456,37 +452,6 @@ function copyLink() {
 
 // ---- Drawing: effects of a diff ---------------------------------------------------------------
 
-/** Concentration: the cards a `hide` turns back down keep their face for HOLD_MS, so a person can
- * see the card that did not match (the server has already hidden it; this is display only). */
-function holdHiddenFaces(table, events) {
-  if (table.game !== 'concentration') return;
-  const faces = new Map(table.board.filter((c) => c.faceUp !== false).map((c) => [c.id, c]));
-  const until = Date.now() + HOLD_MS;
-  for (const event of events) {
-    if (event.kind === 'flip' && event.card && Number.isInteger(event.card.id)) faces.set(event.card.id, { ...event.card });
-    if (event.kind === 'hide' && Array.isArray(event.cards)) {
-      for (const id of event.cards) if (faces.has(id)) held.set(id, { card: faces.get(id), until });
-    }
-  }
-  if (held.size === 0) return;
-  clearTimeout(holdTimer);
-  holdTimer = setTimeout(() => {
-    held.clear();
-    render();
-  }, HOLD_MS);
-}
-
-/** The board as drawn: the server's, with the faces still held up (holdHiddenFaces). */
-function shownBoard(board) {
-  if (held.size === 0) return board;
-  const now = Date.now();
-  return board.map((card) => {
-    const h = held.get(card.id);
-    return h !== undefined && card.faceUp === false && h.until > now ? h.card : card;
-  });
-}
-
-
 /** Where these matched cards are on the board (slots and screen boxes), before it is drawn. */
 function matchedSlots(table, matches) {
   return matches.map(({ cards, points }) => {
@@ -523,8 +488,8 @@ function render() {
   board.setShape(boardShape(table.game, table.settings, table.board.length));
   // Concentration is turn-based: the board waits while another seat has the turn.
   const othersTurn = Number.isInteger(table.turn) && table.turn !== table.you;
-  board.render(shownBoard(table.board), mySelection(controller.state), {
-    disabled: table.over || spectator || table.phase !== 'playing' || othersTurn,
+  board.render(shownBoard(table.board, controller.held, Date.now()), mySelection(controller.state), {
+    disabled: !mayChoose(controller.state),
     selectedBy: selectionsByCard(table),
     mySeat: table.you,
   });

@@ -140,6 +140,15 @@ export function isHost(state) {
   return table !== null && table.you !== null && table.host === table.you;
 }
 
+/** Whether I may choose a card now: seated (not watching) at a table in play whose game is not
+ * over and, at a turn-based table, on my turn. The one answer to "may I choose?": the controller
+ * sends a choice only then, and the board is drawn disabled otherwise. */
+export function mayChoose(state) {
+  const table = state.table;
+  if (table === null || table.you === null || table.over || table.phase !== 'playing') return false;
+  return !Number.isInteger(table.turn) || table.turn === table.you;
+}
+
 /** For every card in some selection, the seats whose selection holds it (ascending):
  * `Map(cardId → [seat])`. */
 export function selectionsByCard(table) {

@@ -235,7 +235,7 @@ test('a choice is sent and shown pending until its answer, or until its timer ru
     { type: 'timer', name: 'pending', id: 2, ms: PENDING_MS },
   ]);
   const answer = send(diff(21, [{ kind: 'select', seat: 1, card: 0 }], { replyTo: 2, seat: 1 }));
-  assert.deepEqual(types(answer), ['clearPending', 'holdFaces', 'render']);
+  assert.deepEqual(types(answer), ['clearPending', 'render']);
   assert.deepEqual(controller.state.table.players[1].selection, [0]);
   // A second choice whose answer never comes.
   send({ type: 'choose', card: 1 });
@@ -250,14 +250,53 @@ test('no choice is sent by a spectator, before play, after the game, or offline'
   const { controller, send } = seated();
   const fx = send({ type: 'choose', card: 0 }, { connection: 'reconnecting' });
   assert.deepEqual(toasts(fx), ['Not connected to the server — reconnecting…']);
-  assert.equal(controller.pendingChoices.size, 0);
+  assert.equal(controller.requests.count('choose'), 0);
 });
 
 test('a dropped connection forgets the choices on their way', () => {
   const { controller, send } = seated();
   send({ type: 'choose', card: 0 });
   assert.deepEqual(send({ type: 'connection', state: 'reconnecting', detail: { delay: 500 } }), [{ type: 'clearPending' }]);
-  assert.equal(controller.pendingChoices.size, 0);
+  assert.equal(controller.requests.count('choose'), 0);
+});
+
+test('a choice that could not be sent after all does not stay pending, and the player is told', () => {
+  const { controller, send } = seated();
+  send({ type: 'choose', card: 0 }); // id 2, sent
+  const fx = send({ type: 'choose', card: 1 }); // id 3: the socket was gone when it ran
+  assert.deepEqual(types(fx), ['send', 'markPending', 'timer']);
+  const unsent = send({ type: 'unsent', ids: [3] });
+  assert.deepEqual(unsent, [
+    { type: 'clearPending' },
+    { type: 'markPending', card: 0 },
+    { type: 'toast', text: 'Not connected to the server — reconnecting…' },
+  ]);
+  assert.deepEqual(controller.requests.ofKind('choose').map(([id]) => id), [2]);
+  // Its timer later finds nothing to settle; other messages that were not sent change nothing shown.
+  assert.deepEqual(send({ type: 'timer', name: 'pending', id: 3 }), []);
+  assert.deepEqual(send({ type: 'unsent', ids: [99] }), []);
+});
+
+test('no choice is sent on another seat\'s turn; on mine it is', () => {
+  const { send } = seated({ turn: 0 });
+  assert.deepEqual(send({ type: 'choose', card: 0 }), []);
+  const { send: mine } = seated({ turn: 1 });
+  assert.deepEqual(sent(mine({ type: 'choose', card: 0 })), [{ type: 'choose', id: 2, card: 0 }]);
+});
+
+test('Concentration: the faces a hide turns down are held until the unhold timer', () => {
+  const cards = [{ id: 0, faceUp: false }, { id: 1, faceUp: false }, { id: 2, faceUp: false }];
+  const { controller, send } = seated({ game: 'concentration', board: cards, turn: 1, settings: { faceDown: true } });
+  const fx = send(diff(21, [
+    { kind: 'flip', seat: 1, card: { id: 0, faceUp: true, emoji: '🦊' } },
+    { kind: 'flip', seat: 1, card: { id: 1, faceUp: true, emoji: '🐻' } },
+    { kind: 'hide', cards: [0, 1] },
+  ]), { now: NOW });
+  assert.deepEqual(fx.find((e) => e.type === 'timer'), { type: 'timer', name: 'unhold', ms: 1000 });
+  assert.deepEqual([...controller.held.keys()], [0, 1]);
+  assert.equal(controller.held.get(1).card.emoji, '🐻');
+  assert.deepEqual(send({ type: 'timer', name: 'unhold' }), [{ type: 'render' }]);
+  assert.equal(controller.held.size, 0);
 });
 
 test('clearing the selection un-chooses my cards, newest first, or only the last', () => {
@@ -512,7 +551,7 @@ test('a server that keeps no records says so in the tab; a refused query shows w
   send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'badField', message: 'pageSize must be 1–50' } });
   assert.deepEqual([controller.scores.status, controller.scores.error], ['error', 'pageSize must be 1–50']);
   // An error for something else is not the tab's.
-  assert.equal(controller.scores.requestId, null);
+  assert.equal(controller.requests.idOf('scores'), null);
 });
 
 test('offline, the tab waits and asks once welcomed; leaving a table asks again', () => {
@@ -630,7 +669,7 @@ test('a record the server does not have, or a server without records, is said in
 
 test('a replay\'s address opens it once welcomed; the lobby\'s address closes it', () => {
   const { controller, send } = inLobby({ hash: '#/replay/g4' });
-  assert.deepEqual([controller.replay.id, controller.replay.status, controller.replay.requestId], ['g4', 'loading', 2]);
+  assert.deepEqual([controller.replay.id, controller.replay.status, controller.requests.idOf('record')], ['g4', 'loading', 2]);
   // Still loading when the connection is new again: asked once more (the old answer is lost).
   const again = send({ type: 'message', message: { type: 'welcome', resumed: false } }, { hash: '#/replay/g4' });
   assert.deepEqual(sent(again), [{ type: 'lobby', id: 3 }, { type: 'record', id: 4, record: 'g4' }]);
