@@ -4,7 +4,7 @@
 // events through `dispatch`; the list is drawn from controller.lobby.
 
 import * as messages from './messages.js';
-import { gameLabel, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
+import { gameLabel, joinable, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
 import { gameInfo } from './games.js';
 import { settingsForm } from './table-settings.js';
 import { changedSettings, pickedGame, seatsOf, settingValue } from './lobby-form.js';
@@ -211,7 +211,7 @@ function tableRow(t) {
   watch.textContent = 'Watch';
   watch.setAttribute('aria-label', `Watch ${gameLabel(t.game)} table, ${seatsLabel(t)} players, ${phaseLabel(t.phase)}`);
   const action = document.createElement('td');
-  if (t.phase === 'waiting' && t.seated < t.seats) {
+  if (joinable(t)) {
     const join = document.createElement('button');
     join.type = 'button';
     join.className = 'join small';
