@@ -23,8 +23,9 @@ export function runEffects(effects, handlers) {
  * clock functions are injectable (tests pass their own).
  */
 export class Timers {
-  constructor(fire, { set = setTimeout, clear = clearTimeout } = {}) {
+  constructor(fire, { set = (fn, ms) => setTimeout(fn, ms), clear = (handle) => clearTimeout(handle) } = {}) {
     this.fire = fire;
+    // The defaults wrap the browser's timer functions, which refuse to be called on another `this`.
     this.set = set;
     this.clear = clear;
     /** "name:id" → the running timeout. */
