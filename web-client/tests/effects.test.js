@@ -72,3 +72,27 @@ test('timers: one per name and id, replaced when started again, cancelled by nam
   assert.deepEqual(fired, [['pending', 3], ['pending', 2]]);
   assert.equal(timers.running.size, 0);
 });
+
+test('by default the timers call the global setTimeout and clearTimeout as plain functions', () => {
+  // A browser refuses its timer functions called on another `this` ("Illegal invocation").
+  const { setTimeout: realSet, clearTimeout: realClear } = globalThis;
+  const calls = [];
+  globalThis.setTimeout = function (fn, ms) {
+    if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+    calls.push(['set', ms]);
+    return 7;
+  };
+  globalThis.clearTimeout = function (handle) {
+    if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+    calls.push(['clear', handle]);
+  };
+  try {
+    const timers = new Timers(() => {});
+    timers.start('resume', 2000);
+    timers.cancel('resume');
+  } finally {
+    globalThis.setTimeout = realSet;
+    globalThis.clearTimeout = realClear;
+  }
+  assert.deepEqual(calls, [['clear', undefined], ['set', 2000], ['clear', 7]]);
+});
