@@ -1,7 +1,7 @@
 // The web client's decisions: what a message from the server, a click, a key or a timer leads
 // to. Nothing here touches the page, the socket, the clock or a timer: main.js feeds the
 // controller events and carries out the effects it returns, in order (effects.js), and node
-// --test drives it directly (web-client/tests/controller.test.js). The decisions live by concern:
+// --test drives it directly (web-client/tests/control-*.test.js). The decisions live by concern:
 // control-session.js (hello, welcome, the lobby's intentions), control-lobby.js (the list of
 // tables), control-table.js (the table, choices), control-scores.js and control-replay.js; this
 // file holds the state they share and routes events, answers and refusals to them.
