@@ -47,8 +47,15 @@ export function tableModel(state) {
     playAgainText: solo ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again',
     playAgainDisabled: !solo && voted,
     gameoverVote,
+    gameOver: table.over && Array.isArray(table.standings),
     ticking: table.countdownUntil !== null || table.turnUntil !== null || table.players.some((p) => p.awayUntil !== null),
   };
+}
+
+/** Whether the board takes the keyboard now: a game that starts (or that we arrive at while it
+ * runs; `drawnPhase` is the phase drawn before), for a player, unless a dialog has it. */
+export function takesKeyboard(state, drawnPhase, dialogOpen) {
+  return state.table.phase === 'playing' && drawnPhase !== 'playing' && !isSpectator(state) && !dialogOpen;
 }
 
 /** What counts down at `now` (ms): the phase line, the countdown, the waiting box, whose turn and

@@ -9,7 +9,7 @@ import { boardShape } from './games.js';
 import { gameSummary } from './history.js';
 import { matchPop } from './feedback.js';
 import { shownBoard } from './face-hold.js';
-import { clockModel, tableModel } from './table-model.js';
+import { clockModel, tableModel, takesKeyboard } from './table-model.js';
 import { renderAway, renderScoreboard } from './scoreboard-view.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
@@ -109,12 +109,11 @@ export class TableView {
       this.drawnStatus = table.status;
       renderStatus(el.status, table.status);
     }
-    this.renderGameOver(table);
+    this.renderGameOver(table, m.gameOver);
     this.history.render();
     if (m.ticking) this.startTicking();
     else this.stopTicking();
-    // A game that starts (or that we arrive at while it runs) gets the keyboard.
-    if (table.phase === 'playing' && this.drawnPhase !== 'playing' && !m.spectator && !this.dialogOpen()) this.board.focusFirst();
+    if (takesKeyboard(state, this.drawnPhase, this.dialogOpen())) this.board.focusFirst();
     this.drawnPhase = table.phase;
   }
 
@@ -147,9 +146,8 @@ export class TableView {
     renderAway(el.scoreboard, c.away);
   }
 
-  renderGameOver(table) {
+  renderGameOver(table, over) {
     const { el } = this;
-    const over = table.over && Array.isArray(table.standings);
     const wasHidden = el.gameover.hidden;
     el.gameover.hidden = !over;
     if (!over) {

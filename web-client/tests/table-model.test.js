@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applySnapshot } from '../js/table-state.js';
-import { clockModel, scoreboardModel, seatDetail, tableModel } from '../js/table-model.js';
+import { clockModel, scoreboardModel, seatDetail, tableModel, takesKeyboard } from '../js/table-model.js';
 import { connectionText } from '../js/page-view.js';
 
 const NOW = 1_000_000;
@@ -73,4 +73,18 @@ test('the connection line says each state of the connection', () => {
   assert.equal(connectionText('reconnecting', { delay: 2400 }), 'Connection lost — retrying in 2 s');
   assert.equal(connectionText('reconnecting', { delay: 100 }), 'Connection lost — retrying in 1 s');
   assert.equal(connectionText('odd'), 'odd');
+});
+
+test('the board takes the keyboard when a game starts for a player, not again, not under a dialog', () => {
+  assert.equal(takesKeyboard(state(), 'countdown', false), true);
+  assert.equal(takesKeyboard(state(), null, false), true, 'arriving at a game in play');
+  assert.equal(takesKeyboard(state(), 'playing', false), false);
+  assert.equal(takesKeyboard(state(), 'countdown', true), false);
+  assert.equal(takesKeyboard(state({ you: undefined }), 'countdown', false), false);
+  assert.equal(takesKeyboard(state({ phase: 'waiting' }), null, false), false);
+});
+
+test('game over shows once the standings are known', () => {
+  assert.equal(tableModel(state()).gameOver, false);
+  assert.equal(tableModel(state({ over: true, phase: 'finished' })).gameOver, true);
 });
