@@ -7,10 +7,9 @@ import { download } from './replay-view.js';
 
 /**
  * The handlers. `connection` (net.js), `timers` (effects.js Timers), `storage` ({local, session}),
- * `sounds` (sound-player.js), `zoom` (pinch.js PinchZoom) and the views: page, lobby, table,
- * scores, replay, dialogs.
+ * `sounds` (sound-player.js) and the views: page, lobby, table, scores, replay, dialogs.
  */
-export function effectHandlers({ connection, timers, storage, sounds, zoom, views }) {
+export function effectHandlers({ connection, timers, storage, sounds, views }) {
   const { page, lobby, table, scores, replay, dialogs } = views;
   return {
     send: (e) => connection.send(e.message),
@@ -46,8 +45,7 @@ export function effectHandlers({ connection, timers, storage, sounds, zoom, view
     tableChanged: () => table.tableChanged(),
     leftTable: () => {
       table.leftTable();
-      zoom.zoom(1);
-      dialogs.el['confirm-redeal'].close?.();
+      dialogs.set('confirm-redeal', false);
     },
     dialog: (e) => dialogs.set(e.name, e.open),
     inviteName: () => lobby.askInviteName(),

@@ -1,7 +1,7 @@
 // Wires the page together and decides nothing: the connection (net.js), the decisions
 // (controller.js: what a message, a click, a key or a timer leads to), the screens (lobby-view,
-// table-view, scores-view, replay-view, dialogs-view, page-view), the input (keyboard.js,
-// pinch.js) and the storage (storage.js). Every event goes to the controller with the page's
+// table-view with its pinch.js, scores-view, replay-view, dialogs-view, page-view), the keyboard
+// (keyboard.js) and the storage (storage.js). Every event goes to the controller with the page's
 // context; the effects it returns are carried out by effects.js with effect-handlers.js.
 
 import * as messages from './messages.js';
@@ -19,7 +19,6 @@ import { ScoresView } from './scores-view.js';
 import { ReplayView } from './replay-view.js';
 import { DialogsView } from './dialogs-view.js';
 import { PageView } from './page-view.js';
-import { PinchZoom } from './pinch.js';
 import { listenForShortcuts } from './keyboard.js';
 
 const storage = pageStorage(window);
@@ -28,8 +27,11 @@ const nextId = messages.createIdSource();
 const controller = new Controller({ nextId, pageSize: pageSizeOf(new URLSearchParams(window.location.search).get('pageSize')) });
 /** This browser's player token (player.js): sent in every hello, for "Only my games". */
 const player = loadPlayer(storage.local);
+// Muted or not as the preferences say (dialogs-view.js applies them).
 const sounds = new SoundPlayer({ enabled: true });
 const timers = new Timers((name, id) => dispatch({ type: 'timer', name, id }));
+/** The screens (filled in below, once the connection they report to exists). */
+const views = {};
 
 const connection = new Connection({
   url: messages.socketURL(window.location),
@@ -53,24 +55,15 @@ const connection = new Connection({
   },
 });
 
-const views = {};
 views.dialogs = new DialogsView({ dispatch, local: storage.local, sounds, toast: (text) => views.page.toast(text) });
 views.scores = new ScoresView({ controller, dispatch });
 views.lobby = new LobbyView({ controller, dispatch, local: storage.local, onGame: () => views.scores.render() });
 views.table = new TableView({ controller, dispatch, dialogOpen: () => views.dialogs.anyOpen() });
 views.replay = new ReplayView({ controller, dispatch });
 views.page = new PageView({ table: views.table, replay: views.replay });
-const tableEl = views.table.el;
-const zoom = new PinchZoom(tableEl['board-area'], tableEl.board, document.getElementById('zoom-reset'));
-const handlers = effectHandlers({ connection, timers, storage, sounds, zoom, views });
+const handlers = effectHandlers({ connection, timers, storage, sounds, views });
 
 views.lobby.pick(views.lobby.game);
-tableEl.redeal.addEventListener('click', () => dispatch({ type: 'askRedeal' }));
-tableEl['play-again'].addEventListener('click', () => dispatch({ type: 'redeal' }));
-tableEl.start.addEventListener('click', () => dispatch({ type: 'start' }));
-tableEl.hint.addEventListener('click', () => dispatch({ type: 'hint' }));
-document.getElementById('back-to-lobby').addEventListener('click', () => dispatch({ type: 'leave' }));
-document.getElementById('leave').addEventListener('click', () => dispatch({ type: 'askLeave' }));
 listenForShortcuts({ controller, dispatch, views });
 window.addEventListener('online', () => connection.retryNow());
 window.addEventListener('hashchange', () => dispatch({ type: 'route' }));

@@ -8,7 +8,7 @@ import { boardShape } from './games.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
 import { readPalette } from './card-view.js';
-import { seatRow } from './scoreboard-view.js';
+import { renderReplayScoreboard } from './scoreboard-view.js';
 import { byId } from './dom.js';
 
 export class ReplayView {
@@ -78,7 +78,7 @@ export class ReplayView {
       this.drawnStatus = table.status;
       renderStatus(el['replay-status'], table.status);
     }
-    el['replay-scoreboard'].replaceChildren(...table.players.map((p) => seatRow(table, p, { turn: table.turn === p.seat && !table.over })));
+    renderReplayScoreboard(el['replay-scoreboard'], table);
     const slider = el['replay-slider'];
     slider.max = String(view.last);
     slider.value = String(view.index);

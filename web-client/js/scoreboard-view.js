@@ -1,7 +1,7 @@
 // DOM: the table's scoreboard (table-model.js scoreboardModel), updated in place by seat so rows
-// keep their elements, and the replay's simpler one (seatRow).
+// keep their elements, and the replay's simpler one.
 
-import { scoreboardModel, seatDetail } from './table-model.js';
+import { replayScoreboard, scoreboardModel } from './table-model.js';
 import { part } from './dom.js';
 
 /** Draw `table`'s scoreboard into `list` (#scoreboard). */
@@ -64,13 +64,17 @@ function newSeatRow(key) {
   return li;
 }
 
-/** One seat of the replay's scoreboard, drawn anew at each step. */
-export function seatRow(table, p, { turn }) {
-  const li = part('seat', '', 'li');
-  li.dataset.seat = String(p.seat);
-  li.classList.toggle('turn', turn);
-  const swatch = part('swatch', '');
-  swatch.setAttribute('aria-hidden', 'true');
-  li.append(swatch, part('name', p.name), part('score', String(p.score)), part('sets', seatDetail(table.game, p)));
-  return li;
+/** The replay's scoreboard (table-model.js replayScoreboard), drawn anew at each step. */
+export function renderReplayScoreboard(list, table) {
+  list.replaceChildren(
+    ...replayScoreboard(table).map((row) => {
+      const li = part('seat', '', 'li');
+      li.dataset.seat = String(row.seat);
+      li.classList.toggle('turn', row.turn);
+      const swatch = part('swatch', '');
+      swatch.setAttribute('aria-hidden', 'true');
+      li.append(swatch, part('name', row.name), part('score', row.score), part('sets', row.detail));
+      return li;
+    }),
+  );
 }

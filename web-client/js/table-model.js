@@ -120,3 +120,14 @@ export function scoreboardModel(table) {
     hidden: table.seats === 1 && table.players.length <= 1,
   };
 }
+
+/** The replay's scoreboard at one step: each player, and whose turn it is while the game runs. */
+export function replayScoreboard(table) {
+  return table.players.map((p) => ({
+    seat: p.seat,
+    name: p.name,
+    score: String(p.score),
+    detail: seatDetail(table.game, p),
+    turn: table.turn === p.seat && !table.over,
+  }));
+}

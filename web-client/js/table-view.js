@@ -1,6 +1,7 @@
 // DOM: the table screen — the board (board-view.js, with Concentration's held faces), my
 // numbers, the header (invite, spectators), the buttons, the clocks that count down, the status
-// line, the scoreboard, the game-over box, the history view, and a match's flash and points.
+// line, the scoreboard, the game-over box, the history view, pinch zoom, and a match's flash and
+// points.
 // What to show is table-model.js's; this file puts it on the page.
 
 import { mySelection, selectionsByCard } from './table-state.js';
@@ -14,6 +15,7 @@ import { renderAway, renderScoreboard } from './scoreboard-view.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
 import { HistoryView } from './history-view.js';
+import { PinchZoom } from './pinch.js';
 import { readPalette } from './card-view.js';
 import { byId, part } from './dom.js';
 
@@ -30,12 +32,20 @@ export class TableView {
       'stat-matches', 'stat-matches-label', 'score', 'matches', 'deck', 'stat-deck', 'stat-flips', 'flips', 'vote', 'start',
       'status', 'board', 'board-area', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
       'countdown', 'hint', 'redeal', 'gameover', 'gameover-time', 'gameover-vote', 'standings', 'play-again',
-      'table-settings-text', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill',
+      'table-settings-text', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'leave', 'back-to-lobby',
     ]);
-    this.board = new BoardView(this.el.board, this.el['board-area'], {
+    const { el } = this;
+    el.redeal.addEventListener('click', () => dispatch({ type: 'askRedeal' }));
+    el['play-again'].addEventListener('click', () => dispatch({ type: 'redeal' }));
+    el.start.addEventListener('click', () => dispatch({ type: 'start' }));
+    el.hint.addEventListener('click', () => dispatch({ type: 'hint' }));
+    el['back-to-lobby'].addEventListener('click', () => dispatch({ type: 'leave' }));
+    el.leave.addEventListener('click', () => dispatch({ type: 'askLeave' }));
+    this.board = new BoardView(el.board, el['board-area'], {
       onChoose: (card) => dispatch({ type: 'choose', card }),
       palette: readPalette(),
     });
+    this.zoom = new PinchZoom(el['board-area'], el.board, document.getElementById('zoom-reset'));
     this.history = new HistoryView({ controller, onHide: () => requestAnimationFrame(() => this.board.layout()) });
     this.tickTimer = null;
     /** The runs array last drawn, to skip redrawing an unchanged line. */
@@ -197,9 +207,11 @@ export class TableView {
     this.history.show(false);
   }
 
-  /** No table any more: the history view closes, the clocks stop, the next game is noticed. */
+  /** No table any more: the history view closes, the zoom goes, the clocks stop, the next game
+   * is noticed. */
   leftTable() {
     this.history.show(false);
+    this.zoom.zoom(1);
     this.drawnPhase = null;
     this.stopTicking();
   }

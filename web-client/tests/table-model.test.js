@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applySnapshot } from '../js/table-state.js';
-import { clockModel, scoreboardModel, seatDetail, tableModel, takesKeyboard } from '../js/table-model.js';
+import { clockModel, replayScoreboard, scoreboardModel, seatDetail, tableModel, takesKeyboard } from '../js/table-model.js';
 import { connectionText } from '../js/page-view.js';
 
 const NOW = 1_000_000;
@@ -87,4 +87,13 @@ test('the board takes the keyboard when a game starts for a player, not again, n
 test('game over shows once the standings are known', () => {
   assert.equal(tableModel(state()).gameOver, false);
   assert.equal(tableModel(state({ over: true, phase: 'finished' })).gameOver, true);
+});
+
+test('the replay marks whose turn it is only while the game runs', () => {
+  const playing = state({ game: 'concentration', turn: 0, players: players.map((p) => ({ ...p, flips: 3 })) }).table;
+  assert.deepEqual(replayScoreboard(playing).map((r) => [r.seat, r.score, r.detail, r.turn]), [
+    [0, '3', '1 pair · 3 flips', true],
+    [1, '0', '0 pairs · 3 flips', false],
+  ]);
+  assert.deepEqual(replayScoreboard({ ...playing, over: true }).map((r) => r.turn), [false, false]);
 });
