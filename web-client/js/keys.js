@@ -1,6 +1,6 @@
 // Keyboard shortcuts as data. Pure: `keyAction` turns a key press into what it means, and
-// `cardKeys` says which key chooses the card in each slot; main.js carries the actions out and
-// the help overlay lists `SHORTCUTS`.
+// `cardKeys` says which key chooses the card in each slot; shortcuts.js decides what an action
+// does on the page shown, keyboard.js carries it out, and the help overlay lists `SHORTCUTS`.
 //
 // Cards: 1–9, 0, then the letters a–z that are not commands (slot 0 is "1", slot 9 is "0",
 // slot 10 is "a"…). Commands: ? help, Escape un-choose all my cards, Backspace un-choose the last

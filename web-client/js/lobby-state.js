@@ -67,6 +67,11 @@ export function phaseLabel(phase) {
   return { waiting: 'Waiting', countdown: 'Starting', playing: 'Playing', finished: 'Finished' }[phase] ?? phase;
 }
 
+/** Whether a listed table offers Join as well as Watch: it waits for players and has a seat. */
+export function joinable(listing) {
+  return listing.phase === 'waiting' && listing.seated < listing.seats;
+}
+
 /** The listings of one game, in list order: each game's tab shows its own tables. */
 export function tablesOf(tables, game) {
   return tables.filter((t) => t.game === game);

@@ -1,7 +1,7 @@
 // The replay of a finished game, from the server's `record` answer (PROTOCOL.md, `record`): step
 // k is `replay.table` with the first k of `replay.diffs` applied, exactly as a spectator followed
 // the game. The states are built once (table-state.js), so stepping back and forth is only an
-// index. Pure: main.js draws the step shown, controller.js keeps the index.
+// index. Pure: replay-view.js draws the step shown, controller.js keeps the index.
 
 import { applyDiff, applySnapshot } from './table-state.js';
 import { formatAt } from './history.js';

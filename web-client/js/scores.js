@@ -1,6 +1,6 @@
 // The high scores of one game: the query the lobby's "High scores" tab asks with, the `scores`
 // answer read and checked, and everything the table shows, as data (PROTOCOL.md, "Finished games,
-// high scores and replays"). Pure: main.js draws the rows, controller.js sends the queries.
+// high scores and replays"). Pure: scores-view.js draws the rows, controller.js sends the queries.
 //
 // Query = {game, sort: 'date'|'score'|'duration', order: 'asc'|'desc', page (from 0), pageSize, mine}
 // Answer (readScores) = {game, sort, order, page, pageSize, total, games: [Game], best, shortest}

@@ -1,6 +1,7 @@
 // Table settings (PROTOCOL.md, `createTable` / `playSolo`): what the lobby's small form offers per
 // game, the message fields it turns into, and the line that shows a table's settings at the
-// table. Pure: main.js reads the form's values and passes them in.
+// table. Pure: lobby-view.js reads the form's values and passes them in (lobby-form.js keeps the
+// ones the player changed).
 
 /** Concentration's emoji themes, by index (the server's EmojiCard.themes order). */
 export const THEMES = Object.freeze(['Animals', 'Food', 'Sports', 'Travel', 'Weather', 'Music']);

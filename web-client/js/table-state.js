@@ -31,9 +31,13 @@
 // Versions (PROTOCOL.md, "Versions"): a diff is applied only when its version is exactly one
 // more than ours; an older or equal one is a duplicate and ignored; a newer one means we missed
 // something: we ask for a resync and ignore every diff until the next snapshot.
+// The events themselves are table-events.js's; the checks and copies of fields table-values.js's.
 
-/** The table phases, in order. */
-export const PHASES = Object.freeze(['waiting', 'countdown', 'playing', 'finished']);
+import { applyEvent } from './table-events.js';
+import { PHASES, copyCard, copyEntry, copyPlayer, copyVote, isCount, isHistoryEntry, standingsFrom } from './table-values.js';
+
+export { PHASES, standingsFromPlayers } from './table-values.js';
+export { countsFlips, selectionsShown } from './table-events.js';
 
 /** The state before any snapshot. */
 export function initialState() {
@@ -136,6 +140,15 @@ export function isHost(state) {
   return table !== null && table.you !== null && table.host === table.you;
 }
 
+/** Whether I may choose a card now: seated (not watching) at a table in play whose game is not
+ * over and, at a turn-based table, on my turn. The one answer to "may I choose?": the controller
+ * sends a choice only then, and the board is drawn disabled otherwise. */
+export function mayChoose(state) {
+  const table = state.table;
+  if (table === null || table.you === null || table.over || table.phase !== 'playing') return false;
+  return !Number.isInteger(table.turn) || table.turn === table.you;
+}
+
 /** For every card in some selection, the seats whose selection holds it (ascending):
  * `Map(cardId → [seat])`. */
 export function selectionsByCard(table) {
@@ -158,288 +171,6 @@ export function secondsLeft(deadline, now) {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
-/** Standings as the `over` event gives them, from a list of players: best score first, equal
- * scores share a rank (1, 1, 3). */
-export function standingsFromPlayers(players) {
-  const sorted = [...players].sort((a, b) => b.score - a.score || a.seat - b.seat);
-  return sorted.map((p, i) => ({
-    seat: p.seat,
-    name: p.name,
-    score: p.score,
-    matches: p.matches,
-    rank: sorted.findIndex((q) => q.score === p.score) + 1,
-  }));
-}
-
 function needSnapshot(state) {
   return { state: { ...state, awaitingSnapshot: true }, resync: true };
-}
-
-/** One event of a diff, applied in place to a table copy. Throws TypeError/RangeError when the
- * event cannot be applied (unknown kind, unknown seat, slot out of range…). */
-function applyEvent(table, event, now) {
-  const handler = Object.hasOwn(EVENT_HANDLERS, event?.kind) ? EVENT_HANDLERS[event.kind] : null;
-  if (handler === null) throw new TypeError(`unknown event kind ${event?.kind}`);
-  handler(table, event, now);
-}
-
-const EVENT_HANDLERS = {
-  select(table, e) {
-    const player = playerAt(table, e.seat);
-    requireInteger(e.card, 'card');
-    if (!player.selection.includes(e.card)) player.selection.push(e.card);
-  },
-  deselect(table, e) {
-    const player = playerAt(table, e.seat);
-    player.selection = player.selection.filter((id) => id !== e.card);
-  },
-  match(table, e, now) {
-    const player = playerAt(table, e.seat);
-    const cards = new Set(requireArray(e.cards, 'cards'));
-    for (const p of table.players) p.selection = p.selection.filter((id) => !cards.has(id));
-    player.matches += 1;
-    // Face-down games keep matched cards on the board, out of play (a snapshot says `matched`).
-    table.board = table.board.map((c) => (cards.has(c.id) && c.faceUp !== undefined ? { ...c, matched: true } : c));
-    // Who took which cards, and when: a choice of mine refused with cardNotOnTable right after
-    // can then say who was faster.
-    table.lastMatch = { seat: e.seat, cards: [...cards], at: now };
-  },
-  mismatch(table, e) {
-    // Nothing to change: the deselect events that follow say which cards leave the selection.
-    playerAt(table, e.seat);
-  },
-  score(table, e) {
-    const player = playerAt(table, e.seat);
-    player.score = requireInteger(e.score, 'score');
-  },
-  replace(table, e) {
-    const slot = requireInteger(e.slot, 'slot');
-    if (slot < 0 || slot >= table.board.length) throw new RangeError(`slot ${slot}`);
-    table.board[slot] = copyCard(e.card);
-  },
-  remove(table, e) {
-    const cards = new Set(requireArray(e.cards, 'cards'));
-    table.board = table.board.filter((card) => !cards.has(card.id));
-  },
-  deal(table, e) {
-    table.board.push(...requireArray(e.cards, 'cards').map(copyCard));
-  },
-  deck(table, e) {
-    table.deckCount = requireInteger(e.count, 'count');
-  },
-  redeal(table, e) {
-    table.board = requireArray(e.board, 'board').map(copyCard);
-    table.deckCount = requireInteger(e.deckCount, 'deckCount');
-    for (const p of table.players) {
-      p.selection = [];
-      p.score = 0;
-      if (p.flips !== undefined || countsFlips(table, p.seat)) p.flips = 0;
-      p.matches = 0;
-    }
-    table.over = false;
-    table.standings = null;
-    // A re-deal starts a game: from `finished` it goes "straight back to playing"; a vote that was
-    // open is settled by it.
-    if (table.phase === 'finished' || table.phase === 'waiting' || table.phase === 'countdown') table.phase = 'playing';
-    table.countdown = null;
-    table.countdownUntil = null;
-    table.vote = null;
-    table.history = [];
-    table.lastMatch = null;
-  },
-  over(table, e) {
-    table.over = true;
-    table.phase = 'finished';
-    table.standings = requireArray(e.standings, 'standings').map((s) => ({ ...s }));
-  },
-  join(table, e, now) {
-    const seat = requireSeat(e.seat);
-    const player = copyPlayer({ seat, name: requireString(e.name, 'name'), connected: true }, now);
-    if (countsFlips(table, seat)) player.flips = 0;
-    table.players = table.players.filter((p) => p.seat !== seat);
-    table.players.push(player);
-    table.players.sort((a, b) => a.seat - b.seat);
-  },
-  leave(table, e) {
-    playerAt(table, e.seat);
-    table.players = table.players.filter((p) => p.seat !== e.seat);
-    if (table.vote !== null) table.vote = { ...table.vote, seats: table.vote.seats.filter((s) => s !== e.seat) };
-  },
-  away(table, e, now) {
-    const player = playerAt(table, e.seat);
-    const seconds = requireCount(e.seconds, 'seconds');
-    player.connected = false;
-    player.away = seconds;
-    player.awayUntil = now + seconds * 1000;
-  },
-  back(table, e) {
-    const player = playerAt(table, e.seat);
-    player.connected = true;
-    player.away = null;
-    player.awayUntil = null;
-  },
-  host(table, e) {
-    // No seat: nobody is left to host.
-    table.host = e.seat === undefined || e.seat === null ? null : requireSeat(e.seat);
-  },
-  spectators(table, e) {
-    table.spectators = requireCount(e.count, 'count');
-  },
-  phase(table, e, now) {
-    if (!PHASES.includes(e.phase)) throw new TypeError(`phase ${e.phase}`);
-    table.phase = e.phase;
-    if (e.phase === 'countdown') {
-      table.countdown = requireCount(e.countdown, 'countdown');
-      table.countdownUntil = now + table.countdown * 1000;
-    } else {
-      table.countdown = null;
-      table.countdownUntil = null;
-    }
-    if (e.phase === 'finished') {
-      table.over = true;
-      if (table.standings === null) table.standings = standingsFromPlayers(table.players);
-    } else {
-      table.over = false;
-      table.standings = null;
-    }
-  },
-  // Face-down games (Matchismo, Concentration): board ids are slot handles.
-  flip(table, e) {
-    const card = copyCard(e.card);
-    const i = table.board.findIndex((c) => c.id === card.id);
-    if (i === -1) throw new RangeError(`no slot ${card.id}`);
-    table.board[i] = card;
-    // Each card a player turns up is one flip (the snapshot's `flips` counts the same way). A flip
-    // without a seat shows an opponent's hidden card as their claim is judged: nobody's flip.
-    const player = Number.isInteger(e.seat) ? table.players.find((p) => p.seat === e.seat) : undefined;
-    if (player !== undefined && (player.flips !== undefined || countsFlips(table, player.seat))) {
-      player.flips = (player.flips ?? 0) + 1;
-    }
-  },
-  hide(table, e) {
-    const ids = new Set(requireArray(e.cards, 'cards'));
-    table.board = table.board.map((c) => (ids.has(c.id) ? { id: c.id, faceUp: false } : c));
-  },
-  turn(table, e, now) {
-    table.turn = requireSeat(e.seat);
-    playerAt(table, e.seat);
-    // Every turn starts with the table's whole turn time (none: no clock).
-    table.turnUntil = table.turnSeconds === null ? null : now + table.turnSeconds * 1000;
-  },
-  history(table, e) {
-    if (!isHistoryEntry(e.entry)) throw new TypeError('history entry');
-    table.history.push(copyEntry(e.entry));
-  },
-  vote(table, e) {
-    const seats = requireArray(e.seats, 'seats');
-    seats.forEach(requireSeat);
-    table.vote = seats.length === 0 ? null : { seats: [...seats], needed: requireCount(e.needed, 'needed') };
-  },
-};
-
-/** Whether this client counts `seat`'s flips: in face-down games, every seat's while players see
- * each other's selections (and always for a spectator), otherwise only its own (the snapshot
- * leaves the others' out). */
-export function countsFlips(table, seat) {
-  if (table.settings?.faceDown !== true) return false;
-  return table.settings?.showSelections !== false || table.you === null || seat === table.you;
-}
-
-/** Whether players at this table see each other's selections (spectators always do). */
-export function selectionsShown(table) {
-  return table.settings?.showSelections !== false;
-}
-
-function playerAt(table, seat) {
-  const player = table.players.find((p) => p.seat === seat);
-  if (player === undefined) throw new RangeError(`no seat ${seat}`);
-  return player;
-}
-
-function requireInteger(value, name) {
-  if (!Number.isInteger(value)) throw new TypeError(`${name} is not an integer`);
-  return value;
-}
-
-function requireSeat(value) {
-  if (!Number.isInteger(value) || value < 0) throw new TypeError('seat is not a seat number');
-  return value;
-}
-
-function requireCount(value, name) {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`${name} is not a count`);
-  return value;
-}
-
-function requireString(value, name) {
-  if (typeof value !== 'string') throw new TypeError(`${name} is not a string`);
-  return value;
-}
-
-function isCount(value) {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-/** A history entry (PROTOCOL.md, `history`): `{n, at, seat, kind, points | penalty, runs}`. */
-function isHistoryEntry(entry) {
-  return (
-    entry !== null &&
-    typeof entry === 'object' &&
-    Number.isInteger(entry.n) &&
-    (entry.kind === 'match' || entry.kind === 'mismatch') &&
-    Array.isArray(entry.runs)
-  );
-}
-
-function copyEntry(entry) {
-  return {
-    n: entry.n,
-    at: typeof entry.at === 'number' && Number.isFinite(entry.at) && entry.at >= 0 ? entry.at : null,
-    seat: Number.isInteger(entry.seat) ? entry.seat : null,
-    kind: entry.kind,
-    points: Number.isInteger(entry.points) ? entry.points : 0,
-    penalty: Number.isInteger(entry.penalty) ? entry.penalty : 0,
-    runs: entry.runs.filter((run) => run !== null && typeof run === 'object').map((run) => ({ ...run })),
-  };
-}
-
-function copyVote(vote) {
-  if (vote === null || typeof vote !== 'object' || !Array.isArray(vote.seats) || vote.seats.length === 0) return null;
-  return { seats: vote.seats.filter(Number.isInteger), needed: Number.isInteger(vote.needed) ? vote.needed : 0 };
-}
-
-/** The snapshot's standings when it has them, else derived from the players. */
-function standingsFrom(standings, players) {
-  if (Array.isArray(standings)) return standings.map((s) => ({ ...s }));
-  return standingsFromPlayers(players);
-}
-
-function requireArray(value, name) {
-  if (!Array.isArray(value)) throw new TypeError(`${name} is not an array`);
-  return value;
-}
-
-function copyCard(card) {
-  if (card === null || typeof card !== 'object' || !Number.isInteger(card.id)) {
-    throw new TypeError('card without id');
-  }
-  return { ...card };
-}
-
-function copyPlayer(p, now) {
-  if (p === null || typeof p !== 'object' || !Number.isInteger(p.seat)) throw new TypeError('player');
-  const connected = p.connected !== false;
-  const away = !connected && isCount(p.away) ? p.away : null;
-  return {
-    seat: p.seat,
-    name: typeof p.name === 'string' ? p.name : '',
-    score: Number.isInteger(p.score) ? p.score : 0,
-    matches: Number.isInteger(p.matches) ? p.matches : 0,
-    selection: Array.isArray(p.selection) ? [...p.selection] : [],
-    connected,
-    away,
-    awayUntil: away === null ? null : now + away * 1000,
-    // Only face-down games count flips; a player record without them stays as it was.
-    ...(Number.isInteger(p.flips) ? { flips: p.flips } : {}),
-  };
 }

@@ -106,3 +106,10 @@ test('each game lists only its own tables, in order', async () => {
   assert.deepEqual(tablesOf(tables, 'concentration').map((t) => t.id), ['t4']);
   assert.deepEqual(tablesOf(tables, 'matchismo').map((t) => t.id), ['t2']);
 });
+
+test('a listed table offers Join only while it waits and has a seat', async () => {
+  const { joinable } = await import('../js/lobby-state.js');
+  assert.equal(joinable({ phase: 'waiting', seated: 1, seats: 2 }), true);
+  assert.equal(joinable({ phase: 'waiting', seated: 2, seats: 2 }), false);
+  assert.equal(joinable({ phase: 'playing', seated: 1, seats: 2 }), false);
+});

@@ -5,6 +5,7 @@ import {
   applySnapshot,
   isHost,
   isSpectator,
+  mayChoose,
   myPlayer,
   secondsLeft,
   selectionsByCard,
@@ -233,4 +234,16 @@ test('secondsLeft rounds up and stops at zero', () => {
   assert.equal(secondsLeft(NOW + 3000, NOW + 3000), 0);
   assert.equal(secondsLeft(NOW + 3000, NOW + 9000), 0);
   assert.equal(secondsLeft(null, NOW), null);
+});
+
+test('may I choose: seated, in play, not over, and on my turn at a turn-based table', () => {
+  const state = (extra) => applySnapshot({ id: 't', version: 1, board: [], players: [{ seat: 0 }, { seat: 1 }], you: 0, seats: 2, phase: 'playing', ...extra }, 0);
+  assert.equal(mayChoose({ table: null, awaitingSnapshot: false }), false);
+  assert.equal(mayChoose(state({})), true);
+  assert.equal(mayChoose(state({ you: undefined })), false, 'a spectator');
+  assert.equal(mayChoose(state({ phase: 'waiting' })), false);
+  assert.equal(mayChoose(state({ phase: 'countdown', countdown: 3 })), false);
+  assert.equal(mayChoose(state({ over: true })), false);
+  assert.equal(mayChoose(state({ turn: 0 })), true);
+  assert.equal(mayChoose(state({ turn: 1 })), false, "another seat's turn");
 });

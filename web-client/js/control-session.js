@@ -1,0 +1,174 @@
+// The controller's session: the hello and its name, the welcome (a new session or a resumed one),
+// the connection's states, and the lobby intentions (play solo, quick match, create, join, watch)
+// that wait for a session under the name typed. Functions of the controller (controller.js), which
+// passes itself as `c`; `fx` is the list of effects to fill, `ctx` the event's context.
+
+import * as messages from './messages.js';
+import { parseRoute, tableHash } from './route.js';
+import { enterLobby, subscribeLobby } from './control-lobby.js';
+import { forgetPending, resetTable } from './control-table.js';
+
+/** How long a resumed session waits for its table before it asks (or gives up on it). */
+export const RESUME_WAIT_MS = 2000;
+
+/** The messages a lobby intention sends. `join` and `spectate` carry a code or a table id. */
+const INTENTS = Object.freeze({
+  playSolo: (id, i) => messages.playSolo(id, i.game, i.settings ?? {}),
+  quickMatch: (id, i) => messages.quickMatch(id, { game: i.game, seats: i.seats }),
+  createTable: (id, i) =>
+    messages.createTable(id, { game: i.game, seats: i.seats, private: true, settings: i.settings ?? {} }),
+  join: (id, i) => messages.join(id, i.code),
+  joinListed: (id, i) => messages.joinListed(id, i.table),
+  spectate: (id, i) => messages.spectate(id, i.table !== undefined ? { table: i.table } : { code: i.code }),
+});
+
+/** The message an intention sends, with a new id (a join is waited on: its refusal may turn
+ * into watching). */
+function messageFor(c, intent) {
+  const id = c.nextId();
+  if (intent.kind === 'join') c.requests.replace(id, 'join', { code: intent.code });
+  return INTENTS[intent.kind](id, intent);
+}
+
+/**
+ * Send a lobby intention as soon as we can. `hello` carries the name and is said once per
+ * connection, so a name edited since then needs a new session first (only ever from the lobby,
+ * where there is no seat to lose); watching needs no name.
+ */
+export function act(c, fx, ctx, intent) {
+  const needsName = intent.kind !== 'spectate';
+  if (needsName && messages.nameProblem(ctx.typed) !== null) {
+    fx.push({ type: 'nameProblem' });
+    return;
+  }
+  const name = messages.normalizeName(ctx.typed);
+  fx.push({ type: 'saveName', name });
+  if (ctx.connection === 'online' && (!needsName || name === c.helloName)) {
+    c.send(fx, ctx, messageFor(c, intent));
+    return;
+  }
+  c.pendingIntent = intent;
+  if (ctx.connection === 'online') {
+    fx.push({ type: 'restart' });
+  } else {
+    fx.push({ type: 'connect' }, { type: 'toast', text: 'Connecting to the server…' });
+  }
+}
+
+/** An invite link: join under the name typed, or, with none yet, ask for one first (or just
+ * watch, which needs no name). */
+export function joinByLink(c, fx, ctx, code) {
+  if (messages.normalizeName(ctx.typed) !== '') {
+    act(c, fx, ctx, { kind: 'join', code });
+    return;
+  }
+  c.inviteCode = code;
+  fx.push({ type: 'inviteName', code });
+}
+
+/** `welcome`: a resumed session waits for its table; a new one has lost any table it had; an
+ * intention that waited for this session goes now; else the lobby. */
+export function welcomed(c, fx, ctx, message) {
+  fx.push({ type: 'cancelTimer', name: 'resume' }, { type: 'cancelTimer', name: 'reload' });
+  c.heardFromTable = false;
+  const resumed = message.resumed === true;
+  if (c.state.table !== null) {
+    if (resumed) {
+      // The server sends the diffs we missed (or a snapshot). If nothing comes, the seat is
+      // gone or we were never told: ask.
+      fx.push({ type: 'timer', name: 'resume', ms: RESUME_WAIT_MS });
+      return;
+    }
+    resetTable(c);
+    forgetPending(c, fx);
+    fx.push(
+      { type: 'leftTable' },
+      { type: 'forgetTable' },
+      { type: 'hash', hash: null },
+      { type: 'view', view: 'lobby' },
+      { type: 'toast', text: 'The connection was lost and the game with it. Start a new one!' },
+    );
+  }
+  if (c.pendingIntent !== null) {
+    if (c.helloName !== messages.normalizeName(ctx.typed)) {
+      fx.push({ type: 'restart' }); // the name was edited while this hello was on its way
+      return;
+    }
+    const intent = c.pendingIntent;
+    c.pendingIntent = null;
+    subscribeLobby(c, fx, ctx);
+    c.send(fx, ctx, messageFor(c, intent));
+    return;
+  }
+  if (resumed && ctx.storedTable !== null && ctx.storedTable !== undefined) {
+    // After a reload: the resumed session sits at a table and its snapshot is on its way.
+    fx.push({ type: 'timer', name: 'reload', ms: RESUME_WAIT_MS });
+    return;
+  }
+  enterLobby(c, fx, ctx);
+}
+
+/** The session's events; `this`-free: each takes the controller, the event and the effects. */
+export const SESSION_HANDLERS = {
+  /** The connection is about to say hello: the name it carries (none if the server would
+   * refuse the one typed; actions then wait for a good one, see act). */
+  hello(c, event) {
+    c.helloName = messages.nameProblem(event.typed) === null ? messages.normalizeName(event.typed) : '';
+  },
+
+  /** The connection's state changed (net.js). */
+  connection(c, event, fx) {
+    if (event.state === 'reconnecting') forgetPending(c, fx);
+    if (event.state === 'stopped' && event.detail?.code === 4001) {
+      // Another tab of this browser took the session.
+      resetTable(c);
+      forgetPending(c, fx);
+      fx.push(
+        { type: 'toast', text: 'This game continued in another tab.' },
+        { type: 'leftTable' },
+        { type: 'forgetTable' },
+        { type: 'view', view: 'lobby' },
+        { type: 'renderLobby' },
+      );
+    }
+  },
+
+  /** A lobby button: {intent: {kind: playSolo | quickMatch | createTable | join | joinListed |
+   * spectate, ...}}. */
+  intent(c, event, fx) {
+    act(c, fx, event, event.intent);
+  },
+
+  /** An invite code typed in the lobby. */
+  joinCode(c, event, fx) {
+    const code = messages.cleanCode(event.raw);
+    const route = parseRoute(tableHash(code));
+    if (route.view !== 'table') {
+      fx.push(
+        { type: 'toast', text: 'An invite code is 10 letters and digits, like ABCD234XYZ.' },
+        { type: 'focus', target: 'join-code' },
+      );
+      return;
+    }
+    act(c, fx, event, { kind: 'join', code: route.code });
+  },
+
+  /** The invite dialog's name, submitted. */
+  inviteSubmit(c, event, fx) {
+    const raw = event.raw;
+    const problem = messages.normalizeName(raw) === '' ? 'Type a name to take a seat.' : messages.nameProblem(raw);
+    if (problem !== null) {
+      fx.push({ type: 'inviteProblem', text: problem });
+      return;
+    }
+    const name = messages.normalizeName(raw);
+    fx.push({ type: 'setName', name });
+    act(c, fx, { ...event, typed: name }, { kind: 'join', code: c.inviteCode });
+  },
+
+  /** The invite dialog's "Just watch". */
+  inviteWatch(c, event, fx) {
+    fx.push({ type: 'dialog', name: 'invite-name', open: false });
+    act(c, fx, event, { kind: 'spectate', code: c.inviteCode });
+  },
+};

@@ -1,0 +1,57 @@
+// What each of the controller's effects (controller.js lists them) does on this page: one
+// handler per effect type, for effects.js runEffects. Each handler only carries the effect out
+// on the view, the connection, the storage or the timers it concerns; none decides anything.
+
+import { forgetTable, rememberTable, saveName } from './storage.js';
+import { download } from './replay-view.js';
+
+/**
+ * The handlers. `connection` (net.js), `timers` (effects.js Timers), `storage` ({local, session}),
+ * `sounds` (sound-player.js) and the views: page, lobby, table, scores, replay, dialogs.
+ */
+export function effectHandlers({ connection, timers, storage, sounds, views }) {
+  const { page, lobby, table, scores, replay, dialogs } = views;
+  return {
+    send: (e) => connection.send(e.message),
+    toast: (e) => page.toast(e.text),
+    connect: () => {
+      connection.start();
+      connection.retryNow();
+    },
+    restart: () => connection.restart(),
+    nameProblem: () => lobby.pointAtName(),
+    saveName: (e) => saveName(storage.local, e.name),
+    setName: (e) => lobby.setName(e.name),
+    focus: (e) => document.getElementById(e.target)?.focus(),
+    view: (e) => page.showView(e.view),
+    render: () => table.render(),
+    renderLobby: () => lobby.render(),
+    renderScores: () => scores.render(),
+    renderReplay: () => replay.render(),
+    lobbyGame: (e) => lobby.pick(e.game, { quiet: true }),
+    focusRow: (e) => scores.focusRow(e.record),
+    download: (e) => download(e),
+    hash: (e) => page.replaceHash(e.hash),
+    rememberTable: (e) => rememberTable(storage.session, e.code),
+    forgetTable: () => forgetTable(storage.session),
+    timer: (e) => timers.start(e.name, e.ms, e.id),
+    cancelTimer: (e) => timers.cancel(e.name),
+    sound: (e) => sounds.play(e.name),
+    flash: (e) => table.board.flash(e.cards, e.kind, e.ms),
+    markPending: (e) => table.board.markPending(e.card),
+    clearPending: () => table.board.clearPending(),
+    measureMatches: (e) => table.measureMatches(e.table, e.matches),
+    showMatches: () => table.showMatches(),
+    tableChanged: () => table.tableChanged(),
+    leftTable: () => {
+      table.leftTable();
+      dialogs.set('confirm-redeal', false);
+    },
+    dialog: (e) => dialogs.set(e.name, e.open),
+    inviteName: () => lobby.askInviteName(),
+    inviteProblem: (e) => lobby.inviteProblem(e.text),
+    settingsProblem: (e) => lobby.settingsProblem(e.text),
+    tablesEmpty: (e) => lobby.tablesEmpty(e.text),
+    warn: (e) => console.warn(e.text, e.error),
+  };
+}

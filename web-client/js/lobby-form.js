@@ -1,0 +1,35 @@
+// Pure: the lobby form's own rules (lobby-view.js draws it): which game is picked, how many seats,
+// and which table settings the player changed (only those are sent; the others keep the server's
+// defaults, which differ alone and with others).
+
+import { GAME_IDS } from './games.js';
+import { settingsFields } from './table-settings.js';
+import { MAX_SEATS } from './seats.js';
+
+/** The fewest seats a table has (the most: seats.js MAX_SEATS), and the form's default. */
+export const MIN_SEATS = 1;
+export const DEFAULT_SEATS = 4;
+
+/** A game this client knows (a stored or clicked one may not be); else Set. */
+export function pickedGame(game) {
+  return GAME_IDS.includes(game) ? game : 'set';
+}
+
+/** The seats chosen in the form's select (its text), within bounds; else the default. */
+export function seatsOf(raw) {
+  const seats = Number.parseInt(raw, 10);
+  return Number.isInteger(seats) && seats >= MIN_SEATS && seats <= MAX_SEATS ? seats : DEFAULT_SEATS;
+}
+
+/** The value a redrawn settings select shows: the one kept if the player changed it, else the
+ * default for the seats chosen. */
+export function settingValue(name, touched, kept, field) {
+  return touched.has(name) && kept.has(name) ? kept.get(name) : String(field.default);
+}
+
+/** The message fields of the settings the player changed (`values`: name → the select's value). */
+export function changedSettings(game, touched, values, seats) {
+  const changed = {};
+  for (const [name, value] of Object.entries(values)) if (touched.has(name)) changed[name] = value;
+  return settingsFields(game, changed, seats);
+}

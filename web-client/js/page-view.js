@@ -1,0 +1,71 @@
+// DOM: what belongs to the whole page rather than one screen — which screen shows (lobby, table,
+// replay), the connection's state, the toast, the address (without a history entry), and copying
+// the share link.
+
+import { byId } from './dom.js';
+
+const TOAST_MS = 3500;
+
+/** What #connection says for each state of net.js. */
+export function connectionText(state, detail = {}) {
+  const text = {
+    idle: 'Not connected',
+    connecting: 'Connecting…',
+    online: 'Online',
+    reconnecting: `Connection lost — retrying in ${Math.max(1, Math.round((detail.delay ?? 0) / 1000))} s`,
+    stopped: 'Offline',
+  }[state];
+  return text ?? state;
+}
+
+export class PageView {
+  /** `screens`: {table, replay} views, told when they are shown. */
+  constructor(screens) {
+    this.screens = screens;
+    this.el = byId(['connection', 'lobby', 'table', 'replay', 'toast', 'copy-link', 'share-link']);
+    this.toastTimer = null;
+    this.el['copy-link'].addEventListener('click', () => this.copyLink());
+  }
+
+  /** Show 'lobby', 'table' or 'replay'. */
+  showView(view) {
+    const { el } = this;
+    const wasReplay = !el.replay.hidden;
+    el.lobby.hidden = view !== 'lobby';
+    el.table.hidden = view !== 'table';
+    el.replay.hidden = view !== 'replay';
+    if (view === 'table') this.screens.table.show();
+    if (view === 'replay') this.screens.replay.show(wasReplay);
+  }
+
+  showConnection(state, detail) {
+    this.el.connection.dataset.state = state;
+    document.body.dataset.connection = state;
+    this.el.connection.textContent = connectionText(state, detail);
+  }
+
+  toast(text) {
+    const { el } = this;
+    el.toast.textContent = text;
+    el.toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      el.toast.hidden = true;
+    }, TOAST_MS);
+  }
+
+  /** Set the address without a history entry or a hashchange; null clears it (the lobby). */
+  replaceHash(hash) {
+    const { pathname, search } = window.location;
+    const url = `${pathname}${search}${hash ?? ''}`;
+    if (`${pathname}${search}${window.location.hash}` !== url) history.replaceState(null, '', url);
+  }
+
+  copyLink() {
+    const link = this.el['share-link'].href;
+    const done = () => this.toast('Link copied — send it to the players you want to invite.');
+    const failed = () => this.toast(`Copy this link: ${link}`);
+    if (navigator.clipboard?.writeText) navigator.clipboard.writeText(link).then(done, failed);
+    else failed();
+  }
+}

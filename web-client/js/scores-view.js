@@ -1,0 +1,135 @@
+// DOM: the lobby's two tabs and the high scores of the game picked (controller.scores, as
+// scores.js scoresView says to show them): the sortable table, its rows, the pager, "Only my
+// games". Clicks become controller events through `dispatch`.
+
+import { scoresView } from './scores.js';
+import { byId, cell, part } from './dom.js';
+
+export class ScoresView {
+  constructor({ controller, dispatch }) {
+    this.controller = controller;
+    this.dispatch = dispatch;
+    this.el = byId([
+      'lobby-tabs', 'tab-tables', 'tab-scores', 'tables-panel', 'scores-panel', 'scores-title', 'scores-mine', 'scores',
+      'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
+    ]);
+    this.wire();
+  }
+
+  wire() {
+    const { el, dispatch } = this;
+    el['tab-tables'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'tables' }));
+    el['tab-scores'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'scores' }));
+    // The tab pattern: ← → (and Home, End) move between the tabs and show the one reached.
+    el['lobby-tabs'].addEventListener('keydown', (event) => {
+      const tabs = [el['tab-tables'], el['tab-scores']];
+      const i = tabs.indexOf(event.target);
+      if (i === -1) return;
+      const next = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: tabs.length - 1 }[event.key];
+      if (next === undefined) return;
+      event.preventDefault();
+      const tab = tabs[(next + tabs.length) % tabs.length];
+      tab.focus();
+      tab.click();
+    });
+    el.scores.querySelector('thead').addEventListener('click', (event) => {
+      const button = event.target.closest?.('button.sort');
+      if (button) dispatch({ type: 'scoresSort', sort: button.dataset.sort });
+    });
+    el['scores-prev'].addEventListener('click', () => dispatch({ type: 'scoresPage', by: -1 }));
+    el['scores-next'].addEventListener('click', () => dispatch({ type: 'scoresPage', by: 1 }));
+    el['scores-mine'].addEventListener('change', () => dispatch({ type: 'scoresMine', mine: el['scores-mine'].checked }));
+    el['scores-body'].addEventListener('click', (event) => {
+      const button = event.target.closest?.('button.replay');
+      const row = button?.closest('tr[data-record]');
+      if (row) dispatch({ type: 'openReplay', record: row.dataset.record });
+    });
+  }
+
+  /** The tabs, and the high scores of the game picked. */
+  render() {
+    const { el } = this;
+    const view = scoresView(this.controller.scores);
+    el['tab-tables'].setAttribute('aria-selected', String(!view.open));
+    el['tab-scores'].setAttribute('aria-selected', String(view.open));
+    el['tab-tables'].tabIndex = view.open ? -1 : 0;
+    el['tab-scores'].tabIndex = view.open ? 0 : -1;
+    el['tables-panel'].hidden = view.open;
+    el['scores-panel'].hidden = !view.open;
+    el['scores-title'].textContent = view.title;
+    if (!view.open) return;
+    el['scores-mine'].checked = view.mine;
+    el['scores-caption'].textContent = view.caption;
+    for (const { sort, ariaSort, mark } of view.sorts) {
+      const th = el.scores.querySelector(`th[data-sort="${sort}"]`);
+      th.setAttribute('aria-sort', ariaSort);
+      th.querySelector('.sort-mark').textContent = mark;
+    }
+    el.scores.setAttribute('aria-busy', String(view.busy));
+    const focusedRecord = document.activeElement?.closest?.('#scores-body tr[data-record]')?.dataset.record ?? null;
+    el['scores-body'].replaceChildren(...view.rows.map(scoresRow));
+    if (focusedRecord !== null) this.focusRow(focusedRecord);
+    el.scores.hidden = view.rows.length === 0;
+    el['scores-empty'].hidden = view.empty === null;
+    el['scores-empty'].textContent = view.empty ?? '';
+    el['scores-pager'].hidden = !view.pager;
+    el['scores-page'].textContent = view.page;
+    el['scores-prev'].disabled = !view.canPrev;
+    el['scores-next'].disabled = !view.canNext;
+    // A page button that has just been disabled (the first or last page) hands the keyboard on.
+    if (document.activeElement === el['scores-prev'] && !view.canPrev && view.canNext) el['scores-next'].focus();
+    if (document.activeElement === el['scores-next'] && !view.canNext && view.canPrev) el['scores-prev'].focus();
+  }
+
+  /** Focus the Replay button of a game's row (back from its replay). */
+  focusRow(record) {
+    const row = [...this.el['scores-body'].children].find((tr) => tr.dataset.record === record);
+    row?.querySelector('button.replay')?.focus({ preventScroll: false });
+  }
+}
+
+/** One finished game (a row of scores.js scoresView). */
+function scoresRow(row) {
+  const tr = document.createElement('tr');
+  tr.dataset.record = row.id;
+  tr.dataset.seconds = String(row.seconds ?? '');
+  tr.dataset.score = String(row.rawScore ?? '');
+  tr.dataset.ended = row.ended?.iso ?? '';
+  tr.classList.toggle('best', row.best);
+  tr.classList.toggle('shortest', row.shortest);
+  tr.classList.toggle('mine', row.mine);
+  const ended = document.createElement('td');
+  ended.className = 'ended';
+  if (row.ended !== null) {
+    const time = document.createElement('time');
+    time.dateTime = row.ended.iso;
+    time.title = row.ended.full;
+    time.append(part('date', row.ended.date), ' ', part('time', row.ended.time));
+    ended.append(time);
+  }
+  const players = document.createElement('td');
+  players.className = 'players';
+  const list = document.createElement('ul');
+  list.className = 'player-list';
+  for (const p of row.players) {
+    const li = document.createElement('li');
+    li.classList.toggle('you', p.you);
+    li.append(part('name', p.name), ' ', part('player-score', p.score));
+    if (p.you) li.append(' ', part('badge you-badge', 'you'));
+    list.append(li);
+  }
+  players.append(list);
+  for (const badge of row.badges) {
+    players.append(part(`badge ${badge === 'Best score' ? 'best-badge' : 'shortest-badge'}`, badge));
+  }
+  const action = document.createElement('td');
+  action.className = 'replay-cell';
+  const replay = document.createElement('button');
+  replay.type = 'button';
+  replay.className = 'replay small';
+  replay.textContent = 'Replay';
+  replay.setAttribute('aria-label', row.replayLabel);
+  action.append(replay);
+  tr.append(cell('pos', String(row.position)), ended, players, cell('score', row.score), cell('duration', row.duration), action);
+  return tr;
+}

@@ -1,0 +1,62 @@
+// Pure: what a key pressed anywhere on the page does (keyboard.js carries it out). The keys
+// themselves are keys.js's (`keyAction`) and replay.js's (`replayKey`); this decides what they
+// mean given the page: which screen shows, which dialog is open, the history view, and whether
+// Re-deal and Hint are there to press. The focused card's own keys (Enter, Space, arrows) are
+// board-view.js's; open dialogs keep their own keys (Escape closes them).
+//
+// `page`: {replayShown, tableShown (a table and its screen), dialogs: {help, settings,
+// confirmRedeal, confirmLeave} (open or not), boardLength, showingHistory, canRedeal, canHint}.
+// The answer: null (the key is not ours), or {prevent (the browser's own use of the key is
+// stopped), command} where command is one of
+//   {do: 'event', event}     a controller event (replayStep, unchoose, askRedeal, hint)
+//   {do: 'help'}             open or close the help dialog
+//   {do: 'mute'}             sound on/off
+//   {do: 'choose', index}    choose the card in that slot, as a click would
+//   {do: 'closeHistory'}     back from the history view to the board
+//   {do: 'history'}          ask for the history view (the `history` event)
+//   null                     nothing more
+
+import { keyAction } from './keys.js';
+import { replayKey } from './replay.js';
+
+/** The shortcut for `press` ({key, ctrlKey, metaKey, altKey, repeat, inField}) on `page`. */
+export function shortcut(press, page) {
+  const d = page.dialogs;
+  const anyDialog = d.help || d.settings || d.confirmRedeal || d.confirmLeave;
+  if (page.replayShown && !anyDialog) {
+    // The replay's steps: ← → Home End (the slider, when focused, moves itself).
+    const how = replayKey(press);
+    if (how !== null) return { prevent: true, command: { do: 'event', event: { type: 'replayStep', how } } };
+  }
+  const action = keyAction(press, page.boardLength);
+  if (action === null) return null;
+  if (action.type === 'command' && action.name === 'help') {
+    // Help opens over the page, and closes itself, but not over another dialog.
+    if (d.settings || d.confirmRedeal || d.confirmLeave) return null;
+    return { prevent: true, command: { do: 'help' } };
+  }
+  if (anyDialog) return null;
+  if (action.type === 'command' && action.name === 'mute') return { prevent: false, command: { do: 'mute' } };
+  if (!page.tableShown) return null;
+  return { prevent: true, command: tableCommand(action, page) };
+}
+
+/** A key at the table. */
+function tableCommand(action, page) {
+  if (action.type === 'card') return page.showingHistory ? null : { do: 'choose', index: action.index };
+  switch (action.name) {
+    case 'clearAll':
+      // Escape in the history view goes back to the table.
+      return page.showingHistory ? { do: 'closeHistory' } : { do: 'event', event: { type: 'unchoose', all: true } };
+    case 'clearLast':
+      return { do: 'event', event: { type: 'unchoose', all: false } };
+    case 'redeal':
+      return page.canRedeal ? { do: 'event', event: { type: 'askRedeal' } } : null;
+    case 'hint':
+      return page.canHint ? { do: 'event', event: { type: 'hint' } } : null;
+    case 'history':
+      return { do: 'history' };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,70 @@
+// What this page remembers between visits and reloads, other than the preferences (prefs.js) and
+// the player token (player.js): the name typed, the game last picked (localStorage), and the code
+// of the table this tab sits at (sessionStorage: after a reload, the resumed session will get that
+// table's snapshot and the share link need not be joined again). Pure: the storages are
+// parameters (anything with getItem/setItem/removeItem); a storage that is missing or throws, as
+// in some private modes, simply remembers nothing.
+
+export const NAME_KEY = 'matchismo.name';
+export const GAME_KEY = 'matchismo.game';
+export const TABLE_KEY = 'matchismo.table';
+
+/** The page's storages, or null where reading them throws. */
+export function pageStorage(window) {
+  const get = (name) => {
+    try {
+      return window[name] ?? null;
+    } catch {
+      return null;
+    }
+  };
+  return { local: get('localStorage'), session: get('sessionStorage') };
+}
+
+function read(storage, key) {
+  try {
+    return storage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function write(storage, key, value) {
+  try {
+    if (value === null) storage?.removeItem(key);
+    else storage?.setItem(key, value);
+  } catch {
+    // Not remembered.
+  }
+}
+
+/** The name last used ('' when none). */
+export function loadName(local) {
+  return read(local, NAME_KEY) ?? '';
+}
+
+export function saveName(local, name) {
+  write(local, NAME_KEY, name);
+}
+
+/** The game last picked, as stored (lobby-form.js pickedGame checks it), else 'set'. */
+export function loadGame(local) {
+  return read(local, GAME_KEY) ?? 'set';
+}
+
+export function saveGame(local, game) {
+  write(local, GAME_KEY, game);
+}
+
+/** The code of the table this tab sat at before a reload, or null. */
+export function storedTable(session) {
+  return read(session, TABLE_KEY);
+}
+
+export function rememberTable(session, code) {
+  write(session, TABLE_KEY, code ?? '');
+}
+
+export function forgetTable(session) {
+  write(session, TABLE_KEY, null);
+}

@@ -1,0 +1,154 @@
+// The controller's session: lobby intentions waiting for a session under the name typed, the
+// welcome, invite links and reloads.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RESUME_WAIT_MS } from '../js/controller.js';
+import { setUp, types, sent, toasts, table, seated, diff } from './controller-fixtures.js';
+
+// ---- Lobby intentions ---------------------------------------------------------------------------
+
+test('a lobby action with a name the server would refuse sends nothing and points at the name', () => {
+  const { send } = setUp({ typed: 'A\u0007da' });
+  send({ type: 'hello' });
+  assert.deepEqual(types(send({ type: 'intent', intent: { kind: 'quickMatch', game: 'set', seats: 4 } })), ['nameProblem']);
+});
+
+test('online under the name typed, a lobby action is sent at once and the name remembered', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  const fx = send({ type: 'intent', intent: { kind: 'playSolo', game: 'matchismo', settings: { matchCount: 3 } } });
+  assert.deepEqual(types(fx), ['saveName', 'send']);
+  assert.deepEqual(fx[0], { type: 'saveName', name: 'Ada' });
+  assert.deepEqual(sent(fx), [{ type: 'playSolo', id: 1, game: 'matchismo', matchCount: 3 }]);
+});
+
+test('a name edited since the hello starts a new session, and the action goes after its welcome', () => {
+  const { controller, send } = setUp();
+  send({ type: 'hello' }, { typed: 'Ada' });
+  const fx = send({ type: 'intent', intent: { kind: 'quickMatch', game: 'set', seats: 2 } }, { typed: 'Bob' });
+  assert.deepEqual(types(fx), ['saveName', 'restart']);
+  send({ type: 'hello' }, { typed: 'Bob' });
+  assert.equal(controller.helloName, 'Bob');
+  const welcome = send({ type: 'message', message: { type: 'welcome' } }, { typed: 'Bob' });
+  assert.deepEqual(
+    sent(welcome).map((m) => m.type),
+    ['lobby', 'quickMatch'],
+  );
+  assert.deepEqual(sent(welcome)[1], { type: 'quickMatch', id: 2, game: 'set', seats: 2 });
+});
+
+test('a name edited again while the new hello was on its way starts yet another session', () => {
+  const { send } = setUp();
+  send({ type: 'hello' }, { typed: 'Ada' });
+  send({ type: 'intent', intent: { kind: 'quickMatch', game: 'set', seats: 2 } }, { typed: 'Bob' });
+  send({ type: 'hello' }, { typed: 'Bob' });
+  const welcome = send({ type: 'message', message: { type: 'welcome' } }, { typed: 'Cy' });
+  assert.deepEqual(types(welcome), ['cancelTimer', 'cancelTimer', 'restart']);
+});
+
+test('offline, an action connects, says so, and is sent once welcomed', () => {
+  const { send } = setUp({ connection: 'reconnecting' });
+  const fx = send({ type: 'intent', intent: { kind: 'createTable', game: 'set', seats: 3, settings: {} } });
+  assert.deepEqual(types(fx), ['saveName', 'connect', 'toast']);
+  send({ type: 'hello' }, { connection: 'connecting' });
+  const welcome = send({ type: 'message', message: { type: 'welcome' } }, { connection: 'online' });
+  assert.deepEqual(sent(welcome)[1], { type: 'createTable', id: 2, game: 'set', seats: 3, private: true });
+});
+
+test('watching needs no name and no new session', () => {
+  const { send } = setUp({ typed: '' });
+  send({ type: 'hello' });
+  const fx = send({ type: 'intent', intent: { kind: 'spectate', table: 't9' } });
+  assert.deepEqual(sent(fx), [{ type: 'spectate', id: 1, table: 't9' }]);
+});
+
+test('a typed invite code that is not one is refused in the page', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  const fx = send({ type: 'joinCode', raw: 'abc' });
+  assert.deepEqual(types(fx), ['toast', 'focus']);
+  assert.deepEqual(sent(send({ type: 'joinCode', raw: ' abcd-234x yz ' })), [{ type: 'join', id: 1, code: 'ABCD234XYZ' }]);
+});
+
+// ---- Welcome, invite links, reloads -------------------------------------------------------------
+
+test('a welcome without a table subscribes to the lobby; an invite link in the address joins', () => {
+  const { send } = setUp({ hash: '#/t/ABCD234XYZ' });
+  send({ type: 'hello' });
+  const fx = send({ type: 'message', message: { type: 'welcome' } });
+  assert.deepEqual(sent(fx), [
+    { type: 'lobby', id: 1 },
+    { type: 'join', id: 2, code: 'ABCD234XYZ' },
+  ]);
+});
+
+test('an invite link without a name asks for one; a bad one is refused, a good one joins', () => {
+  const { send } = setUp({ typed: '', hash: '#/t/ABCD234XYZ' });
+  send({ type: 'hello' });
+  const fx = send({ type: 'message', message: { type: 'welcome' } });
+  assert.deepEqual(fx.at(-1), { type: 'inviteName', code: 'ABCD234XYZ' });
+  assert.deepEqual(sent(fx).map((m) => m.type), ['lobby']);
+  assert.deepEqual(send({ type: 'inviteSubmit', raw: '  ' }), [{ type: 'inviteProblem', text: 'Type a name to take a seat.' }]);
+  // The hello carried no name: the join waits for a session under the new one.
+  const ok = send({ type: 'inviteSubmit', raw: ' Zoë ' });
+  assert.deepEqual(types(ok), ['setName', 'saveName', 'restart']);
+  send({ type: 'hello' }, { typed: 'Zoë' });
+  const welcome = send({ type: 'message', message: { type: 'welcome' } }, { typed: 'Zoë' });
+  assert.deepEqual(sent(welcome)[1], { type: 'join', id: 3, code: 'ABCD234XYZ' });
+});
+
+test('"Just watch" in the invite dialog spectates by code', () => {
+  const { send } = setUp({ typed: '', hash: '#/t/ABCD234XYZ' });
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome' } });
+  const fx = send({ type: 'inviteWatch' });
+  assert.deepEqual(fx[0], { type: 'dialog', name: 'invite-name', open: false });
+  assert.deepEqual(sent(fx), [{ type: 'spectate', id: 2, code: 'ABCD234XYZ' }]);
+});
+
+test('after a reload, a resumed session waits for its table, then falls back to the lobby', () => {
+  const { send } = setUp({ storedTable: 'ABCD234XYZ' });
+  send({ type: 'hello' });
+  const fx = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(fx.at(-1), { type: 'timer', name: 'reload', ms: RESUME_WAIT_MS });
+  assert.deepEqual(sent(fx), []);
+  const timeout = send({ type: 'timer', name: 'reload' });
+  assert.deepEqual(types(timeout), ['forgetTable', 'send', 'renderLobby']);
+});
+
+test('a reload whose table arrives in time stays at the table', () => {
+  const { send } = setUp({ storedTable: 'ABCD234XYZ' });
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  send({ type: 'message', message: { type: 'snapshot', table: table() } });
+  assert.deepEqual(send({ type: 'timer', name: 'reload' }), []);
+});
+
+test('a resumed session at a table asks for a resync only if nothing arrived', () => {
+  const { send } = seated();
+  const fx = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(fx.at(-1), { type: 'timer', name: 'resume', ms: RESUME_WAIT_MS });
+  assert.deepEqual(sent(send({ type: 'timer', name: 'resume' })), [{ type: 'resync', id: 2 }]);
+  send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  send(diff(21, [{ kind: 'spectators', count: 1 }]));
+  assert.deepEqual(send({ type: 'timer', name: 'resume' }), []);
+});
+
+test('a new session while at a table means the game is lost: back to the lobby, told why', () => {
+  const { controller, send } = seated();
+  const fx = send({ type: 'message', message: { type: 'welcome', resumed: false } });
+  assert.equal(controller.state.table, null);
+  assert.ok(types(fx).includes('leftTable'));
+  assert.deepEqual(fx.find((e) => e.type === 'view'), { type: 'view', view: 'lobby' });
+  assert.match(toasts(fx)[0], /game with it/);
+});
+
+test('another tab taking the session (4001) sends this one back to the lobby', () => {
+  const { controller, send } = seated();
+  const fx = send({ type: 'connection', state: 'stopped', detail: { code: 4001 } });
+  assert.equal(controller.state.table, null);
+  assert.deepEqual(toasts(fx), ['This game continued in another tab.']);
+  assert.ok(types(fx).includes('view'));
+  assert.deepEqual(send({ type: 'connection', state: 'stopped', detail: { code: 1006 } }), []);
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { shortcut } from '../js/shortcuts.js';
+
+const CLOSED = { help: false, settings: false, confirmRedeal: false, confirmLeave: false };
+const AT_TABLE = {
+  replayShown: false, tableShown: true, dialogs: CLOSED, boardLength: 12, showingHistory: false, canRedeal: true, canHint: true,
+};
+const press = (key, more = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, repeat: false, inField: false, ...more });
+const at = (more) => ({ ...AT_TABLE, ...more });
+
+test('at the table: card keys choose, Escape and Backspace un-choose, r and i only when their buttons are there', () => {
+  assert.deepEqual(shortcut(press('3'), AT_TABLE), { prevent: true, command: { do: 'choose', index: 2 } });
+  assert.deepEqual(shortcut(press('Escape'), AT_TABLE).command, { do: 'event', event: { type: 'unchoose', all: true } });
+  assert.deepEqual(shortcut(press('Backspace'), AT_TABLE).command, { do: 'event', event: { type: 'unchoose', all: false } });
+  assert.deepEqual(shortcut(press('r'), AT_TABLE).command, { do: 'event', event: { type: 'askRedeal' } });
+  assert.deepEqual(shortcut(press('r'), at({ canRedeal: false })), { prevent: true, command: null });
+  assert.deepEqual(shortcut(press('i'), AT_TABLE).command, { do: 'event', event: { type: 'hint' } });
+  assert.deepEqual(shortcut(press('i'), at({ canHint: false })).command, null);
+  assert.deepEqual(shortcut(press('h'), AT_TABLE).command, { do: 'history' });
+});
+
+test('in the history view a card key does nothing and Escape goes back to the board', () => {
+  assert.deepEqual(shortcut(press('3'), at({ showingHistory: true })), { prevent: true, command: null });
+  assert.deepEqual(shortcut(press('Escape'), at({ showingHistory: true })).command, { do: 'closeHistory' });
+});
+
+test('? opens help anywhere but over another dialog; m toggles sound but not under a dialog', () => {
+  const lobby = at({ tableShown: false, boardLength: 0 });
+  assert.deepEqual(shortcut(press('?'), lobby), { prevent: true, command: { do: 'help' } });
+  assert.deepEqual(shortcut(press('?'), at({ dialogs: { ...CLOSED, help: true } })).command, { do: 'help' }, 'closes it again');
+  assert.equal(shortcut(press('?'), at({ dialogs: { ...CLOSED, settings: true } })), null);
+  assert.deepEqual(shortcut(press('m'), lobby), { prevent: false, command: { do: 'mute' } });
+  assert.equal(shortcut(press('m'), at({ dialogs: { ...CLOSED, confirmLeave: true } })), null);
+  assert.equal(shortcut(press('3'), at({ dialogs: { ...CLOSED, help: true } })), null);
+  assert.equal(shortcut(press('3'), lobby), null, 'no table: the key is not ours');
+});
+
+test('the replay steps with ← → Home End; typing in a field or a modifier is left alone', () => {
+  const replay = at({ replayShown: true, tableShown: false, boardLength: 0 });
+  assert.deepEqual(shortcut(press('ArrowRight'), replay), { prevent: true, command: { do: 'event', event: { type: 'replayStep', how: 'next' } } });
+  assert.deepEqual(shortcut(press('Home'), replay).command.event.how, 'first');
+  assert.equal(shortcut(press('ArrowRight', { inField: true }), replay), null);
+  assert.equal(shortcut(press('ArrowRight'), at({ ...replay, dialogs: { ...CLOSED, help: true } })), null);
+  assert.equal(shortcut(press('3', { ctrlKey: true }), AT_TABLE), null);
+  assert.equal(shortcut(press('3', { inField: true }), AT_TABLE), null);
+});
