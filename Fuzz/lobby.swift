@@ -78,19 +78,6 @@ struct ByteReader {
   subscript(range: Range<Int>) -> ArraySlice<UInt8> { bytes[range] }
 }
 
-/// splitmix64: the deterministic source behind the lobby's entropy in a fuzz run.
-struct SplitMix {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// How many session tokens a run's entropy handed out (shared with its `token` closure).
 final class Counter: Sendable {
   let count = Mutex(0)
@@ -141,8 +128,8 @@ struct LobbyRun {
     configuration.inviteMissRefillSeconds = 2
     configuration.inviteCodeLength = 4
     let issued = self.issued
-    let seeds = Mutex(SplitMix(state: 1))
-    let codes = Mutex(SplitMix(state: 2))
+    let seeds = Mutex(SplitMix64(seed: 1))
+    let codes = Mutex(SplitMix64(seed: 2))
     state = LobbyState(
       configuration: configuration,
       entropy: LobbyEntropy(
@@ -594,19 +581,23 @@ struct LobbyRun {
     let count = board.count
     switch selection.count {
     case 2:
-      let third = thirdCard(SetCard.fullDeck[selection[0]], SetCard.fullDeck[selection[1]])
+      let third = SetCard.thirdCard(SetCard.fullDeck[selection[0]], SetCard.fullDeck[selection[1]])
+        .id
       return isOnBoard(third) ? third : nil
     case 1:
       let selected = SetCard.fullDeck[selection[0]]
       for offset in 0..<count {
         let card = board[(start + offset) % count]
-        if card.id != selected.id && isOnBoard(thirdCard(selected, card)) { return card.id }
+        if card.id != selected.id && isOnBoard(SetCard.thirdCard(selected, card).id) {
+          return card.id
+        }
       }
       return nil
     case 0:
       for offset in 0..<count {
         let first = board[(start + offset) % count]
-        for card in board where card.id != first.id && isOnBoard(thirdCard(first, card)) {
+        for card in board where card.id != first.id && isOnBoard(SetCard.thirdCard(first, card).id)
+        {
           return first.id
         }
       }
@@ -614,16 +605,6 @@ struct LobbyRun {
     default:
       return nil
     }
-  }
-
-  /// The id of the one card that makes a set with the different cards `a` and `b`: in each
-  /// attribute, the value that makes the three all the same or all different.
-  static func thirdCard(_ a: SetCard, _ b: SetCard) -> Int {
-    var id = 0
-    for attribute in 0..<4 {
-      id = id * 3 + (6 - a.value(attribute) - b.value(attribute)) % 3
-    }
-    return id
   }
 
   /// The version of the table the session with `token` is at, if any.
