@@ -77,7 +77,8 @@ public struct LobbyEntropy: Sendable {
 /// and actions come out (frames to send, connections to close). Nothing here waits, reads a
 /// clock or touches a socket: `now` is a parameter, the next moment anything is due is
 /// ``nextDeadline``, and one event is handled completely before the next, so no interleaving
-/// can split a decision. Tests drive it directly; ``Lobby`` is the shell that runs it.
+/// can split a decision. Tests drive it directly; in the server a thin shell runs it (`InlineLobby`
+/// on the transport's service thread, or `ShardedLobby` on executor threads).
 public struct LobbyState: Sendable {
   /// What a connection is at a table.
   public enum Role: Hashable, Sendable {

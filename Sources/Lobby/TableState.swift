@@ -34,8 +34,8 @@ public struct TableSeat: Hashable, Sendable {
 }
 
 /// The arbiter of one table as a pure state machine: seats, phases, votes and one game. It
-/// applies changes one at a time, numbers every broadcast, and says what to send. The ``Table``
-/// actor is a thin shell that feeds it and carries out its answers.
+/// applies changes one at a time, numbers every broadcast, and says what to send. The
+/// ``LobbyState`` holds one per open table, feeds it and turns its answers into actions.
 public struct TableState<Card: WireCard>: Sendable {
   /// What applying a move came to.
   public enum Outcome: Sendable {
