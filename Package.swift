@@ -31,6 +31,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    // Already in the graph through postgres-nio (same version): SHA-256 and SHA-1 come from it.
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
   ],
   targets: [
     .systemLibrary(
@@ -52,6 +54,7 @@ let package = Package(
         // The C API, for `sqlite3_wal_hook` (the log's length after each commit).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
@@ -74,6 +77,7 @@ let package = Package(
       name: "LoadKit",
       dependencies: [
         "Model", "CLoadSystem", .product(name: "Histogram", package: "hdrhistogram-swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: swiftSettings),
     .executableTarget(

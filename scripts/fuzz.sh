@@ -16,6 +16,9 @@
 # A target may also bound its inputs' length (libFuzzer's -max_len, 8192 unless it says):
 #   // fuzz-max-len: 64
 #
+# A target's helpers go in the folder of its name, Fuzz/TARGET/ (every .swift file there is
+# compiled with Fuzz/TARGET.swift, as one module): only the files directly in Fuzz/ are targets.
+#
 # AddressSanitizer runs with malloc_context_size=0 (no stack recorded for every allocation and
 # free; that bookkeeping was a third of the cost of the lobby target): it finds the same errors,
 # and when one is found its input is run again with full stacks for the report. An ASAN_OPTIONS
@@ -75,14 +78,24 @@ for module in $modules; do
 done
 echo "$flags" >"$flags_stamp"
 
+# The target's file and its helpers (Fuzz/TARGET/*.swift, if any); the folder itself is
+# watched too, so that a helper added or removed relinks the target.
+target_sources=("$source_file")
+watched=("$source_file")
+if [ -d "Fuzz/$target" ]; then
+  mapfile -t helpers < <(find "Fuzz/$target" -name '*.swift' | sort)
+  target_sources+=("${helpers[@]}")
+  watched+=("Fuzz/$target")
+fi
+
 binary=$out/$target
-if $rebuilt || [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] ||
-  [ -n "$(find "${objects[@]}" -newer "$binary")" ]; then
+if $rebuilt || [ ! -f "$binary" ] ||
+  [ -n "$(find "${watched[@]}" "${objects[@]}" -newer "$binary")" ]; then
   echo "fuzz: linking $target"
   # The target is compiled with the same instrumentation as its modules, then linked with
   # libFuzzer (which -sanitize=fuzzer would also use to instrument a source file).
-  swiftc "${swift_flags[@]}" "${instrument[@]}" -module-name "${target}Fuzz" -c "$source_file" \
-    -o "$out/$target.o"
+  swiftc "${swift_flags[@]}" "${instrument[@]}" -wmo -module-name "${target}Fuzz" \
+    -c "${target_sources[@]}" -o "$out/$target.o"
   swiftc -sanitize=fuzzer,address -use-ld=lld "$out/$target.o" "${objects[@]}" -o "$binary"
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS-malloc_context_size=0}

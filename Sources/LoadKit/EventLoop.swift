@@ -1,5 +1,6 @@
 import CLoadSystem
 import Glibc
+import Model
 
 /// One thread's share of the load: its tables' connections on one epoll set, a timerfd for
 /// scheduled moves, and the scenario's behaviour. Everything here is touched by that thread only.
@@ -15,7 +16,7 @@ final class EventLoop {
   /// What this loop counted.
   private var statistics = LoopStatistics()
   /// Masks, reaction times and set choices.
-  private var random: FastRandom
+  private var random: SplitMix64
   /// Every connection's next scheduled action.
   private var timers = TimerHeap()
   /// Connections with bytes to write at the end of this iteration.
@@ -67,7 +68,7 @@ final class EventLoop {
   ) {
     self.configuration = configuration
     self.coordinator = coordinator
-    random = FastRandom(seed: seed)
+    random = SplitMix64(seed: seed)
     epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
     timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
     readBuffer = .allocate(byteCount: 1 << 16, alignment: 16)

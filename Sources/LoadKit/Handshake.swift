@@ -1,3 +1,11 @@
+import Crypto
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The client side of the RFC 6455 opening handshake.
 public struct ClientHandshake: Sendable {
   /// The GUID RFC 6455 appends to the key before hashing.
@@ -8,15 +16,17 @@ public struct ClientHandshake: Sendable {
 
   /// A handshake with a fresh random key.
   public init<R: RandomNumberGenerator>(using random: inout R) {
-    key = Base64.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+    key = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+      .base64EncodedString()
   }
 
   /// A handshake with a given key (tests).
   public init(key: String) { self.key = key }
 
-  /// The `Sec-WebSocket-Accept` a server must answer `key` with.
+  /// The `Sec-WebSocket-Accept` a server must answer `key` with: the base64 of the SHA-1 of
+  /// `key` and ``guid`` (RFC 6455 fixes SHA-1 here; it is no security measure).
   public static func accept(for key: String) -> String {
-    Base64.encode(SHA1.digest(Array((key + guid).utf8)))
+    Data(Insecure.SHA1.hash(data: Array((key + guid).utf8))).base64EncodedString()
   }
 
   /// The upgrade request for `path` on `host:port`, asking for `subprotocol`.

@@ -111,22 +111,3 @@ private final class ClosureBox: Sendable {
   /// A box for `body`.
   init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
-
-/// A small fast generator (SplitMix64) for frame masks and bot timing: the loops draw numbers
-/// per frame, and the system generator's syscall-backed randomness would show in their CPU.
-struct FastRandom: RandomNumberGenerator {
-  /// The generator's state.
-  private var state: UInt64
-
-  /// A generator seeded with `seed`.
-  init(seed: UInt64) { state = seed }
-
-  /// The next 64 random bits.
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}

@@ -1,5 +1,12 @@
 /// Settings for the lobby and its tables.
+///
+/// The owner of their defaults: each is written once, here. A table's ``TableRules`` and the
+/// server's options (`ServerConfiguration`, and through it the transport's message limit) read
+/// theirs from ``defaults``.
 public struct LobbyConfiguration: Sendable {
+  /// The values of a configuration nobody changed.
+  public static let defaults = LobbyConfiguration()
+
   /// The largest message the transport accepts, announced in `welcome`.
   public var maxMessageBytes = 8192
   /// How long a dropped session (and its seat) is kept for a resume, in seconds.

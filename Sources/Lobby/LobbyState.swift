@@ -45,7 +45,8 @@ public struct RecordRequest: Hashable, Sendable {
 }
 
 /// Where the lobby's secrets come from: deal seeds, session tokens, invite codes. Tests pass
-/// fixed ones, so that a run is repeatable; the server passes the system's random source.
+/// fixed ones, so that a run is repeatable; the server passes the system's random source
+/// (`LobbyEntropy.system`, in the server, which keeps tokens as their SHA-256).
 public struct LobbyEntropy: Sendable {
   /// A new deal seed.
   public var seed: @Sendable () -> UInt64
@@ -68,11 +69,6 @@ public struct LobbyEntropy: Sendable {
     self.below = below
     self.hash = hash
   }
-
-  /// The system's random source (unguessable tokens, seeds and codes); tokens kept as SHA-256.
-  public static let system = LobbyEntropy(
-    seed: { UInt64.random(in: .min ... .max) }, token: SessionToken.make,
-    below: { Int.random(in: 0..<$0) }, hash: SHA256.hex)
 }
 
 /// The lobby and every table as one pure state machine.
@@ -81,7 +77,8 @@ public struct LobbyEntropy: Sendable {
 /// and actions come out (frames to send, connections to close). Nothing here waits, reads a
 /// clock or touches a socket: `now` is a parameter, the next moment anything is due is
 /// ``nextDeadline``, and one event is handled completely before the next, so no interleaving
-/// can split a decision. Tests drive it directly; ``Lobby`` is the shell that runs it.
+/// can split a decision. Tests drive it directly; in the server a thin shell runs it (`InlineLobby`
+/// on the transport's service thread, or `ShardedLobby` on executor threads).
 public struct LobbyState: Sendable {
   /// What a connection is at a table.
   public enum Role: Hashable, Sendable {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Session tokens: 128 random bits from the system's secure generator, base64url without padding.
 public enum SessionToken {
   /// A new unguessable token (22 characters).
@@ -13,23 +19,19 @@ public enum SessionToken {
     return base64URL(bytes)
   }
 
-  private static let alphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
+  /// `bytes` in base64url (RFC 4648 §5) without padding: Foundation's base64 with `-` for `+`,
+  /// `_` for `/` and the trailing `=` dropped.
   static func base64URL(_ bytes: [UInt8]) -> String {
+    let standard = Data(bytes).base64EncodedString()
     var out = [UInt8]()
-    var i = 0
-    while i + 2 < bytes.count {
-      let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-      for shift in [18, 12, 6, 0] { out.append(alphabet[Int((n >> UInt32(shift)) & 63)]) }
-      i += 3
-    }
-    let rest = bytes.count - i
-    if rest > 0 {
-      var n = UInt32(bytes[i]) << 16
-      if rest == 2 { n |= UInt32(bytes[i + 1]) << 8 }
-      let digits = rest == 1 ? [18, 12] : [18, 12, 6]
-      for shift in digits { out.append(alphabet[Int((n >> UInt32(shift)) & 63)]) }
+    out.reserveCapacity(standard.utf8.count)
+    for byte in standard.utf8 {
+      switch byte {
+      case UInt8(ascii: "+"): out.append(UInt8(ascii: "-"))
+      case UInt8(ascii: "/"): out.append(UInt8(ascii: "_"))
+      case UInt8(ascii: "="): break
+      default: out.append(byte)
+      }
     }
     return String(decoding: out, as: UTF8.self)
   }

@@ -4,9 +4,9 @@ import Protocol
 /// Timings of a table, in seconds.
 public struct TableRules: Hashable, Sendable {
   /// The countdown between a start and the deal.
-  public var countdown: Double = 3
+  public var countdown = LobbyConfiguration.defaults.countdown
   /// How long a dropped player's seat is held.
-  public var reconnectGrace: Double = 60
+  public var reconnectGrace = LobbyConfiguration.defaults.reconnectGrace
   /// How many recent diffs are kept for reconnecting clients.
   public var ringSize = 64
   /// The most moves the record of one game keeps in memory (2 bytes each); beyond it the record
@@ -34,8 +34,8 @@ public struct TableSeat: Hashable, Sendable {
 }
 
 /// The arbiter of one table as a pure state machine: seats, phases, votes and one game. It
-/// applies changes one at a time, numbers every broadcast, and says what to send. The ``Table``
-/// actor is a thin shell that feeds it and carries out its answers.
+/// applies changes one at a time, numbers every broadcast, and says what to send. The
+/// ``LobbyState`` holds one per open table, feeds it and turns its answers into actions.
 public struct TableState<Card: WireCard>: Sendable {
   /// What applying a move came to.
   public enum Outcome: Sendable {

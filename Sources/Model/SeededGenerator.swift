@@ -11,18 +11,11 @@ public struct SeededGenerator: RandomNumberGenerator, Hashable, Sendable {
   /// Creates a generator whose sequence is fully determined by `seed`.
   public init(seed: UInt64) {
     // SplitMix64 expands the seed into four well-mixed, never-all-zero words.
-    var x = seed
-    func splitMix() -> UInt64 {
-      x &+= 0x9E37_79B9_7F4A_7C15
-      var z = x
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    s0 = splitMix()
-    s1 = splitMix()
-    s2 = splitMix()
-    s3 = splitMix()
+    var expander = SplitMix64(seed: seed)
+    s0 = expander.next()
+    s1 = expander.next()
+    s2 = expander.next()
+    s3 = expander.next()
   }
 
   /// The next 64 random bits.

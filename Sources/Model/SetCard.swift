@@ -78,9 +78,15 @@ public struct SetCard: MatchableCard, CustomStringConvertible {
     return (0..<4).allSatisfy { (a.value($0) + b.value($0) + c.value($0)) % 3 == 0 }
   }
 
-  /// The one card that makes a set with `a` and `b` (which must differ).
+  /// The one card that makes a set with `a` and `b` (which must differ): in each attribute, the
+  /// value that makes the three all the same or all different. Built digit by digit, without an
+  /// array: set searches and the lobby fuzz target call it for every pair of a board.
   public static func thirdCard(_ a: SetCard, _ b: SetCard) -> SetCard {
-    SetCard(values: (0..<4).map { (6 - a.value($0) - b.value($0)) % 3 })
+    var id = 0
+    for attribute in 0..<4 {
+      id = id * 3 + (6 - a.value(attribute) - b.value(attribute)) % 3
+    }
+    return SetCard(id: id)
   }
 
   /// A set scores one point per card: a claimed set is worth 3 × the match bonus.

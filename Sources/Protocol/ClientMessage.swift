@@ -12,7 +12,7 @@ public enum MessageID: Hashable, Sendable {
   }
 }
 
-/// What a client can ask for (protocol v1).
+/// What a client can ask for (protocol v2, `matchismo.v2`).
 public enum ClientMessage: Hashable, Sendable {
   /// Opens (or, with `resume`, takes over) a session; `version` is the last table version the
   /// client applied, so that only missed diffs need to be sent; `player` names the person

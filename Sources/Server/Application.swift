@@ -6,13 +6,13 @@ import Protocol
 import ServiceLifecycle
 import Store
 
-/// The running server: metrics, lobby and transport, run as the services of one
+/// The running server: metrics, journal, lobby and transport, run as the four services of one
 /// `ServiceGroup` until SIGTERM or SIGINT.
 ///
 /// The group shuts its services down gracefully in the reverse of their order: first the
 /// transport (no new WebSockets, every client closed with 1001), then the lobby executors (which
-/// handles what is still queued), then the metrics; then ``run()`` returns and the command
-/// exits 0.
+/// handle what is still queued), then the journal (its writer writes what is still queued and
+/// closes the store), then the metrics; then ``run()`` returns and the command exits 0.
 struct Application {
   let configuration: ServerConfiguration
 

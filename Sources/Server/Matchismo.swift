@@ -8,7 +8,7 @@ import Store
 struct Matchismo: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "matchismo",
-    abstract: "Matchismo Live: a real-time multiplayer Set server with a browser client.")
+    abstract: "Matchismo Live: a real-time multiplayer card-game server with a browser client.")
 
   @Option(help: "Interface to listen on (0.0.0.0 for every interface).")
   var host = ServerConfiguration.defaults.host

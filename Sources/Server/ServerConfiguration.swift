@@ -6,7 +6,8 @@ import Store
 /// Everything the server is told at start, in one place.
 ///
 /// The `matchismo` command's options are exactly these fields, and their defaults are read from
-/// ``defaults``: a default is written once, here. ``validationProblem()`` is the command's
+/// ``defaults``: a default is written once, here, or for the lobby's and its tables' settings in
+/// `LobbyConfiguration`, which these fields read. ``validationProblem()`` is the command's
 /// validation, and ``transportConfiguration(webRoot:)`` and ``lobbyConfiguration`` hand each
 /// component the part it needs, so the command and the components cannot disagree.
 struct ServerConfiguration: Sendable, Equatable {
@@ -30,15 +31,15 @@ struct ServerConfiguration: Sendable, Equatable {
   /// PEM private key for ``tlsCertificatePath``.
   var tlsPrivateKeyPath: String?
   /// Largest message a client may send, in bytes (announced in `welcome`; more is 1009).
-  var maxMessageBytes = 8192
+  var maxMessageBytes = LobbyConfiguration.defaults.maxMessageBytes
   /// Seconds a dropped player's session and seat are kept for a resume.
-  var reconnectGrace: Double = 60
+  var reconnectGrace = LobbyConfiguration.defaults.reconnectGrace
   /// Seconds between a table's start and its deal.
-  var countdown: Double = 3
+  var countdown = LobbyConfiguration.defaults.countdown
   /// Seconds a table with nobody seated stays open.
-  var emptyTableGrace: Double = 10
+  var emptyTableGrace = LobbyConfiguration.defaults.emptyTableGrace
   /// Most spectators at one table.
-  var spectatorLimit = 50
+  var spectatorLimit = LobbyConfiguration.defaults.spectatorLimit
   /// Folder of the embedded journal (`journal.sqlite`), made if missing.
   var dataDirectory = "data"
   /// The PostgreSQL database of the journal (`postgres://user:password@host:port/name`), used

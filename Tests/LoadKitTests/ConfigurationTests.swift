@@ -1,3 +1,4 @@
+import Model
 import Testing
 
 @testable import LoadKit
@@ -44,7 +45,7 @@ struct ConfigurationTests {
 
   @Test func timerHeapPopsInDeadlineOrder() {
     var heap = TimerHeap()
-    var random = FastRandom(seed: 7)
+    var random = SplitMix64(seed: 7)
     var deadlines = (0..<200).map { _ in UInt64.random(in: 0..<1000, using: &random) }
     for (index, deadline) in deadlines.enumerated() { heap.push(deadline, index) }
     var popped = [UInt64]()

@@ -54,8 +54,8 @@ import Testing
     #expect(lobby.spectatorLimit == 7)
   }
 
-  /// The components keep defaults of their own for their tests; the server's must not drift
-  /// from them, so a component under test behaves as it does in the server.
+  /// A component made with its own defaults (as in its tests) behaves as it does in the server:
+  /// each default has one owner that the others read.
   @Test func theComponentsDefaultsAgreeWithTheServers() {
     let server = ServerConfiguration.defaults
     let transport = TransportConfiguration()
@@ -72,6 +72,10 @@ import Testing
     #expect(madeLobby.countdown == lobby.countdown)
     #expect(madeLobby.emptyTableGrace == lobby.emptyTableGrace)
     #expect(madeLobby.spectatorLimit == lobby.spectatorLimit)
+
+    let rules = TableRules()
+    #expect(rules.countdown == lobby.countdown)
+    #expect(rules.reconnectGrace == lobby.reconnectGrace)
   }
 
   @Test func theExecutorsFollowTheCoreCount() throws {

@@ -75,7 +75,7 @@ import Testing
       var table = TableState<Card>(
         id: "t\(number)", settings: settings, seed: UInt64(number) &* 0x9E37_79B9,
         names: names, tokens: names.map { "session-\($0)" },
-        players: names.map { SHA256.hex("player-\($0)-\(number)") }, rules: rules)
+        players: names.map { TokenDigest.hex("player-\($0)-\(number)") }, rules: rules)
       var bot = Bot(random: SeededGenerator(seed: UInt64(number)))
       var pending: [JournalEntry] = []
       var now = 0.0

@@ -189,7 +189,7 @@ import Testing
     let game = try #require(finished.first)
     let score = try #require(end["players"]?.elements?.first?["score"]?.intValue)
     #expect(game.players.map(\.score) == [score])
-    #expect(game.players.first?.player == SHA256.hex("ada-player-token-0001"), "hashed")
+    #expect(game.players.first?.player == TokenDigest.hex("ada-player-token-0001"), "hashed")
     #expect(!"\(lobby.written)".contains("ada-player-token-0001"))
     #expect(game.moves.count == game.moves.filter { $0.move.isPlay }.count)
     #expect(game.seconds == game.moves.last?.at)

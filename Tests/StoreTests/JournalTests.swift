@@ -33,7 +33,7 @@ import Testing
       let counter = Counter()
       let entropy = LobbyEntropy(
         seed: { seed }, token: { "\(prefix)-\(counter.next())" }, below: { _ in 0 },
-        hash: SHA256.hex)
+        hash: TokenDigest.hex)
       state = LobbyState(configuration: configuration, entropy: entropy)
     }
 
@@ -121,7 +121,7 @@ import Testing
     let sessions = lobby.written.compactMap { entry -> SessionRecord? in
       if case .session(let session) = entry { session } else { nil }
     }
-    #expect(sessions.first?.token == SHA256.hex(token))
+    #expect(sessions.first?.token == TokenDigest.hex(token))
     #expect(!"\(lobby.written)".contains(token), "the raw token was journaled")
   }
 

@@ -1,4 +1,4 @@
-/// Everything `WebSocketTransport` needs to know; the defaults are the limits of protocol v1
+/// Everything `WebSocketTransport` needs to know; the defaults are the limits of protocol v2
 /// (see docs/PROTOCOL.md, "Limits and close codes"). Settings the `matchismo` command has an
 /// option for take their defaults from `ServerConfiguration.defaults`, so each is written once.
 struct TransportConfiguration: Sendable {
@@ -52,7 +52,7 @@ struct TransportConfiguration: Sendable {
   /// The reason of the 1001 close every client gets when the server shuts down.
   var shutdownCloseReason = "server shutting down"
 
-  /// Creates a configuration with the protocol v1 defaults.
+  /// Creates a configuration with the protocol v2 defaults.
   init() {}
 
   /// Whether both TLS paths are set (https and wss on `port`).
