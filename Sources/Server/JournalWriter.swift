@@ -50,10 +50,24 @@ final class JournalWriter: @unchecked Sendable {
   /// The longest a write may take before moves are refused, in seconds.
   let stallLimit: Double
 
-  /// Batches written, entries written, failed attempts (for metrics and tests).
-  private(set) var batches = 0
-  private(set) var entries = 0
-  private(set) var failures = 0
+  /// Batches written, entries written, failed attempts (under `condition`; read them through
+  /// ``batches``, ``entries`` and ``failures`` from any thread).
+  private var batchCount = 0
+  private var entryCount = 0
+  private var failureCount = 0
+
+  /// Batches written so far. Any thread.
+  var batches: Int { locked { batchCount } }
+  /// Entries written so far. Any thread.
+  var entries: Int { locked { entryCount } }
+  /// Writes that failed so far (each retry counts). Any thread.
+  var failures: Int { locked { failureCount } }
+
+  private func locked<T>(_ body: () -> T) -> T {
+    condition.lock()
+    defer { condition.unlock() }
+    return body()
+  }
 
   /// A writer to `store` that reports written tickets to `released`.
   init(
@@ -174,8 +188,8 @@ final class JournalWriter: @unchecked Sendable {
       } catch {
         condition.lock()
         noteHealth(health.failed())
-        failures += 1
-        let giveUp = stopping && failures > 50
+        failureCount += 1
+        let giveUp = stopping && failureCount > 50
         condition.unlock()
         metrics?.failedWrites.increment()
         logger.error(
@@ -201,8 +215,8 @@ final class JournalWriter: @unchecked Sendable {
       health.began(at: MonotonicClock.now())
       pending.removeFirst(batch.count)
       writtenTicket = ticket
-      batches += 1
-      entries += batch.count
+      batchCount += 1
+      entryCount += batch.count
       // Wakes whoever waits for a write (RecordReader).
       condition.broadcast()
       condition.unlock()
