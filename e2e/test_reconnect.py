@@ -3,28 +3,16 @@ takes the session over (4001); a seat not reclaimed within the grace is released
 import asyncio
 import copy
 import time
-import urllib.request
 
 from mp_support import (FAST, connect, converge, replies_ok, run, seat_at_new_table, shutdown,
                         start_server, until_playing)  # noqa: F401  (start_server is a fixture)
 from protocol_client import LiveClient, find_sets
+from test_metrics import scrape_until, value
 
 
 def test_dropped_player_resumes_with_the_missed_diffs(start_server):
     server = start_server("--reconnect-grace", "30", *FAST)
     run(resume_with_missed_diffs, server)
-
-
-async def open_connections_become(server, count, timeout=10):
-    """Waits until the server counts `count` open connections (`/metrics`)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        with urllib.request.urlopen(server.http_url + "metrics", timeout=5) as response:
-            text = response.read().decode()
-        if f"matchismo_connections_open {count}.0" in text.splitlines():
-            return
-        assert time.monotonic() < deadline, f"never {count} open connections:\n{text}"
-        await asyncio.sleep(0.02)
 
 
 async def resume_with_missed_diffs(server):
@@ -92,7 +80,8 @@ async def resume_with_missed_diffs(server):
     # The barrier: once the transport has let go of the replaced connection (3 open: Ada, Bob,
     # Cyd's new one), its close is in the lobby's queue ahead of the requests that converge
     # sends, so an `away` it caused would come before their answers.
-    await open_connections_become(server, 3)
+    samples = scrape_until(server, lambda samples: value(samples, "matchismo_connections_open") == 3)
+    assert value(samples, "matchismo_connections_open") == 3, samples
     state = await converge(ada, bob, cyd3)
     assert state["players"][2]["connected"] is True, state["players"][2]
     answer = await cyd3.request({"type": "choose", "card": cyd3.state.board[1]["id"]})

@@ -106,11 +106,7 @@ final class JournalWriter: @unchecked Sendable {
   }
 
   /// The ticket of the latest entries queued. Any thread.
-  var lastQueuedTicket: UInt64 {
-    condition.lock()
-    defer { condition.unlock() }
-    return lastTicket
-  }
+  var lastQueuedTicket: UInt64 { locked { lastTicket } }
 
   /// Waits until the entries of `ticket` are written (true), or `timeout` seconds (false); with
   /// `onlyWhileUp`, also no longer once the journal is down (false), since a write that fails
