@@ -42,6 +42,50 @@ import Testing
       .appendingPathComponent("wal-test-\(UUID().uuidString)").path
   }
 
+  /// The page size of the journal file in `folder`.
+  private static func pageSize(in folder: String) throws -> Int? {
+    var configuration = Configuration()
+    configuration.readonly = true
+    return try DatabaseQueue(path: folder + "/journal.sqlite", configuration: configuration)
+      .read { try Int.fetchOne($0, sql: "PRAGMA page_size") }
+  }
+
+  /// A commit puts whole pages in the log: a new journal's are 1 KiB, a quarter of SQLite's
+  /// default, so a move costs the disk about a quarter of the bytes. A file made with another
+  /// page size keeps it, and works as before.
+  @Test func aNewJournalHasSmallPagesAndAnOlderFileKeepsItsOwn() throws {
+    let fresh = Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: fresh) }
+    do {
+      let store = try SQLiteJournalStore(directory: fresh)
+      try store.write([.table(JournalStoreTests.record("t1"))])
+      store.close()
+    }
+    #expect(try Self.pageSize(in: fresh) == SQLiteJournalStore.pageSize)
+    #expect(SQLiteJournalStore.pageSize == 1024)
+
+    let older = Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: older) }
+    try FileManager.default.createDirectory(atPath: older, withIntermediateDirectories: true)
+    try DatabaseQueue(path: older + "/journal.sqlite").writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA user_version = 0; VACUUM")
+    }
+    #expect(try Self.pageSize(in: older) == 4096)
+    do {
+      let store = try SQLiteJournalStore(directory: older)
+      try store.write([
+        .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 5)),
+      ])
+      store.close()
+    }
+    let reopened = try SQLiteJournalStore(directory: older)
+    defer { reopened.close() }
+    let contents = try reopened.load()
+    #expect(contents.tables.map(\.0.id) == ["t1"])
+    #expect(contents.tables.first?.1.map(\.index) == [0])
+    #expect(try Self.pageSize(in: older) == 4096)
+  }
+
   /// 250 tables' moves, one move per commit as an idle writer commits them, with the writer's
   /// upkeep after each; a reader asks for high scores all along on another thread. The log's
   /// file is looked at every 100 commits. With the log copied ahead on another thread (as the
