@@ -73,6 +73,8 @@ public func faceDownObject(handle: Int) -> JSONValue {
 
 extension SetCard: WireCard {
   /// The colour of each Set colour value, as CSS hex, in value order (red, green, purple).
+  /// The web client's stylesheet and default palette copy these values (it has no build step to
+  /// derive them); `web-client/tests/set-colours.test.js` fails when a copy differs.
   public static let colorHex = ["#d6204e", "#1a9b4b", "#6a3fb5"]
   /// A plain-text glyph for each symbol value (diamond, squiggle, oval).
   public static let glyphs = ["◆", "∿", "⬬"]

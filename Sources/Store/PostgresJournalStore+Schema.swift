@@ -1,3 +1,5 @@
+import PostgresNIO
+
 extension PostgresJournalStore {
   /// One version of the schema: the statements that bring the previous version to it.
   struct Migration {
@@ -206,4 +208,44 @@ extension PostgresJournalStore {
         """,
       ]),
   ]
+
+  /// Brings the schema up to the last of ``migrations``, each version in a transaction of its
+  /// own; refuses a database of a newer version.
+  func migrate(on connection: PostgresConnection) throws {
+    _ = try run(
+      """
+      CREATE TABLE IF NOT EXISTS schema_version (
+        version INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        applied TIMESTAMPTZ NOT NULL DEFAULT now()
+      )
+      """, on: connection)
+    let latest = Self.migrations.last?.version ?? 0
+    for migration in Self.migrations {
+      let applied = try transaction(on: connection) { () throws -> Bool in
+        // One server migrates at a time; the others wait here, then find the work done.
+        _ = try run("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE", on: connection)
+        let current =
+          try run("SELECT COALESCE(MAX(version), 0) FROM schema_version", on: connection)
+          .first?.decode(Int.self) ?? 0
+        guard current <= latest else {
+          throw StoreError(
+            "the database's schema is version \(current), newer than this server's (\(latest))")
+        }
+        guard current < migration.version else { return false }
+        for statement in migration.statements {
+          _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
+        }
+        _ = try run(
+          """
+          INSERT INTO schema_version (version, name)
+          VALUES (\(migration.version), \(migration.name))
+          """, on: connection)
+        return true
+      }
+      if applied {
+        logger.notice("journal schema version \(migration.version): \(migration.name)")
+      }
+    }
+  }
 }

@@ -27,11 +27,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
   /// The database file.
   public let path: String
-  private let database: DatabaseQueue
+  /// The writer's connection: journal writes, checkpoints and removals of finished games.
+  let database: DatabaseQueue
   /// A read-only connection for questions about finished games, asked from another thread
   /// than the writer's (WAL lets it read while the writer writes).
-  private let reader: DatabaseQueue
-  private let encoder = JSONEncoder()
+  let reader: DatabaseQueue
+  /// Encodes table records and finished games for their rows.
+  let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
   /// Keeps the log under its bound.
   private let checkpointer: WALCheckpointer
@@ -99,122 +101,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// they hold moves up for only a moment (``WALCheckpointer``).
   public func startCopyingAhead() throws {
     try checkpointer.startCopyingAhead()
-  }
-
-  /// Checks the file at `path` on a read-only connection, writing nothing: it must be a
-  /// database, pass SQLite's quick check, and be a journal (or hold no table at all).
-  private static func check(_ path: String) throws {
-    var configuration = Configuration()
-    configuration.readonly = true
-    configuration.label = "journal-check"
-    let (check, tables, isJournal): (String?, Int, Bool)
-    do {
-      (check, tables, isJournal) = try DatabaseQueue(path: path, configuration: configuration)
-        .read { db in
-          (
-            try String.fetchOne(db, sql: "PRAGMA quick_check"),
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0,
-            try db.tableExists("grdb_migrations")
-          )
-        }
-    } catch let error as DatabaseError
-      where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
-    {
-      throw StoreError("the journal \(path) is damaged: \(error)")
-    }
-    guard check == "ok" else {
-      throw StoreError("the journal \(path) is damaged: integrity check: \(check ?? "no answer")")
-    }
-    guard tables == 0 || isJournal else {
-      throw StoreError("\(path) is not a journal of this server: it holds other tables")
-    }
-  }
-
-  /// Why the journal at `path` cannot be written, if it cannot: its folder (where the `-wal`
-  /// and `-shm` files go), the file or its write-ahead log refuse writing, as `access(2)` sees
-  /// it (a read-only file system or an immutable file stops root too).
-  private static func writeProblem(_ path: String) -> String? {
-    let folder = (path as NSString).deletingLastPathComponent
-    for target in [folder, path, path + "-wal"] where FileManager.default.fileExists(atPath: target)
-    {
-      if access(target, W_OK) != 0 { return "\(target): \(String(cString: strerror(errno)))" }
-    }
-    return nil
-  }
-
-  /// The schema, one migration per version; a database is brought up to date when opened.
-  static var migrator: DatabaseMigrator {
-    var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1: tables, moves, sessions") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE game_table (
-            id TEXT PRIMARY KEY NOT NULL,
-            number INTEGER NOT NULL,
-            open INTEGER NOT NULL,
-            deal INTEGER NOT NULL,
-            record TEXT NOT NULL
-          );
-          CREATE TABLE move (
-            table_id TEXT NOT NULL,
-            deal INTEGER NOT NULL,
-            idx INTEGER NOT NULL,
-            kind INTEGER NOT NULL,
-            seat INTEGER NOT NULL,
-            card INTEGER NOT NULL,
-            at REAL NOT NULL,
-            version INTEGER NOT NULL,
-            PRIMARY KEY (table_id, deal, idx)
-          ) WITHOUT ROWID;
-          CREATE TABLE session (
-            token TEXT PRIMARY KEY NOT NULL,
-            name TEXT NOT NULL,
-            table_id TEXT,
-            seat INTEGER
-          ) WITHOUT ROWID;
-          """)
-    }
-    migrator.registerMigration("v2: finished games, players") { db in
-      try db.execute(
-        sql: """
-          ALTER TABLE session ADD COLUMN player TEXT;
-          CREATE TABLE finished_game (
-            number INTEGER PRIMARY KEY AUTOINCREMENT,
-            source TEXT NOT NULL UNIQUE,
-            game TEXT NOT NULL,
-            ended_at REAL NOT NULL,
-            seconds REAL NOT NULL,
-            score INTEGER NOT NULL,
-            record TEXT NOT NULL
-          );
-          CREATE INDEX finished_game_by_date ON finished_game (game, ended_at);
-          CREATE INDEX finished_game_by_score ON finished_game (game, score);
-          CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds);
-          CREATE TABLE finished_player (
-            player TEXT NOT NULL,
-            game_number INTEGER NOT NULL REFERENCES finished_game (number),
-            PRIMARY KEY (player, game_number)
-          ) WITHOUT ROWID;
-          """)
-    }
-    migrator.registerMigration("v3: closed tables deleted, finished games by age") { db in
-      // A closed table's row goes when it closes; the highest number of a deleted row is kept
-      // here, so that a table number is never used twice.
-      try db.execute(
-        sql: """
-          CREATE TABLE table_number (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            highest INTEGER NOT NULL
-          );
-          INSERT INTO table_number (id, highest)
-            SELECT 1, COALESCE(MAX(number), 0) FROM game_table;
-          DELETE FROM move WHERE table_id IN (SELECT id FROM game_table WHERE open = 0);
-          DELETE FROM game_table WHERE open = 0;
-          CREATE INDEX finished_game_by_end ON finished_game (ended_at);
-          CREATE INDEX finished_player_by_game ON finished_player (game_number);
-          """)
-    }
-    return migrator
   }
 
   public func load() throws -> JournalContents {
@@ -353,82 +239,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
   }
 
-  /// Keeps `game` (once per source), with a row per player who gave a player token.
-  private func keep(_ game: FinishedGame, in db: Database) throws {
-    // The record is kept without its id: the row's number (AUTOINCREMENT) gives it.
-    try db.cachedStatement(
-      sql: """
-        INSERT OR IGNORE INTO finished_game (source, game, ended_at, seconds, score, record)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """
-    ).execute(arguments: [
-      game.source, game.game, game.endedAt, game.seconds, game.score,
-      String(decoding: try encoder.encode(game), as: UTF8.self),
-    ])
-    // Kept already (one game per source).
-    guard db.changesCount > 0 else { return }
-    let number = db.lastInsertedRowID
-    for player in Set(game.players.compactMap(\.player)) {
-      try db.cachedStatement(
-        sql: "INSERT OR IGNORE INTO finished_player (player, game_number) VALUES (?, ?)"
-      ).execute(arguments: [player, number])
-    }
-  }
-
-  public func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
-    // On the writer's connection (GRDB runs one write at a time on it), so the journal writer
-    // waits for at most one such short transaction; a connection of its own would meet the
-    // writer's lock as SQLITE_BUSY instead. Both indexes make it a few lookups per game.
-    try database.write { db in
-      let numbers = try Int.fetchAll(
-        db, sql: "SELECT number FROM finished_game WHERE ended_at < ? ORDER BY ended_at LIMIT ?",
-        arguments: [cutoff, max(0, limit)])
-      guard !numbers.isEmpty else { return 0 }
-      let list = numbers.map(String.init).joined(separator: ",")
-      try db.execute(sql: "DELETE FROM finished_player WHERE game_number IN (\(list))")
-      try db.execute(sql: "DELETE FROM finished_game WHERE number IN (\(list))")
-      return numbers.count
-    }
-  }
-
-  public func scores(_ query: ScoresQuery) throws -> ScoresPage {
-    if query.mine && query.player == nil { return ScoresPage(total: 0, games: []) }
-    var filter = "game = ?"
-    var arguments: StatementArguments = [query.game]
-    if query.mine, let player = query.player {
-      filter += " AND number IN (SELECT game_number FROM finished_player WHERE player = ?)"
-      arguments += [player]
-    }
-    let order = query.orderBy
-    let decoder = JSONDecoder()
-    let base = arguments
-    func games(_ db: Database, _ sql: String, _ more: StatementArguments = []) throws
-      -> [FinishedGame]
-    {
-      try Row.fetchAll(db, sql: sql, arguments: base + more).map {
-        try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder)
-      }
-    }
-    return try reader.read { db in
-      let total =
-        try Int.fetchOne(
-          db, sql: "SELECT COUNT(*) FROM finished_game WHERE \(filter)", arguments: base) ?? 0
-      let page = try games(
-        db,
-        "SELECT number, record FROM finished_game WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
-        [query.pageSize, query.page * query.pageSize])
-      let best = try games(
-        db,
-        "SELECT number, record FROM finished_game WHERE \(filter) "
-          + "ORDER BY score DESC, ended_at ASC, number ASC LIMIT 1")
-      let shortest = try games(
-        db,
-        "SELECT number, record FROM finished_game WHERE \(filter) "
-          + "ORDER BY seconds ASC, ended_at ASC, number ASC LIMIT 1")
-      return ScoresPage(total: total, games: page, best: best.first, shortest: shortest.first)
-    }
-  }
-
   /// How many table rows and move rows the file holds (for tests).
   func rowCounts() throws -> (tables: Int, moves: Int) {
     try database.read { db in
@@ -436,16 +246,6 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game_table") ?? 0,
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM move") ?? 0
       )
-    }
-  }
-
-  public func finishedGame(id: String) throws -> FinishedGame? {
-    guard let number = FinishedGame.number(ofID: id) else { return nil }
-    let decoder = JSONDecoder()
-    return try reader.read { db in
-      try String.fetchOne(
-        db, sql: "SELECT record FROM finished_game WHERE number = ?", arguments: [number]
-      ).map { try FinishedGame.kept(number: number, record: $0, decoder: decoder) }
     }
   }
 }

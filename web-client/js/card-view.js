@@ -19,7 +19,7 @@
 //   symbol  = href without the "#sym-" prefix (diamond | squiggle | oval)
 //   shading = fill "none" → open; fill "url(#stripes-<color>)" → striped; a colour → solid
 //   color   = the stroke, always the colour's hex value: the CSS custom property --set-<color>
-//             on :root (defaults: red #d6204e, green #1a9b4b, purple #6a3fb5), as resolved when
+//             on :root (defaults: DEFAULT_PALETTE below), as resolved when
 //             the page started; for solid cards fill equals stroke.
 // `aria-pressed="true"` and class "selected" mark a card in my selection.
 
@@ -34,7 +34,8 @@ export const CARD_VIEWBOX = { width: 250, height: 350 };
 /** Card height divided by card width. */
 export const CARD_ASPECT = CARD_VIEWBOX.height / CARD_VIEWBOX.width;
 
-/** The colours used when the stylesheet does not define --set-<color>. */
+/** The colours used when the stylesheet does not define --set-<color>: the server's
+ * SetCard.colorHex, which tests/set-colours.test.js checks. */
 export const DEFAULT_PALETTE = Object.freeze({ red: '#d6204e', green: '#1a9b4b', purple: '#6a3fb5' });
 
 const SYMBOL_WIDTH = 180;

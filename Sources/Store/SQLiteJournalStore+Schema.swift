@@ -1,0 +1,78 @@
+import GRDB
+
+extension SQLiteJournalStore {
+  /// The schema, one migration per version; a database is brought up to date when opened.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: tables, moves, sessions") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE game_table (
+            id TEXT PRIMARY KEY NOT NULL,
+            number INTEGER NOT NULL,
+            open INTEGER NOT NULL,
+            deal INTEGER NOT NULL,
+            record TEXT NOT NULL
+          );
+          CREATE TABLE move (
+            table_id TEXT NOT NULL,
+            deal INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            card INTEGER NOT NULL,
+            at REAL NOT NULL,
+            version INTEGER NOT NULL,
+            PRIMARY KEY (table_id, deal, idx)
+          ) WITHOUT ROWID;
+          CREATE TABLE session (
+            token TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            table_id TEXT,
+            seat INTEGER
+          ) WITHOUT ROWID;
+          """)
+    }
+    migrator.registerMigration("v2: finished games, players") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE session ADD COLUMN player TEXT;
+          CREATE TABLE finished_game (
+            number INTEGER PRIMARY KEY AUTOINCREMENT,
+            source TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            ended_at REAL NOT NULL,
+            seconds REAL NOT NULL,
+            score INTEGER NOT NULL,
+            record TEXT NOT NULL
+          );
+          CREATE INDEX finished_game_by_date ON finished_game (game, ended_at);
+          CREATE INDEX finished_game_by_score ON finished_game (game, score);
+          CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds);
+          CREATE TABLE finished_player (
+            player TEXT NOT NULL,
+            game_number INTEGER NOT NULL REFERENCES finished_game (number),
+            PRIMARY KEY (player, game_number)
+          ) WITHOUT ROWID;
+          """)
+    }
+    migrator.registerMigration("v3: closed tables deleted, finished games by age") { db in
+      // A closed table's row goes when it closes; the highest number of a deleted row is kept
+      // here, so that a table number is never used twice.
+      try db.execute(
+        sql: """
+          CREATE TABLE table_number (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            highest INTEGER NOT NULL
+          );
+          INSERT INTO table_number (id, highest)
+            SELECT 1, COALESCE(MAX(number), 0) FROM game_table;
+          DELETE FROM move WHERE table_id IN (SELECT id FROM game_table WHERE open = 0);
+          DELETE FROM game_table WHERE open = 0;
+          CREATE INDEX finished_game_by_end ON finished_game (ended_at);
+          CREATE INDEX finished_player_by_game ON finished_player (game_number);
+          """)
+    }
+    return migrator
+  }
+}
