@@ -19,36 +19,13 @@ public enum FinishedGameReplay {
     replay(game)?.answer(replyTo: replyTo)
   }
 
-  /// `game` played again, or nil when its moves do not replay.
+  /// `game` played again, or nil when its moves do not replay (or its game is not served).
   public static func replay(_ game: FinishedGame) -> RecordReplay? {
-    let replay: (table: JSONValue, diffs: [Frame])?
-    switch game.game {
-    case SetCard.gameName: replay = Self.replay(SetCard.self, game)
-    case PlayingCard.gameName: replay = Self.replay(PlayingCard.self, game)
-    case EmojiCard.gameName: replay = Self.replay(EmojiCard.self, game)
-    default: replay = nil
+    guard let definition = GameCatalog.registry.game(named: game.game) else { return nil }
+    func open<Game: GameDefinition>(_: Game.Type) -> (table: JSONValue, diffs: [Frame])? {
+      Game.replay(game)
     }
-    return replay.map { RecordReplay(game: game, table: $0.table, diffs: $0.diffs) }
-  }
-
-  private static func replay<Card: WireCard>(_: Card.Type, _ record: FinishedGame) -> (
-    table: JSONValue, diffs: [Frame]
-  )? {
-    var names = (0..<record.settings.seats).map { "Seat \($0 + 1)" }
-    for player in record.players where names.indices.contains(player.seat) {
-      names[player.seat] = player.name
-    }
-    var table = TableState<Card>(
-      id: record.id, settings: record.settings, seed: record.seed, names: names,
-      selectionsVisible: true, now: 0)
-    guard let start = table.snapshot(replyTo: nil, you: nil, now: 0)["table"] else { return nil }
-    var diffs: [Frame] = []
-    diffs.reserveCapacity(record.moves.count)
-    for timed in record.moves {
-      guard let frame = table.replay(timed.move, at: timed.at) else { return nil }
-      diffs.append(frame)
-    }
-    return (start, diffs)
+    return open(definition).map { RecordReplay(game: game, table: $0.table, diffs: $0.diffs) }
   }
 }
 

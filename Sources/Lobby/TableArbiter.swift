@@ -3,8 +3,8 @@ import Protocol
 
 /// One table as the lobby sees it, whatever game it holds: seats, phases, votes, spectators
 /// and the versioned diffs. ``TableState`` is the implementation for every card game of the
-/// engine; the lobby keeps tables as `any TableArbiter`, so a new game needs a new card type
-/// (or game), never a copy of the lobby or the table.
+/// engine; the lobby keeps tables as `any TableArbiter`, so a new game needs a
+/// ``GameDefinition`` (and its card type), never a copy of the lobby or the table.
 ///
 /// Every method that changes something returns the ``TableState/Broadcast`` to send to
 /// everyone at the table, or a refusal that changed nothing.

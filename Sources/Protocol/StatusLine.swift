@@ -3,16 +3,12 @@ import Model
 /// Turns a move's events into the styled status line players see, e.g.
 /// "Ada matched ◆ ∿∿ ⬬⬬⬬ for +12".
 public enum StatusLine {
-  /// The line shown when a table opens or a new game is dealt.
+  /// The line shown when a table of Set opens or a new game of it is dealt.
   public static let newGame: [StyledRun] = [.text("Find a set!")]
 
-  /// The line shown when a game of `Card` is dealt.
+  /// The line shown when a game of `Card` is dealt (``WireCard/newGameLine``).
   public static func newGame<Card: WireCard>(_: Card.Type) -> [StyledRun] {
-    switch Card.gameName {
-    case "matchismo": [.text("Turn up cards that match!")]
-    case "concentration": [.text("Find the pairs!")]
-    default: newGame
-    }
+    Card.newGameLine
   }
 
   /// The status line for the events of one accepted move by `seat`; card runs name their

@@ -15,6 +15,8 @@ public protocol WireCard: MatchableCard {
   var faceMembers: [(String, JSONValue)] { get }
   /// What a screen reader says for the card.
   var spokenName: String { get }
+  /// The status line shown when a game of these cards is dealt, e.g. "Find a set!".
+  static var newGameLine: [StyledRun] { get }
 }
 
 extension WireCard {
@@ -81,6 +83,8 @@ extension SetCard: WireCard {
 
   public static var gameName: String { "set" }
 
+  public static var newGameLine: [StyledRun] { StatusLine.newGame }
+
   public var wireObject: JSONValue {
     .object([
       ("id", .int(id)),
@@ -131,6 +135,8 @@ extension SetCard: WireCard {
 extension PlayingCard: WireCard {
   public static var gameName: String { "matchismo" }
 
+  public static var newGameLine: [StyledRun] { [.text("Turn up cards that match!")] }
+
   public var wireObject: JSONValue {
     .object([
       ("id", .int(id)), ("rank", .int(rank)), ("suit", .string(Self.suits[suit])),
@@ -169,6 +175,8 @@ extension PlayingCard: WireCard {
 
 extension EmojiCard: WireCard {
   public static var gameName: String { "concentration" }
+
+  public static var newGameLine: [StyledRun] { [.text("Find the pairs!")] }
 
   public var wireObject: JSONValue {
     .object([("id", .int(id)), ("emoji", .string(glyph))])

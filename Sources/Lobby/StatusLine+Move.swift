@@ -1,0 +1,30 @@
+import Model
+import Protocol
+
+extension StatusLine {
+  /// The line everyone reads after `move` made `events`: what happened, a pass said first.
+  static func runs<Card: WireCard>(
+    after move: Move, events: [GameEvent<Card>], names: [String], naming: CardNaming<Card>
+  ) -> [StyledRun] {
+    var line = runs(for: events, names: names, naming: naming)
+    if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
+    return line
+  }
+
+  /// The line seat `viewer` reads after `move` made `events`, of which it saw `seen`, when
+  /// players do not see each other's selections: an opponent's choice says that they chose
+  /// (or let go of) a card, not which.
+  static func runs<Card: WireCard>(
+    seenBy viewer: Int, after move: Move, seen: [GameEvent<Card>], events: [GameEvent<Card>],
+    names: [String], naming: CardNaming<Card>
+  ) -> [StyledRun] {
+    var line = runs(for: seen, names: names, naming: naming)
+    if line.isEmpty, move.seat != viewer, case .choose = move {
+      var verb = "chose"
+      if let first = events.first, case .deselected = first { verb = "let go of" }
+      line = [.text("\(names[move.seat]) \(verb) a card.")]
+    }
+    if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
+    return line
+  }
+}

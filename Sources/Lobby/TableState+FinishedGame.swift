@@ -1,0 +1,52 @@
+import Model
+import Protocol
+
+/// The end of a game: the standings the table shows, and the finished game it keeps.
+extension TableState {
+  /// The game ended with `standings` (as the game ranks every seat): ranks the seats taken
+  /// this game, finishes the table and, when it journals, queues the finished game. Returns
+  /// the table's standings.
+  mutating func finish(_ standings: [Standing], now: Double) -> [Standing] {
+    let ended = Standing.ranked(
+      standings.filter { everSeated.contains($0.seat) }, byMatches: game.settings.ranksByMatches)
+    phase = .finished
+    guard journal.isOn else { return ended }
+    if let log = record.record {
+      journal.gameEnded(.finished(finishedGame(ended, moves: log.moves, now: now)))
+    } else {
+      // Longer than the log keeps: rather than hold every move of a game that may never end
+      // (a player toggling a card), the table lets the journal, which holds every move of the
+      // deal already (until the next deal or the table's close), give the record its moves in
+      // the transaction that keeps it. Memory stays bounded by the cap; the record loses
+      // nothing.
+      journal.gameEnded(
+        .finishedInJournal(finishedGame(ended, moves: [], now: now), table: id, deal: deal))
+    }
+    return ended
+  }
+
+  /// The game just ended with `standings`, as it is kept: its players with their names,
+  /// scores and mistakes, its moves (`moves`) with the times they were made.
+  func finishedGame(_ standings: [Standing], moves: [Move], now: Double) -> FinishedGame {
+    let players = standings.map { row in
+      FinishedPlayer(
+        seat: row.seat, name: names[row.seat], score: row.score, matches: row.matches,
+        mistakes: historyLog.mistakes(of: row.seat), rank: row.rank,
+        player: seats[row.seat]?.player)
+    }
+    return FinishedGame(
+      game: Card.gameName, settings: game.settings, seed: game.dealSeed,
+      showSelections: selectionsVisible, players: players,
+      moves: zip(moves, journal.times.seconds).map { FinishedMove($0, at: $1) },
+      seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)")
+  }
+
+  /// Plays a finished game's `move` again at `at` seconds into it: the diff it made, as a
+  /// spectator saw it (``FinishedGameReplay``).
+  mutating func replay(_ move: Move, at: Double) -> Frame? {
+    guard case .success(let (_, b)) = play(move, replyTo: nil, now: playStartedAt + at) else {
+      return nil
+    }
+    return b.frame
+  }
+}

@@ -1,0 +1,115 @@
+import Model
+import Protocol
+
+/// The people at a table: who sits where, who dropped and came back, who watches.
+extension TableState {
+  /// Why ``sit(token:name:replyTo:now:)`` would refuse a newcomer now, or nil when it would
+  /// seat them. Asking changes nothing, so a refused request can leave its sender where they are.
+  public func sitProblem(replyTo: MessageID?) -> ProtocolError? {
+    // A full table has always started (its last seat starts it), so check fullness first, or
+    // tableFull could never be answered.
+    guard seats.contains(where: { $0 == nil }) else {
+      return ProtocolError(.tableFull, "Every seat is taken; you can watch.", replyTo: replyTo)
+    }
+    guard phase == .waiting else {
+      return ProtocolError(
+        .alreadyStarted, "This game has started; you can watch it.", replyTo: replyTo)
+    }
+    return nil
+  }
+
+  /// Seats a player in the lowest free seat; a full table starts its countdown.
+  public mutating func sit(
+    token: String, name: String, player: String? = nil, replyTo: MessageID?, now: Double
+  ) -> Result<(seat: Int, broadcast: Broadcast), ProtocolError> {
+    if let problem = sitProblem(replyTo: replyTo) { return .failure(problem) }
+    guard let seat = seats.firstIndex(where: { $0 == nil }) else { fatalError("checked above") }
+    seats[seat] = Seat(name: name, token: token, awayUntil: nil, player: player)
+    names[seat] = name
+    everSeated.insert(seat)
+    emptySince = nil
+    var events: [Entry] = [.table(.joined(seat: seat, name: name))]
+    var runs: [StyledRun] = [.text("\(name) joined.")]
+    if host == nil {
+      host = seat
+      events.append(.table(.host(seat: seat)))
+    }
+    if seatedCount == seats.count {
+      let (more, line) = beginCountdown(now: now)
+      events += more
+      runs = [.text("\(name) joined. ")] + line
+    }
+    return .success((seat, broadcast(seat: seat, replyTo: replyTo, events: events, status: runs)))
+  }
+
+  /// The player in `seat` left (or did not come back in time): the seat is empty again.
+  public mutating func release(seat: Int, now: Double) -> Broadcast? {
+    guard seats.indices.contains(seat), let leaving = seats[seat] else { return nil }
+    let needed = votesNeeded
+    seats[seat] = nil
+    var events: [Entry] = [.table(.left(seat: seat))]
+    if votes.contains(seat) {
+      votes.removeAll { $0 == seat }
+      events.append(.table(.vote(seats: votes, needed: votesNeeded)))
+    } else {
+      events += voteUpdate(neededBefore: needed)
+    }
+    if host == seat {
+      host = seats.firstIndex { $0 != nil }
+      // Nobody left to host is news too: clients must stop showing the old host.
+      events.append(.table(.host(seat: host)))
+    }
+    if seatedCount == 0 {
+      emptySince = now
+      if phase == .countdown {
+        phase = .waiting
+        countdownEnds = nil
+        events.append(.table(.phase(.waiting, countdown: nil)))
+      }
+    }
+    return broadcast(
+      seat: nil, replyTo: nil, events: events, status: [.text("\(leaving.name) left.")])
+  }
+
+  /// The player in `seat` dropped: the seat is held for the grace period.
+  public mutating func disconnect(seat: Int, now: Double) -> Broadcast? {
+    guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil == nil else {
+      return nil
+    }
+    let needed = votesNeeded
+    seats[seat]?.awayUntil = now + rules.reconnectGrace
+    let seconds = Int(rules.reconnectGrace.rounded(.up))
+    return broadcast(
+      seat: nil, replyTo: nil,
+      events: [.table(.away(seat: seat, seconds: seconds))] + voteUpdate(neededBefore: needed),
+      status: [.text("\(player.name) is reconnecting…")])
+  }
+
+  /// The dropped player in `seat` is back.
+  public mutating func reconnect(seat: Int) -> Broadcast? {
+    guard seats.indices.contains(seat), let player = seats[seat], player.awayUntil != nil else {
+      return nil
+    }
+    let needed = votesNeeded
+    seats[seat]?.awayUntil = nil
+    return broadcast(
+      seat: seat, replyTo: nil,
+      events: [.table(.back(seat: seat))] + voteUpdate(neededBefore: needed),
+      status: [.text("\(player.name) is back.")])
+  }
+
+  /// A `vote` event when a vote is open and the number of votes it needs has changed (the
+  /// number of connected players did), so that clients keep `needed` right.
+  private func voteUpdate(neededBefore: Int) -> [Entry] {
+    guard !votes.isEmpty, votesNeeded != neededBefore else { return [] }
+    return [.table(.vote(seats: votes, needed: votesNeeded))]
+  }
+
+  /// The number of spectators changed.
+  public mutating func setSpectators(_ count: Int) -> Broadcast? {
+    guard count != spectators else { return nil }
+    spectators = count
+    return broadcast(
+      seat: nil, replyTo: nil, events: [.table(.spectators(count: count))], status: nil)
+  }
+}
