@@ -27,9 +27,10 @@
 /// The first byte picks how the lobby is run, as the server can run it: one state that decides
 /// every message itself (the inline lobby), or tables spread over 1, 2 or 3 shards with every
 /// seated player's move decided on its table's shard alone, as the sharded executors decide it
-/// (``LobbyState/choose(_:replyTo:from:shard:)``); a turn-based table's moves (Concentration)
-/// stay with the whole state, as on the server. Tables are opened for Set, Matchismo,
-/// Concentration or a game the server does not deal, with or without fuzzed table settings.
+/// (``LobbyState/choose(_:replyTo:from:ticket:now:)``); a turn-based table's moves
+/// (Concentration) stay with the whole state, as on the server. Tables are opened for Set,
+/// Matchismo, Concentration or a game the server does not deal, with or without fuzzed table
+/// settings.
 ///
 /// The run (``LobbyRun``), the messages it writes, the cards it picks, the invariants it checks
 /// and the frame check are in `Fuzz/lobby/`, compiled with this file (see scripts/fuzz.sh).

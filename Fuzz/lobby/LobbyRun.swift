@@ -123,11 +123,12 @@ struct LobbyRun {
     let decoded = ClientMessageDecoder.decode(bytes)
     // As a sharded executor does: a seated player's move needs only its table's shard.
     if movesOnShards, case .success(let envelope) = decoded,
-      case .choose(let card) = envelope.message, let shard = state.playingShard(of: connection)
+      case .choose(let card) = envelope.message, let ticket = state.moveTicket(of: connection),
+      !ticket.isTurnBased
     {
       let before = state.movesAccepted
       let (actions, accepted) = state.choose(
-        card, replyTo: envelope.id, from: connection, shard: shard, now: now)
+        card, replyTo: envelope.id, from: connection, ticket: ticket, now: now)
       precondition(
         state.movesAccepted == before + (accepted ? 1 : 0), "a move accepted but not counted")
       apply(actions)

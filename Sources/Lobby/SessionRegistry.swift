@@ -1,5 +1,5 @@
 /// Who is who: sessions by token, and which connection holds each. A pure value; the
-/// ``LobbyState`` owns one.
+/// lobby's ``SessionDesk`` owns one.
 ///
 /// A session outlives its connection: when the connection drops, the session is detached and
 /// kept for a grace period, so `hello` with its token can take it back.

@@ -1,7 +1,7 @@
 import Protocol
 
 /// The lobby's view of every table: the public list with its version, invite codes, and the
-/// quick-match choice. A pure value; the ``LobbyState`` owns one.
+/// quick-match choice. A pure value; the lobby's ``LobbyFeed`` owns one.
 public struct TableDirectory: Sendable {
   /// One table as the directory knows it.
   public struct Entry: Hashable, Sendable {

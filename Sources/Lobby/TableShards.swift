@@ -4,9 +4,16 @@ import Protocol
 ///
 /// Table `tN` lives in shard `N % count`. A shard is a reference, so that a concurrent shell can
 /// let one thread decide a move on a table of one shard while another thread decides a move on
-/// a table of another, each holding only its shard's lock (see ``LobbyState/playingShard(of:)``).
-/// The price: a ``LobbyState`` must not be copied and used twice (nothing does; the shells own
-/// one each).
+/// a table of another, each holding only its shard's lock (``LobbyState/moveTicket(of:)``,
+/// ``LobbyState/choose(_:replyTo:from:ticket:now:)``): a value could not be changed in two
+/// places at once without unsafe pointers.
+///
+/// Who owns it: the one ``LobbyState`` that made it (``TableShards/init(count:)`` is its only
+/// maker). A copy of that state shares its shards, so the rule is one state per owner: each
+/// shell keeps the one it was given and never copies it out (the inline shell works on it
+/// through `inout`, the sharded one under its locks); a test that copies a state uses only the
+/// copy from then on. Only ``LobbyState/choose(_:replyTo:from:ticket:now:)`` changes a shard
+/// without a `mutating` call, under the lock its ticket names.
 final class TableShard: @unchecked Sendable {
   var slots: [String: LobbyState.Slot] = [:]
   /// Moves this shard's tables accepted.

@@ -1,8 +1,10 @@
 import Lobby
+import Protocol
 
 /// The lobby's state machine run on the transport's service thread: each message is decided
 /// and its frames queued in the same pass of the loop that read it, with no thread hop and no
-/// wake. The shell is this thin: events in, actions out, carried out by the transport at once.
+/// wake. The shell is this thin: events in (decoded here, as in every shell), actions out,
+/// carried out by the transport at once.
 final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
   private var metrics: LobbyMetrics?
@@ -58,19 +60,21 @@ final class InlineLobby: ServiceThreadHandler {
     case .message(let connection, let bytes, let receivedAt):
       let accepted = state.movesAccepted
       commands.append(
-        actions: state.receive(bytes, from: connection, now: now), journal: journal,
-        records: records)
+        actions: state.handle(
+          .message(connection, ClientMessageDecoder.decode(bytes)), now: now),
+        journal: journal, records: records)
       // The move's latency ends when its frames leave, behind the journal like them.
       if metrics != nil && state.movesAccepted != accepted {
         commands.append(.moveShown(receivedAt: receivedAt))
       }
     case .closed(let connection):
       commands.append(
-        actions: state.disconnected(connection, now: now), journal: journal, records: records)
+        actions: state.handle(.disconnected(connection), now: now), journal: journal,
+        records: records)
     }
     // Whatever came due meanwhile (the timer may not have fired yet in this pass).
     if let due = state.nextDeadline(), due <= now {
-      commands.append(actions: state.advance(to: now), journal: journal, records: records)
+      commands.append(actions: state.handle(.clock, now: now), journal: journal, records: records)
     }
     export(now: now, state: &state, metrics: &metrics)
   }
@@ -79,7 +83,7 @@ final class InlineLobby: ServiceThreadHandler {
     now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?, journal: JournalWriter?,
     records: RecordReader?, commands: inout [TransportCommand]
   ) {
-    commands.append(actions: state.advance(to: now), journal: journal, records: records)
+    commands.append(actions: state.handle(.clock, now: now), journal: journal, records: records)
     export(now: now, state: &state, metrics: &metrics)
   }
 

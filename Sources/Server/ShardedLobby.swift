@@ -18,7 +18,10 @@ import Synchronization
 /// different shards are decided at the same time. Everything else — every other message, a
 /// disconnect, the deadlines — holds the whole state exclusively. Either way one event is
 /// decided completely under its locks, with no wait in the middle; the result is the decision
-/// ``LobbyState`` alone would make (``LobbyState/choose(_:replyTo:from:shard:)``).
+/// ``LobbyState`` alone would make: a move takes the lobby's one path for moves, its ticket
+/// (``LobbyState/moveTicket(of:)``) then its play
+/// (``LobbyState/choose(_:replyTo:from:ticket:now:)``), on its shard or under the exclusive
+/// hold.
 ///
 /// **Order out.** An executor hands its frames to the transport before it lets go of the locks
 /// that ordered them, so every member of a table gets the table's diffs in version order, and a
@@ -40,7 +43,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     case closed(ConnectionID, ConnectionRoute)
   }
 
-  private let executors: [Executor]
+  private let executors: [LobbyExecutor]
   private let lock = ReadWriteLock()
   private let shardLocks: [NSLock]
   private let now: @Sendable () -> Double
@@ -78,7 +81,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     self.journal = journal
     let count = state.shardCount
     shardLocks = (0..<count).map { _ in NSLock() }
-    executors = (0..<count).map { Executor(index: $0, now: now) }
+    executors = (0..<count).map { LobbyExecutor(index: $0, now: now) }
   }
 
   /// Where the executors' actions go, and whom they tell how many message bytes they took.
@@ -196,7 +199,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
             lock.readLock()
             hold = .shared(shard: nil)
           }
-          if let shard = state.playingShard(of: connection) {
+          // A turn-based table's move restarts its clock: the whole state decides it.
+          if let ticket = state.moveTicket(of: connection), !ticket.isTurnBased {
+            let shard = ticket.shard
             if case .shared(let held) = hold, held != shard {
               if let held {
                 handOver(&pending)
@@ -206,7 +211,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
               hold = .shared(shard: shard)
             }
             let (actions, accepted) = state.choose(
-              card, replyTo: envelope.id, from: connection, shard: shard, now: now())
+              card, replyTo: envelope.id, from: connection, ticket: ticket, now: now())
             pending.actions += actions
             // With metrics, each accepted move's latency ends when its frames leave.
             if accepted && measuresLatency { pending.movesReceivedAt.append(receivedAt) }
@@ -217,12 +222,12 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
         // Anything else needs the whole state.
         holdExclusively(&hold, &pending)
         let time = now()
-        pending.actions += state.receive(decoded, from: connection, now: time)
+        pending.actions += state.handle(.message(connection, decoded), now: time)
         route.hint(state.playingShard(of: connection) ?? -1)
         pending.routes.append(route)
       case .closed(let connection, let route):
         holdExclusively(&hold, &pending)
-        pending.actions += state.disconnected(connection, now: now())
+        pending.actions += state.handle(.disconnected(connection), now: now())
         pending.routes.append(route)
       }
     }
@@ -251,7 +256,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     case .exclusive:
       let time = now()
       if let due = state.nextDeadline(), due <= time {
-        pending.actions += state.advance(to: time)
+        pending.actions += state.handle(.clock, now: time)
       }
       handOver(&pending)
       if metrics != nil && time >= lastExport + Self.exportInterval {
@@ -280,142 +285,4 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     for route in pending.routes { route.done() }
     pending.routes.removeAll(keepingCapacity: true)
   }
-}
-
-/// Where a connection's messages go: the executor its last decided message named (its table's
-/// shard), and how many of its events are queued and not yet decided.
-final class ConnectionRoute: @unchecked Sendable {
-  private let inFlight = Atomic<Int>(0)
-  private let shard = Atomic<Int>(-1)
-  // Service thread only: the executor the events in flight went to.
-  private var current = 0
-
-  /// The executor for the connection's next event (service thread only): the one its events in
-  /// flight went to, otherwise its shard's, otherwise `default`.
-  func take(default: Int) -> Int {
-    if inFlight.load(ordering: .acquiring) == 0 {
-      let shard = shard.load(ordering: .relaxed)
-      current = shard >= 0 ? shard : `default`
-    }
-    inFlight.add(1, ordering: .relaxed)
-    return current
-  }
-
-  /// The connection plays at a table of `shard` now (executor threads).
-  func hint(_ shard: Int) {
-    self.shard.store(shard, ordering: .relaxed)
-  }
-
-  /// One of its events has been decided and its actions handed over (executor threads).
-  func done() {
-    inFlight.subtract(1, ordering: .releasing)
-  }
-}
-
-/// One executor thread and its queue.
-private final class Executor: @unchecked Sendable {
-  let index: Int
-  private let now: @Sendable () -> Double
-  private let condition = NSCondition()
-  // Guarded by `condition`.
-  private var queued: [ShardedLobby.Event] = []
-  private var stopping = false
-  private var wakeAt: Double?
-  private var thread: Thread?
-  private let finished = DispatchSemaphore(value: 0)
-
-  init(index: Int, now: @escaping @Sendable () -> Double) {
-    self.index = index
-    self.now = now
-  }
-
-  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool) -> Void) {
-    let thread = Thread { [self] in run(body) }
-    thread.name = "lobby-\(index)"
-    self.thread = thread
-    thread.start()
-  }
-
-  /// Queues an event. Any thread.
-  func post(_ event: ShardedLobby.Event) {
-    condition.lock()
-    queued.append(event)
-    let wasEmpty = queued.count == 1
-    condition.unlock()
-    if wasEmpty { condition.signal() }
-  }
-
-  /// Wakes the executor at `time` (nil: only for events). Any thread.
-  func wake(at time: Double?) {
-    condition.lock()
-    let earlier = time.map { time in wakeAt.map { time < $0 } ?? true } ?? false
-    wakeAt = time
-    condition.unlock()
-    if earlier { condition.signal() }
-  }
-
-  /// Stops after the events already queued; returns when the thread has ended. Again: at once.
-  func stop() {
-    condition.lock()
-    let first = !stopping
-    stopping = true
-    condition.unlock()
-    condition.signal()
-    if first && thread != nil { finished.wait() }
-  }
-
-  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool) -> Void) {
-    var batch: [ShardedLobby.Event] = []
-    while true {
-      condition.lock()
-      while queued.isEmpty && !stopping {
-        if let wakeAt {
-          let wait = wakeAt - now()
-          if wait <= 0 || !condition.wait(until: Date(timeIntervalSinceNow: wait)),
-            wakeAt <= now()
-          {
-            break
-          }
-        } else {
-          condition.wait()
-        }
-      }
-      // Due even when events kept the executor busy.
-      let timerDue = wakeAt.map { $0 <= now() } ?? false
-      if timerDue { wakeAt = nil }
-      swap(&batch, &queued)
-      let stop = stopping && batch.isEmpty
-      condition.unlock()
-      if stop { break }
-      body(batch, timerDue)
-      batch.removeAll(keepingCapacity: batch.capacity <= 4096)
-    }
-    finished.signal()
-  }
-}
-
-/// A reader-writer lock (pthread's) that lets a waiting writer in ahead of new readers, so a
-/// steady stream of moves cannot starve the lobby's other decisions.
-final class ReadWriteLock: @unchecked Sendable {
-  private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
-
-  init() {
-    var attributes = pthread_rwlockattr_t()
-    pthread_rwlockattr_init(&attributes)
-    pthread_rwlockattr_setkind_np(
-      &attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
-    pthread_rwlock_init(lock, &attributes)
-    pthread_rwlockattr_destroy(&attributes)
-  }
-
-  deinit {
-    pthread_rwlock_destroy(lock)
-    lock.deallocate()
-  }
-
-  func readLock() { pthread_rwlock_rdlock(lock) }
-
-  func writeLock() { pthread_rwlock_wrlock(lock) }
-
-  func unlock() { pthread_rwlock_unlock(lock) }
 }

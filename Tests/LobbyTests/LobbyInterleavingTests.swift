@@ -27,7 +27,7 @@ import Testing
     var messageID = 0
     var steps = 0
     /// Whether a seated player's `choose` goes through the one-shard path a concurrent shell
-    /// takes (``LobbyState/choose(_:replyTo:from:shard:)``) instead of `receive`.
+    /// takes (``LobbyState/choose(_:replyTo:from:ticket:now:)``) instead of `receive`.
     let movesOnShards: Bool
     /// Every frame sent, with its recipients, in order (to compare two runs).
     var sent: [String] = []
@@ -151,13 +151,14 @@ import Testing
       message += #","id":\#(messageID)}"#
       let bytes = Array(message.utf8)
       if movesOnShards, case .success(let envelope) = ClientMessageDecoder.decode(bytes),
-        case .choose(let card) = envelope.message, let shard = state.playingShard(of: connection)
+        case .choose(let card) = envelope.message, let ticket = state.moveTicket(of: connection),
+        !ticket.isTurnBased
       {
         try apply(
-          state.choose(card, replyTo: envelope.id, from: connection, shard: shard, now: now).actions
-        )
+          state.choose(card, replyTo: envelope.id, from: connection, ticket: ticket, now: now)
+            .actions)
       } else {
-        try apply(state.receive(bytes, from: connection, now: now))
+        try apply(state.receive(ClientMessageDecoder.decode(bytes), from: connection, now: now))
       }
       try apply(state.advance(to: now))
     }

@@ -1,5 +1,6 @@
 import Lobby
 import Logging
+import Protocol
 import Store
 import Testing
 
@@ -29,12 +30,17 @@ import Testing
     var lobby = metrics.makeLobbyMetrics()
     var state = LobbyState(entropy: .system)
     let player = ConnectionID(rawValue: 1)
-    _ = state.receive(Array(#"{"type":"hello","name":"Ada"}"#.utf8), from: player, now: 0)
-    _ = state.receive(Array(#"{"type":"choose","card":3}"#.utf8), from: player, now: 0)
+    _ = state.receive(
+      ClientMessageDecoder.decode(Array(#"{"type":"hello","name":"Ada"}"#.utf8)), from: player,
+      now: 0)
+    _ = state.receive(
+      ClientMessageDecoder.decode(Array(#"{"type":"choose","card":3}"#.utf8)), from: player, now: 0)
     lobby.export(state, now: 0)
     // A second export of the same state adds nothing.
     lobby.export(state, now: 0.1)
-    _ = state.receive(Array(#"{"type":"playSolo","game":"set"}"#.utf8), from: player, now: 1)
+    _ = state.receive(
+      ClientMessageDecoder.decode(Array(#"{"type":"playSolo","game":"set"}"#.utf8)), from: player,
+      now: 1)
     lobby.export(state, now: 1)
 
     let lines = samples(metrics)

@@ -90,8 +90,10 @@ import Testing
 
     @discardableResult
     func send(_ text: String, from connection: ConnectionID) throws -> [JSONValue] {
-      try run(state.receive(Array(text.utf8), from: connection, now: now))
-        .filter { $0.0 == connection }.map(\.1)
+      try run(
+        state.receive(ClientMessageDecoder.decode(Array(text.utf8)), from: connection, now: now)
+      )
+      .filter { $0.0 == connection }.map(\.1)
     }
   }
 
@@ -222,7 +224,8 @@ extension JournalTests {
     for text in [
       #"{"type":"choose","id":3,"card":\#(card)}"#, #"{"type":"redeal","id":4}"#,
     ] {
-      let actions = lobby.state.receive(Array(text.utf8), from: ada, now: lobby.now)
+      let actions = lobby.state.receive(
+        ClientMessageDecoder.decode(Array(text.utf8)), from: ada, now: lobby.now)
       #expect(actions.count == 1)
       guard case .sendAtOnce(_, let to) = actions.first else {
         Issue.record("the refusal is not sent at once: \(actions)")

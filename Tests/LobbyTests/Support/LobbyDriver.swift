@@ -17,7 +17,7 @@ final class LobbyDriver: @unchecked Sendable {
 
   /// A message from `connection`.
   func received(_ bytes: [UInt8], from connection: ConnectionID) {
-    outbound.record(state.receive(bytes, from: connection, now: now()))
+    outbound.record(state.receive(ClientMessageDecoder.decode(bytes), from: connection, now: now()))
     tick()
   }
 

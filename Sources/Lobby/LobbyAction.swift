@@ -1,0 +1,19 @@
+import Protocol
+
+/// What the lobby asks its shell to do. The shell carries the actions out in order.
+public enum LobbyAction: Sendable {
+  /// Send one frame, shared by every recipient, to each of `to`.
+  case send(Frame, to: [ConnectionID])
+  /// Send one frame at once, ahead of any frame still waiting for the journal: it shows nothing
+  /// the journal keeps (a refusal while the journal cannot be written, which the player should
+  /// hear of now, not once the journal writes again).
+  case sendAtOnce(Frame, to: [ConnectionID])
+  /// Close a connection with a WebSocket close code, after what was queued for it.
+  case close(ConnectionID, code: UInt16, reason: String)
+  /// Write this down (``LobbyConfiguration/journal``): the actions after it may be carried out
+  /// only once it is written. A batch of actions lists its journal entries first.
+  case journal(JournalEntry)
+  /// Read finished games from the store and answer `connection` (``RecordRequest``): the only
+  /// question the lobby cannot answer from memory.
+  case query(RecordRequest)
+}

@@ -1,0 +1,108 @@
+import Protocol
+
+/// The lobby list as its watchers see it: the directory of tables (public rows, invite codes,
+/// quick match), who watches the list, and the changes waiting to go out as one coalesced
+/// `lobbyDiff`. A pure value; the ``LobbyState`` owns one, tells it when a table's row changes
+/// and schedules the flushes it asks for.
+struct LobbyFeed: Sendable {
+  /// Every table's row and invite code.
+  private(set) var directory = TableDirectory()
+  /// Connections subscribed to the list.
+  private(set) var watchers: Set<ConnectionID> = []
+  /// Tables with a change not yet published, in the order they first changed.
+  private var pendingOrder: [String] = []
+  /// The latest unpublished change of each table in `pendingOrder`.
+  private var pendingChanges: [String: LobbyChange] = [:]
+  /// Whether a flush is scheduled (asked for and not yet done).
+  private var flushScheduled = false
+  /// When changes last went out.
+  private var lastFlush = -Double.infinity
+  /// The snapshot, encoded once per directory version.
+  private var snapshots = LobbySnapshotEncoder()
+  /// Changes go out at most this often, in seconds.
+  let flushInterval: Double
+
+  /// An empty list whose changes go out at most every `flushInterval` seconds.
+  init(flushInterval: Double) {
+    self.flushInterval = flushInterval
+  }
+
+  // MARK: - Watchers
+
+  /// `connection` watches the list (it has just been sent a snapshot).
+  mutating func watch(_ connection: ConnectionID) {
+    watchers.insert(connection)
+  }
+
+  /// `connection` no longer watches the list (it sat at a table, or it has gone).
+  mutating func unwatch(_ connection: ConnectionID) {
+    watchers.remove(connection)
+  }
+
+  // MARK: - Rows
+
+  /// Records table `listing`'s row at `now`. Returns when the lobby must schedule a flush, if
+  /// it must (none is scheduled yet and a watcher sees the change).
+  mutating func update(_ listing: TableListing, code: String, isPrivate: Bool, now: Double)
+    -> Double?
+  {
+    guard let change = directory.update(listing, code: code, isPrivate: isPrivate) else {
+      return nil
+    }
+    return queue(change, of: listing.id, now: now)
+  }
+
+  /// Forgets table `id` at `now`; returns when to schedule a flush, as
+  /// ``update(_:code:isPrivate:now:)`` does.
+  mutating func remove(_ id: String, now: Double) -> Double? {
+    guard let change = directory.remove(id) else { return nil }
+    return queue(change, of: id, now: now)
+  }
+
+  private mutating func queue(_ change: LobbyChange, of id: String, now: Double) -> Double? {
+    if pendingChanges.updateValue(change, forKey: id) == nil { pendingOrder.append(id) }
+    guard !flushScheduled else { return nil }
+    flushScheduled = true
+    return max(now, lastFlush + flushInterval)
+  }
+
+  /// Publishes the pending changes, at `now`, as one `lobbyDiff` for the watchers (nil when
+  /// nothing changed or nobody watches). The lobby unschedules the flush.
+  mutating func flush(now: Double) -> (frame: Frame, to: [ConnectionID])? {
+    flushScheduled = false
+    guard !pendingOrder.isEmpty else { return nil }
+    let changes = pendingOrder.compactMap { pendingChanges[$0] }
+    pendingOrder = []
+    pendingChanges = [:]
+    lastFlush = now
+    let version = directory.publish()
+    guard !watchers.isEmpty else { return nil }
+    return (Frame(ServerMessage.lobbyDiff(version: version, changes: changes)), Array(watchers))
+  }
+
+  /// The whole public list answering `replyTo`, at the version last published.
+  mutating func snapshot(replyTo: MessageID?) -> Frame {
+    let directory = self.directory
+    return snapshots.frame(replyTo: replyTo, version: directory.version) {
+      directory.publicListings
+    }
+  }
+
+  // MARK: - Finding tables
+
+  /// The public table a quick match for `game` with `seats` seats goes to, if any.
+  func quickMatch(game: String, seats: Int) -> String? {
+    directory.quickMatch(game: game, seats: seats)
+  }
+
+  /// A fresh invite code of `length` characters, drawn with `random`.
+  func newCode(length: Int, using random: (Int) -> Int) -> String {
+    directory.newCode(length: length, using: random)
+  }
+
+  /// The table whose invite code is `code`.
+  func table(withCode code: String) -> String? { directory.table(withCode: code) }
+
+  /// Whether table `id` is listed publicly.
+  func isPublic(_ id: String) -> Bool { directory.entry(id).map { !$0.isPrivate } ?? false }
+}

@@ -1,0 +1,203 @@
+import Protocol
+
+/// What each client message does: the router's switch over ``ClientMessage``.
+extension LobbyState {
+  mutating func handle(_ envelope: ClientEnvelope, from connection: ConnectionID, now: Double) {
+    let replyTo = envelope.id
+    if case .hello(let name, let resume, let version, let player) = envelope.message {
+      hello(
+        name: name, resume: resume, version: version, player: player, replyTo: replyTo,
+        from: connection, now)
+      return
+    }
+    guard let session = desk.session(for: connection) else {
+      if case .choose = envelope.message {
+        ownStatistics.movesRejected[.helloRequired, default: 0] += 1
+      }
+      reply(ProtocolError(.helloRequired, "Say hello first.", replyTo: replyTo), to: connection)
+      return
+    }
+    switch envelope.message {
+    case .hello:
+      break
+    case .choose(let card):
+      receiveMove(card, replyTo: replyTo, from: connection, session: session, now: now)
+    case .scores(var query):
+      guard checkGame(query.game, replyTo: replyTo, connection),
+        checkRecordsKept(replyTo, connection)
+      else { return }
+      query.player = session.player
+      out.append(
+        .query(RecordRequest(connection: connection, replyTo: replyTo, kind: .scores(query))))
+    case .record(let id):
+      guard checkRecordsKept(replyTo, connection) else { return }
+      out.append(
+        .query(RecordRequest(connection: connection, replyTo: replyTo, kind: .record(id: id))))
+    case .lobby:
+      // Changes not yet published go out first, so the snapshot and the diffs that follow it
+      // agree on the version.
+      flushLobby(now: now)
+      feed.watch(connection)
+      send(feed.snapshot(replyTo: replyTo), to: connection)
+    case .playSolo(let game, let options):
+      playSolo(game, options, session, replyTo: replyTo, connection, now: now)
+    case .quickMatch(let game, let seats):
+      quickMatch(game, seats: seats, session, replyTo: replyTo, connection, now: now)
+    case .createTable(let game, let seats, let isPrivate, let options):
+      guard checkGame(game, replyTo: replyTo, connection),
+        let setup = checkSetup(game, seats: seats, options, replyTo: replyTo, connection),
+        checkCanOpen(session, replyTo: replyTo, connection)
+      else { return }
+      leaveTable(session, now: now)
+      let id = openTable(setup, isPrivate: isPrivate, creator: session.token, now: now)
+      sit(session, connection, at: id, replyTo: replyTo, now: now)
+    case .join(let reference):
+      join(reference, session, replyTo: replyTo, connection, now: now)
+    case .spectate(let reference):
+      spectate(reference, session, replyTo: replyTo, connection, now: now)
+    case .leave:
+      leaveTable(session, now: now)
+      send(ServerMessage.left(replyTo: replyTo), to: connection)
+    case .start:
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      switch slots[tableID]!.table.start(by: seat, replyTo: replyTo, now: now) {
+      case .success(let b):
+        broadcast(b, at: tableID)
+        settle(tableID, now: now)
+      case .failure(let error): reply(error, to: connection)
+      }
+    case .redeal:
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      guard !journalDown else { return refuse(.journalDown, replyTo: replyTo, connection) }
+      switch slots[tableID]!.table.requestRedeal(by: seat, replyTo: replyTo, now: now) {
+      case .success(let b):
+        broadcast(b, at: tableID)
+        settle(tableID, now: now)
+      case .failure(let error): reply(error, to: connection)
+      }
+    case .resync:
+      guard let tableID = session.tableID, let slot = slots[tableID] else {
+        reply(
+          ProtocolError(.notAtTable, "You are not at a table.", replyTo: replyTo), to: connection)
+        return
+      }
+      send(slot.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+    }
+  }
+
+  private mutating func hello(
+    name: String?, resume: String?, version: Int?, player: String?, replyTo: MessageID?,
+    from connection: ConnectionID, _ now: Double
+  ) {
+    switch desk.hello(
+      name: name, resume: resume, player: player, connection: connection, entropy: entropy)
+    {
+    case .alreadyHello:
+      reply(
+        ProtocolError(.alreadyHello, "This connection said hello already.", replyTo: replyTo),
+        to: connection)
+    case .resumed(let session, let token, let replaced):
+      deadlines.schedule(.session(session.token), at: nil)
+      if let replaced {
+        feed.unwatch(replaced)
+        out.append(
+          .close(replaced, code: CloseCode.sessionTakenOver, reason: "session resumed elsewhere"))
+      }
+      send(
+        ServerMessage.welcome(
+          replyTo: replyTo, session: token, name: session.name, resumed: true,
+          maxMessageBytes: configuration.maxMessageBytes), to: connection)
+      if let tableID = session.tableID, slots.contains(tableID) {
+        rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
+      }
+    case .opened(let session, let token):
+      send(
+        ServerMessage.welcome(
+          replyTo: replyTo, session: token, name: session.name, resumed: false,
+          maxMessageBytes: configuration.maxMessageBytes), to: connection)
+    }
+  }
+
+  private mutating func playSolo(
+    _ game: String, _ options: TableOptions, _ session: SessionRegistry.Session,
+    replyTo: MessageID?, _ connection: ConnectionID, now: Double
+  ) {
+    guard checkGame(game, replyTo: replyTo, connection),
+      let setup = checkSetup(game, seats: 1, options, replyTo: replyTo, connection),
+      checkCanOpen(session, replyTo: replyTo, connection)
+    else { return }
+    leaveTable(session, now: now)
+    // A solo table is dealt and playing from the start: nobody to wait for.
+    let id = openTable(
+      setup, isPrivate: true, creator: session.token, solo: true, name: session.name,
+      player: session.player, now: now)
+    slots[id]!.add(connection, as: .player(seat: 0))
+    desk.seat(token: session.token, tableID: id, seat: 0)
+    feed.unwatch(connection)
+    send(slots[id]!.table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection)
+    settle(id, now: now)
+  }
+
+  private mutating func quickMatch(
+    _ game: String, seats: Int, _ session: SessionRegistry.Session, replyTo: MessageID?,
+    _ connection: ConnectionID, now: Double
+  ) {
+    guard checkGame(game, replyTo: replyTo, connection),
+      let setup = checkSetup(game, seats: seats, TableOptions(), replyTo: replyTo, connection)
+    else { return }
+    let candidate = feed.quickMatch(game: game, seats: seats)
+    if candidate == nil || candidate == session.tableID {
+      guard checkCanOpen(session, replyTo: replyTo, connection) else { return }
+    }
+    leaveTable(session, now: now)
+    // Leaving may have changed the list (the table left could be the candidate).
+    if let id = feed.quickMatch(game: game, seats: seats),
+      slots[id]?.table.sitProblem(replyTo: replyTo) == nil
+    {
+      sit(session, connection, at: id, replyTo: replyTo, now: now)
+    } else {
+      let id = openTable(setup, isPrivate: false, creator: session.token, now: now)
+      sit(session, connection, at: id, replyTo: replyTo, now: now)
+    }
+  }
+
+  private mutating func join(
+    _ reference: TableReference, _ session: SessionRegistry.Session, replyTo: MessageID?,
+    _ connection: ConnectionID, now: Double
+  ) {
+    guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
+    else { return }
+    if session.tableID == id, let seat = session.seat {
+      send(slots[id]!.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
+      return
+    }
+    if let problem = slots[id]!.table.sitProblem(replyTo: replyTo) {
+      reply(problem, to: connection)
+      return
+    }
+    move(session, connection, to: id, asPlayer: true, replyTo: replyTo, now: now)
+  }
+
+  private mutating func spectate(
+    _ reference: TableReference, _ session: SessionRegistry.Session, replyTo: MessageID?,
+    _ connection: ConnectionID, now: Double
+  ) {
+    guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
+    else { return }
+    if session.tableID == id {
+      // Already here (watching, or seated: a player does not become a spectator of their own
+      // table, which could close it under them).
+      send(
+        slots[id]!.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+      return
+    }
+    guard slots[id]!.table.spectators < configuration.spectatorLimit else {
+      reply(
+        ProtocolError(
+          .spectatorLimit, "This table has as many spectators as it takes.", replyTo: replyTo),
+        to: connection)
+      return
+    }
+    move(session, connection, to: id, asPlayer: false, replyTo: replyTo, now: now)
+  }
+}

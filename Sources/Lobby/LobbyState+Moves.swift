@@ -1,0 +1,147 @@
+import Protocol
+
+/// The one path of a move (`choose`), whoever decides it: ``moveTicket(of:)`` checks that the
+/// connection may move, ``choose(_:replyTo:from:ticket:now:)`` plays the move at its table. The
+/// inline shell reaches both through ``handle(_:now:)``; the sharded shell calls them
+/// itself, holding only the ticket's shard, when the table does not take turns.
+extension LobbyState {
+  /// Why a connection may not move now.
+  enum MoveRefusal: Error {
+    case notAtTable
+    case spectator
+    case journalDown
+  }
+
+  /// The ticket of a move by `connection`, or nil when it may not move now (it said no hello,
+  /// sits at no table, only watches, or the journal cannot be written): ``handle(_:now:)``
+  /// then answers why.
+  ///
+  /// For a concurrent shell: this reads only what changes under an exclusive hold of the whole
+  /// state, so a thread may call it, and then ``choose(_:replyTo:from:ticket:now:)`` while
+  /// holding the ticket's shard, while other threads do the same for other shards.
+  public func moveTicket(of connection: ConnectionID) -> MoveTicket? {
+    guard let session = desk.session(for: connection) else { return nil }
+    return try? moveTicket(for: session).get()
+  }
+
+  /// The shard of a move by `connection` that needs no more than its shard: a ticket at a table
+  /// that does not take turns (``moveTicket(of:)``).
+  public func playingShard(of connection: ConnectionID) -> Int? {
+    guard let ticket = moveTicket(of: connection), !ticket.isTurnBased else { return nil }
+    return ticket.shard
+  }
+
+  /// The checks every move passes, in the order their refusals are answered.
+  func moveTicket(for session: SessionRegistry.Session) -> Result<MoveTicket, MoveRefusal> {
+    guard let tableID = session.tableID else { return .failure(.notAtTable) }
+    let shard = slots.index(of: tableID)
+    guard let isTurnBased = slots.shards[shard].withSlot(tableID, { $0.table.isTurnBased }) else {
+      return .failure(.notAtTable)
+    }
+    guard let seat = session.seat else { return .failure(.spectator) }
+    guard !journalDown else { return .failure(.journalDown) }
+    return .success(
+      MoveTicket(tableID: tableID, seat: seat, shard: shard, isTurnBased: isTurnBased))
+  }
+
+  /// A `choose` from `connection` within the whole state: refused, or played by its ticket.
+  mutating func receiveMove(
+    _ card: Int, replyTo: MessageID?, from connection: ConnectionID,
+    session: SessionRegistry.Session, now: Double
+  ) {
+    switch moveTicket(for: session) {
+    case .failure(let refusal):
+      refuse(refusal, replyTo: replyTo, connection)
+    case .success(let ticket):
+      // `play` reads `self` while it appends: the actions are moved out of `self` first (no
+      // copy of the whole state for the call) and back after.
+      var actions: [LobbyAction] = []
+      swap(&actions, &out)
+      play(card, ticket: ticket, replyTo: replyTo, from: connection, now: now, into: &actions)
+      swap(&actions, &out)
+      // A turn-based table's move restarts its turn clock.
+      if ticket.isTurnBased { settle(ticket.tableID, now: now) }
+    }
+  }
+
+  /// Decides a `choose` of `card` by the player `connection` with its `ticket`, touching nothing
+  /// but the ticket's shard: the decision ``handle(_:now:)`` makes. Returns its actions
+  /// (its journal entries first) and whether the move was accepted. A turn-based table's move
+  /// also restarts its clock: decide those through ``handle(_:now:)``.
+  ///
+  /// Not `mutating`, yet it changes the table: the shards are held by reference (see
+  /// `TableShards`), so that threads can play on different shards at once, each holding the
+  /// whole state shared and its ticket's shard exclusively.
+  public func choose(
+    _ card: Int, replyTo: MessageID?, from connection: ConnectionID, ticket: MoveTicket,
+    now: Double
+  ) -> (actions: [LobbyAction], accepted: Bool) {
+    var actions: [LobbyAction] = []
+    let accepted = play(
+      card, ticket: ticket, replyTo: replyTo, from: connection, now: now, into: &actions)
+    return (actions, accepted)
+  }
+
+  /// The one place moves are decided: plays the move at its table, in its shard, and appends
+  /// the move's journal entries, then its frames.
+  @discardableResult
+  private func play(
+    _ card: Int, ticket: MoveTicket, replyTo: MessageID?, from connection: ConnectionID,
+    now: Double, into actions: inout [LobbyAction]
+  ) -> Bool {
+    let shard = slots.shards[ticket.shard]
+    // One look-up of the slot, changed where it is stored.
+    let journals = configuration.journal
+    let outcome = shard.withSlot(ticket.tableID) { slot in
+      let result = slot.table.choose(card: card, by: ticket.seat, replyTo: replyTo, now: now)
+      // The move is written down before its diff may leave.
+      if journals {
+        Self.journalFirst(slot.table.takeJournal(creator: slot.creator), into: &actions)
+      }
+      return (result, slot.recipients)
+    }
+    // The ticket was taken under the same hold: its table is there.
+    guard let (result, recipients) = outcome else { return false }
+    switch result {
+    case .success(let b):
+      shard.movesAccepted += 1
+      if b.seatFrames != nil, let slot = shard.withSlot(ticket.tableID, { $0 }) {
+        slot.deliver(b, into: &actions)
+      } else if !recipients.isEmpty {
+        actions.append(.send(b.frame, to: recipients))
+      }
+      return true
+    case .failure(let error):
+      shard.movesRejected[error.code, default: 0] += 1
+      actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
+      return false
+    }
+  }
+
+  /// Answers a move (or, not `counted`, another request of a player) that may not be made,
+  /// counting it as a refused move when `counted`.
+  mutating func refuse(
+    _ refusal: MoveRefusal, replyTo: MessageID?, _ connection: ConnectionID, counted: Bool = true
+  ) {
+    switch refusal {
+    case .notAtTable:
+      if counted { ownStatistics.movesRejected[.notAtTable, default: 0] += 1 }
+      reply(
+        ProtocolError(.notAtTable, "You are not at a table; start a game first.", replyTo: replyTo),
+        to: connection)
+    case .spectator:
+      if counted { ownStatistics.movesRejected[.spectator, default: 0] += 1 }
+      reply(
+        ProtocolError(.spectator, "Spectators watch; they cannot play.", replyTo: replyTo),
+        to: connection)
+    case .journalDown:
+      if counted { ownStatistics.movesRejected[.unavailable, default: 0] += 1 }
+      // At once: the frames of the moves taken before the failure wait for the journal, and so
+      // would this refusal behind them, until the journal writes again.
+      let refusal = ProtocolError(
+        .unavailable, "The server cannot save moves right now; try again in a moment.",
+        replyTo: replyTo)
+      out.append(.sendAtOnce(Frame(ServerMessage.error(refusal)), to: [connection]))
+    }
+  }
+}

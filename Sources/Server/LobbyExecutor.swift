@@ -1,0 +1,83 @@
+import Foundation
+
+/// One of the ``ShardedLobby``'s executor threads and its queue.
+final class LobbyExecutor: @unchecked Sendable {
+  let index: Int
+  private let now: @Sendable () -> Double
+  private let condition = NSCondition()
+  // Guarded by `condition`.
+  private var queued: [ShardedLobby.Event] = []
+  private var stopping = false
+  private var wakeAt: Double?
+  private var thread: Thread?
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(index: Int, now: @escaping @Sendable () -> Double) {
+    self.index = index
+    self.now = now
+  }
+
+  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool) -> Void) {
+    let thread = Thread { [self] in run(body) }
+    thread.name = "lobby-\(index)"
+    self.thread = thread
+    thread.start()
+  }
+
+  /// Queues an event. Any thread.
+  func post(_ event: ShardedLobby.Event) {
+    condition.lock()
+    queued.append(event)
+    let wasEmpty = queued.count == 1
+    condition.unlock()
+    if wasEmpty { condition.signal() }
+  }
+
+  /// Wakes the executor at `time` (nil: only for events). Any thread.
+  func wake(at time: Double?) {
+    condition.lock()
+    let earlier = time.map { time in wakeAt.map { time < $0 } ?? true } ?? false
+    wakeAt = time
+    condition.unlock()
+    if earlier { condition.signal() }
+  }
+
+  /// Stops after the events already queued; returns when the thread has ended. Again: at once.
+  func stop() {
+    condition.lock()
+    let first = !stopping
+    stopping = true
+    condition.unlock()
+    condition.signal()
+    if first && thread != nil { finished.wait() }
+  }
+
+  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool) -> Void) {
+    var batch: [ShardedLobby.Event] = []
+    while true {
+      condition.lock()
+      while queued.isEmpty && !stopping {
+        if let wakeAt {
+          let wait = wakeAt - now()
+          if wait <= 0 || !condition.wait(until: Date(timeIntervalSinceNow: wait)),
+            wakeAt <= now()
+          {
+            break
+          }
+        } else {
+          condition.wait()
+        }
+      }
+      // Due even when events kept the executor busy.
+      let timerDue = wakeAt.map { $0 <= now() } ?? false
+      if timerDue { wakeAt = nil }
+      swap(&batch, &queued)
+      let stop = stopping && batch.isEmpty
+      condition.unlock()
+      if stop { break }
+      body(batch, timerDue)
+      batch.removeAll(keepingCapacity: batch.capacity <= 4096)
+    }
+    finished.signal()
+  }
+}
