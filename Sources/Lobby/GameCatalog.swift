@@ -71,14 +71,6 @@ public enum GameCatalog {
     return open(definition)
   }
 
-  /// The table of `record` opened again after a restart, its deal replayed from `moves`; nil
-  /// for a game this server does not deal. (``reopen(_:moves:rules:now:)`` throws instead.)
-  static func restore(
-    _ record: TableRecord, moves: [JournalMove], rules: TableRules, now: Double
-  ) -> (any TableArbiter)? {
-    try? reopen(record, moves: moves, rules: rules, now: now)
-  }
-
   /// The table of `record` opened again after a restart, its deal replayed from `moves`.
   /// Throws ``UnknownGameError`` naming the game and the table when this server does not deal
   /// the game: it must not become another game, nor be dropped unsaid.

@@ -212,12 +212,13 @@ extension LobbyState {
 
   /// Opens again, at `now`, the tables and sessions a journal kept (before any connection):
   /// every seat is held for the reconnect grace period, every session waits for its resume.
-  public mutating func restore(_ contents: JournalContents, now: Double) {
+  /// Throws ``UnknownGameError``, opening nothing, when a table is of a game this server does
+  /// not deal: it must neither become another game nor be dropped without a word.
+  public mutating func restore(_ contents: JournalContents, now: Double) throws(UnknownGameError) {
+    try GameCatalog.check(contents)
     for (record, moves) in contents.tables {
-      guard
-        let table = GameCatalog.restore(
-          record, moves: moves, rules: configuration.tableRules, now: now)
-      else { continue }
+      let table = try GameCatalog.reopen(
+        record, moves: moves, rules: configuration.tableRules, now: now)
       slots[record.id] = Slot(table: table, creator: record.creator)
       openedBy[record.creator, default: 0] += 1
     }

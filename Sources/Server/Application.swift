@@ -39,7 +39,7 @@ struct Application {
     let store: (any JournalStore)?
     if configuration.journal {
       let (opened, contents) = try openJournal(logger: logger)
-      state.restore(contents, now: MonotonicClock.now())
+      try state.restore(contents, now: MonotonicClock.now())
       store = opened
     } else {
       store = nil
@@ -128,6 +128,7 @@ struct Application {
         location: location, owner: Self.journalOwner(port: configuration.port),
         durability: configuration.durability, logger: logger)
       let contents = try store.load()
+      try Self.checkGames(in: contents, of: "\(location)")
       store.startLeaseRenewal()
       logger.notice(
         "journal: PostgreSQL \(location) as \(store.owner) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
@@ -137,11 +138,22 @@ struct Application {
     let store = try SQLiteJournalStore(
       directory: configuration.dataDirectory, durability: configuration.durability)
     let contents = try store.load()
+    try Self.checkGames(in: contents, of: store.path)
     try store.startCopyingAhead()
     logger.notice(
       "journal: SQLite \(store.path) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
     )
     return (store, contents)
+  }
+
+  /// Stops the start when the journal at `place` holds a table of a game this server does not
+  /// deal (``GameCatalog/check(_:)``), naming the journal, the table and the game.
+  static func checkGames(in contents: JournalContents, of place: String) throws {
+    do {
+      try GameCatalog.check(contents)
+    } catch {
+      throw StoreError("the journal \(place) cannot be opened: \(error)")
+    }
   }
 
   /// The name this server holds its PostgreSQL leases under: its host name and port, the same

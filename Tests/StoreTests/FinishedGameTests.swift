@@ -289,7 +289,7 @@ import Testing
     let old = JournalTests.Journaled()
     _ = try Self.playSolo(old, ConnectionID(1), name: "Ada", player: nil)
     let restarted = JournalTests.Journaled(tokens: "later")
-    restarted.state.restore(try old.store.load(), now: 100)
+    try restarted.state.restore(try old.store.load(), now: 100)
     restarted.now = 100
     // Ada comes back to the finished table (token-1 is the first session the old lobby made),
     // and time passes until the table closes.

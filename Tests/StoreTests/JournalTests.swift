@@ -168,7 +168,7 @@ import Testing
     // The crash: a new lobby from the journal alone.
     let restarted = Journaled(seed: 7, tokens: "fresh")
     restarted.now = 1000
-    restarted.state.restore(try old.store.load(), now: restarted.now)
+    try restarted.state.restore(try old.store.load(), now: restarted.now)
     let after = try #require(restarted.state.table(id))
     func gameView(_ table: any TableArbiter) -> JSONValue? {
       // Everything but the status line and who is connected.
