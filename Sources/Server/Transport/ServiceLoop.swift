@@ -10,7 +10,8 @@ import Protocol
 /// the loop, `destroy()`. lws reaches this object through the context's user pointer
 /// (`LWSCallbacks.swift`). The decisions are pure values (`HeldCommands`, `UpgradeFilter`,
 /// `HTTPResponder`, `CloseHandshake`, `BackPressureGate`, `KeepaliveTimer`); this class and its
-/// extensions (`+Connections`, `+Closing`, `+Keepalive`) carry them out.
+/// extensions (`+Connections`, `+Closing`, `+Keepalive`) carry them out. The state those
+/// extensions share is internal for their sake only: nothing but the service thread touches it.
 final class ServiceLoop {
   let configuration: TransportConfiguration
   let logger: Logger
@@ -26,6 +27,7 @@ final class ServiceLoop {
   let handler: (any ServiceThreadHandler)?
   private var handlerCommands: [TransportCommand] = []
   private var handlerTimerArmedAt: Double?
+  /// Decides which upgrade requests go on.
   var upgradeFilter: UpgradeFilter
   /// Answers plain HTTP requests: static files and `/metrics`.
   private(set) var http: HTTPResponseWriter
@@ -33,12 +35,14 @@ final class ServiceLoop {
 
   /// The context and its loop, from `createContext` to `destroy`.
   private(set) var eventLoop: LWSEventLoop?
+  /// Every established connection; holds its state alive until `LWS_CALLBACK_CLOSED`.
   var connections: [ConnectionID: ConnectionState] = [:]
   private var commandBuffer: [TransportCommand] = []
   private(set) var shuttingDown = false
   private(set) var stopRequested = false
   /// When each connection's keepalive is looked at next, and what it then needs.
   var keepalive: KeepaliveTimer
+  /// The connections whose keepalive slot came up, reused from tick to tick.
   var keepaliveDue: [ConnectionID] = []
 
   /// A loop that reports to `continuation` and takes commands from `inbox`.
