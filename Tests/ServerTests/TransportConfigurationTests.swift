@@ -60,15 +60,6 @@ import Testing
     #expect(configuration.validationProblem() != nil)
   }
 
-  @Test func closeCodesThatMayNotBeSentBecome1000() {
-    for code: UInt16 in [1000, 1001, 1003, 1008, 1009, 1011, 3000, 4000, 4999] {
-      #expect(ServiceLoop.sendableCloseCode(code) == code)
-    }
-    for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 2000, 2999, 5000] {
-      #expect(ServiceLoop.sendableCloseCode(code) == 1000)
-    }
-  }
-
   @Test func theFileLimitFitsTheConnectionsWithinTheHardLimit() {
     let headroom = FileDescriptorLimit.headroom
     #expect(FileDescriptorLimit.soft(forConnections: 100, hard: 4096) == rlim_t(100 + headroom))

@@ -4,16 +4,6 @@
 
 /// Everything the service thread keeps for one open WebSocket connection. Service thread only.
 final class ConnectionState {
-  /// A close the connection is waiting to send.
-  struct CloseRequest {
-    /// WebSocket close code sent to the peer.
-    var code: UInt16
-    /// Close reason (UTF-8, cut to 123 bytes when sent).
-    var reason: String
-    /// Whether queued frames go out first (`close()`, shutdown) or are dropped (violations).
-    var flushFirst: Bool
-  }
-
   /// Where the keepalive PING of a connection is.
   enum PingState {
     /// None outstanding.
@@ -34,13 +24,11 @@ final class ConnectionState {
   var inbound: MessageAssembler
   /// Inbound message rate limit.
   var rate: TokenBucket
-  /// Set once a close is decided; new frames are dropped from then on.
-  var closeRequest: CloseRequest?
+  /// Where the connection's close is; new frames are dropped once it is decided.
+  var close = CloseHandshake()
   /// Set after a protocol violation or once the close frame is out: input is ignored until the
   /// connection is gone.
   var ignoresInput = false
-  /// Set once the close frame was written; the connection now waits for the peer's close reply.
-  var closeFrameSent = false
   /// Keepalive: the last time the peer proved alive (a message or a PONG arrived, or the
   /// connection opened).
   var lastAlive: Double
@@ -65,7 +53,7 @@ final class ConnectionState {
   }
 
   /// Whether the connection may still receive frames.
-  var isOpenForSending: Bool { closeRequest == nil }
+  var isOpenForSending: Bool { close.isOpen }
 
   /// This connection's own buffer with at least `capacity` bytes, for close frames only
   /// (messages are written from their shared `Frame`); allocated on first use, kept until

@@ -1,0 +1,154 @@
+import CWebSockets
+
+/// The lws context on a libev loop of its own, with the C memory both need; created, run and
+/// destroyed on the transport's service thread, never touched from another thread.
+///
+/// The libev loop is created here and handed to lws as a "foreign" loop. That keeps lws from
+/// installing its libev SIGINT watcher (which would take SIGINT away from the application and
+/// reset it to the default action when the context is destroyed), and lets the loop be stopped
+/// with `ev_break` instead of destroying the context from inside a callback.
+final class LWSEventLoop {
+  /// The lws timers the service loop arms.
+  enum Timer {
+    /// The end of a shutdown's grace period.
+    case shutdownDeadline
+    /// The service-thread handler's next deadline.
+    case handlerDeadline
+    /// The keepalive's once-a-second look.
+    case keepalive
+  }
+
+  /// The lws context; valid until `destroy()`.
+  let context: OpaquePointer
+  /// Memory that must outlive the context.
+  let resources: LWSResources
+  /// The port actually listened on.
+  let listeningPort: Int
+  private let loop: OpaquePointer
+  /// Wakes the lws service every second (see `shim_tick_start`).
+  private var tick: UnsafeMutablePointer<ev_timer>?
+  /// Around each wait of the loop: what other threads posted is taken before it waits, and
+  /// they wake it only while it waits (``TransportInbox/sleepUnlessPending()``).
+  private var beforeWait: UnsafeMutablePointer<ev_prepare>?
+  private var afterWait: UnsafeMutablePointer<ev_check>?
+
+  /// Creates the libev loop and the lws context (which binds the port) for `configuration`;
+  /// lws reaches `owner` through the context's user pointer and the timers' owner pointers.
+  init(configuration: TransportConfiguration, owner: ServiceLoop) throws(TransportError) {
+    let resources = LWSResources(
+      configuration: configuration, perSessionDataSize: MemoryLayout<shim_session>.size)
+    resources.protocols[0].callback = httpProtocolCallback
+    resources.protocols[1].callback = websocketProtocolCallback
+    guard let loop = shim_ev_loop_new() else { throw .eventLoopUnavailable }
+    let me = Unmanaged.passUnretained(owner).toOpaque()
+    resources.foreignLoops[0] = UnsafeMutableRawPointer(loop)
+    resources.deadlineTimer.pointee.owner = me
+    resources.handlerTimer.pointee.owner = me
+    resources.keepaliveTimer.pointee.owner = me
+
+    var info = lws_context_creation_info()
+    info.port = Int32(configuration.port)
+    info.protocols = UnsafePointer(resources.protocols)
+    info.pvo = UnsafePointer(resources.protocolOptions)
+    info.user = me
+    info.foreign_loops = resources.foreignLoops
+    // lws only registers its SIGINT watcher on loops it creates itself; this no-op callback
+    // also keeps it from breaking the loop should it ever do so.
+    info.signal_cb = ignoreSignalCallback
+    info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
+    info.pt_serv_buf_size = 32 * 1024
+    info.max_http_header_pool = 256
+    // HTTP/1.1 only, also over TLS: no h2, so WebSockets never ride inside h2 streams.
+    info.alpn = resources.string("http/1.1")
+    // No `info.extensions`: permessage-deflate stays off. A deflate stream costs a few hundred
+    // KB per connection, which tens of thousands of connections cannot afford.
+    var options =
+      UInt64(LWS_SERVER_OPTION_LIBEV) | UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+      | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+      | UInt64(LWS_SERVER_OPTION_SKIP_SERVER_CANONICAL_NAME)
+    switch configuration.host {
+    case "0.0.0.0":
+      options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+    case "::":
+      break
+    default:
+      info.iface = resources.string(configuration.host)
+      if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+    }
+    if let certificate = configuration.tlsCertificatePath,
+      let key = configuration.tlsPrivateKeyPath
+    {
+      options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+      info.ssl_cert_filepath = resources.string(certificate)
+      info.ssl_private_key_filepath = resources.string(key)
+    }
+    info.options = options
+
+    LWSLogBridge.clearLastError()
+    guard let context = lws_create_context(&info) else {
+      shim_ev_loop_destroy(loop)
+      throw BindProbe.diagnose(host: configuration.host, port: configuration.port)
+        ?? .contextCreationFailed(LWSLogBridge.lastError)
+    }
+    self.resources = resources
+    self.context = context
+    self.loop = loop
+    // lws initialises its protocols (which applies the "default" option) from a timer on the
+    // first loop pass; a client accepted before that would be bound to protocols[0] ("http")
+    // and refused. Do it now, before anyone can connect.
+    _ = lws_state_transition_steps(
+      lws_system_get_state_manager(context), Int32(LWS_SYSTATE_OPERATIONAL.rawValue))
+    tick = shim_tick_start(loop, context, 1)
+    beforeWait = shim_before_wait_start(loop, beforeWaitCallback, me)
+    afterWait = shim_after_wait_start(loop, afterWaitCallback, me)
+    listeningPort = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+  }
+
+  /// The libev backend in use (`EVBACKEND_EPOLL` is 4 on Linux).
+  var backend: UInt32 { shim_ev_backend(loop) }
+
+  /// Services the loop until `breakLoop()` (with an event library, `lws_service` runs
+  /// `ev_run` until `ev_break`).
+  func service() {
+    _ = lws_service(context, 0)
+  }
+
+  /// Makes `service()` return once the callback that calls this is done.
+  func breakLoop() {
+    shim_ev_break_all(loop)
+  }
+
+  /// Arms `timer` to fire in `microseconds` (again: an armed timer moves).
+  func schedule(_ timer: Timer, in microseconds: lws_usec_t) {
+    switch timer {
+    case .shutdownDeadline:
+      lws_sul_schedule(
+        context, 0, &resources.deadlineTimer.pointee.sul, shutdownDeadlineCallback, microseconds)
+    case .handlerDeadline:
+      lws_sul_schedule(
+        context, 0, &resources.handlerTimer.pointee.sul, handlerDeadlineCallback, microseconds)
+    case .keepalive:
+      lws_sul_schedule(
+        context, 0, &resources.keepaliveTimer.pointee.sul, keepaliveTimerCallback, microseconds)
+    }
+  }
+
+  /// Destroys the context (dropping any connection still open: lws reports each one closed),
+  /// then the loop. `detachWakes` runs just before the context goes, so that no other thread
+  /// can wake it any more. Nothing of this object may be used afterwards but `resources`' memory
+  /// until it is released.
+  func destroy(detachWakes: () -> Void) {
+    shim_tick_stop(loop, tick)
+    tick = nil
+    shim_before_wait_stop(loop, beforeWait)
+    beforeWait = nil
+    shim_after_wait_stop(loop, afterWait)
+    afterWait = nil
+    lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
+    lws_sul_cancel(&resources.handlerTimer.pointee.sul)
+    lws_sul_cancel(&resources.keepaliveTimer.pointee.sul)
+    detachWakes()
+    lws_context_destroy(context)
+    shim_ev_loop_destroy(loop)
+  }
+}

@@ -1,0 +1,224 @@
+import CWebSockets
+import Protocol
+import Synchronization
+
+/// Source of connection ids, shared by all transports so that an id is never reused in the process.
+private let connectionNumbers = Atomic<UInt64>(1)
+
+/// The life of a WebSocket connection on the service thread: its upgrade, its reads (with
+/// back-pressure) and writes, and its end. The decisions are `UpgradeFilter`'s,
+/// `MessageAssembler`'s, `BackPressureGate`'s and `CloseHandshake`'s; this carries them out.
+extension ServiceLoop {
+  // MARK: - Opening
+
+  /// `LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION`: whether the upgrade request on `wsi` goes on.
+  func acceptsUpgrade(_ wsi: OpaquePointer) -> Bool {
+    let request = UpgradeFilter.Request(
+      version: RequestHeader.value(WSI_TOKEN_VERSION, of: wsi),
+      origin: RequestHeader.value(WSI_TOKEN_ORIGIN, of: wsi),
+      host: RequestHeader.value(WSI_TOKEN_HOST, of: wsi))
+    switch upgradeFilter.decide(
+      request, openConnections: connections.count, shuttingDown: shuttingDown,
+      now: MonotonicClock.now())
+    {
+    case .accept:
+      return true
+    case .refuse, .refuseAtLimit(warning: nil):
+      return false
+    case .refuseAtLimit(let refused?):
+      logger.warning(
+        "refusing WebSocket upgrades: connection limit reached",
+        metadata: [
+          "limit": "\(configuration.maxConnections)", "refusedSinceLastWarning": "\(refused)",
+        ])
+      return false
+    case .forbid(let origin):
+      logger.info(
+        "refusing WebSocket upgrade from a foreign origin", metadata: ["origin": "\(origin)"])
+      // Written before lws closes the connection, so that the client learns why.
+      let headroom = shim_lws_pre()
+      var buffer = [UInt8](repeating: 0, count: headroom) + UpgradeFilter.forbiddenResponse
+      buffer.withUnsafeMutableBufferPointer { buffer in
+        _ = lws_write(
+          wsi, buffer.baseAddress! + headroom, buffer.count - headroom, LWS_WRITE_HTTP_HEADERS)
+      }
+      return false
+    }
+  }
+
+  /// `LWS_CALLBACK_ESTABLISHED`: the connection gets its id and state, and is reported.
+  func established(_ wsi: OpaquePointer, session: UnsafeMutablePointer<shim_session>?) -> Int32 {
+    guard let session else { return -1 }
+    let id = ConnectionID(
+      rawValue: connectionNumbers.wrappingAdd(1, ordering: .relaxed).oldValue)
+    session.pointee.connection_id = id.rawValue
+    session.pointee.established = 1
+    let state = ConnectionState(
+      id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
+    connections[id] = state
+    session.pointee.state = Unmanaged.passUnretained(state).toOpaque()
+    metrics?.connectionOpened(open: connections.count)
+    keepalive.opened(id, now: state.lastAlive)
+    deliver(.opened(id))
+    if shuttingDown {
+      requestClose(
+        state, code: 1001, reason: configuration.shutdownCloseReason, flushFirst: true)
+    }
+    return 0
+  }
+
+  // MARK: - Reading
+
+  /// `LWS_CALLBACK_RECEIVE`: one chunk of a message.
+  func receive(_ state: ConnectionState, _ chunk: UnsafeRawBufferPointer) {
+    if state.ignoresInput { return }
+    let wsi = state.wsi
+    let first = lws_is_first_fragment(wsi) != 0
+    if first {
+      if lws_frame_is_binary(wsi) != 0 {
+        violation(state, code: 1003, reason: "text messages only")
+        return
+      }
+      let now = MonotonicClock.now()
+      guard state.rate.take(now: now) else {
+        metrics?.rateLimited()
+        violation(state, code: 1008, reason: "rate limit")
+        return
+      }
+      // Inbound traffic proves the peer alive, so an active client is not pinged. Only a
+      // time is stored: the keepalive wheel looks at it when the connection's slot comes up.
+      state.lastAlive = now
+    }
+    // The frame header declares its length: refuse a frame that cannot fit at its first chunk
+    // instead of reading up to the limit's worth of it first.
+    if state.inbound.wouldExceedLimit(
+      chunk: chunk.count, first: first,
+      remainingInFrame: Int(clamping: lws_remaining_packet_payload(wsi)))
+    {
+      violation(state, code: 1009, reason: "message too big")
+      return
+    }
+    switch state.inbound.append(chunk, first: first, final: lws_is_final_fragment(wsi) != 0) {
+    case .incomplete:
+      break
+    case .message(let bytes):
+      let receivedAt = MonotonicClock.now()
+      if handler?.decidesInline == true {
+        // Decided right here: nothing waits in between, so nothing to count.
+        deliver(.message(state.id, bytes, receivedAt: receivedAt))
+      } else {
+        // Counted before the consumer can see (and acknowledge) it.
+        let queued = backPressure.add(bytes.count)
+        deliver(.message(state.id, bytes, receivedAt: receivedAt))
+        if gate.pauses(state.id, queuedBytes: queued) { pauseReading(state) }
+      }
+    case .tooBig:
+      violation(state, code: 1009, reason: "message too big")
+    case .unexpectedContinuation:
+      violation(state, code: 1002, reason: "protocol error")
+    }
+  }
+
+  /// Stops reading `state`, which the gate just paused, until the consumer has caught up
+  /// (`lws_rx_flow_control` takes effect at once: lws keeps whatever else it already read for
+  /// later).
+  private func pauseReading(_ state: ConnectionState) {
+    backPressure.pausedConnections.store(gate.paused.count, ordering: .sequentiallyConsistent)
+    lws_rx_flow_control(state.wsi, 0)
+    // The consumer may have acknowledged everything between the count and the pause, seeing
+    // no paused connection and so asking for no resume: check again now that the pause is
+    // published.
+    resumeReadingIfBelowLowWater()
+  }
+
+  /// Reads every paused connection again once the unacknowledged bytes fell below the
+  /// low-water mark (the request may be stale: more may have arrived since).
+  func resumeReadingIfBelowLowWater() {
+    guard !gate.paused.isEmpty else { return }
+    let resumed = gate.resume(
+      queuedBytes: backPressure.queuedBytes.load(ordering: .sequentiallyConsistent))
+    guard !resumed.isEmpty else { return }
+    for id in resumed {
+      if let state = connections[id] { lws_rx_flow_control(state.wsi, 1) }
+    }
+    logger.trace("reading resumed", metadata: ["connections": "\(resumed.count)"])
+    backPressure.pausedConnections.store(0, ordering: .sequentiallyConsistent)
+  }
+
+  /// `LWS_CALLBACK_RECEIVE_PONG`.
+  func pongArrived(_ state: ConnectionState) {
+    KeepaliveTimer.pongArrived(
+      now: MonotonicClock.now(), lastAlive: &state.lastAlive, ping: &state.ping)
+  }
+
+  // MARK: - Writing
+
+  /// Queues `frame` for connection `id` unless it is gone or closing.
+  func enqueue(_ frame: Frame, for id: ConnectionID) {
+    guard let state = connections[id], state.isOpenForSending else { return }
+    let wasEmpty = state.outbound.isEmpty
+    guard state.outbound.push(frame) else {
+      logger.debug(
+        "outbound queue full; closing", metadata: ["connection": "\(id)"])
+      metrics?.tooSlow()
+      violation(state, code: 4000, reason: "too slow")
+      return
+    }
+    // A non-empty queue always has a writable callback pending.
+    if wasEmpty { lws_callback_on_writable(state.wsi) }
+  }
+
+  /// `LWS_CALLBACK_SERVER_WRITEABLE`: exactly one write (lws wants no more per callback): the
+  /// close frame when it is due, else a PING when one is wanted, else the next frame.
+  func writable(_ state: ConnectionState) -> Int32 {
+    if state.close.frameSent { return 0 }
+    if let close = state.close.frameDue(outboundIsEmpty: state.outbound.isEmpty) {
+      return sendCloseFrame(state, code: close.code, reason: close.reason)
+    }
+    if state.ping == .wanted {
+      state.ping = .sent
+      guard let eventLoop else { return -1 }
+      let headroom = shim_lws_pre()
+      let written = lws_write(
+        state.wsi,
+        (eventLoop.resources.pingBuffer + headroom).assumingMemoryBound(to: UInt8.self),
+        LWSResources.pingPayload.count, LWS_WRITE_PING)
+      if written < 0 { return -1 }
+      if !state.outbound.isEmpty { lws_callback_on_writable(state.wsi) }
+      return 0
+    }
+    guard let frame = state.outbound.popFirst() else { return 0 }
+    // Written straight from the shared frame: lws puts the frame header in its headroom
+    // (`start()` checked that `LWS_PRE` fits) and either sends everything or copies what the
+    // socket did not take into its own buffer. That holds because permessage-deflate is off
+    // (no `info.extensions`): with deflate lws keeps pointing into the buffer until the next
+    // WRITEABLE, and a buffer shared between connections would be corrupted.
+    let written = frame.withWireBuffer { payload, length in
+      lws_write(state.wsi, payload, length, LWS_WRITE_TEXT)
+    }
+    if written < 0 { return -1 }
+    metrics?.frameWritten(bytes: frame.count)
+    if !state.outbound.isEmpty || !state.close.isOpen {
+      lws_callback_on_writable(state.wsi)
+    }
+    return 0
+  }
+
+  // MARK: - Closed
+
+  /// `LWS_CALLBACK_CLOSED`: the connection is gone and reported.
+  func closed(session: UnsafeMutablePointer<shim_session>?) {
+    // Also called for upgrades that failed before ESTABLISHED: then the session is all zero.
+    guard let session, session.pointee.established != 0 else { return }
+    session.pointee.established = 0
+    session.pointee.state = nil
+    let id = ConnectionID(rawValue: session.pointee.connection_id)
+    connections.removeValue(forKey: id)?.release()
+    metrics?.connectionClosed(open: connections.count)
+    if gate.closed(id) {
+      backPressure.pausedConnections.store(gate.paused.count, ordering: .sequentiallyConsistent)
+    }
+    deliver(.closed(id))
+    if shuttingDown && connections.isEmpty { stopLoop() }
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Lobby
+import Logging
+import Protocol
+import Store
+import Testing
+
+@testable import Server
+
+/// `[TransportCommand].append(actions:)`: what the lobby's actions become on the transport, and
+/// where the journal's holds go.
+@Suite struct LobbyActionsToCommandsTests {
+  private static let alice = ConnectionID(rawValue: 1)
+  private static let bob = ConnectionID(rawValue: 2)
+
+  private static func frame(_ text: String) -> Frame { Frame(Array(text.utf8)) }
+
+  private static func describe(_ commands: [TransportCommand]) -> [String] {
+    commands.map { command in
+      switch command {
+      case .send(let frame, let ids):
+        "send \(String(decoding: frame.payload, as: UTF8.self)) \(ids.map(\.rawValue))"
+      case .sendAtOnce(let frame, let ids):
+        "now \(String(decoding: frame.payload, as: UTF8.self)) \(ids.map(\.rawValue))"
+      case .close(let id, let code, let reason): "close \(id.rawValue) \(code) \(reason)"
+      case .hold(let ticket): "hold \(ticket)"
+      case .release(let ticket): "release \(ticket)"
+      case .moveShown(let at): "shown \(at)"
+      }
+    }
+  }
+
+  /// A writer that is never started: its tickets count 1, 2, 3… and nothing is written.
+  private static func idleWriter() -> JournalWriter {
+    JournalWriter(store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+  }
+
+  @Test func withoutEntriesEveryActionBecomesItsCommandInOrder() {
+    var commands: [TransportCommand] = [.release(9)]
+    commands.append(
+      actions: [
+        .send(Self.frame("a"), to: [Self.alice, Self.bob]),
+        .sendAtOnce(Self.frame("b"), to: [Self.bob]),
+        .close(Self.alice, code: 4001, reason: "bye"),
+      ], journal: Self.idleWriter())
+    // Appended after what was there.
+    #expect(
+      Self.describe(commands) == ["release 9", "send a [1, 2]", "now b [2]", "close 1 4001 bye"])
+  }
+
+  @Test func entriesGoToTheJournalAsOneBatchAndHoldWhatFollows() {
+    let writer = Self.idleWriter()
+    var commands: [TransportCommand] = []
+    commands.append(
+      actions: [
+        .journal(.tableClosed("t1")), .journal(.tableClosed("t2")), .send(Self.frame("a"), to: []),
+        .send(Self.frame("b"), to: []),
+      ], journal: writer)
+    #expect(Self.describe(commands) == ["hold 1", "send a []", "send b []"])
+    #expect(writer.lastQueuedTicket == 1)
+  }
+
+  @Test func eachRunOfEntriesHoldsTheActionsAfterItEvenWithNoneAfterIt() {
+    let writer = Self.idleWriter()
+    var commands: [TransportCommand] = []
+    commands.append(
+      actions: [
+        .journal(.tableClosed("t1")), .send(Self.frame("a"), to: []),
+        .journal(.tableClosed("t2")), .sendAtOnce(Self.frame("b"), to: []),
+        .journal(.tableClosed("t3")), .close(Self.alice, code: 1000, reason: ""),
+        .journal(.tableClosed("t4")),
+      ], journal: writer)
+    #expect(
+      Self.describe(commands) == [
+        "hold 1", "send a []", "hold 2", "now b []", "hold 3", "close 1 1000 ", "hold 4",
+      ])
+    // The next decision's frames wait behind the last hold.
+    commands.append(actions: [.send(Self.frame("c"), to: [])], journal: writer)
+    #expect(Self.describe(commands).suffix(2) == ["hold 4", "send c []"])
+    #expect(writer.lastQueuedTicket == 4)
+  }
+
+  @Test func movesAreShownAfterEverythingTheirActionsSend() {
+    let writer = Self.idleWriter()
+    var commands: [TransportCommand] = []
+    commands.append(
+      actions: [.send(Self.frame("a"), to: []), .journal(.tableClosed("t1"))], journal: writer,
+      movesReceivedAt: [5, 6])
+    #expect(Self.describe(commands) == ["send a []", "hold 1", "shown 5.0", "shown 6.0"])
+  }
+
+  @Test func withoutAJournalEntriesAreDroppedAndNothingIsHeld() {
+    var commands: [TransportCommand] = []
+    commands.append(
+      actions: [.journal(.tableClosed("t1")), .send(Self.frame("a"), to: [])],
+      movesReceivedAt: [1])
+    #expect(Self.describe(commands) == ["send a []", "shown 1.0"])
+  }
+
+  @Test func aQuestionWaitsForTheEntriesBeforeItAndARefusalGoesAtOnce() {
+    let writer = Self.idleWriter()
+    let records = RecordReader(
+      store: MemoryJournalStore(), journal: writer, logger: Logger(label: "test"),
+      queue: RecordQueue(perConnection: 1, capacity: 8))
+    let question = RecordRequest(connection: Self.alice, replyTo: nil, kind: .record(id: "g1"))
+    var commands: [TransportCommand] = []
+    commands.append(
+      actions: [.journal(.tableClosed("t1")), .query(question), .query(question)],
+      journal: writer, records: records)
+    // The first question is queued with the reader (after ticket 1); the second is one too
+    // many for alice and refused at once.
+    let described = Self.describe(commands)
+    #expect(described.count == 2)
+    #expect(described.first == "hold 1")
+    #expect(described.last?.hasPrefix("now ") == true)
+    #expect(described.last?.contains("unavailable") == true)
+    #expect(described.last?.hasSuffix("[1]") == true)
+  }
+}
