@@ -52,7 +52,7 @@ journal_begin() {
   JOURNAL_DIR=""
   JOURNAL_DB=""
   JOURNAL_SUFFIX=""
-  if ! "$binary" --help 2>&1 | grep -q -- '--no-journal'; then
+  if ! "$binary" --help 2>&1 | grep -- "--no-journal" >/dev/null; then
     JOURNAL_KIND=none
     JOURNAL_LABEL="none (a server older than the journal)"
     return 0

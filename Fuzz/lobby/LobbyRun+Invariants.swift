@@ -32,8 +32,10 @@ extension LobbyRun {
     for id in state.tableIDs {
       guard let table = state.table(id) else { fatalError("step \(step): \(id) has no table") }
       // Table "tN" is in shard N % shardCount: its players' moves are decided there, unless
-      // it is turn-based (a move then sets the turn clock, which needs the whole state).
-      let shard = table.isTurnBased ? nil : Int(id.dropFirst()).map { $0 % shardCount }
+      // it is turn-based (a move then sets the turn clock, which needs the whole state) or the
+      // journal is down (the whole state refuses every move then).
+      let shard =
+        table.isTurnBased || state.journalDown ? nil : Int(id.dropFirst()).map { $0 % shardCount }
       // Seats 0..<64 as bits (the decoder allows 1...8 seats); any other in a set.
       var seats: UInt64 = 0
       var otherSeats = Set<Int>()

@@ -16,6 +16,14 @@ struct LobbyRun {
   /// Whether a seated player's `choose` is decided on its table's shard, as the sharded
   /// executors decide it, rather than by ``LobbyState/receive(_:from:now:)``.
   let movesOnShards: Bool
+  /// Whether the lobby journals: its entries are written to ``journal`` as the shell's writer
+  /// would, the journal may go down and come back, and the lobby may be started again from it.
+  let journaling: Bool
+  /// What the lobby journaled so far.
+  var journal = JournalImage()
+  /// How the lobby was made, to make it again at a restart.
+  let configuration: LobbyConfiguration
+  let entropy: LobbyEntropy
   var now: Double = 0
   /// The connection each of the fuzzer's slots holds now; a slot gets a new one when it drops.
   var connections: [ConnectionID]
@@ -33,8 +41,10 @@ struct LobbyRun {
   init(input: ByteReader) {
     var input = input
     // 0: one state, every message through `receive`; 1, 2, 3: that many shards, moves on them.
-    let mode = input.below(4)
-    movesOnShards = mode > 0
+    // 4 to 7: the same, journaling.
+    let mode = input.below(8)
+    movesOnShards = mode % 4 > 0
+    journaling = mode >= 4
     self.input = input
     var configuration = LobbyConfiguration()
     // Small limits and short timings, so that few bytes reach every edge.
@@ -47,21 +57,22 @@ struct LobbyRun {
     configuration.inviteMissBurst = 3
     configuration.inviteMissRefillSeconds = 2
     configuration.inviteCodeLength = 4
+    configuration.journal = journaling
     let issued = self.issued
     let seeds = Mutex(SplitMix64(seed: 1))
     let codes = Mutex(SplitMix64(seed: 2))
-    state = LobbyState(
-      configuration: configuration,
-      entropy: LobbyEntropy(
-        seed: { seeds.withLock { $0.next() } },
-        token: {
-          issued.count.withLock {
-            $0 += 1
-            return "tok\($0)"
-          }
-        },
-        below: { n in codes.withLock { Int($0.next() % UInt64(n)) } }),
-      shards: max(1, mode))
+    let entropy = LobbyEntropy(
+      seed: { seeds.withLock { $0.next() } },
+      token: {
+        issued.count.withLock {
+          $0 += 1
+          return "tok\($0)"
+        }
+      },
+      below: { n in codes.withLock { Int($0.next() % UInt64(n)) } })
+    self.configuration = configuration
+    self.entropy = entropy
+    state = LobbyState(configuration: configuration, entropy: entropy, shards: max(1, mode % 4))
     connections = (1...UInt64(Self.connectionCount)).map { ConnectionID($0) }
     nextConnection = UInt64(Self.connectionCount) + 1
     text.reserveCapacity(256)
@@ -88,6 +99,12 @@ struct LobbyRun {
       send(text, from: slot)
     case 22..<24:
       send(input.take(input.below(48)), from: slot)
+    case 26 where journaling:
+      // The journal's writer starts or stops failing; the shell tells the lobby before the
+      // next event.
+      state.journalAvailable(state.journalDown)
+    case 27 where journaling:
+      restart()
     case 24..<26:
       let connection = connections[slot]
       connections[slot] = newConnection()
@@ -154,9 +171,20 @@ struct LobbyRun {
         // The transport reports the closed connection gone, after the actions of this event.
         let more = state.disconnected(connection, now: now)
         apply(more)
-      case .journal, .query:
-        // The fuzzed lobby does not journal, so it keeps no records to ask about either.
-        preconditionFailure("a journal entry or query from a lobby that does not journal")
+      case .journal(let entry):
+        precondition(journaling, "a journal entry from a lobby that does not journal")
+        // While the journal is down players' moves and re-deals are refused; a pass the table
+        // makes itself (a turn's time up, a player gone) is still journaled, its frames held.
+        if case .move(let move) = entry, state.journalDown {
+          if case .pass = move.move {
+          } else {
+            fatalError("a player's move journaled while the journal is down: \(move)")
+          }
+        }
+        journal.write(entry)
+      case .query:
+        // The shell asks the store; the answer does not come back to the lobby.
+        precondition(journaling, "a query for records from a lobby that keeps none")
       }
     }
   }

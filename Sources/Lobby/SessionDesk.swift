@@ -118,10 +118,12 @@ struct SessionDesk: Sendable {
   }
 
   /// A session the journal kept, back after a restart: it waits for its resume until the
-  /// returned moment. A session whose table is not `open` waits at no table.
+  /// returned moment. A session whose table is not `open` waits at no table, and so does a
+  /// spectator's: a restart drops every connection, and a spectator whose connection drops
+  /// stops watching (a table that closed meanwhile would otherwise keep it for ever).
   mutating func restore(_ record: SessionRecord, now: Double, open: (String) -> Bool) -> Double {
     var record = record
-    if let id = record.tableID, !open(id) {
+    if let id = record.tableID, !open(id) || record.seat == nil {
       record.tableID = nil
       record.seat = nil
     }

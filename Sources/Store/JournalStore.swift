@@ -81,24 +81,6 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
   public var description: String { message }
 }
 
-extension JournalEntry {
-  /// A table id's number (`t12` → 12), or 0.
-  static func number(of id: String) -> Int {
-    Int(id.drop { !$0.isNumber }) ?? 0
-  }
-}
-
-extension FinishedGame {
-  /// The game with `moves` as its moves: a deal's moves as the journal holds them (in any
-  /// order, each index once), put in order with their times
-  /// (``JournalEntry/finishedInJournal(_:table:deal:)``).
-  func withMoves(_ moves: some Sequence<JournalMove>) -> FinishedGame {
-    var game = self
-    game.moves = moves.sorted { $0.index < $1.index }.map { FinishedMove($0.move, at: $0.at) }
-    return game
-  }
-}
-
 extension Move {
   /// The move as a database row keeps it: `kind` (0 a choice, 1 a pass, 2 a re-deal) and
   /// `card` (0 but for a choice); the seat is kept as it is.

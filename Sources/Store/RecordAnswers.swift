@@ -73,15 +73,6 @@ extension ScoresQuery {
 }
 
 extension FinishedGame {
-  /// The id of the game a store keeps as number `number` (`g12`).
-  static func id(number: Int) -> String { "g\(number)" }
-
-  /// The number in an id made by ``id(number:)``, or nil for any other string.
-  static func number(ofID id: String) -> Int? {
-    guard id.hasPrefix("g") else { return nil }
-    return Int(id.dropFirst())
-  }
-
   /// A game as a database store reads it back: its record (kept without its id), with the id
   /// its number gives it.
   static func kept(number: Int, record: String, decoder: JSONDecoder) throws -> FinishedGame {

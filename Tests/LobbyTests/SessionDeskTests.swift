@@ -158,4 +158,21 @@ import Testing
     #expect(desk.session(token: "#x")?.detachedSince == 5)
     #expect(desk.takeJournal() == [])
   }
+
+  /// Found by the lobby's fuzz target with the journal on: a spectator restored at a solo
+  /// table stayed "at" it after its player left and the table closed. A restart drops every
+  /// connection, and a spectator whose connection drops stops watching: so it comes back at
+  /// no table; a player comes back to the seat held for them.
+  @Test func aRestoredSpectatorWaitsAtNoTableAndAPlayerAtTheirSeat() {
+    var desk = Self.desk()
+    _ = desk.restore(
+      SessionRecord(token: "#s", name: "Sam", tableID: "t1", seat: nil, player: nil), now: 5
+    ) { $0 == "t1" }
+    _ = desk.restore(
+      SessionRecord(token: "#p", name: "Ada", tableID: "t1", seat: 0, player: nil), now: 5
+    ) { $0 == "t1" }
+    #expect(desk.session(token: "#s")?.tableID == nil)
+    #expect(desk.session(token: "#p")?.tableID == "t1")
+    #expect(desk.session(token: "#p")?.seat == 0)
+  }
 }
