@@ -35,9 +35,9 @@ extension LobbyState {
   func moveTicket(for session: SessionRegistry.Session) -> Result<MoveTicket, MoveRefusal> {
     guard let tableID = session.tableID else { return .failure(.notAtTable) }
     let shard = slots.index(of: tableID)
-    guard let isTurnBased = slots.shards[shard].withSlot(tableID, { $0.table.isTurnBased }) else {
-      return .failure(.notAtTable)
-    }
+    // Not the shard nor the table, which another thread may be changing under the shard's
+    // lock: what changes only under the whole state (``openTables``).
+    guard let isTurnBased = openTables[tableID] else { return .failure(.notAtTable) }
     guard let seat = session.seat else { return .failure(.spectator) }
     guard !journalDown else { return .failure(.journalDown) }
     return .success(

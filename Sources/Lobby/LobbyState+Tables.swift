@@ -14,6 +14,7 @@ extension LobbyState {
       seed: entropy.seed(), rules: configuration.tableRules,
       now: now)
     slots[id] = Slot(table: table, creator: creator)
+    openTables[id] = table.isTurnBased
     openedBy[creator, default: 0] += 1
     // Listed once its creator sits (settle), so the lobby never shows it empty.
     return id
@@ -21,6 +22,7 @@ extension LobbyState {
 
   private mutating func closeTable(_ id: String, now: Double) {
     guard let slot = slots.removeValue(forKey: id) else { return }
+    openTables[id] = nil
     if configuration.journal { journal.append(.tableClosed(id)) }
     if !slot.recipients.isEmpty {
       out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: slot.recipients))
@@ -220,6 +222,7 @@ extension LobbyState {
       let table = try GameCatalog.reopen(
         record, moves: moves, rules: configuration.tableRules, now: now)
       slots[record.id] = Slot(table: table, creator: record.creator)
+      openTables[record.id] = table.isTurnBased
       openedBy[record.creator, default: 0] += 1
     }
     let tables = self.slots

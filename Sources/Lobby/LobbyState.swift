@@ -42,6 +42,11 @@ public struct LobbyState: Sendable {
   var deadlines = DeadlineQueue<Deadline>()
   /// How many open tables each session (by token hash) opened.
   var openedBy: [String: Int] = [:]
+  /// Every open table, and whether it takes turns. Kept here rather than read off the shards,
+  /// because ``moveTicket(of:)`` runs holding only the state shared while another thread may
+  /// be playing a move at that very table under its shard's lock; this changes only when a
+  /// table opens or closes, which takes the whole state.
+  var openTables: [String: Bool] = [:]
   var nextTableNumber = 1
   /// The actions of the event being handled.
   var out: [LobbyAction] = []

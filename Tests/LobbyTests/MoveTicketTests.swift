@@ -51,6 +51,13 @@ import Testing
     #expect(state.moveTicket(of: ada) == nil)
     state.journalAvailable(true)
     #expect(state.moveTicket(of: ada) == set)
+
+    // What a ticket reads of its table is kept apart from the shards (another thread may be
+    // changing the table), and follows the tables' opening and closing.
+    #expect(state.openTables == ["t1": false, "t2": true])
+    _ = Self.send(#"{"type":"leave"}"#, from: ada, to: &state)
+    #expect(state.openTables == ["t2": true])
+    #expect(state.moveTicket(of: ada) == nil)
   }
 
   @Test func aSpectatorIsRefusedAndCountedWhateverTheExecutors() throws {
