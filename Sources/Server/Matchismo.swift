@@ -139,5 +139,7 @@ struct Matchismo: AsyncParsableCommand {
   }
 }
 
+// ArgumentParser reads `--log-level` straight as swift-log's level; neither package declares it.
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 extension Durability: ExpressibleByArgument {}

@@ -129,7 +129,7 @@ final class PostgresCluster: Sendable {
       posix_spawn_file_actions_addclose(&actions, descriptor)
     }
     let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var child = pid_t()
     let result = posix_spawnp(&child, arguments[0], &actions, nil, argv, environ)
     guard result == 0 else {

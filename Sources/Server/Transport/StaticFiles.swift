@@ -39,11 +39,6 @@ struct StaticFiles: Sendable {
   /// because file names carry no version.
   static let assetMaxAge = 300
 
-  /// Files of the web root at `root` (already resolved with `realpath`).
-  init(root: String) {
-    self.root = root
-  }
-
   /// The file to send for a request path (as lws hands it over: decoded, without the query),
   /// or `nil` for 404.
   func resolve(_ requestPath: String) -> Resolved? {
