@@ -69,20 +69,19 @@ case1() { # label procs mode rate kind options...
   start "$label" "$kind" "$@"; load "$label" "$n" "$mode" "$rate" "$DUR"
   [ "$kind" = relay ] || metrics "$label"; stop
 }
-part a && for rep in $(seq $REPS); do
-  case1 "a-relay-$rep" 1 open 5000 relay
-  case1 "a-journal-$rep" 1 open 5000 head
-  case1 "a-journal-p1024-$rep" 1 open 5000 head1024
-  case1 "a-base-journal-$rep" 1 open 5000 base
-  case1 "a-nojournal-$rep" 1 open 5000 head --no-journal
-done
-part b && for rep in $(seq $REPS); do
-  case1 "b-relay-$rep" 1 max 1 relay
-  case1 "b-journal-$rep" 1 max 1 head
-  case1 "b-journal-p1024-$rep" 1 max 1 head1024
-  case1 "b-base-journal-$rep" 1 max 1 base
-  case1 "b-nojournal-$rep" 1 max 1 head --no-journal
-done
+rounds() { # scenario mode rate: REPS rounds of the relay, the head (4 KiB and 1 KiB pages),
+  # the base and the head without the journal, in that order
+  local rep
+  for rep in $(seq "$REPS"); do
+    case1 "$1-relay-$rep" 1 "$2" "$3" relay
+    case1 "$1-journal-$rep" 1 "$2" "$3" head
+    case1 "$1-journal-p1024-$rep" 1 "$2" "$3" head1024
+    case1 "$1-base-journal-$rep" 1 "$2" "$3" base
+    case1 "$1-nojournal-$rep" 1 "$2" "$3" head --no-journal
+  done
+}
+part a && rounds a open 5000
+part b && rounds b max 1
 if part b4; then
   case1 b4-relay 4 max 1 relay
   case1 b4-journal 4 max 1 head
