@@ -175,66 +175,69 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   }
 
   private func write(_ entries: [JournalEntry], to database: DatabaseQueue) throws {
-    try database.write { db in
-      for entry in entries {
-        switch entry {
-        case .table(let record):
-          let text = String(decoding: try encoder.encode(record), as: UTF8.self)
-          try db.cachedStatement(
-            sql: """
-              INSERT INTO game_table (id, number, open, deal, record) VALUES (?, ?, 1, ?, ?)
-              ON CONFLICT(id) DO UPDATE SET open = 1, deal = excluded.deal, record = excluded.record
-              """
-          ).execute(arguments: [record.id, JournalEntry.number(of: record.id), record.deal, text])
-          try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ? AND deal < ?")
-            .execute(arguments: [record.id, record.deal])
-        case .move(let move):
-          let (kind, card) = move.move.row
-          try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO move VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-          ).execute(arguments: [
-            move.table, move.deal, move.index, kind, move.move.seat, card, move.at, move.version,
-          ])
-        case .tableClosed(let id):
-          // Nothing of a closed table is read again; only its number stays used.
-          let number = JournalEntry.number(of: id)
-          try db.cachedStatement(sql: "UPDATE table_number SET highest = ? WHERE highest < ?")
-            .execute(arguments: [number, number])
-          try db.cachedStatement(sql: "DELETE FROM game_table WHERE id = ?")
-            .execute(arguments: [id])
-          try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ?")
-            .execute(arguments: [id])
-        case .session(let session):
-          try db.cachedStatement(
-            sql: """
-              INSERT INTO session (token, name, table_id, seat, player) VALUES (?, ?, ?, ?, ?)
-              ON CONFLICT(token) DO UPDATE SET
-                name = excluded.name, table_id = excluded.table_id, seat = excluded.seat,
-                player = excluded.player
-              """
-          ).execute(arguments: [
-            session.token, session.name, session.tableID, session.seat, session.player,
-          ])
-        case .sessionEnded(let token):
-          try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
-            .execute(arguments: [token])
-        case .finished(let game):
-          try keep(game, in: db)
-        case .finishedInJournal(let game, let table, let deal):
-          // Its moves are the deal's rows, written before it in this transaction (a long game:
-          // a few thousand rows read once, when it ends).
-          let moves = try Row.fetchAll(
-            db,
-            sql: "SELECT idx, kind, seat, card, at FROM move WHERE table_id = ? AND deal = ?",
-            arguments: [table, deal]
-          ).map { row in
-            JournalMove(
-              table: table, deal: deal, index: row["idx"],
-              move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
-              version: 0)
-          }
-          try keep(game.withMoves(moves), in: db)
+    try database.writeWithoutTransaction { db in
+      try inBatchTransaction(db) { try write(entries, in: db) }
+    }
+  }
+
+  /// The rows of `entries`, in `db`'s transaction.
+  private func write(_ entries: [JournalEntry], in db: Database) throws {
+    var moveInsert: Statement?
+    for entry in entries {
+      switch entry {
+      case .table(let record):
+        let text = String(decoding: try encoder.encode(record), as: UTF8.self)
+        try db.cachedStatement(
+          sql: """
+            INSERT INTO game_table (id, number, open, deal, record) VALUES (?, ?, 1, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET open = 1, deal = excluded.deal, record = excluded.record
+            """
+        ).execute(arguments: [record.id, JournalEntry.number(of: record.id), record.deal, text])
+        try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ? AND deal < ?")
+          .execute(arguments: [record.id, record.deal])
+      case .move(let move):
+        let statement = try moveInsert ?? db.cachedStatement(sql: Self.moveInsert)
+        moveInsert = statement
+        try insert(move, with: statement, in: db)
+      case .tableClosed(let id):
+        // Nothing of a closed table is read again; only its number stays used.
+        let number = JournalEntry.number(of: id)
+        try db.cachedStatement(sql: "UPDATE table_number SET highest = ? WHERE highest < ?")
+          .execute(arguments: [number, number])
+        try db.cachedStatement(sql: "DELETE FROM game_table WHERE id = ?")
+          .execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ?")
+          .execute(arguments: [id])
+      case .session(let session):
+        try db.cachedStatement(
+          sql: """
+            INSERT INTO session (token, name, table_id, seat, player) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(token) DO UPDATE SET
+              name = excluded.name, table_id = excluded.table_id, seat = excluded.seat,
+              player = excluded.player
+            """
+        ).execute(arguments: [
+          session.token, session.name, session.tableID, session.seat, session.player,
+        ])
+      case .sessionEnded(let token):
+        try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
+          .execute(arguments: [token])
+      case .finished(let game):
+        try keep(game, in: db)
+      case .finishedInJournal(let game, let table, let deal):
+        // Its moves are the deal's rows, written before it in this transaction (a long game:
+        // a few thousand rows read once, when it ends).
+        let moves = try Row.fetchAll(
+          db,
+          sql: "SELECT idx, kind, seat, card, at FROM move WHERE table_id = ? AND deal = ?",
+          arguments: [table, deal]
+        ).map { row in
+          JournalMove(
+            table: table, deal: deal, index: row["idx"],
+            move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
+            version: 0)
         }
+        try keep(game.withMoves(moves), in: db)
       }
     }
   }
