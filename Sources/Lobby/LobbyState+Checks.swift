@@ -17,10 +17,10 @@ extension LobbyState {
           to: connection)
         return nil
       }
-      if let id = feed.table(withCode: code), slots.contains(id) { return id }
+      if let id = feed.table(withCode: code), hosts.contains(id) { return id }
       desk.missed(token: session.token, now: now)
     case .id(let id):
-      if feed.isPublic(id), slots.contains(id) { return id }
+      if feed.isPublic(id), hosts.contains(id) { return id }
     }
     reply(ProtocolError(.unknownTable, "There is no such table.", replyTo: replyTo), to: connection)
     return nil
@@ -68,7 +68,7 @@ extension LobbyState {
   ) -> Bool {
     // A solo table of its own closes the moment the session leaves it: count it as gone. Any
     // other table stays open (for the others, or for its empty-table grace).
-    let current = session.tableID.flatMap { slots[$0] }
+    let current = session.tableID.flatMap { hosts[$0] }
     let leavingOwn =
       current.map { $0.creator == session.token && $0.table.listing.seats == 1 } == true ? 1 : 0
     if (openedBy[session.token] ?? 0) - leavingOwn >= configuration.tablesPerSession {
@@ -79,7 +79,7 @@ extension LobbyState {
           replyTo: replyTo), to: connection)
       return false
     }
-    if slots.count >= configuration.maxTables {
+    if hosts.count >= configuration.maxTables {
       reply(
         ProtocolError(.serverFull, "The server has no room for another table.", replyTo: replyTo),
         to: connection)
@@ -92,7 +92,7 @@ extension LobbyState {
   mutating func seated(
     _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID
   ) -> (String, Int)? {
-    guard let tableID = session.tableID, slots.contains(tableID) else {
+    guard let tableID = session.tableID, hosts.contains(tableID) else {
       refuse(.notAtTable, replyTo: replyTo, connection, counted: false)
       return nil
     }

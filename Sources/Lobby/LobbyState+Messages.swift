@@ -60,28 +60,20 @@ extension LobbyState {
       send(ServerMessage.left(replyTo: replyTo), to: connection)
     case .start:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
-      switch slots[tableID]!.table.start(by: seat, replyTo: replyTo, now: now) {
-      case .success(let b):
-        broadcast(b, at: tableID)
-        settle(tableID, now: now)
-      case .failure(let error): reply(error, to: connection)
-      }
+      let event = TableHost.Event.start(seat: seat, connection: connection, replyTo: replyTo)
+      if handle(event, at: tableID, now: now)?.refusal == nil { settle(tableID, now: now) }
     case .redeal:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
       guard !journalDown else { return refuse(.journalDown, replyTo: replyTo, connection) }
-      switch slots[tableID]!.table.requestRedeal(by: seat, replyTo: replyTo, now: now) {
-      case .success(let b):
-        broadcast(b, at: tableID)
-        settle(tableID, now: now)
-      case .failure(let error): reply(error, to: connection)
-      }
+      let event = TableHost.Event.redeal(seat: seat, connection: connection, replyTo: replyTo)
+      if handle(event, at: tableID, now: now)?.refusal == nil { settle(tableID, now: now) }
     case .resync:
-      guard let tableID = session.tableID, let slot = slots[tableID] else {
+      guard let tableID = session.tableID, let host = hosts[tableID] else {
         reply(
           ProtocolError(.notAtTable, "You are not at a table.", replyTo: replyTo), to: connection)
         return
       }
-      send(slot.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+      send(host.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
     }
   }
 
@@ -107,7 +99,7 @@ extension LobbyState {
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: true,
           maxMessageBytes: configuration.maxMessageBytes), to: connection)
-      if let tableID = session.tableID, slots.contains(tableID) {
+      if let tableID = session.tableID, hosts.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
       }
     case .opened(let session, let token):
@@ -131,11 +123,7 @@ extension LobbyState {
     let id = openTable(
       setup, isPrivate: true, creator: session.token, solo: true, name: session.name,
       player: session.player, now: now)
-    slots[id]!.add(connection, as: .player(seat: 0))
-    desk.seat(token: session.token, tableID: id, seat: 0)
-    feed.unwatch(connection)
-    send(slots[id]!.table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection)
-    settle(id, now: now)
+    enterSolo(session, connection, at: id, replyTo: replyTo, now: now)
   }
 
   private mutating func quickMatch(
@@ -152,7 +140,7 @@ extension LobbyState {
     leaveTable(session, now: now)
     // Leaving may have changed the list (the table left could be the candidate).
     if let id = feed.quickMatch(game: game, seats: seats),
-      slots[id]?.table.sitProblem(replyTo: replyTo) == nil
+      hosts[id]?.table.sitProblem(replyTo: replyTo) == nil
     {
       sit(session, connection, at: id, replyTo: replyTo, now: now)
     } else {
@@ -168,10 +156,10 @@ extension LobbyState {
     guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
     else { return }
     if session.tableID == id, let seat = session.seat {
-      send(slots[id]!.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
+      send(hosts[id]!.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
       return
     }
-    if let problem = slots[id]!.table.sitProblem(replyTo: replyTo) {
+    if let problem = hosts[id]!.table.sitProblem(replyTo: replyTo) {
       reply(problem, to: connection)
       return
     }
@@ -188,10 +176,10 @@ extension LobbyState {
       // Already here (watching, or seated: a player does not become a spectator of their own
       // table, which could close it under them).
       send(
-        slots[id]!.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+        hosts[id]!.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
       return
     }
-    guard slots[id]!.table.spectators < configuration.spectatorLimit else {
+    guard hosts[id]!.table.spectators < configuration.spectatorLimit else {
       reply(
         ProtocolError(
           .spectatorLimit, "This table has as many spectators as it takes.", replyTo: replyTo),

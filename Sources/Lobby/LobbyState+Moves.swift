@@ -34,7 +34,7 @@ extension LobbyState {
   /// The checks every move passes, in the order their refusals are answered.
   func moveTicket(for session: SessionRegistry.Session) -> Result<MoveTicket, MoveRefusal> {
     guard let tableID = session.tableID else { return .failure(.notAtTable) }
-    let shard = slots.index(of: tableID)
+    let shard = hosts.index(of: tableID)
     // Not the shard nor the table, which another thread may be changing under the shard's
     // lock: what changes only under the whole state (``openTables``).
     guard let isTurnBased = openTables[tableID] else { return .failure(.notAtTable) }
@@ -82,40 +82,29 @@ extension LobbyState {
     return (actions, accepted)
   }
 
-  /// The one place moves are decided: plays the move at its table, in its shard, and appends
-  /// the move's journal entries, then its frames.
+  /// The one place moves are decided: the move goes to its table's host, in its shard, which
+  /// appends its journal entries to `actions`, then its frames.
   @discardableResult
   private func play(
     _ card: Int, ticket: MoveTicket, replyTo: MessageID?, from connection: ConnectionID,
     now: Double, into actions: inout [LobbyAction]
   ) -> Bool {
-    let shard = slots.shards[ticket.shard]
-    // One look-up of the slot, changed where it is stored.
-    let journals = configuration.journal
-    let outcome = shard.withSlot(ticket.tableID) { slot in
-      let result = slot.table.choose(card: card, by: ticket.seat, replyTo: replyTo, now: now)
-      // The move is written down before its diff may leave.
-      if journals {
-        Self.journalFirst(slot.table.takeJournal(creator: slot.creator), into: &actions)
-      }
-      return (result, slot.recipients)
+    let shard = hosts.shards[ticket.shard]
+    // One look-up of the host, changed where it is stored. The ticket was taken under the same
+    // hold: its table is there.
+    let decided = shard.withHost(ticket.tableID) { host in
+      host.choose(
+        card, seat: ticket.seat, connection: connection, replyTo: replyTo, now: now,
+        into: &actions)
     }
-    // The ticket was taken under the same hold: its table is there.
-    guard let (result, recipients) = outcome else { return false }
-    switch result {
-    case .success(let b):
-      shard.movesAccepted += 1
-      if b.seatFrames != nil, let slot = shard.withSlot(ticket.tableID, { $0 }) {
-        slot.deliver(b, into: &actions)
-      } else if !recipients.isEmpty {
-        actions.append(.send(b.frame, to: recipients))
-      }
-      return true
-    case .failure(let error):
-      shard.movesRejected[error.code, default: 0] += 1
-      actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
+    // nil: no such table; .some(nil): accepted; .some(error): refused.
+    guard let decided else { return false }
+    if let refusal = decided {
+      shard.movesRejected[refusal.code, default: 0] += 1
       return false
     }
+    shard.movesAccepted += 1
+    return true
   }
 
   /// Answers a move (or, not `counted`, another request of a player) that may not be made,

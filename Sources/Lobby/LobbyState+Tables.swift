@@ -13,52 +13,63 @@ extension LobbyState {
       setup, id: id, code: code, isPrivate: isPrivate, solo: solo ? (name, creator, player) : nil,
       seed: entropy.seed(), rules: configuration.tableRules,
       now: now)
-    slots[id] = Slot(table: table, creator: creator)
-    openTables[id] = table.isTurnBased
-    openedBy[creator, default: 0] += 1
+    host(TableHost(table: table, creator: creator, emptyTableGrace: configuration.emptyTableGrace))
     // Listed once its creator sits (settle), so the lobby never shows it empty.
     return id
   }
 
+  /// Puts `host` in the router's map: its table is open from now on.
+  private mutating func host(_ host: TableHost) {
+    let id = host.table.id
+    hosts[id] = host
+    openTables[id] = host.table.isTurnBased
+    openedBy[host.creator, default: 0] += 1
+  }
+
   private mutating func closeTable(_ id: String, now: Double) {
-    guard let slot = slots.removeValue(forKey: id) else { return }
+    guard let host = hosts.removeValue(forKey: id) else { return }
     openTables[id] = nil
     if configuration.journal { journal.append(.tableClosed(id)) }
-    if !slot.recipients.isEmpty {
-      out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: slot.recipients))
+    if !host.recipients.isEmpty {
+      out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: host.recipients))
     }
-    for connection in slot.recipients {
+    for connection in host.recipients {
       if let session = desk.session(for: connection), session.tableID == id {
         desk.seat(token: session.token, tableID: nil, seat: nil)
       }
     }
-    openedBy[slot.creator, default: 1] -= 1
-    if openedBy[slot.creator] == 0 { openedBy[slot.creator] = nil }
+    openedBy[host.creator, default: 1] -= 1
+    if openedBy[host.creator] == 0 { openedBy[host.creator] = nil }
     deadlines.schedule(.table(id), at: nil)
     unlist(id, now: now)
+  }
+
+  /// Hands `event` to table `id`'s host and takes its frames and journal entries; nil when the
+  /// table is not open.
+  @discardableResult
+  mutating func handle(_ event: TableHost.Event, at id: String, now: Double)
+    -> TableHost.Outcome?
+  {
+    guard
+      let outcome = hosts.withHost(id, { host in host.handle(event, now: now) })
+    else { return nil }
+    if configuration.journal { journal += outcome.journal }
+    out += outcome.actions
+    return outcome
   }
 
   mutating func sit(
     _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
     replyTo: MessageID?, now: Double
   ) {
-    var slot = slots[id]!
-    switch slot.table.sit(
-      token: session.token, name: session.name, player: session.player, replyTo: replyTo, now: now)
-    {
-    case .failure(let error):
-      // Callers check sitProblem first; should it refuse anyway, nothing changed.
-      reply(error, to: connection)
-    case .success(let (seat, b)):
-      slots[id] = slot
-      // Everyone already here hears of the newcomer; the newcomer gets a snapshot instead.
-      broadcast(b, at: id)
-      slots[id]!.add(connection, as: .player(seat: seat))
-      desk.seat(token: session.token, tableID: id, seat: seat)
-      feed.unwatch(connection)
-      send(slot.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
-      settle(id, now: now)
-    }
+    let event = TableHost.Event.sit(
+      token: session.token, name: session.name, player: session.player,
+      connection: connection, replyTo: replyTo)
+    // Callers check sitProblem first; should it refuse anyway, nothing changed.
+    guard let seat = handle(event, at: id, now: now)?.seat else { return }
+    desk.seat(token: session.token, tableID: id, seat: seat)
+    feed.unwatch(connection)
+    settle(id, now: now)
   }
 
   /// Leaves the session's table for table `id`, then seats (or, not `asPlayer`, seats as a
@@ -68,7 +79,7 @@ extension LobbyState {
     asPlayer: Bool, replyTo: MessageID?, now: Double
   ) {
     leaveTable(session, now: now)
-    guard slots.contains(id) else {
+    guard hosts.contains(id) else {
       // Leaving closed it: an empty table past its grace, due to close in this very batch.
       reply(
         ProtocolError(.unknownTable, "That table has closed.", replyTo: replyTo), to: connection)
@@ -85,13 +96,20 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
     replyTo: MessageID?, now: Double
   ) {
-    if let b = slots[id]!.table.setSpectators(slots[id]!.table.spectators + 1) {
-      broadcast(b, at: id)
-    }
-    slots[id]!.add(connection, as: .spectator)
+    handle(.watch(connection: connection, replyTo: replyTo), at: id, now: now)
     desk.seat(token: session.token, tableID: id, seat: nil)
     feed.unwatch(connection)
-    send(slots[id]!.table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection)
+    settle(id, now: now)
+  }
+
+  /// The creator of the solo table `id` comes to it (seated at seat 0 when it was dealt).
+  mutating func enterSolo(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
+    replyTo: MessageID?, now: Double
+  ) {
+    handle(.enterSolo(connection: connection, replyTo: replyTo), at: id, now: now)
+    desk.seat(token: session.token, tableID: id, seat: 0)
+    feed.unwatch(connection)
     settle(id, now: now)
   }
 
@@ -99,18 +117,8 @@ extension LobbyState {
   mutating func leaveTable(_ session: SessionRegistry.Session, now: Double) {
     guard let tableID = session.tableID else { return }
     desk.seat(token: session.token, tableID: nil, seat: nil)
-    guard var slot = slots[tableID] else { return }
-    var broadcasts: [TableBroadcast] = []
-    if let connection = session.connection, slot.remove(connection) == .spectator,
-      let b = slot.table.setSpectators(max(0, slot.table.spectators - 1))
-    {
-      broadcasts.append(b)
-    }
-    if let seat = session.seat, let b = slot.table.release(seat: seat, now: now) {
-      broadcasts.append(b)
-    }
-    slots[tableID] = slot
-    for b in broadcasts { broadcast(b, at: tableID) }
+    let event = TableHost.Event.leave(connection: session.connection, seat: session.seat)
+    guard handle(event, at: tableID, now: now) != nil else { return }
     settle(tableID, now: now)
   }
 
@@ -120,22 +128,10 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, _ tableID: String,
     _ now: Double
   ) {
-    guard var slot = slots[tableID] else { return }
-    let role = slot.remove(connection)
-    var broadcasts: [TableBroadcast] = []
-    switch role {
-    case .spectator?:
-      if let b = slot.table.setSpectators(max(0, slot.table.spectators - 1)) {
-        broadcasts.append(b)
-      }
-      desk.seat(token: session.token, tableID: nil, seat: nil)
-    case .player(let seat)?:
-      if let b = slot.table.disconnect(seat: seat, now: now) { broadcasts.append(b) }
-    case nil:
-      break
+    guard let outcome = handle(.drop(connection: connection), at: tableID, now: now) else {
+      return
     }
-    slots[tableID] = slot
-    for b in broadcasts { broadcast(b, at: tableID) }
+    if outcome.role == .spectator { desk.seat(token: session.token, tableID: nil, seat: nil) }
     settle(tableID, now: now)
   }
 
@@ -145,69 +141,27 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, replacing old: ConnectionID?,
     at tableID: String, version: Int?, now: Double
   ) {
-    var slot = slots[tableID]!
-    let role: Role = session.seat.map { .player(seat: $0) } ?? .spectator
-    let wasHere = old.flatMap { slot.remove($0) } != nil
-    slot.add(connection, as: role)
-    var broadcasts: [TableBroadcast] = []
-    if role == .spectator && !wasHere,
-      let b = slot.table.setSpectators(slot.table.spectators + 1)
-    {
-      broadcasts.append(b)
-    }
-    // The catch-up shows the table as it was; the return is the next diff.
-    let missed = version.flatMap { slot.table.diffs(after: $0, seat: session.seat) }
-    let snapshot =
-      missed == nil ? slot.table.snapshot(replyTo: nil, you: session.seat, now: now) : nil
-    if let seat = session.seat, !wasHere, let b = slot.table.reconnect(seat: seat) {
-      broadcasts.append(b)
-    }
-    slots[tableID] = slot
-    // The catch-up comes before the broadcasts that follow it, which the connection (already a
-    // member) also receives.
-    if let missed {
-      for frame in missed { out.append(.send(frame, to: [connection])) }
-    } else if let snapshot {
-      send(snapshot, to: connection)
-    }
-    for b in broadcasts { broadcast(b, at: tableID) }
+    let event = TableHost.Event.rejoin(
+      connection: connection, replacing: old, seat: session.seat, version: version)
+    handle(event, at: tableID, now: now)
     settle(tableID, now: now)
   }
 
-  /// After a table changed: carries out what is due at once (a vote that reached its majority
-  /// because someone left), closes it when nobody is left to wait for, otherwise publishes its
-  /// row and schedules its next deadline.
+  /// After a table changed: its clock runs (a vote that reached its majority because someone
+  /// left carries at once); it closes when nobody is left to wait for, otherwise its row is
+  /// published and its next deadline scheduled.
   mutating func settle(_ id: String, now: Double) {
-    tick(id, now: now)
-  }
-
-  mutating func tick(_ id: String, now: Double) {
-    guard var slot = slots[id] else { return }
-    let (broadcasts, released) = slot.table.tick(now: now)
-    // Only held seats are released here, and a held seat's connection already left `members`.
-    for token in released where desk.session(token: token)?.tableID == id {
+    guard let outcome = handle(.clock, at: id, now: now) else { return }
+    // Only held seats are released here, and a held seat's connection already left the table.
+    for token in outcome.released where desk.session(token: token)?.tableID == id {
       desk.seat(token: token, tableID: nil, seat: nil)
     }
-    if configuration.journal { journal += slot.table.takeJournal(creator: slot.creator) }
-    slots[id] = slot
-    for b in broadcasts { broadcast(b, at: id) }
-    let table = slot.table
-    if let since = table.emptySince {
-      let solo = table.listing.seats == 1
-      let closesAt = solo ? since : since + configuration.emptyTableGrace
-      if closesAt <= now {
-        closeTable(id, now: now)
-        return
-      }
-      schedule(id, [table.nextDeadline, closesAt])
-    } else {
-      schedule(id, [table.nextDeadline])
+    if outcome.closes {
+      closeTable(id, now: now)
+      return
     }
-    publishRow(of: table, now: now)
-  }
-
-  private mutating func schedule(_ id: String, _ times: [Double?]) {
-    deadlines.schedule(.table(id), at: times.compactMap { $0 }.min())
+    deadlines.schedule(.table(id), at: outcome.deadline)
+    if let table = hosts[id]?.table { publishRow(of: table, now: now) }
   }
 
   // MARK: - Restart
@@ -221,18 +175,19 @@ extension LobbyState {
     for (record, moves) in contents.tables {
       let table = try GameCatalog.reopen(
         record, moves: moves, rules: configuration.tableRules, now: now)
-      slots[record.id] = Slot(table: table, creator: record.creator)
-      openTables[record.id] = table.isTurnBased
-      openedBy[record.creator, default: 0] += 1
+      host(
+        TableHost(
+          table: table, creator: record.creator,
+          emptyTableGrace: configuration.emptyTableGrace))
     }
-    let tables = self.slots
+    let tables = self.hosts
     for session in contents.sessions {
       let expiresAt = desk.restore(session, now: now) { tables.contains($0) }
       deadlines.schedule(.session(session.token), at: expiresAt)
     }
     desk.forgetChanges()
     nextTableNumber = max(nextTableNumber, contents.lastTableNumber + 1)
-    for id in slots.keys { tick(id, now: now) }
+    for id in hosts.keys { settle(id, now: now) }
     // Nothing to send (nobody is connected) and nothing new to write.
     out = []
     journal = []

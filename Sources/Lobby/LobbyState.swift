@@ -37,8 +37,8 @@ public struct LobbyState: Sendable {
   var desk: SessionDesk
   /// The lobby list and its watchers.
   var feed: LobbyFeed
-  /// Every open table and the connections at it.
-  let slots: TableShards
+  /// The router's map: every open table's host, by table id.
+  let hosts: TableShards
   var deadlines = DeadlineQueue<Deadline>()
   /// How many open tables each session (by token hash) opened.
   var openedBy: [String: Int] = [:]
@@ -69,7 +69,7 @@ public struct LobbyState: Sendable {
     self.entropy = entropy
     self.desk = SessionDesk(configuration: configuration)
     self.feed = LobbyFeed(flushInterval: configuration.lobbyFlushInterval)
-    self.slots = TableShards(count: shards)
+    self.hosts = TableShards(count: shards)
   }
 
   // MARK: - Reading
@@ -77,7 +77,7 @@ public struct LobbyState: Sendable {
   /// What the lobby has decided so far: its own refusals and every shard's moves.
   public var statistics: Statistics {
     var total = ownStatistics
-    for shard in slots.shards {
+    for shard in hosts.shards {
       total.movesAccepted += shard.movesAccepted
       total.movesRejected.merge(shard.movesRejected, uniquingKeysWith: +)
     }
@@ -86,17 +86,17 @@ public struct LobbyState: Sendable {
 
   /// Moves accepted so far (``statistics``' first count, without adding up the refusals).
   public var movesAccepted: Int {
-    slots.shards.reduce(ownStatistics.movesAccepted) { $0 + $1.movesAccepted }
+    hosts.shards.reduce(ownStatistics.movesAccepted) { $0 + $1.movesAccepted }
   }
 
   /// A number that grows whenever ``statistics`` changes: a reader compares it with the one it
   /// saw last before it looks at the statistics themselves.
   public var statisticsStamp: Int {
-    slots.shards.reduce(ownDecided) { $0 + $1.movesAccepted + $1.movesDecided }
+    hosts.shards.reduce(ownDecided) { $0 + $1.movesAccepted + $1.movesDecided }
   }
 
   /// How many tables are open.
-  public var tableCount: Int { slots.count }
+  public var tableCount: Int { hosts.count }
 
   /// How many sessions exist (attached or waiting for a resume).
   public var sessionCount: Int { desk.registry.count }
@@ -105,16 +105,19 @@ public struct LobbyState: Sendable {
   public mutating func nextDeadline() -> Double? { deadlines.earliest() }
 
   /// The table with `id`, if open.
-  public func table(_ id: String) -> (any TableArbiter)? { slots[id]?.table }
+  public func table(_ id: String) -> (any TableArbiter)? { hosts[id]?.table }
+
+  /// Table `id`'s host (everything the table is), if open.
+  public func host(of id: String) -> TableHost? { hosts[id] }
 
   /// The connections at table `id` and what they are there.
-  public func members(of id: String) -> [ConnectionID: Role] { slots[id]?.members ?? [:] }
+  public func members(of id: String) -> [ConnectionID: Role] { hosts[id]?.members ?? [:] }
 
   /// Every open table's id.
-  public var tableIDs: [String] { slots.keys }
+  public var tableIDs: [String] { hosts.keys }
 
   /// How many shards the tables are spread over.
-  public var shardCount: Int { slots.shards.count }
+  public var shardCount: Int { hosts.shards.count }
 
   /// Every session.
   public var sessions: [SessionRegistry.Session] { desk.registry.all }
@@ -184,7 +187,7 @@ public struct LobbyState: Sendable {
       if due.isEmpty { break }
       for deadline in due {
         switch deadline {
-        case .table(let id): tick(id, now: now)
+        case .table(let id): settle(id, now: now)
         case .session(let token): desk.expire(token: token, now: now)
         case .lobbyFlush: flushLobby(now: now)
         }
@@ -222,16 +225,6 @@ public struct LobbyState: Sendable {
   }
 
   // MARK: - Output
-
-  mutating func broadcast(_ b: TableBroadcast, at id: String) {
-    if b.seatFrames != nil {
-      guard let slot = slots[id] else { return }
-      slot.deliver(b, into: &out)
-      return
-    }
-    guard let recipients = slots[id]?.recipients, !recipients.isEmpty else { return }
-    out.append(.send(b.frame, to: recipients))
-  }
 
   mutating func reply(_ error: ProtocolError, to connection: ConnectionID) {
     send(ServerMessage.error(error), to: connection)

@@ -15,7 +15,7 @@ import Protocol
 /// copy from then on. Only ``LobbyState/choose(_:replyTo:from:ticket:now:)`` changes a shard
 /// without a `mutating` call, under the lock its ticket names.
 final class TableShard: @unchecked Sendable {
-  var slots: [String: LobbyState.Slot] = [:]
+  var hosts: [String: TableHost] = [:]
   /// Moves this shard's tables accepted.
   var movesAccepted = 0
   /// Moves refused at this shard's tables, by the code of the error sent back.
@@ -25,11 +25,11 @@ final class TableShard: @unchecked Sendable {
   /// Moves decided here, accepted or refused (a cheap "did anything change" for metrics).
   var movesDecided = 0
 
-  /// Runs `body` on the slot of table `id` where it is stored (one look-up, no copy of the
-  /// slot), or returns nil when the shard has no such table.
-  func withSlot<Result>(_ id: String, _ body: (inout LobbyState.Slot) -> Result) -> Result? {
-    guard let index = slots.index(forKey: id) else { return nil }
-    return body(&slots.values[index])
+  /// Runs `body` on the host of table `id` where it is stored (one look-up, no copy of the
+  /// host), or returns nil when the shard has no such table.
+  func withHost<Result>(_ id: String, _ body: (inout TableHost) -> Result) -> Result? {
+    guard let index = hosts.index(forKey: id) else { return nil }
+    return body(&hosts.values[index])
   }
 }
 
@@ -52,24 +52,30 @@ struct TableShards: Sendable {
   }
 
   /// The table with `id` and its members.
-  subscript(id: String) -> LobbyState.Slot? {
-    get { shards[index(of: id)].slots[id] }
-    nonmutating _modify { yield &shards[index(of: id)].slots[id] }
+  subscript(id: String) -> TableHost? {
+    get { shards[index(of: id)].hosts[id] }
+    nonmutating _modify { yield &shards[index(of: id)].hosts[id] }
   }
 
-  /// Whether table `id` is open (without copying its slot out).
+  /// Runs `body` on the host of table `id` where it is stored, or returns nil when no such
+  /// table is open.
+  func withHost<Result>(_ id: String, _ body: (inout TableHost) -> Result) -> Result? {
+    shards[index(of: id)].withHost(id, body)
+  }
+
+  /// Whether table `id` is open (without copying its host out).
   func contains(_ id: String) -> Bool {
-    shards[index(of: id)].slots.index(forKey: id) != nil
+    shards[index(of: id)].hosts.index(forKey: id) != nil
   }
 
   @discardableResult
-  func removeValue(forKey id: String) -> LobbyState.Slot? {
-    shards[index(of: id)].slots.removeValue(forKey: id)
+  func removeValue(forKey id: String) -> TableHost? {
+    shards[index(of: id)].hosts.removeValue(forKey: id)
   }
 
   /// How many tables are open.
-  var count: Int { shards.reduce(0) { $0 + $1.slots.count } }
+  var count: Int { shards.reduce(0) { $0 + $1.hosts.count } }
 
   /// Every open table's id.
-  var keys: [String] { shards.flatMap { $0.slots.keys } }
+  var keys: [String] { shards.flatMap { $0.hosts.keys } }
 }

@@ -1,0 +1,83 @@
+import Protocol
+
+/// The events that need more than a line of ``TableHost/handle(_:now:)``.
+extension TableHost {
+  mutating func sit(
+    _ token: String, _ name: String, _ player: String?, _ connection: ConnectionID,
+    _ replyTo: MessageID?, _ now: Double, _ outcome: inout Outcome
+  ) {
+    switch table.sit(token: token, name: name, player: player, replyTo: replyTo, now: now) {
+    case .failure(let error):
+      refuse(error, connection, &outcome)
+    case .success(let (seat, b)):
+      // Everyone already here hears of the newcomer; the newcomer gets a snapshot instead.
+      deliver(b, into: &outcome.actions)
+      add(connection, as: .player(seat: seat))
+      outcome.seat = seat
+      send(table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection, &outcome)
+    }
+  }
+
+  mutating func rejoin(
+    _ connection: ConnectionID, replacing old: ConnectionID?, seat: Int?, version: Int?,
+    _ now: Double, _ outcome: inout Outcome
+  ) {
+    let role: LobbyState.Role = seat.map { .player(seat: $0) } ?? .spectator
+    let wasHere = old.flatMap { remove($0) } != nil
+    add(connection, as: role)
+    var broadcasts: [TableBroadcast] = []
+    if role == .spectator && !wasHere, let b = table.setSpectators(table.spectators + 1) {
+      broadcasts.append(b)
+    }
+    // The catch-up shows the table as it was; the return is the next diff.
+    let missed = version.flatMap { table.diffs(after: $0, seat: seat) }
+    let snapshot = missed == nil ? table.snapshot(replyTo: nil, you: seat, now: now) : nil
+    if let seat, !wasHere, let b = table.reconnect(seat: seat) { broadcasts.append(b) }
+    // The catch-up comes before the broadcasts that follow it, which the connection (already a
+    // member) also receives.
+    if let missed {
+      for frame in missed { outcome.actions.append(.send(frame, to: [connection])) }
+    } else if let snapshot {
+      send(snapshot, to: connection, &outcome)
+    }
+    for b in broadcasts { deliver(b, into: &outcome.actions) }
+  }
+
+  /// Runs what is due at `now`, then says when the table next needs the clock, or that it
+  /// closes (nobody sits and the empty table's grace is over).
+  mutating func clock(_ now: Double, _ outcome: inout Outcome) {
+    let (broadcasts, released) = table.tick(now: now)
+    outcome.released = released
+    for b in broadcasts { deliver(b, into: &outcome.actions) }
+    guard let since = table.emptySince else {
+      outcome.deadline = table.nextDeadline
+      return
+    }
+    let closesAt = since + emptyGrace
+    if closesAt <= now {
+      outcome.closes = true
+    } else {
+      outcome.deadline = [table.nextDeadline, closesAt].compactMap { $0 }.min()
+    }
+  }
+
+  /// A change the table accepted goes to every member; a refusal to the connection that asked.
+  func answer(
+    _ result: Result<TableBroadcast, ProtocolError>, _ connection: ConnectionID,
+    _ outcome: inout Outcome
+  ) {
+    switch result {
+    case .success(let b): deliver(b, into: &outcome.actions)
+    case .failure(let error): refuse(error, connection, &outcome)
+    }
+  }
+
+  func refuse(_ error: ProtocolError, _ connection: ConnectionID, _ outcome: inout Outcome) {
+    outcome.refusal = error
+    outcome.actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
+  }
+
+  func send(_ message: JSONValue, to connection: ConnectionID, _ outcome: inout Outcome) {
+    outcome.actions.append(.send(Frame(message), to: [connection]))
+  }
+}

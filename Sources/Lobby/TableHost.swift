@@ -1,0 +1,188 @@
+import Protocol
+
+/// Everything one table is, as one value: its game (seats, phases, votes, the diffs kept for
+/// catching up and the journal entries not yet taken, all in its ``TableArbiter``), the
+/// connections at it and what each of them is there, the session that opened it, and how long
+/// it stays open once nobody sits.
+///
+/// A ``TableHost/Event`` goes in (``handle(_:now:)``) and an ``Outcome`` comes out: the frames
+/// for its members (or for the connection that asked), its journal entries, and what the router
+/// has to know (a seat taken, seats the clock gave back, its next deadline, that it closes).
+/// Nothing here reads a clock, waits or touches a socket, and nothing about a table lives
+/// outside it but the router's map from table id to host (``LobbyState``) and the lobby list's
+/// copy of its row. Rebuilt from the journal by ``init(reopening:moves:rules:creator:emptyTableGrace:now:)``,
+/// it can be taken out of one process and opened in another: the seam for many nodes.
+public struct TableHost: Sendable {
+  /// The game at the table.
+  public internal(set) var table: any TableArbiter
+  /// Every connection at the table, and what it is there.
+  public private(set) var members: [ConnectionID: LobbyState.Role] = [:]
+  /// `members`' keys, kept in step, so that a broadcast builds no array.
+  public private(set) var recipients: [ConnectionID] = []
+  /// The session (by token) that opened the table: the lobby's per-session cap counts it.
+  public let creator: String
+  /// How long the table stays open once nobody sits, in seconds: none for a solo table.
+  public let emptyGrace: Double
+
+  /// A host for `table`, opened by `creator`, that closes `emptyTableGrace` seconds after its
+  /// last player leaves (a solo table at once).
+  public init(table: any TableArbiter, creator: String, emptyTableGrace: Double) {
+    self.table = table
+    self.creator = creator
+    self.emptyGrace = table.listing.seats == 1 ? 0 : emptyTableGrace
+  }
+
+  /// Something that happens at the table.
+  public enum Event: Sendable {
+    /// A session sits in the lowest free seat; `connection` gets the snapshot, the members
+    /// already there the diff.
+    case sit(
+      token: String, name: String, player: String?, connection: ConnectionID,
+      replyTo: MessageID?)
+    /// The creator of a solo table, seated when it was dealt, comes to it.
+    case enterSolo(connection: ConnectionID, replyTo: MessageID?)
+    /// A session starts watching.
+    case watch(connection: ConnectionID, replyTo: MessageID?)
+    /// A session leaves for good: its connection (if it has one) stops being a member, its seat
+    /// (if it has one) is free again.
+    case leave(connection: ConnectionID?, seat: Int?)
+    /// A member's connection dropped: a spectator stops watching, a player's seat is held.
+    case drop(connection: ConnectionID)
+    /// A session is back on `connection` (in place of `replacing`): it gets the diffs it
+    /// missed after `version`, or a snapshot; a held seat is taken back.
+    case rejoin(connection: ConnectionID, replacing: ConnectionID?, seat: Int?, version: Int?)
+    /// The player at `seat` chooses a card.
+    case choose(card: Int, seat: Int, connection: ConnectionID, replyTo: MessageID?)
+    /// The host at `seat` starts a waiting table.
+    case start(seat: Int, connection: ConnectionID, replyTo: MessageID?)
+    /// The player at `seat` asks for a re-deal.
+    case redeal(seat: Int, connection: ConnectionID, replyTo: MessageID?)
+    /// Time moves on to `now`: what is due happens (a countdown ends, a held seat is given
+    /// back, a vote that reached its majority carries).
+    case clock
+  }
+
+  /// What an event did.
+  public struct Outcome: Sendable {
+    /// Frames to send, in order.
+    public var actions: [LobbyAction] = []
+    /// The table's journal entries, taken by the clock (the router runs the clock after every
+    /// other change, in the same event): written before any frame of the event may leave. A
+    /// move's entries come first in ``actions`` instead, ahead of its frames.
+    public var journal: [JournalEntry] = []
+    /// The refusal sent back (in `actions`) when the table changed nothing.
+    public var refusal: ProtocolError?
+    /// The seat a ``Event/sit(token:name:player:connection:replyTo:)`` took.
+    public var seat: Int?
+    /// What a dropped or leaving connection was at the table.
+    public var role: LobbyState.Role?
+    /// Sessions (by token) whose held seats the clock gave back.
+    public var released: [String] = []
+    /// After ``Event/clock``: when the table next needs the clock.
+    public var deadline: Double?
+    /// After ``Event/clock``: nobody sits and the empty table's grace is over; it closes now.
+    public var closes = false
+  }
+
+  /// `event` happens at `now`.
+  public mutating func handle(_ event: Event, now: Double) -> Outcome {
+    var outcome = Outcome()
+    switch event {
+    case .sit(let token, let name, let player, let connection, let replyTo):
+      sit(token, name, player, connection, replyTo, now, &outcome)
+    case .enterSolo(let connection, let replyTo):
+      add(connection, as: .player(seat: 0))
+      outcome.seat = 0
+      send(table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection, &outcome)
+    case .watch(let connection, let replyTo):
+      if let b = table.setSpectators(table.spectators + 1) { deliver(b, into: &outcome.actions) }
+      add(connection, as: .spectator)
+      send(table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection, &outcome)
+    case .leave(let connection, let seat):
+      var broadcasts: [TableBroadcast] = []
+      outcome.role = connection.flatMap { remove($0) }
+      if outcome.role == .spectator, let b = table.setSpectators(max(0, table.spectators - 1)) {
+        broadcasts.append(b)
+      }
+      if let seat, let b = table.release(seat: seat, now: now) { broadcasts.append(b) }
+      for b in broadcasts { deliver(b, into: &outcome.actions) }
+    case .drop(let connection):
+      outcome.role = remove(connection)
+      let b: TableBroadcast? =
+        switch outcome.role {
+        case .spectator?: table.setSpectators(max(0, table.spectators - 1))
+        case .player(let seat)?: table.disconnect(seat: seat, now: now)
+        case nil: nil
+        }
+      if let b { deliver(b, into: &outcome.actions) }
+    case .rejoin(let connection, let replacing, let seat, let version):
+      rejoin(connection, replacing: replacing, seat: seat, version: version, now, &outcome)
+    case .choose(let card, let seat, let connection, let replyTo):
+      outcome.refusal = choose(
+        card, seat: seat, connection: connection, replyTo: replyTo, now: now,
+        into: &outcome.actions)
+    case .start(let seat, let connection, let replyTo):
+      answer(table.start(by: seat, replyTo: replyTo, now: now), connection, &outcome)
+    case .redeal(let seat, let connection, let replyTo):
+      answer(table.requestRedeal(by: seat, replyTo: replyTo, now: now), connection, &outcome)
+    case .clock:
+      clock(now, &outcome)
+      outcome.journal = table.takeJournal(creator: creator)
+    }
+    return outcome
+  }
+
+  /// The move path itself, for a shell that decides moves one after another into one buffer:
+  /// ``Event/choose(card:seat:connection:replyTo:)`` appended to `actions` — the move's journal
+  /// entries first (it is written down before its diff may leave), then its frames; returns the
+  /// refusal, if the table refused it.
+  public mutating func choose(
+    _ card: Int, seat: Int, connection: ConnectionID, replyTo: MessageID?, now: Double,
+    into actions: inout [LobbyAction]
+  ) -> ProtocolError? {
+    let result = table.choose(card: card, by: seat, replyTo: replyTo, now: now)
+    for entry in table.takeJournal(creator: creator) { actions.append(.journal(entry)) }
+    switch result {
+    case .success(let b):
+      deliver(b, into: &actions)
+      return nil
+    case .failure(let error):
+      actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
+      return error
+    }
+  }
+
+  /// The frame a broadcast `b` sends each member: each seat the frame of its seat (spectators
+  /// the whole diff), one send per distinct frame.
+  public func deliver(_ b: TableBroadcast, into actions: inout [LobbyAction]) {
+    guard b.seatFrames != nil else {
+      if !recipients.isEmpty { actions.append(.send(b.frame, to: recipients)) }
+      return
+    }
+    var groups: [(frame: Frame, to: [ConnectionID])] = []
+    for connection in recipients {
+      let seat: Int? =
+        if case .player(let seat)? = members[connection] { seat } else { nil }
+      let frame = b.frame(for: seat)
+      if let index = groups.firstIndex(where: { $0.frame === frame }) {
+        groups[index].to.append(connection)
+      } else {
+        groups.append((frame, [connection]))
+      }
+    }
+    for group in groups { actions.append(.send(group.frame, to: group.to)) }
+  }
+
+  // MARK: - Members
+
+  mutating func add(_ connection: ConnectionID, as role: LobbyState.Role) {
+    if members.updateValue(role, forKey: connection) == nil { recipients.append(connection) }
+  }
+
+  @discardableResult
+  mutating func remove(_ connection: ConnectionID) -> LobbyState.Role? {
+    guard let role = members.removeValue(forKey: connection) else { return nil }
+    recipients.removeAll { $0 == connection }
+    return role
+  }
+}
