@@ -31,10 +31,10 @@ FUZZ_RUNS ?= 10000000
 fuzz:
 	@for target in $(FUZZ_TARGETS); do ./scripts/fuzz.sh $$target $(FUZZ_RUNS) || exit 1; done
 
-# A bounded run of each fuzz target (100,000 inputs or 20 s): a crash fails the build.
+# A bounded run of each fuzz target (100,000 inputs or 10 s): a crash fails the build.
 fuzz-smoke:
 	@for target in $(FUZZ_TARGETS); do \
-	  ./scripts/fuzz.sh $$target 100000 -max_total_time=20 || exit 1; done
+	  ./scripts/fuzz.sh $$target 100000 -max_total_time=10 || exit 1; done
 
 release: system-deps
 	swift build -c release --product matchismo
