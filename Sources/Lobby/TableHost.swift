@@ -10,8 +10,9 @@ import Protocol
 /// has to know (a seat taken, seats the clock gave back, its next deadline, that it closes).
 /// Nothing here reads a clock, waits or touches a socket, and nothing about a table lives
 /// outside it but the router's map from table id to host (``LobbyState``) and the lobby list's
-/// copy of its row. Rebuilt from the journal by ``init(reopening:moves:rules:creator:emptyTableGrace:now:)``,
-/// it can be taken out of one process and opened in another: the seam for many nodes.
+/// copy of its row. Rebuilt from the journal (`GameCatalog.reopen`, then
+/// ``init(table:creator:emptyTableGrace:)``, as ``LobbyState/restore(_:now:)`` does), it can be
+/// taken out of one process and opened in another: the seam for many nodes.
 public struct TableHost: Sendable {
   /// The game at the table.
   public internal(set) var table: any TableArbiter
