@@ -8,7 +8,7 @@ extension TableHost {
   ) {
     switch table.sit(token: token, name: name, player: player, replyTo: replyTo, now: now) {
     case .failure(let error):
-      refuse(error, connection, &outcome)
+      outcome.refusal = answer(.failure(error), connection, into: &outcome.actions)
     case .success(let (seat, b)):
       // Everyone already here hears of the newcomer; the newcomer gets a snapshot instead.
       deliver(b, into: &outcome.actions)
@@ -61,20 +61,20 @@ extension TableHost {
     }
   }
 
-  /// A change the table accepted goes to every member; a refusal to the connection that asked.
+  /// A change the table accepted goes to every member; a refusal, returned, to the connection
+  /// that asked.
   func answer(
     _ result: Result<TableBroadcast, ProtocolError>, _ connection: ConnectionID,
-    _ outcome: inout Outcome
-  ) {
+    into actions: inout [LobbyAction]
+  ) -> ProtocolError? {
     switch result {
-    case .success(let b): deliver(b, into: &outcome.actions)
-    case .failure(let error): refuse(error, connection, &outcome)
+    case .success(let b):
+      deliver(b, into: &actions)
+      return nil
+    case .failure(let error):
+      actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
+      return error
     }
-  }
-
-  func refuse(_ error: ProtocolError, _ connection: ConnectionID, _ outcome: inout Outcome) {
-    outcome.refusal = error
-    outcome.actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
   }
 
   func send(_ message: JSONValue, to connection: ConnectionID, _ outcome: inout Outcome) {

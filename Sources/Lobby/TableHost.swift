@@ -123,9 +123,12 @@ public struct TableHost: Sendable {
         card, seat: seat, connection: connection, replyTo: replyTo, now: now,
         into: &outcome.actions)
     case .start(let seat, let connection, let replyTo):
-      answer(table.start(by: seat, replyTo: replyTo, now: now), connection, &outcome)
+      outcome.refusal = answer(
+        table.start(by: seat, replyTo: replyTo, now: now), connection, into: &outcome.actions)
     case .redeal(let seat, let connection, let replyTo):
-      answer(table.requestRedeal(by: seat, replyTo: replyTo, now: now), connection, &outcome)
+      outcome.refusal = answer(
+        table.requestRedeal(by: seat, replyTo: replyTo, now: now), connection,
+        into: &outcome.actions)
     case .clock:
       clock(now, &outcome)
       outcome.journal = table.takeJournal(creator: creator)
@@ -143,14 +146,7 @@ public struct TableHost: Sendable {
   ) -> ProtocolError? {
     let result = table.choose(card: card, by: seat, replyTo: replyTo, now: now)
     for entry in table.takeJournal(creator: creator) { actions.append(.journal(entry)) }
-    switch result {
-    case .success(let b):
-      deliver(b, into: &actions)
-      return nil
-    case .failure(let error):
-      actions.append(.send(Frame(ServerMessage.error(error)), to: [connection]))
-      return error
-    }
+    return answer(result, connection, into: &actions)
   }
 
   /// The frame a broadcast `b` sends each member: each seat the frame of its seat (spectators
