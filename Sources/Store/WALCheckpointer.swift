@@ -12,7 +12,8 @@ import Synchronization
 /// 16 MiB log took 10–25 ms, every 0.7 s: that was the p99. So the work is split:
 /// - **Copying ahead** (a thread and a connection of its own, ``startCopyingAhead()``): once the
 ///   log holds three quarters of the threshold, a passive checkpoint copies what is there while
-///   the writer goes on committing, with its `fsync`s.
+///   the writer goes on committing, and the database file is flushed to the disk (a passive
+///   checkpoint that does not reach the log's end leaves that to the next one).
 /// - **The writer's catch-up** (``upkeep(on:)``, between two commits): right after that, a
 ///   RESTART checkpoint copies only what was committed during the copy ahead (a few dozen pages)
 ///   and waits for the disk once more; the next commit starts the log again.
@@ -29,8 +30,10 @@ final class WALCheckpointer: @unchecked Sendable {
   /// The log's length in pages after the latest commit (`sqlite3_wal_hook`, on the writer's
   /// thread), read by the copying thread.
   private let walPages = Atomic<Int>(0)
-  /// Set by the copying thread after a copy ahead, cleared by the writer's catch-up.
-  private let copiedAhead = Atomic<Bool>(false)
+  /// The log's length in pages when the copying thread last copied it ahead, 0 when it has
+  /// not since the writer's latest catch-up. A log shorter than that started again since (the
+  /// copy reached its end, so the next commit restarted it): that copy is spent.
+  private let copiedAt = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
   /// When the writer checkpoints next (writer's thread only).
   private var checkpoints: WALCheckpoints
@@ -74,25 +77,43 @@ final class WALCheckpointer: @unchecked Sendable {
     let thread = Thread { [self] in
       while !stopping.load(ordering: .relaxed) {
         Thread.sleep(forTimeInterval: Self.lookEvery)
-        guard !copiedAhead.load(ordering: .acquiring),
-          walPages.load(ordering: .relaxed) >= aheadAt
-        else { continue }
+        let pages = walPages.load(ordering: .relaxed)
+        let copied = copiedAt.load(ordering: .acquiring)
+        guard pages >= aheadAt, copied == 0 || pages < copied else { continue }
         // Busy (the writer checkpoints now) or failing: the writer's own checkpoint copes.
-        _ = try? copier.writeWithoutTransaction { try $0.checkpoint(.passive) }
-        copiedAhead.store(true, ordering: .releasing)
+        _ = try? copier.writeWithoutTransaction { db in
+          try db.checkpoint(.passive)
+          Self.syncDatabaseFile(of: db)
+        }
+        copiedAt.store(pages, ordering: .releasing)
       }
     }
     thread.name = "journal-copy-ahead"
     thread.start()
   }
 
+  /// Flushes the database file to the disk through `db`'s own file handle (SQLite's `xSync`).
+  /// A passive checkpoint that does not reach the log's end (the writer committed meanwhile)
+  /// copies its pages without flushing them: left so, the writer's catch-up flushed a whole
+  /// log's worth of pages while moves waited. Failing only costs the catch-up that time.
+  private static func syncDatabaseFile(of db: Database) {
+    var file: UnsafeMutablePointer<sqlite3_file>?
+    guard
+      sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, &file)
+        == SQLITE_OK,
+      let file, let sync = file.pointee.pMethods?.pointee.xSync
+    else { return }
+    _ = sync(file, SQLITE_SYNC_NORMAL)
+  }
+
   /// Between two commits, on the writer's thread: checkpoints `database` (the writer's
   /// connection) if it is due, returning whether it did.
   func upkeep(on database: DatabaseQueue) throws -> Bool {
     let pages = walPages.load(ordering: .relaxed)
-    let ahead = copiedAhead.load(ordering: .acquiring)
+    let copied = copiedAt.load(ordering: .acquiring)
+    let ahead = copied > 0 && pages >= copied
     guard checkpoints.due(walPages: pages, copiedAhead: ahead) else { return false }
-    defer { copiedAhead.store(false, ordering: .releasing) }
+    defer { copiedAt.store(0, ordering: .releasing) }
     do {
       let (frames, copied) = try database.writeWithoutTransaction { try $0.checkpoint(.restart) }
       checkpoints.checkpointed(walPages: frames, copied: copied)
