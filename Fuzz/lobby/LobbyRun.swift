@@ -144,8 +144,12 @@ struct LobbyRun {
       !ticket.isTurnBased
     {
       let before = state.movesAccepted
-      let (actions, accepted) = state.choose(
-        card, replyTo: envelope.id, from: connection, ticket: ticket, now: now)
+      // On the shard lent, as `ShardedLobby` plays it.
+      var shards = state.lendShards()
+      let (actions, accepted) = LobbyState.choose(
+        card, replyTo: envelope.id, from: connection, ticket: ticket,
+        in: &shards[ticket.shard], now: now)
+      state.takeBack(shards)
       precondition(
         state.movesAccepted == before + (accepted ? 1 : 0), "a move accepted but not counted")
       apply(actions)

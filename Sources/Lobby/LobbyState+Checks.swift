@@ -79,7 +79,7 @@ extension LobbyState {
           replyTo: replyTo), to: connection)
       return false
     }
-    if hosts.count >= configuration.maxTables {
+    if hosts.tableCount >= configuration.maxTables {
       reply(
         ProtocolError(.serverFull, "The server has no room for another table.", replyTo: replyTo),
         to: connection)

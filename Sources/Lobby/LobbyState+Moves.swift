@@ -3,7 +3,8 @@ import Protocol
 /// The one path of a move (`choose`), whoever decides it: ``moveTicket(of:)`` checks that the
 /// connection may move, ``choose(_:replyTo:from:ticket:now:)`` plays the move at its table. The
 /// inline shell reaches both through ``handle(_:now:)``; the sharded shell calls them
-/// itself, holding only the ticket's shard, when the table does not take turns.
+/// itself on the shards it borrowed (``lendShards()``), holding only the ticket's shard, when
+/// the table does not take turns.
 extension LobbyState {
   /// Why a connection may not move now.
   enum MoveRefusal: Error {
@@ -17,8 +18,9 @@ extension LobbyState {
   /// then answers why.
   ///
   /// For a concurrent shell: this reads only what changes under an exclusive hold of the whole
-  /// state, so a thread may call it, and then ``choose(_:replyTo:from:ticket:now:)`` while
-  /// holding the ticket's shard, while other threads do the same for other shards.
+  /// state, so a thread may call it (the shards lent, ``lendShards()``), and then
+  /// ``choose(_:replyTo:from:ticket:in:now:)`` while holding the ticket's shard, while other
+  /// threads do the same for other shards.
   public func moveTicket(of connection: ConnectionID) -> MoveTicket? {
     guard let session = desk.session(for: connection) else { return nil }
     return try? moveTicket(for: session).get()
@@ -53,43 +55,49 @@ extension LobbyState {
     case .failure(let refusal):
       refuse(refusal, replyTo: replyTo, connection)
     case .success(let ticket):
-      // `play` reads `self` while it appends: the actions are moved out of `self` first (no
-      // copy of the whole state for the call) and back after.
-      var actions: [LobbyAction] = []
-      swap(&actions, &out)
-      play(card, ticket: ticket, replyTo: replyTo, from: connection, now: now, into: &actions)
-      swap(&actions, &out)
+      Self.play(
+        card, ticket: ticket, replyTo: replyTo, from: connection,
+        in: &hosts.shards[ticket.shard], now: now, into: &out)
       // A turn-based table's move restarts its turn clock.
       if ticket.isTurnBased { settle(ticket.tableID, now: now) }
     }
   }
 
-  /// Decides a `choose` of `card` by the player `connection` with its `ticket`, touching nothing
-  /// but the ticket's shard: the decision ``handle(_:now:)`` makes. Returns its actions
-  /// (its journal entries first) and whether the move was accepted. A turn-based table's move
-  /// also restarts its clock: decide those through ``handle(_:now:)``.
-  ///
-  /// Not `mutating`, yet it changes the table: the shards are held by reference (see
-  /// `TableShards`), so that threads can play on different shards at once, each holding the
-  /// whole state shared and its ticket's shard exclusively.
-  public func choose(
+  /// Decides a `choose` of `card` by the player `connection` with its `ticket`: the decision
+  /// ``handle(_:now:)`` makes. Returns its actions (its journal entries first) and whether the
+  /// move was accepted. A turn-based table's move also restarts its clock: decide those through
+  /// ``handle(_:now:)``.
+  public mutating func choose(
     _ card: Int, replyTo: MessageID?, from connection: ConnectionID, ticket: MoveTicket,
     now: Double
   ) -> (actions: [LobbyAction], accepted: Bool) {
+    precondition(!hosts.lent, "the shards are lent: play on the lent shard")
+    return Self.choose(
+      card, replyTo: replyTo, from: connection, ticket: ticket, in: &hosts.shards[ticket.shard],
+      now: now)
+  }
+
+  /// ``choose(_:replyTo:from:ticket:now:)`` on `shard`, the ticket's shard as lent to a shell
+  /// that plays moves on several threads at once (``lendShards()``): it touches nothing else,
+  /// so threads can play on different shards at once, each holding its own.
+  public static func choose(
+    _ card: Int, replyTo: MessageID?, from connection: ConnectionID, ticket: MoveTicket,
+    in shard: inout TableShard, now: Double
+  ) -> (actions: [LobbyAction], accepted: Bool) {
     var actions: [LobbyAction] = []
     let accepted = play(
-      card, ticket: ticket, replyTo: replyTo, from: connection, now: now, into: &actions)
+      card, ticket: ticket, replyTo: replyTo, from: connection, in: &shard, now: now,
+      into: &actions)
     return (actions, accepted)
   }
 
   /// The one place moves are decided: the move goes to its table's host, in its shard, which
   /// appends its journal entries to `actions`, then its frames.
   @discardableResult
-  private func play(
+  private static func play(
     _ card: Int, ticket: MoveTicket, replyTo: MessageID?, from connection: ConnectionID,
-    now: Double, into actions: inout [LobbyAction]
+    in shard: inout TableShard, now: Double, into actions: inout [LobbyAction]
   ) -> Bool {
-    let shard = hosts.shards[ticket.shard]
     // One look-up of the host, changed where it is stored. The ticket was taken under the same
     // hold: its table is there.
     let decided = shard.withHost(ticket.tableID) { host in
@@ -105,6 +113,25 @@ extension LobbyState {
     }
     shard.movesAccepted += 1
     return true
+  }
+
+  /// Lends every shard to a shell that decides moves on several threads at once: each thread
+  /// plays on the shard it holds (``choose(_:replyTo:from:ticket:in:now:)``), asking the lobby
+  /// only for tickets (``moveTicket(of:)``). Until ``takeBack(_:)`` nothing else may be asked
+  /// of it (``handle(_:now:)`` stops the program): the tables are not here.
+  public mutating func lendShards() -> [TableShard] {
+    precondition(!hosts.lent, "the shards are lent already")
+    hosts.lent = true
+    var lent = Array(repeating: TableShard(), count: hosts.count)
+    swap(&lent, &hosts.shards)
+    return lent
+  }
+
+  /// Takes back the shards ``lendShards()`` lent, in the same order.
+  public mutating func takeBack(_ shards: [TableShard]) {
+    precondition(hosts.lent && shards.count == hosts.count, "not the shards lent")
+    hosts.shards = shards
+    hosts.lent = false
   }
 
   /// Answers a move (or, not `counted`, another request of a player) that may not be made,

@@ -38,7 +38,7 @@ public struct LobbyState: Sendable {
   /// The lobby list and its watchers.
   var feed: LobbyFeed
   /// The router's map: every open table's host, by table id.
-  let hosts: TableShards
+  var hosts: TableShards
   var deadlines = DeadlineQueue<Deadline>()
   /// How many open tables each session (by token hash) opened.
   var openedBy: [String: Int] = [:]
@@ -76,6 +76,7 @@ public struct LobbyState: Sendable {
 
   /// What the lobby has decided so far: its own refusals and every shard's moves.
   public var statistics: Statistics {
+    precondition(!hosts.lent, "the shards are lent: take them back first")
     var total = ownStatistics
     for shard in hosts.shards {
       total.movesAccepted += shard.movesAccepted
@@ -86,17 +87,19 @@ public struct LobbyState: Sendable {
 
   /// Moves accepted so far (``statistics``' first count, without adding up the refusals).
   public var movesAccepted: Int {
-    hosts.shards.reduce(ownStatistics.movesAccepted) { $0 + $1.movesAccepted }
+    precondition(!hosts.lent, "the shards are lent: take them back first")
+    return hosts.shards.reduce(ownStatistics.movesAccepted) { $0 + $1.movesAccepted }
   }
 
   /// A number that grows whenever ``statistics`` changes: a reader compares it with the one it
   /// saw last before it looks at the statistics themselves.
   public var statisticsStamp: Int {
-    hosts.shards.reduce(ownDecided) { $0 + $1.movesAccepted + $1.movesDecided }
+    precondition(!hosts.lent, "the shards are lent: take them back first")
+    return hosts.shards.reduce(ownDecided) { $0 + $1.movesAccepted + $1.movesDecided }
   }
 
   /// How many tables are open.
-  public var tableCount: Int { hosts.count }
+  public var tableCount: Int { hosts.tableCount }
 
   /// How many sessions exist (attached or waiting for a resume).
   public var sessionCount: Int { desk.registry.count }
@@ -117,7 +120,7 @@ public struct LobbyState: Sendable {
   public var tableIDs: [String] { hosts.keys }
 
   /// How many shards the tables are spread over.
-  public var shardCount: Int { hosts.shards.count }
+  public var shardCount: Int { hosts.count }
 
   /// Every session.
   public var sessions: [SessionRegistry.Session] { desk.registry.all }
@@ -137,6 +140,7 @@ public struct LobbyState: Sendable {
 
   /// The one entry point: `event` happens at `now`; returns what to do about it, in order.
   public mutating func handle(_ event: LobbyEvent, now: Double) -> [LobbyAction] {
+    precondition(!hosts.lent, "the shards are lent: take them back first")
     switch event {
     case .message(let connection, .success(let envelope)):
       handle(envelope, from: connection, now: now)

@@ -1,6 +1,7 @@
 /// A seated player's leave to move: the table and seat a `choose` is played at, and the shard
 /// that holds the table. ``LobbyState/moveTicket(of:)`` hands one out after the checks every
-/// move passes, whoever decides it; ``LobbyState/choose(_:replyTo:from:ticket:now:)`` plays it.
+/// move passes, whoever decides it; ``LobbyState/choose(_:replyTo:from:ticket:now:)`` (or its
+/// form on a lent shard) plays it.
 public struct MoveTicket: Hashable, Sendable {
   /// The table.
   let tableID: String

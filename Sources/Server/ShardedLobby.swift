@@ -13,14 +13,17 @@ import Synchronization
 /// the next ones follow them to the same queue, so one connection's messages are always decided
 /// in the order they arrived. The route is only a hint: any executor can decide any event.
 ///
-/// **Deciding.** A `choose` by a seated player needs only its table's shard: the executor holds
-/// the state shared (``ReadWriteLock``) and that shard's lock, so moves on the tables of
-/// different shards are decided at the same time. Everything else — every other message, a
-/// disconnect, the deadlines — holds the whole state exclusively. Either way one event is
-/// decided completely under its locks, with no wait in the middle; the result is the decision
-/// ``LobbyState`` alone would make: a move takes the lobby's one path for moves, its ticket
-/// (``LobbyState/moveTicket(of:)``) then its play
-/// (``LobbyState/choose(_:replyTo:from:ticket:now:)``), on its shard or under the exclusive
+/// **Deciding.** The state is a value; its shards of tables are lent to this shell
+/// (``LobbyState/lendShards()``, each kept in a ``ShardSlot`` with its lock) whenever the state
+/// is not held exclusively. A `choose` by a seated player needs only its table's shard: the
+/// executor holds the state shared (``ReadWriteLock``) to ask for the move's ticket and that
+/// shard's slot to play it, so moves on the tables of different shards are decided at the same
+/// time. Everything else — every other message, a disconnect, the deadlines — holds the whole
+/// state exclusively, with the shards taken back (``LobbyState/takeBack(_:)``). Either way one
+/// event is decided completely under its locks, with no wait in the middle; the result is the
+/// decision ``LobbyState`` alone would make: a move takes the lobby's one path for moves, its
+/// ticket (``LobbyState/moveTicket(of:)``) then its play
+/// (``LobbyState/choose(_:replyTo:from:ticket:in:now:)``), on its shard or under the exclusive
 /// hold.
 ///
 /// **Order out.** An executor hands its frames to the transport before it lets go of the locks
@@ -45,12 +48,14 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
 
   private let executors: [LobbyExecutor]
   private let lock = ReadWriteLock()
-  private let shardLocks: [NSLock]
+  /// The shards while the lobby lends them: whenever the state is not held exclusively.
+  private let slots: [ShardSlot]
   private let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
   private var perform: @Sendable ([LobbyAction], [Double]) -> Void = { _, _ in }
   private var consumed: @Sendable (Int) -> Void = { _ in }
-  // Guarded by `lock`: exclusively, or shared together with the lock of the shard touched.
+  // Guarded by `lock`: exclusively, or shared to ask for a move's ticket. Its shards are lent
+  // to `slots` except while it is held exclusively.
   private var state: LobbyState
   // Guarded by `lock`, held exclusively.
   private var metrics: LobbyMetrics?
@@ -80,8 +85,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     self.measuresLatency = metrics != nil
     self.journal = journal
     let count = state.shardCount
-    shardLocks = (0..<count).map { _ in NSLock() }
+    slots = (0..<count).map { _ in ShardSlot() }
     executors = (0..<count).map { LobbyExecutor(index: $0, now: now) }
+    lend()
   }
 
   /// Where the executors' actions go, and whom they tell how many message bytes they took.
@@ -120,8 +126,22 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// Calls `body` with the state held exclusively (for tests and inspection).
   func withState<T>(_ body: (inout LobbyState) -> T) -> T {
     lock.writeLock()
-    defer { lock.unlock() }
+    takeBack()
+    defer {
+      lend()
+      lock.unlock()
+    }
     return body(&state)
+  }
+
+  /// Lends the state's shards to the slots (the state held exclusively, or not yet shared).
+  private func lend() {
+    for (slot, shard) in zip(slots, state.lendShards()) { slot.shard = shard }
+  }
+
+  /// Takes the shards back from the slots into the state (held exclusively).
+  private func takeBack() {
+    state.takeBack(slots.map { $0.take() })
   }
 
   // MARK: - On the transport's service thread
@@ -205,13 +225,14 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
             if case .shared(let held) = hold, held != shard {
               if let held {
                 handOver(&pending)
-                shardLocks[held].unlock()
+                slots[held].lock.unlock()
               }
-              shardLocks[shard].lock()
+              slots[shard].lock.lock()
               hold = .shared(shard: shard)
             }
-            let (actions, accepted) = state.choose(
-              card, replyTo: envelope.id, from: connection, ticket: ticket, now: now())
+            let (actions, accepted) = LobbyState.choose(
+              card, replyTo: envelope.id, from: connection, ticket: ticket,
+              in: &slots[shard].shard, now: now())
             pending.actions += actions
             // With metrics, each accepted move's latency ends when its frames leave.
             if accepted && measuresLatency { pending.movesReceivedAt.append(receivedAt) }
@@ -240,6 +261,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     if case .exclusive = hold { return }
     release(&hold, &pending)
     lock.writeLock()
+    takeBack()
     hold = .exclusive
   }
 
@@ -252,7 +274,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       return
     case .shared(let shard):
       handOver(&pending)
-      if let shard { shardLocks[shard].unlock() }
+      if let shard { slots[shard].lock.unlock() }
     case .exclusive:
       let time = now()
       if let due = state.nextDeadline(), due <= time {
@@ -269,6 +291,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
         wake = min(wake ?? export, export)
       }
       executors[0].wake(at: wake)
+      lend()
     }
     lock.unlock()
     hold = .none

@@ -154,9 +154,13 @@ import Testing
         case .choose(let card) = envelope.message, let ticket = state.moveTicket(of: connection),
         !ticket.isTurnBased
       {
-        try apply(
-          state.choose(card, replyTo: envelope.id, from: connection, ticket: ticket, now: now)
-            .actions)
+        // As `ShardedLobby` plays it: on the shard lent, the rest of the state untouched.
+        var shards = state.lendShards()
+        let decided = LobbyState.choose(
+          card, replyTo: envelope.id, from: connection, ticket: ticket,
+          in: &shards[ticket.shard], now: now)
+        state.takeBack(shards)
+        try apply(decided.actions)
       } else {
         try apply(state.receive(ClientMessageDecoder.decode(bytes), from: connection, now: now))
       }

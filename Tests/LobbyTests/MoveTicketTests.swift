@@ -78,4 +78,53 @@ import Testing
     #expect(JSONValue.parse(frame.payload)?["code"] == "spectator")
     #expect(state.statistics.movesRejected == [.spectator: 1])
   }
+
+  /// The lobby is a value: a copy is a lobby of its own. A shell that plays moves on several
+  /// threads borrows its shards (``LobbyState/lendShards()``) and plays each move on the
+  /// ticket's shard alone; taken back, the lobby has the move, and the copy made before has not.
+  @Test func aLobbyIsAValueAndItsLentShardsComeBackWithTheirMoves() throws {
+    var state = Self.lobby()
+    _ = Self.send(#"{"type":"hello","name":"Ada"}"#, from: ada, to: &state)
+    _ = Self.send(#"{"type":"playSolo","game":"set"}"#, from: ada, to: &state)
+    _ = state.advance(to: 10)  // past the countdown
+    let before = state
+    let version = try #require(state.table("t1")?.version)
+
+    let ticket = try #require(state.moveTicket(of: ada))
+    // A card on the board: the first one a throwaway copy of the lobby accepts.
+    let card = try #require(
+      (0..<81).first { card in
+        var probe = state
+        return probe.choose(card, replyTo: nil, from: ada, ticket: ticket, now: 10).accepted
+      })
+    #expect(state.table("t1")?.version == version, "the probes played on copies")
+    var shards = state.lendShards()
+    #expect(shards.count == 3)
+    #expect(state.moveTicket(of: ada) == ticket, "tickets are asked for while the shards are lent")
+    let (actions, accepted) = LobbyState.choose(
+      card, replyTo: nil, from: ada, ticket: ticket, in: &shards[ticket.shard], now: 10)
+    #expect(accepted)
+    #expect(actions.contains { if case .send = $0 { true } else { false } })
+    state.takeBack(shards)
+
+    #expect(state.table("t1")?.version == version + 1)
+    #expect(state.movesAccepted == 1)
+    #expect(before.table("t1")?.version == version, "the copy made before is its own")
+    #expect(before.movesAccepted == 0)
+    // The mutating form plays on the state's own shard, the same way.
+    var copy = state
+    #expect(copy.choose(card, replyTo: nil, from: ada, ticket: ticket, now: 10).accepted)
+    #expect(copy.table("t1")?.version == version + 2)
+    #expect(state.table("t1")?.version == version + 1)
+  }
+
+  /// Nothing but a ticket may be asked of a lobby whose shards are lent: its tables are not
+  /// there, so an answer would be wrong. It stops instead.
+  @Test func aLobbyWhoseShardsAreLentDecidesNothing() async {
+    await #expect(processExitsWith: .failure) {
+      var state = MoveTicketTests.lobby()
+      _ = state.lendShards()
+      _ = state.handle(.clock, now: 0)
+    }
+  }
 }
