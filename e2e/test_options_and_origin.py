@@ -6,6 +6,7 @@ import pytest
 import websockets
 
 from conftest import BINARY, RunningServer
+from protocol_client import Client
 
 
 @pytest.mark.parametrize("args, option", [
@@ -18,6 +19,8 @@ from conftest import BINARY, RunningServer
     (["--spectator-limit=0"], "--spectator-limit"),
     (["--max-message-bytes=0"], "--max-message-bytes"),
     (["--allowed-origin", "not an origin"], "--allowed-origin"),
+    (["--node-id", "a/b"], "--node-id"),
+    (["--node-id="], "--node-id"),
 ])
 def test_nonsense_values_exit_with_a_message(args, option):
     result = subprocess.run([BINARY, "--port", "0", *args], capture_output=True, text=True,
@@ -56,3 +59,21 @@ def test_allowed_origins_are_accepted():
         assert asyncio.run(upgrade_status(anyone, "https://other.example")) == 101
     finally:
         anyone.stop()
+
+
+async def welcome_node(server):
+    client = await Client.connect(server.ws_url)
+    try:
+        return (await client.hello("Ada"))["node"]
+    finally:
+        await client.close()
+
+
+def test_welcome_names_the_node_given_or_the_host_and_port(server):
+    # The fixture's server has no --node-id: its host name and port.
+    assert asyncio.run(welcome_node(server)).endswith(f":{server.port}")
+    named = RunningServer(["--node-id", "n2"])
+    try:
+        assert asyncio.run(welcome_node(named)) == "n2"
+    finally:
+        named.stop()

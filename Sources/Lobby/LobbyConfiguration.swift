@@ -29,6 +29,9 @@ public struct LobbyConfiguration: Sendable {
   public var inviteMissRefillSeconds: Double = 6
   /// Lobby changes are published at most this often, in seconds (one `lobbyDiff` per interval).
   public var lobbyFlushInterval: Double = 0.25
+  /// The id of the server this lobby runs on, which `welcome` names (`--node-id`): in a cluster
+  /// each node has its own, so a client and a test can see where they are.
+  public var nodeID = "local"
   /// Whether the lobby asks for every change to be journaled (``LobbyAction/journal(_:)``)
   /// before the frames that show it.
   public var journal = false

@@ -98,7 +98,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes), to: connection)
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+        to: connection)
       if let tableID = session.tableID, hosts.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
       }
@@ -106,7 +107,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: false,
-          maxMessageBytes: configuration.maxMessageBytes), to: connection)
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+        to: connection)
     }
   }
 

@@ -8,16 +8,17 @@ public enum ServerMessage {
   /// The protocol version this module speaks.
   public static let protocolVersion = 2
 
-  /// Answers `hello`.
+  /// Answers `hello`; `node` is the id of the server that answers.
   public static func welcome(
-    replyTo: MessageID?, session: String, name: String, resumed: Bool, maxMessageBytes: Int
+    replyTo: MessageID?, session: String, name: String, resumed: Bool, maxMessageBytes: Int,
+    node: String
   ) -> JSONValue {
     object(
       "welcome", replyTo: replyTo,
       [
         ("protocol", .int(protocolVersion)), ("session", .string(session)),
         ("name", .string(name)), ("resumed", .bool(resumed)),
-        ("maxMessageBytes", .int(maxMessageBytes)),
+        ("maxMessageBytes", .int(maxMessageBytes)), ("node", .string(node)),
       ])
   }
 

@@ -101,6 +101,11 @@ struct Matchismo: AsyncParsableCommand {
       valueName: "origin"))
   var allowedOrigin = ServerConfiguration.defaults.allowedOrigins
 
+  @Option(
+    name: .customLong("node-id"),
+    help: "This server's id in a cluster, named in welcome (default: host name and port).")
+  var nodeID: String?
+
   /// The options as the server's configuration.
   var serverConfiguration: ServerConfiguration {
     var configuration = ServerConfiguration()
@@ -125,6 +130,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.commitInterval = commitInterval / 1000
     configuration.journalStallLimit = journalStallLimit / 1000
     configuration.keepFinishedDays = keepFinishedDays
+    configuration.nodeID = nodeID
     return configuration
   }
 

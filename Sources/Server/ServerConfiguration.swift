@@ -65,6 +65,8 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Browser origins allowed to open WebSockets besides the page's own (see
   /// `TransportConfiguration.allowedOrigins`).
   var allowedOrigins: [String] = []
+  /// This server's id in a cluster, named in `welcome`; nil: ``defaultNodeID(hostName:port:)``.
+  var nodeID: String?
 
   /// The defaults.
   init() {}
@@ -74,6 +76,30 @@ struct ServerConfiguration: Sendable, Equatable {
 
   /// Most executor threads.
   static let maxExecutors = 64
+
+  /// Longest node id: it travels in URLs and in every `welcome`.
+  static let longestNodeID = 64
+
+  /// The node id of a server that was given none: its host name and port, or its host name
+  /// and process id when the port is picked at start (`--port 0`), so that two servers on one
+  /// machine differ.
+  static func defaultNodeID(hostName: String, port: Int, processID: Int32) -> String {
+    let host = String(hostName.filter(isNodeIDCharacter).prefix(longestNodeID - 12))
+    return "\(host.isEmpty ? "node" : host)\(port == 0 ? "-\(processID)" : ":\(port)")"
+  }
+
+  /// What a node id may hold: it travels in URLs, unescaped.
+  static func isNodeIDCharacter(_ character: Character) -> Bool {
+    character.isASCII && (character.isLetter || character.isNumber || "-_.:".contains(character))
+  }
+
+  /// ``nodeID``, or the default for this machine and port.
+  var resolvedNodeID: String {
+    nodeID
+      ?? Self.defaultNodeID(
+        hostName: ProcessInfo.processInfo.hostName, port: port,
+        processID: ProcessInfo.processInfo.processIdentifier)
+  }
 
   /// Executors for a machine with `cores` cores: none up to two cores, where the transport's
   /// thread and the kernel's network work fill both and a thread hop only costs (measured in
@@ -117,6 +143,13 @@ struct ServerConfiguration: Sendable, Equatable {
       guard (1...Self.mostKeptDays).contains(keepFinishedDays) else {
         return "--keep-finished-days must be 1...\(Self.mostKeptDays)."
       }
+    }
+    if let nodeID,
+      nodeID.isEmpty || nodeID.count > Self.longestNodeID
+        || !nodeID.allSatisfy(Self.isNodeIDCharacter)
+    {
+      return
+        "--node-id must be 1...\(Self.longestNodeID) characters: letters, digits, '-', '_', '.', ':'."
     }
     if !(0...Self.maxExecutors).contains(executors) {
       return "--executors must be 0...\(Self.maxExecutors)."
@@ -173,6 +206,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.emptyTableGrace = emptyTableGrace
     configuration.spectatorLimit = spectatorLimit
     configuration.journal = journal
+    configuration.nodeID = resolvedNodeID
     return configuration
   }
 

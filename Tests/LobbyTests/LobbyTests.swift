@@ -84,12 +84,16 @@ func expectError(
   let c2 = ConnectionID(2)
   let c3 = ConnectionID(3)
 
-  @Test func helloIsWelcomedWithASessionToken() async throws {
-    let harness = LobbyHarness()
+  @Test func helloIsWelcomedWithASessionTokenAndTheNodesID() async throws {
+    var configuration = LobbyConfiguration()
+    configuration.nodeID = "n7"
+    let harness = LobbyHarness(configuration: configuration)
     let answer = try await harness.send(#"{"type":"hello","id":1,"name":"Ada"}"#, from: c1)
     let welcome = try only(answer, to: c1)
+    #expect(welcome["node"] == "n7")
     let expected = ServerMessage.welcome(
-      replyTo: .int(1), session: "token-1", name: "Ada", resumed: false, maxMessageBytes: 8192)
+      replyTo: .int(1), session: "token-1", name: "Ada", resumed: false, maxMessageBytes: 8192,
+      node: "n7")
     #expect(welcome == expected)
     #expect(answer.first?.bytes == expected.encoded)
     #expect(harness.lobby.sessionCount == 1)
@@ -272,7 +276,7 @@ func expectError(
       answer[0].message
         == ServerMessage.welcome(
           replyTo: .string("back"), session: token, name: "Ada", resumed: true,
-          maxMessageBytes: 8192))
+          maxMessageBytes: 8192, node: "local"))
     #expect(answer[1].message["type"] == "snapshot")
     let after = try #require(answer[1].message["table"])
     #expect(after["id"] == "t1")
@@ -353,7 +357,7 @@ func expectError(
       answer
         == ServerMessage.welcome(
           replyTo: .int(1), session: "token-2", name: "Ada", resumed: false,
-          maxMessageBytes: 8192))
+          maxMessageBytes: 8192, node: "local"))
     expectError(
       try only(await harness.send(#"{"type":"resync","id":2}"#, from: c2), to: c2),
       .notAtTable, replyTo: .int(2))

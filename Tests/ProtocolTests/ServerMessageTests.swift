@@ -48,7 +48,7 @@ private struct ScriptedTable {
   @Test func welcomeIsTheDocumentedExample() throws {
     let welcome = ServerMessage.welcome(
       replyTo: .int(1), session: "q3J1bHqk1n7wWm7v0k3t8A", name: "Ada", resumed: false,
-      maxMessageBytes: 8192)
+      maxMessageBytes: 8192, node: "play1:8080")
     try expect(welcome, matches: "server/welcome.json")
   }
 
@@ -79,10 +79,11 @@ private struct ScriptedTable {
 
   @Test func welcomeForAResumedSession() {
     let welcome = ServerMessage.welcome(
-      replyTo: nil, session: "tok", name: "Bea", resumed: true, maxMessageBytes: 4096)
+      replyTo: nil, session: "tok", name: "Bea", resumed: true, maxMessageBytes: 4096,
+      node: "n2")
     #expect(
       welcome.text
-        == #"{"type":"welcome","protocol":2,"session":"tok","name":"Bea","resumed":true,"maxMessageBytes":4096}"#
+        == #"{"type":"welcome","protocol":2,"session":"tok","name":"Bea","resumed":true,"maxMessageBytes":4096,"node":"n2"}"#
     )
   }
 

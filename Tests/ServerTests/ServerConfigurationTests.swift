@@ -93,6 +93,42 @@ import Testing
     #expect(configuration.validationProblem() == "--executors must be 0...64.")
   }
 
+  /// A node's id travels in every `welcome` and, in a cluster, in URLs: given or made from the
+  /// host name and port (the process id when the port is picked at start), and only of
+  /// characters a URL carries as they are.
+  @Test func theNodeIDIsGivenOrTheHostNameAndPort() throws {
+    #expect(ServerConfiguration.defaults.nodeID == nil)
+    #expect(
+      ServerConfiguration.defaultNodeID(hostName: "play1", port: 8080, processID: 42)
+        == "play1:8080")
+    #expect(
+      ServerConfiguration.defaultNodeID(hostName: "play1", port: 0, processID: 42) == "play1-42")
+    #expect(
+      ServerConfiguration.defaultNodeID(hostName: "bad host/é", port: 9, processID: 1)
+        == "badhost:9")
+    #expect(ServerConfiguration.defaultNodeID(hostName: "", port: 9, processID: 1) == "node:9")
+    let long = ServerConfiguration.defaultNodeID(
+      hostName: String(repeating: "h", count: 200), port: 65535, processID: 1)
+    #expect(long.count <= ServerConfiguration.longestNodeID)
+
+    let given = try Matchismo.parse(["--node-id", "n2", "--port", "9002"]).serverConfiguration
+    #expect(given.nodeID == "n2")
+    #expect(given.lobbyConfiguration.nodeID == "n2")
+    var configuration = ServerConfiguration()
+    configuration.port = 9003
+    #expect(configuration.lobbyConfiguration.nodeID.hasSuffix(":9003"))
+    #expect(configuration.lobbyConfiguration.nodeID == configuration.resolvedNodeID)
+    for wrong in ["", "a b", "n/1", "n?1", "é", String(repeating: "n", count: 65)] {
+      configuration.nodeID = wrong
+      #expect(
+        configuration.validationProblem()
+          == "--node-id must be 1...64 characters: letters, digits, '-', '_', '.', ':'.", "\(wrong)"
+      )
+    }
+    configuration.nodeID = "eu-1.node_2:9001"
+    #expect(configuration.validationProblem() == nil)
+  }
+
   @Test func theCommitIntervalIsGivenInMillisecondsAndBounded() throws {
     #expect(ServerConfiguration.defaults.commitInterval == 0)
     #expect(
