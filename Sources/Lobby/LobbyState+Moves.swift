@@ -122,9 +122,8 @@ extension LobbyState {
   public mutating func lendShards() -> [TableShard] {
     precondition(!hosts.lent, "the shards are lent already")
     hosts.lent = true
-    var lent = Array(repeating: TableShard(), count: hosts.count)
-    swap(&lent, &hosts.shards)
-    return lent
+    defer { hosts.shards = [] }
+    return hosts.shards
   }
 
   /// Takes back the shards ``lendShards()`` lent, in the same order.

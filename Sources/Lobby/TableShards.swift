@@ -34,8 +34,8 @@ struct TableShards: Sendable {
   var shards: [TableShard]
   /// How many shards there are (``index(of:)`` needs only this, even while they are lent).
   let count: Int
-  /// Whether the shards are lent to a shell (``LobbyState/lendShards()``): `shards` then holds
-  /// empty ones, and nothing but a move's ticket may be asked of the lobby until they are back.
+  /// Whether the shards are lent to a shell (``LobbyState/lendShards()``): `shards` is then
+  /// empty, and nothing but a move's ticket may be asked of the lobby until they are back.
   var lent = false
 
   init(count: Int) {

@@ -65,7 +65,7 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Browser origins allowed to open WebSockets besides the page's own (see
   /// `TransportConfiguration.allowedOrigins`).
   var allowedOrigins: [String] = []
-  /// This server's id in a cluster, named in `welcome`; nil: ``defaultNodeID(hostName:port:)``.
+  /// This server's id in a cluster, named in `welcome`; nil: ``resolvedNodeID``'s default.
   var nodeID: String?
 
   /// The defaults.

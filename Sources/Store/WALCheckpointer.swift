@@ -110,8 +110,8 @@ final class WALCheckpointer: @unchecked Sendable {
   /// connection) if it is due, returning whether it did.
   func upkeep(on database: DatabaseQueue) throws -> Bool {
     let pages = walPages.load(ordering: .relaxed)
-    let copied = copiedAt.load(ordering: .acquiring)
-    let ahead = copied > 0 && pages >= copied
+    let copiedAtPages = copiedAt.load(ordering: .acquiring)
+    let ahead = copiedAtPages > 0 && pages >= copiedAtPages
     guard checkpoints.due(walPages: pages, copiedAhead: ahead) else { return false }
     defer { copiedAt.store(0, ordering: .releasing) }
     do {
