@@ -6,7 +6,10 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openssl
 # e2fsprogs (mkfs.ext4, chattr) and util-linux (mount, losetup, fsfreeze): the journal's fault tests.
-TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux
+# haproxy: the cluster's front door (scripts/cluster.sh, make cluster, the cluster's tests).
+TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux haproxy
+CLUSTER_PACKAGES := postgresql haproxy
+NODES ?= 3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PORT ?= 8080
@@ -14,11 +17,24 @@ HOST ?= 127.0.0.1
 ARGS ?=
 
 .PHONY: run test build release bench soak system-deps test-deps swift-test js-test e2e-test format clean
+.PHONY: cluster
 .PHONY: fuzz fuzz-smoke
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
 run: system-deps release
 	.build/release/matchismo --host $(HOST) --port $(PORT) --web-root web-client $(ARGS)
+
+## A cluster on this machine: PostgreSQL (a fresh one of its own unless DATABASE=postgres://...
+## names one), NODES nodes (default 3) and HAProxy in front of them on http://127.0.0.1:$(PORT)/.
+## Ctrl-C stops everything.
+cluster: system-deps release
+	@./scripts/apt-install-missing.sh $(CLUSTER_PACKAGES)
+	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/matchismo-cluster.XXXXXX"); \
+	  trap './scripts/cluster.sh down --dir "'"$$dir"'"; exit 0' INT TERM; \
+	  ./scripts/cluster.sh up --dir "$$dir" --nodes $(NODES) --port $(PORT) \
+	    $${DATABASE:+--database "$$DATABASE"} -- $(ARGS) || exit 1; \
+	  echo "Open http://127.0.0.1:$(PORT)/ (Ctrl-C stops the cluster)"; \
+	  while sleep 3600; do :; done
 
 ## Every test: Swift, web-client JS, end-to-end and browser, and a short run of each fuzz target.
 test: test-deps build swift-test js-test e2e-test fuzz-smoke

@@ -17,6 +17,10 @@ public enum JournalEntry: Hashable, Sendable {
   case session(SessionRecord)
   /// The session ended: it is not to be rebuilt.
   case sessionEnded(String)
+  /// The session (by the hash of its token) went to another node of the cluster, which takes
+  /// it from the shared database; this node no longer writes it. A store that no other node
+  /// shares keeps it as it is.
+  case sessionReleased(String)
   /// A game ended: keep its record (its id is the store's to give).
   case finished(FinishedGame)
   /// A game ended with more moves than its table keeps in memory (``TableRules/recordCap``):

@@ -41,6 +41,9 @@ public struct JournalImage: Sendable {
       sessions[session.token] = session
     case .sessionEnded(let token):
       sessions[token] = nil
+    case .sessionReleased:
+      // Nobody else shares this journal: the session stays as it is.
+      break
     case .finished(let game):
       keep(game)
     case .finishedInJournal(let game, let table, let deal):

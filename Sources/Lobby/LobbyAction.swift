@@ -16,4 +16,11 @@ public enum LobbyAction: Sendable {
   /// Read finished games from the store and answer `connection` (``RecordRequest``): the only
   /// question the lobby cannot answer from memory.
   case query(RecordRequest)
+  /// Tell the other nodes of the cluster what changed at this node's tables, once what is
+  /// queued for the journal before it is written (``LobbyConfiguration/cluster``).
+  case publish([ClusterChange])
+  /// Look up the session whose token hashes to `token` in the shared database, claiming it for
+  /// this node unless another holds its table, and answer with ``ClusterNews/session(_:_:)``
+  /// for `connection`, whose `hello` waits for it.
+  case findSession(token: String, for: ConnectionID)
 }

@@ -32,6 +32,11 @@ public struct LobbyConfiguration: Sendable {
   /// The id of the server this lobby runs on, which `welcome` names (`--node-id`): in a cluster
   /// each node has its own, so a client and a test can see where they are.
   public var nodeID = "local"
+  /// Whether this lobby is a node of a cluster: its tables are published to the other nodes
+  /// (``LobbyAction/publish(_:)``), their tables are listed beside its own, a request for one of
+  /// theirs is answered with a `redirect`, and a session it does not know is looked up in the
+  /// shared database (``LobbyAction/findSession(token:for:)``).
+  public var cluster = false
   /// Whether the lobby asks for every change to be journaled (``LobbyAction/journal(_:)``)
   /// before the frames that show it.
   public var journal = false

@@ -9,4 +9,6 @@ public enum LobbyEvent: Sendable {
   case disconnected(ConnectionID)
   /// Time has moved on: whatever is due by now happens.
   case clock
+  /// News from the other nodes of the cluster (``LobbyConfiguration/cluster``).
+  case cluster(ClusterNews)
 }

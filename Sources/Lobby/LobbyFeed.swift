@@ -21,10 +21,18 @@ struct LobbyFeed: Sendable {
   private var snapshots = LobbySnapshotEncoder()
   /// Changes go out at most this often, in seconds.
   let flushInterval: Double
+  /// Whether this node's table changes are published to the cluster (``takePublications()``).
+  let publishes: Bool
+  /// This node's tables changed since the last ``takePublications()``, in the order they first
+  /// changed, with the latest change of each.
+  private var publicationOrder: [String] = []
+  private var publications: [String: ClusterChange] = [:]
 
-  /// An empty list whose changes go out at most every `flushInterval` seconds.
-  init(flushInterval: Double) {
+  /// An empty list whose changes go out at most every `flushInterval` seconds, and to the
+  /// cluster when it `publishes`.
+  init(flushInterval: Double, publishes: Bool = false) {
     self.flushInterval = flushInterval
+    self.publishes = publishes
   }
 
   // MARK: - Watchers
@@ -46,6 +54,13 @@ struct LobbyFeed: Sendable {
   mutating func update(_ listing: TableListing, code: String, isPrivate: Bool, now: Double)
     -> Double?
   {
+    if publishes {
+      let table = ClusterTable(listing: listing, code: code, isPrivate: isPrivate)
+      let old = directory.entry(listing.id)
+      if old?.listing != listing || old?.code != code || old?.isPrivate != isPrivate {
+        publish(.upsert(table))
+      }
+    }
     guard let change = directory.update(listing, code: code, isPrivate: isPrivate) else {
       return nil
     }
@@ -55,8 +70,54 @@ struct LobbyFeed: Sendable {
   /// Forgets table `id` at `now`; returns when to schedule a flush, as
   /// ``update(_:code:isPrivate:now:)`` does.
   mutating func remove(_ id: String, now: Double) -> Double? {
+    if publishes, directory.entry(id).map({ !$0.isRemote }) == true { publish(.remove(id: id)) }
     guard let change = directory.remove(id) else { return nil }
     return queue(change, of: id, now: now)
+  }
+
+  // MARK: - The cluster
+
+  /// Records `change` of another node's tables at `now`; returns when to schedule a flush, as
+  /// ``update(_:code:isPrivate:now:)`` does. A change to a table of this node's is not
+  /// another's to make: it is ignored.
+  mutating func hear(_ change: ClusterChange, now: Double) -> Double? {
+    if let entry = directory.entry(change.id), !entry.isRemote { return nil }
+    switch change {
+    case .upsert(let table):
+      guard let change = directory.update(remote: table) else { return nil }
+      return queue(change, of: table.id, now: now)
+    case .remove(let id):
+      guard let change = directory.remove(id) else { return nil }
+      return queue(change, of: id, now: now)
+    }
+  }
+
+  /// Another node's table `id`, if this directory lists it.
+  func remoteEntry(_ id: String) -> TableDirectory.Entry? {
+    directory.entry(id).flatMap { $0.isRemote ? $0 : nil }
+  }
+
+  /// This node's table changes since the last call, or nil when there are none.
+  mutating func takePublications() -> [ClusterChange]? {
+    guard !publicationOrder.isEmpty else { return nil }
+    defer {
+      publicationOrder = []
+      publications = [:]
+    }
+    return publicationOrder.compactMap { publications[$0] }
+  }
+
+  /// Every table of this node's, as a publication (when the node starts publishing).
+  func allPublications() -> [ClusterChange] {
+    directory.localEntries.map {
+      .upsert(ClusterTable(listing: $0.listing, code: $0.code, isPrivate: $0.isPrivate))
+    }
+  }
+
+  private mutating func publish(_ change: ClusterChange) {
+    if publications.updateValue(change, forKey: change.id) == nil {
+      publicationOrder.append(change.id)
+    }
   }
 
   private mutating func queue(_ change: LobbyChange, of id: String, now: Double) -> Double? {
@@ -105,4 +166,7 @@ struct LobbyFeed: Sendable {
 
   /// Whether table `id` is listed publicly.
   func isPublic(_ id: String) -> Bool { directory.entry(id).map { !$0.isPrivate } ?? false }
+
+  /// The ids of the tables that other nodes hold (`node`'s alone, when it is given).
+  func remoteIDs(of node: String? = nil) -> [String] { directory.remoteIDs(of: node) }
 }

@@ -3,10 +3,11 @@ import Protocol
 /// The checks a request passes before it changes anything; each answers why not itself.
 extension LobbyState {
   /// The open table `reference` names, or nil after answering why not (an unknown invite code
-  /// counts against the session's guesses).
+  /// counts against the session's guesses), or after sending the session to the node that
+  /// holds the table, to come as `role` (a cluster).
   mutating func find(
-    _ reference: TableReference, session: SessionRegistry.Session, replyTo: MessageID?,
-    _ connection: ConnectionID, now: Double
+    _ reference: TableReference, session: SessionRegistry.Session, role: Redirect.Role,
+    replyTo: MessageID?, _ connection: ConnectionID, now: Double
   ) -> String? {
     switch reference {
     case .code(let code):
@@ -17,10 +18,23 @@ extension LobbyState {
           to: connection)
         return nil
       }
-      if let id = feed.table(withCode: code), hosts.contains(id) { return id }
+      if let id = feed.table(withCode: code) {
+        if hosts.contains(id) { return id }
+        if let entry = feed.remoteEntry(id) {
+          redirect(
+            session, connection, to: entry, code: code, role: role, replyTo: replyTo, now: now)
+          return nil
+        }
+      }
       desk.missed(token: session.token, now: now)
     case .id(let id):
-      if feed.isPublic(id), hosts.contains(id) { return id }
+      if feed.isPublic(id) {
+        if hosts.contains(id) { return id }
+        if let entry = feed.remoteEntry(id) {
+          redirect(session, connection, to: entry, role: role, replyTo: replyTo, now: now)
+          return nil
+        }
+      }
     }
     reply(ProtocolError(.unknownTable, "There is no such table.", replyTo: replyTo), to: connection)
     return nil

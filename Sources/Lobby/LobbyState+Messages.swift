@@ -77,13 +77,23 @@ extension LobbyState {
     }
   }
 
-  private mutating func hello(
+  /// A `hello`: resumes or opens a session. In a cluster a session this node does not know is
+  /// looked up first (`lookUp`), and the `hello` waits for the answer (``PendingHello``).
+  mutating func hello(
     name: String?, resume: String?, version: Int?, player: String?, replyTo: MessageID?,
-    from connection: ConnectionID, _ now: Double
+    from connection: ConnectionID, _ now: Double, lookUp: Bool? = nil
   ) {
-    switch desk.hello(
-      name: name, resume: resume, player: player, connection: connection, entropy: entropy)
-    {
+    let greeting =
+      pendingHellos[connection] != nil
+      ? .alreadyHello
+      : desk.hello(
+        name: name, resume: resume, player: player, connection: connection, entropy: entropy,
+        lookUp: lookUp ?? configuration.cluster)
+    switch greeting {
+    case .lookUp(let token):
+      pendingHellos[connection] = PendingHello(
+        name: name, resume: resume ?? "", version: version, player: player, replyTo: replyTo)
+      out.append(.findSession(token: token, for: connection))
     case .alreadyHello:
       reply(
         ProtocolError(.alreadyHello, "This connection said hello already.", replyTo: replyTo),
@@ -136,12 +146,17 @@ extension LobbyState {
       let setup = checkSetup(game, seats: seats, TableOptions(), replyTo: replyTo, connection)
     else { return }
     let candidate = feed.quickMatch(game: game, seats: seats)
+    if let candidate, let entry = feed.remoteEntry(candidate) {
+      return redirect(session, connection, to: entry, role: .player, replyTo: replyTo, now: now)
+    }
     if candidate == nil || candidate == session.tableID {
       guard checkCanOpen(session, replyTo: replyTo, connection) else { return }
     }
     leaveTable(session, now: now)
     // Leaving may have changed the list (the table left could be the candidate).
-    if let id = feed.quickMatch(game: game, seats: seats),
+    if let id = feed.quickMatch(game: game, seats: seats), let entry = feed.remoteEntry(id) {
+      redirect(session, connection, to: entry, role: .player, replyTo: replyTo, now: now)
+    } else if let id = feed.quickMatch(game: game, seats: seats),
       hosts[id]?.table.sitProblem(replyTo: replyTo) == nil
     {
       sit(session, connection, at: id, replyTo: replyTo, now: now)
@@ -155,7 +170,9 @@ extension LobbyState {
     _ reference: TableReference, _ session: SessionRegistry.Session, replyTo: MessageID?,
     _ connection: ConnectionID, now: Double
   ) {
-    guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
+    guard
+      let id = find(
+        reference, session: session, role: .player, replyTo: replyTo, connection, now: now)
     else { return }
     if session.tableID == id, let seat = session.seat {
       send(hosts[id]!.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
@@ -172,7 +189,9 @@ extension LobbyState {
     _ reference: TableReference, _ session: SessionRegistry.Session, replyTo: MessageID?,
     _ connection: ConnectionID, now: Double
   ) {
-    guard let id = find(reference, session: session, replyTo: replyTo, connection, now: now)
+    guard
+      let id = find(
+        reference, session: session, role: .spectator, replyTo: replyTo, connection, now: now)
     else { return }
     if session.tableID == id {
       // Already here (watching, or seated: a player does not become a spectator of their own

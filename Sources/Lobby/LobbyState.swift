@@ -48,6 +48,11 @@ public struct LobbyState: Sendable {
   /// table opens or closes, which takes the whole state.
   var openTables: [String: Bool] = [:]
   var nextTableNumber = 1
+  /// `hello`s waiting for their session to be looked up in the cluster's database, by
+  /// connection (one each at most; dropped with the connection).
+  var pendingHellos: [ConnectionID: PendingHello] = [:]
+  /// How many `redirect`s this lobby sent (a cluster).
+  public internal(set) var redirectsSent = 0
   /// The actions of the event being handled.
   var out: [LobbyAction] = []
   /// Journal entries of the event being handled (``LobbyConfiguration/journal``).
@@ -68,7 +73,8 @@ public struct LobbyState: Sendable {
     self.configuration = configuration
     self.entropy = entropy
     self.desk = SessionDesk(configuration: configuration)
-    self.feed = LobbyFeed(flushInterval: configuration.lobbyFlushInterval)
+    self.feed = LobbyFeed(
+      flushInterval: configuration.lobbyFlushInterval, publishes: configuration.cluster)
     self.hosts = TableShards(count: shards)
   }
 
@@ -150,6 +156,8 @@ public struct LobbyState: Sendable {
       disconnect(connection, now: now)
     case .clock:
       runDue(now: now)
+    case .cluster(let news):
+      hear(news, now: now)
     }
     return takeActions()
   }
@@ -175,6 +183,7 @@ public struct LobbyState: Sendable {
   /// period (the others see it "away"); a spectator stops watching.
   private mutating func disconnect(_ connection: ConnectionID, now: Double) {
     feed.unwatch(connection)
+    pendingHellos[connection] = nil
     if let (session, expiresAt) = desk.detach(connection, now: now) {
       deadlines.schedule(.session(session.token), at: expiresAt)
       if let tableID = session.tableID { leaveOnDisconnect(session, connection, tableID, now) }
@@ -212,7 +221,9 @@ public struct LobbyState: Sendable {
 
   /// Tells the feed of table `id`'s current row at `now`, scheduling a flush if one is due.
   mutating func publishRow(of table: any TableArbiter, now: Double) {
-    if let at = feed.update(table.listing, code: table.code, isPrivate: table.isPrivate, now: now) {
+    var listing = table.listing
+    if configuration.cluster { listing.node = configuration.nodeID }
+    if let at = feed.update(listing, code: table.code, isPrivate: table.isPrivate, now: now) {
       deadlines.schedule(.lobbyFlush, at: at)
     }
   }
@@ -244,7 +255,15 @@ public struct LobbyState: Sendable {
 
   /// The event's actions, its journal entries first (``journalFirst(_:into:)``).
   mutating func takeActions() -> [LobbyAction] {
-    if configuration.journal { journal += desk.takeJournal() }
+    if configuration.journal {
+      journal += desk.takeJournal()
+    } else {
+      // Nothing to write: what changed is forgotten, so it does not pile up.
+      desk.forgetChanges()
+    }
+    if configuration.cluster, let changes = feed.takePublications() {
+      out.append(.publish(changes))
+    }
     var actions: [LobbyAction] = []
     if !journal.isEmpty {
       actions.reserveCapacity(journal.count + out.count)

@@ -15,12 +15,17 @@ struct SessionDesk: Sendable {
     case resumed(SessionRegistry.Session, token: String, replaced: ConnectionID?)
     /// A new session, whose token (`token`, not its hash) goes to the client once.
     case opened(SessionRegistry.Session, token: String)
+    /// This node does not know the session to resume, whose token hashes to `token`: the shared
+    /// database may (``LobbyConfiguration/cluster``).
+    case lookUp(token: String)
   }
 
   /// Every session and the connection holding it.
   private(set) var registry = SessionRegistry()
   /// Unknown invite codes tried per session (by token hash), draining over time.
   private var guesses: [String: InviteGuesses] = [:]
+  /// Sessions handed on to another node since the last ``takeJournal()``, by token hash.
+  private var released: [String: SessionRecord] = [:]
   /// How long a dropped session is kept for a resume, in seconds.
   let reconnectGrace: Double
   /// Unknown codes a session may try in a burst.
@@ -44,24 +49,37 @@ struct SessionDesk: Sendable {
   func session(token: String) -> SessionRegistry.Session? { registry.session(token: token) }
 
   /// A `hello` from `connection`: resumes the session of `resume` if there is one, otherwise
-  /// opens a new session named `name` (or "Player").
+  /// asks for it to be looked up (`lookUp`, in a cluster) or opens a new session named `name`
+  /// (or "Player").
   mutating func hello(
     name: String?, resume: String?, player: String?, connection: ConnectionID,
-    entropy: LobbyEntropy
+    entropy: LobbyEntropy, lookUp: Bool = false
   ) -> Greeting {
     // Like session tokens, player tokens are kept only as hashes.
     let player = player.map(entropy.hash)
     if registry.session(for: connection) != nil { return .alreadyHello }
-    if let resume,
-      let (session, replaced) = registry.resume(token: entropy.hash(resume), connection: connection)
-    {
-      if let player { registry.setPlayer(token: session.token, player) }
-      return .resumed(session, token: resume, replaced: replaced)
+    if let resume {
+      let hash = entropy.hash(resume)
+      if let (session, replaced) = registry.resume(token: hash, connection: connection) {
+        if let player { registry.setPlayer(token: session.token, player) }
+        return .resumed(session, token: resume, replaced: replaced)
+      }
+      if lookUp { return .lookUp(token: hash) }
     }
     let token = entropy.token()
     let session = registry.open(
       token: entropy.hash(token), name: name ?? "Player", player: player, connection: connection)
     return .opened(session, token: token)
+  }
+
+  /// Hands the session of `token` on to another node: this desk forgets it, and the journal
+  /// writes it as it is, then lets it go (``JournalEntry/sessionReleased(_:)``).
+  mutating func release(token: String) {
+    guard let session = registry.release(token: token) else { return }
+    guesses[token] = nil
+    released[token] = SessionRecord(
+      token: token, name: session.name, tableID: session.tableID, seat: session.seat,
+      player: session.player)
   }
 
   /// Seats the session of `token` at a table (or nowhere).
@@ -108,12 +126,18 @@ struct SessionDesk: Sendable {
   mutating func takeJournal() -> [JournalEntry] {
     let changed = registry.takeChanged()
     guard !changed.isEmpty else { return [] }
-    return changed.sorted().map { token in
-      guard let session = registry.session(token: token) else { return .sessionEnded(token) }
-      return .session(
-        SessionRecord(
-          token: token, name: session.name, tableID: session.tableID, seat: session.seat,
-          player: session.player))
+    defer { released = [:] }
+    return changed.sorted().flatMap { token -> [JournalEntry] in
+      guard let session = registry.session(token: token) else {
+        guard let record = released[token] else { return [.sessionEnded(token)] }
+        return [.session(record), .sessionReleased(token)]
+      }
+      return [
+        .session(
+          SessionRecord(
+            token: token, name: session.name, tableID: session.tableID, seat: session.seat,
+            player: session.player))
+      ]
     }
   }
 
@@ -135,5 +159,6 @@ struct SessionDesk: Sendable {
   /// already).
   mutating func forgetChanges() {
     _ = registry.takeChanged()
+    released = [:]
   }
 }

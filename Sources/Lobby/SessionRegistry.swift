@@ -116,6 +116,15 @@ public struct SessionRegistry: Sendable {
     return session
   }
 
+  /// Forgets the session with `token`, handed on to another node of the cluster, and the
+  /// connection holding it; returns it. Counted as changed, like an end.
+  public mutating func release(token: String) -> Session? {
+    guard let session = sessions.removeValue(forKey: token) else { return nil }
+    if let connection = session.connection { tokens[connection] = nil }
+    changed.insert(token)
+    return session
+  }
+
   /// Every session (for invariant checks in tests).
   public var all: [Session] { Array(sessions.values) }
 

@@ -1,7 +1,8 @@
 import Protocol
 
 /// The lobby's view of every table: the public list with its version, invite codes, and the
-/// quick-match choice. A pure value; the lobby's ``LobbyFeed`` owns one.
+/// quick-match choice. A pure value; the lobby's ``LobbyFeed`` owns one. In a cluster it holds
+/// the other nodes' tables too (``ClusterTable``), each marked ``Entry/isRemote``.
 public struct TableDirectory: Sendable {
   /// One table as the directory knows it.
   public struct Entry: Hashable, Sendable {
@@ -11,6 +12,10 @@ public struct TableDirectory: Sendable {
     public var code: String
     /// Whether it is left out of the list.
     public var isPrivate: Bool
+    /// Whether another node of the cluster holds it (``TableListing/node`` names which).
+    public var isRemote = false
+    /// That node's own WebSocket URL, if it gives one.
+    public var url: String? = nil
   }
 
   /// The list's version; grows by one per published change set.
@@ -41,6 +46,11 @@ public struct TableDirectory: Sendable {
   /// The entry of a table.
   public func entry(_ id: String) -> Entry? { entries[id] }
 
+  /// This node's own tables, by id.
+  public var localEntries: [Entry] {
+    entries.values.filter { !$0.isRemote }.sorted { $0.listing.id < $1.listing.id }
+  }
+
   /// The public list, oldest table first.
   public var publicListings: [TableListing] {
     entries.values.filter { !$0.isPrivate }.map(\.listing).sorted {
@@ -48,17 +58,19 @@ public struct TableDirectory: Sendable {
     }
   }
 
-  /// The fullest waiting public table of `game` with `seats` seats and a free seat.
+  /// The fullest waiting public table of `game` with `seats` seats and a free seat, on any
+  /// node.
   public func quickMatch(game: String, seats: Int) -> String? {
     entries.values
       .filter {
         !$0.isPrivate && $0.listing.game == game && $0.listing.seats == seats
           && $0.listing.phase == .waiting && $0.listing.seated < seats
       }
-      // The fullest; among equals the oldest (ids are "t" + a growing number).
+      // The fullest; among equals one of this node's (no reconnect), then the oldest (ids are
+      // "t" + a growing number).
       .max {
-        ($0.listing.seated, $1.listing.id.count, $1.listing.id)
-          < ($1.listing.seated, $0.listing.id.count, $0.listing.id)
+        ($0.listing.seated, $0.isRemote ? 0 : 1, $1.listing.id.count, $1.listing.id)
+          < ($1.listing.seated, $1.isRemote ? 0 : 1, $0.listing.id.count, $0.listing.id)
       }?
       .listing.id
   }
@@ -73,6 +85,22 @@ public struct TableDirectory: Sendable {
     codes[code] = listing.id
     guard !isPrivate, old?.listing != listing else { return nil }
     return .upsert(listing)
+  }
+
+  /// Records a table that another node holds; returns the change to publish, as
+  /// ``update(_:code:isPrivate:)`` does.
+  public mutating func update(remote table: ClusterTable) -> LobbyChange? {
+    let change = update(table.listing, code: table.code, isPrivate: table.isPrivate)
+    entries[table.id]?.isRemote = true
+    entries[table.id]?.url = table.url
+    return change
+  }
+
+  /// The ids of the tables that `node` holds, as far as this directory knows (every other
+  /// node's with nil).
+  public func remoteIDs(of node: String? = nil) -> [String] {
+    entries.values.filter { $0.isRemote && (node == nil || $0.listing.node == node) }
+      .map(\.listing.id)
   }
 
   /// Forgets a table; returns the change to publish, if it was listed.

@@ -235,10 +235,13 @@ public struct TableListing: Hashable, Sendable {
   public var spectators: Int
   /// The phase.
   public var phase: TablePhase
+  /// The node of the cluster that holds the table; nil for a server on its own.
+  public var node: String?
 
   /// Creates a listing.
   public init(
-    id: String, game: String, seats: Int, seated: Int, spectators: Int, phase: TablePhase
+    id: String, game: String, seats: Int, seated: Int, spectators: Int, phase: TablePhase,
+    node: String? = nil
   ) {
     self.id = id
     self.game = game
@@ -246,15 +249,18 @@ public struct TableListing: Hashable, Sendable {
     self.seated = seated
     self.spectators = spectators
     self.phase = phase
+    self.node = node
   }
 
   /// The listing on the wire.
   public var json: JSONValue {
-    .object([
+    var members: [(String, JSONValue)] = [
       ("id", .string(id)), ("game", .string(game)), ("seats", .int(seats)),
       ("seated", .int(seated)), ("spectators", .int(spectators)),
       ("phase", .string(phase.rawValue)),
-    ])
+    ]
+    if let node { members.append(("node", .string(node))) }
+    return .object(members)
   }
 }
 

@@ -64,13 +64,25 @@ struct Application {
       retention = FinishedGameRetention(
         store: store, days: days, removed: metrics.makeFinishedGamesRemoved(), logger: logger)
     }
+    // A node of a cluster publishes its tables and hears the others' through the database.
+    var cluster: (link: PostgresClusterLink, relay: ClusterRelay)?
+    if configuration.isClusterNode, let url = configuration.databaseURL {
+      let heard = metrics.makeClusterMetrics()
+      let link = PostgresClusterLink(
+        location: try PostgresLocation(url: url), node: configuration.resolvedNodeID,
+        url: configuration.advertisedURL, logger: logger, hear: { release.hear($0) },
+        received: { heard.received($0, after: $1) })
+      cluster = (link, ClusterRelay(link: link, journal: journal, logger: logger))
+      cluster?.relay.hear = { release.hear($0) }
+      try link.join(state.takeAllPublications())
+    }
+    let outlets = LobbyOutlets(journal: journal, records: records, cluster: cluster?.relay)
     // With no executor the lobby decides on the transport's service thread (no hop per move);
     // otherwise the service thread hands each event to the executor of its table's shard.
     let handler: any ServiceThreadHandler
     let lobby: ShardedLobby?
     if configuration.executors == 0 {
-      handler = InlineLobby(
-        state: state, metrics: metrics.makeLobbyMetrics(), journal: journal, records: records)
+      handler = InlineLobby(state: state, metrics: metrics.makeLobbyMetrics(), outlets: outlets)
       lobby = nil
     } else {
       lobby = ShardedLobby(
@@ -90,7 +102,9 @@ struct Application {
     }
     records?.start()
     retention?.start()
-    let outbound = TransportOutbound(transport: transport, journal: journal, records: records)
+    cluster?.relay.start()
+    cluster?.link.startListening()
+    let outbound = TransportOutbound(transport: transport, outlets: outlets)
     lobby?.attach(
       perform: { outbound.perform($0, movesReceivedAt: $1) },
       consumed: { [transport] in transport.acknowledge(bytes: $0) })
@@ -108,7 +122,8 @@ struct Application {
         .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
         .init(
           service: JournalService(
-            writer: journal, store: store, retention: retention, logger: logger)),
+            writer: journal, store: store, retention: retention, cluster: cluster?.link,
+            logger: logger)),
         .init(service: LobbyService(executor: lobby)),
         .init(service: TransportService(transport: transport, logger: logger)),
       ],
@@ -125,7 +140,7 @@ struct Application {
     if let url = configuration.databaseURL {
       let location = try PostgresLocation(url: url)
       let store = try PostgresJournalStore(
-        location: location, owner: Self.journalOwner(port: configuration.port),
+        location: location, owner: configuration.resolvedNodeID,
         durability: configuration.durability, logger: logger)
       let contents = try store.load()
       try Self.checkGames(in: contents, of: "\(location)")
@@ -156,15 +171,6 @@ struct Application {
     }
   }
 
-  /// The name this server holds its PostgreSQL leases under: its host name and port, the same
-  /// across its restarts (so it takes its own tables back at once) and different for every
-  /// server listening at the same time. With port 0 (a port picked at start) the name is new at
-  /// every start.
-  static func journalOwner(port: Int) -> String {
-    let host = ProcessInfo.processInfo.hostName
-    return port == 0 ? "\(host):0-\(UUID().uuidString)" : "\(host):\(port)"
-  }
-
   /// The web root as an absolute path, or nil (with a warning) when it has no index.html.
   static func resolvedWebRoot(_ path: String, logger: Logger) -> String? {
     let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -180,15 +186,13 @@ struct Application {
 /// Carries out the lobby's actions on the transport.
 struct TransportOutbound: Sendable {
   let transport: WebSocketTransport
-  var journal: JournalWriter? = nil
-  var records: RecordReader? = nil
+  var outlets = LobbyOutlets()
 
   /// Carries out `actions`; `movesReceivedAt` are when the moves they accepted were received
   /// (their latency ends when the frames before it leave).
   func perform(_ actions: [LobbyAction], movesReceivedAt: [Double] = []) {
     var commands: [TransportCommand] = []
-    commands.append(
-      actions: actions, journal: journal, records: records, movesReceivedAt: movesReceivedAt)
+    commands.append(actions: actions, to: outlets, movesReceivedAt: movesReceivedAt)
     // One lock and at most one wake of the service thread for the whole batch.
     transport.perform(commands)
   }

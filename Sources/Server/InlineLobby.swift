@@ -8,19 +8,15 @@ import Protocol
 final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
   private var metrics: LobbyMetrics?
-  private let journal: JournalWriter?
-  private let records: RecordReader?
+  private let outlets: LobbyOutlets
 
   /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
-  /// entries go to `journal`, and the frames after them wait until they are written.
-  init(
-    state: LobbyState, metrics: LobbyMetrics? = nil, journal: JournalWriter? = nil,
-    records: RecordReader? = nil
-  ) {
+  /// entries go to the `outlets`' journal, and the frames after them wait until they are
+  /// written.
+  init(state: LobbyState, metrics: LobbyMetrics? = nil, outlets: LobbyOutlets = LobbyOutlets()) {
     self.state = state
     self.metrics = metrics
-    self.journal = journal
-    self.records = records
+    self.outlets = outlets
   }
 
   var decidesInline: Bool { true }
@@ -31,14 +27,12 @@ final class InlineLobby: ServiceThreadHandler {
 
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     Self.handle(
-      event, now: now, state: &state, metrics: &metrics, journal: journal, records: records,
-      commands: &commands)
+      event, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
   }
 
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
     Self.advance(
-      now: now, state: &state, metrics: &metrics, journal: journal, records: records,
-      commands: &commands)
+      now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
   }
 
   func nextDeadline() -> Double? {
@@ -47,10 +41,10 @@ final class InlineLobby: ServiceThreadHandler {
 
   private static func handle(
     _ event: TransportEvent, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
-    journal: JournalWriter?, records: RecordReader?, commands: inout [TransportCommand]
+    outlets: LobbyOutlets, commands: inout [TransportCommand]
   ) {
     // The journal failing (or writing again) is news for the lobby: it refuses moves meanwhile.
-    if let journal {
+    if let journal = outlets.journal {
       let failing = journal.failing.load(ordering: .relaxed)
       if failing != state.journalDown { state.journalAvailable(!failing) }
     }
@@ -62,28 +56,30 @@ final class InlineLobby: ServiceThreadHandler {
       commands.append(
         actions: state.handle(
           .message(connection, ClientMessageDecoder.decode(bytes)), now: now),
-        journal: journal, records: records)
+        to: outlets)
       // The move's latency ends when its frames leave, behind the journal like them.
       if metrics != nil && state.movesAccepted != accepted {
         commands.append(.moveShown(receivedAt: receivedAt))
       }
     case .closed(let connection):
       commands.append(
-        actions: state.handle(.disconnected(connection), now: now), journal: journal,
-        records: records)
+        actions: state.handle(.disconnected(connection), now: now), to: outlets)
+    case .news(let news):
+      commands.append(
+        actions: state.handle(.cluster(news), now: now), to: outlets)
     }
     // Whatever came due meanwhile (the timer may not have fired yet in this pass).
     if let due = state.nextDeadline(), due <= now {
-      commands.append(actions: state.handle(.clock, now: now), journal: journal, records: records)
+      commands.append(actions: state.handle(.clock, now: now), to: outlets)
     }
     export(now: now, state: &state, metrics: &metrics)
   }
 
   private static func advance(
-    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?, journal: JournalWriter?,
-    records: RecordReader?, commands: inout [TransportCommand]
+    now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?, outlets: LobbyOutlets,
+    commands: inout [TransportCommand]
   ) {
-    commands.append(actions: state.handle(.clock, now: now), journal: journal, records: records)
+    commands.append(actions: state.handle(.clock, now: now), to: outlets)
     export(now: now, state: &state, metrics: &metrics)
   }
 

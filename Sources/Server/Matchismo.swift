@@ -55,7 +55,7 @@ struct Matchismo: AsyncParsableCommand {
   @Option(
     name: .customLong("database"),
     help: ArgumentHelp(
-      "A PostgreSQL database for the journal instead of the embedded file (--data-dir is then unused); servers sharing it each keep their own tables.",
+      "A PostgreSQL database for the journal instead of the embedded file (--data-dir is then unused). The servers sharing one are the nodes of a cluster: each holds its own tables, and every node lists them all and sends players to the table's node.",
       valueName: "postgres://user:password@host:port/name"))
   var databaseURL: String?
 
@@ -106,6 +106,13 @@ struct Matchismo: AsyncParsableCommand {
     help: "This server's id in a cluster, named in welcome (default: host name and port).")
   var nodeID: String?
 
+  @Option(
+    name: .customLong("advertise-url"),
+    help: ArgumentHelp(
+      "This node's own WebSocket URL, sent in redirects beside the front door's path (with --database), for clients that connect to nodes directly.",
+      valueName: "ws://host:port/ws"))
+  var advertisedURL: String?
+
   /// The options as the server's configuration.
   var serverConfiguration: ServerConfiguration {
     var configuration = ServerConfiguration()
@@ -131,6 +138,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.journalStallLimit = journalStallLimit / 1000
     configuration.keepFinishedDays = keepFinishedDays
     configuration.nodeID = nodeID
+    configuration.advertisedURL = advertisedURL
     return configuration
   }
 

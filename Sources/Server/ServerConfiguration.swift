@@ -67,6 +67,13 @@ struct ServerConfiguration: Sendable, Equatable {
   var allowedOrigins: [String] = []
   /// This server's id in a cluster, named in `welcome`; nil: ``resolvedNodeID``'s default.
   var nodeID: String?
+  /// This node's own WebSocket URL, sent in redirects (a cluster); nil: the front door's path
+  /// alone.
+  var advertisedURL: String?
+
+  /// Whether this server is a node of a cluster: its journal is a PostgreSQL database, which
+  /// the nodes share.
+  var isClusterNode: Bool { journal && databaseURL != nil }
 
   /// The defaults.
   init() {}
@@ -151,6 +158,16 @@ struct ServerConfiguration: Sendable, Equatable {
       return
         "--node-id must be 1...\(Self.longestNodeID) characters: letters, digits, '-', '_', '.', ':'."
     }
+    if let advertisedURL {
+      guard databaseURL != nil else {
+        return "--advertise-url is for the nodes of a cluster: it needs --database."
+      }
+      guard let url = URL(string: advertisedURL), ["ws", "wss"].contains(url.scheme),
+        url.host != nil, advertisedURL.count <= 512
+      else {
+        return "--advertise-url must be a ws:// or wss:// URL of at most 512 characters."
+      }
+    }
     if !(0...Self.maxExecutors).contains(executors) {
       return "--executors must be 0...\(Self.maxExecutors)."
     }
@@ -207,6 +224,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.spectatorLimit = spectatorLimit
     configuration.journal = journal
     configuration.nodeID = resolvedNodeID
+    configuration.cluster = isClusterNode
     return configuration
   }
 

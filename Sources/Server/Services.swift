@@ -1,3 +1,4 @@
+import Lobby
 import Logging
 import ServiceLifecycle
 import Store
@@ -75,12 +76,16 @@ struct JournalService: Service {
   var store: (any JournalStore)? = nil
   /// Deletes old finished games; stopped before the store is closed.
   var retention: FinishedGameRetention? = nil
+  /// The node's link to its cluster: it leaves (its tables off every list) before the store
+  /// frees its leases.
+  var cluster: PostgresClusterLink? = nil
   /// For a shutdown that could not write everything.
   let logger: Logger
 
   func run() async {
     try? await gracefulShutdown()
     retention?.stop()
+    cluster?.leave()
     guard let writer else { return }
     if writer.stop() {
       logger.notice("journal written: \(writer.entries) entries in \(writer.batches) batches")
@@ -100,5 +105,10 @@ final class ReleaseRelay: @unchecked Sendable {
 
   func release(_ ticket: UInt64) {
     transport?.perform([.release(ticket)])
+  }
+
+  /// Hands news from the cluster to the lobby, through the transport's service thread.
+  func hear(_ news: ClusterNews) {
+    transport?.perform([.news(news)])
   }
 }

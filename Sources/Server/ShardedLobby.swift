@@ -44,6 +44,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     case message(ConnectionID, [UInt8], receivedAt: Double, ConnectionRoute)
     /// The connection has gone.
     case closed(ConnectionID, ConnectionRoute)
+    /// News from the cluster.
+    case news(ClusterNews)
   }
 
   private let executors: [LobbyExecutor]
@@ -160,6 +162,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       let route = self.route(connection)
       routes[connection] = nil
       executors[route.take(default: queue(of: connection))].post(.closed(connection, route))
+    case .news(let news):
+      executors[0].post(.news(news))
     }
   }
 
@@ -250,6 +254,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
         holdExclusively(&hold, &pending)
         pending.actions += state.handle(.disconnected(connection), now: now())
         pending.routes.append(route)
+      case .news(let news):
+        holdExclusively(&hold, &pending)
+        pending.actions += state.handle(.cluster(news), now: now())
       }
     }
     if timerDue { holdExclusively(&hold, &pending) }

@@ -1,25 +1,36 @@
 import Lobby
 
+/// Where the lobby's actions go besides the transport: the journal's writer, the reader of
+/// finished games, the link to the cluster. Each is nil when the server has none.
+struct LobbyOutlets: Sendable {
+  var journal: JournalWriter? = nil
+  var records: RecordReader? = nil
+  var cluster: ClusterRelay? = nil
+}
+
 extension [TransportCommand] {
   /// Appends the transport commands that carry out the lobby's `actions`, in order, then a
   /// ``TransportCommand/moveShown(receivedAt:)`` for each of `movesReceivedAt` (the moves
   /// these actions accepted).
   ///
-  /// Journal entries go to `journal` as one batch, and a `hold` of its ticket keeps every
+  /// Journal entries go to the journal as one batch, and a `hold` of its ticket keeps every
   /// command after them until the batch is written (without a journal they are dropped), except
   /// a `sendAtOnce`, which the transport never holds. The hold is there even when no frame
   /// follows in these actions (a table closing, the last seat released): the next frame that
   /// shows the change may come from a later decision (a coalesced `lobbyDiff`), and it must not
-  /// leave before the change is written either. Questions about finished games go to
-  /// `records`.
+  /// leave before the change is written either. Questions about finished games go to the
+  /// records' reader, publications and session look-ups to the cluster's relay; both wait for
+  /// the journal batches queued before them.
   mutating func append(
-    actions: [LobbyAction], journal: JournalWriter? = nil, records: RecordReader? = nil,
+    actions: [LobbyAction], to outlets: LobbyOutlets = LobbyOutlets(),
     movesReceivedAt: [Double] = []
   ) {
     var entries: [JournalEntry] = []
     /// Hands what gathered to the journal and holds everything after it.
     func holdForEntries() {
-      if !entries.isEmpty, let journal { append(.hold(journal.append(entries))) }
+      if !entries.isEmpty, let journal = outlets.journal {
+        append(.hold(journal.append(entries)))
+      }
       entries.removeAll()
     }
     for action in actions {
@@ -31,9 +42,15 @@ extension [TransportCommand] {
         holdForEntries()
         // Too many questions waiting: refused at once (nothing in a refusal waits for the
         // journal).
-        if let refusal = records?.submit(request) {
+        if let refusal = outlets.records?.submit(request) {
           append(.sendAtOnce(refusal, to: [request.connection]))
         }
+      case .publish(let changes):
+        holdForEntries()
+        outlets.cluster?.publish(changes)
+      case .findSession(let token, let connection):
+        holdForEntries()
+        outlets.cluster?.findSession(token: token, for: connection)
       case .send(let frame, let connections):
         holdForEntries()
         append(.send(frame, to: connections))

@@ -12,7 +12,8 @@ import Protocol
 /// - moves already stored lose those of deals older than the newest record's deal, or all of them
 ///   when the table closed; the run's own moves are dropped by a later record or close the same
 ///   way, and a later move with the same key replaces an earlier one;
-/// - a session is its last entry: the record, or its end.
+/// - a session is its last entry: the record, or its end; one handed on to another node
+///   (``JournalEntry/sessionReleased(_:)``) is written first, then let go.
 struct JournalBatch {
   /// A move's place in its table's moves.
   struct MoveKey: Hashable {
@@ -30,6 +31,8 @@ struct JournalBatch {
   private(set) var moves: [String: [MoveKey: JournalMove]] = [:]
   /// Sessions to write (a record) or delete (nil), by token hash.
   private(set) var sessions: [String: SessionRecord?] = [:]
+  /// Sessions handed on to another node (``JournalEntry/sessionReleased(_:)``), by token hash.
+  private(set) var released: Set<String> = []
   /// Finished games to keep, in order, one per source.
   private(set) var finished: [FinishedGame] = []
 
@@ -54,8 +57,12 @@ struct JournalBatch {
         moves[id] = nil
       case .session(let session):
         sessions[session.token] = .some(session)
+        released.remove(session.token)
       case .sessionEnded(let token):
         sessions[token] = .some(nil)
+        released.remove(token)
+      case .sessionReleased(let token):
+        released.insert(token)
       case .finished(let game),
         // A store gives it its moves before it folds the batch; as it is, it has none.
         .finishedInJournal(let game, _, _):

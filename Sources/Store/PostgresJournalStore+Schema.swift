@@ -207,6 +207,7 @@ extension PostgresJournalStore {
         $body$
         """,
       ]),
+    clusterMigration,
   ]
 
   /// Brings the schema up to the last of ``migrations``, each version in a transaction of its

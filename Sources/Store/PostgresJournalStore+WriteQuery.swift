@@ -48,14 +48,14 @@ extension PostgresJournalStore {
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
     return """
-      SELECT journal_write_v3(\(owner), \(lease),
+      SELECT journal_write_v4(\(owner), \(lease),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
         \(closedIDs),
         \(cleared), \(below),
         \(moves.map(\.table)), \(moves.map(\.deal)), \(moves.map(\.index)), \(rows.map { $0.kind }),
         \(moves.map(\.move.seat)), \(rows.map { $0.card }), \(moves.map(\.at)), \(moves.map(\.version)),
         \(tokens), \(names), \(sessionTables), \(seats), \(players),
-        \(ended),
+        \(ended), \(batch.released.sorted()),
         \(finished.map(\.source)), \(finished.map(\.game)), \(finished.map(\.endedAt)),
         \(finished.map(\.seconds)), \(finished.map(\.score)), \(finishedRecords),
         \(finishedPlayers))

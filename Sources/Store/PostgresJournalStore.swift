@@ -63,19 +63,11 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
 
   /// How many table numbers each ``load()`` reserves.
   public static let tableBlock = 1_000_000_000_000
-  /// Longest a connection may take to open.
-  static let connectTimeout: TimeAmount = .seconds(5)
-  /// Longest a query may take before its connection is closed.
-  static let queryTimeout: TimeAmount = .seconds(10)
 
-  /// How to connect: the location, the time limit to connect and the startup settings.
-  let configuration: PostgresConnection.Configuration
+  /// The journal's connection.
+  let connector: PostgresConnector
   /// Where lost connections, failed renewals and schema changes are reported.
   let logger: Logger
-  /// The open connection, if any: made when first needed, forgotten when lost.
-  let connection = Mutex<PostgresConnection?>(nil)
-  /// How many connections were made: the next one's id.
-  let connections = Atomic<Int>(0)
   /// Whether ``close()`` ran: the leases are freed once, and their renewal stops.
   let closed = Atomic<Bool>(false)
   /// Encodes table records and finished games for their rows.
@@ -101,22 +93,12 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     self.lease = lease
     self.durability = durability
     self.logger = logger
-    var configuration = PostgresConnection.Configuration(
-      host: location.host, port: location.port, username: location.username,
-      password: location.password, database: location.database, tls: .disable)
-    configuration.options.connectTimeout = Self.connectTimeout
-    configuration.options.additionalStartupParameters = [
-      ("synchronous_commit", durability == .full ? "on" : "off"),
-      ("application_name", "matchismo"),
-    ]
-    self.configuration = configuration
+    connector = PostgresConnector(
+      location: location, startup: [("synchronous_commit", durability == .full ? "on" : "off")],
+      role: "journal", logger: logger)
     try perform("cannot use the journal at \(location)") { connection in
       try migrate(on: connection)
     }
-  }
-
-  deinit {
-    if let open = connection.withLock({ $0 }) { Self.closeSoon(open) }
   }
 
   // MARK: - JournalStore
@@ -247,9 +229,6 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     } catch {
       logger.warning("\(error)")
     }
-    if let open = connection.withLock({ $0.take() }) {
-      let closing: EventLoopFuture<Void> = open.close()
-      _ = try? closing.wait()
-    }
+    connector.close()
   }
 }

@@ -222,6 +222,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       case .sessionEnded(let token):
         try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
           .execute(arguments: [token])
+      case .sessionReleased:
+        // No other node shares this file: the session stays as it is.
+        break
       case .finished(let game):
         try keep(game, in: db)
       case .finishedInJournal(let game, let table, let deal):

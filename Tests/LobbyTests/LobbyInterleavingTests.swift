@@ -179,6 +179,8 @@ import Testing
           sent.append("close \(connection.rawValue) \(code)")
         case .journal, .query:
           Issue.record("a journal entry or query from a lobby that does not journal")
+        case .publish, .findSession:
+          Issue.record("a cluster's action from a lobby that is no node of one")
         }
         guard case .send(let frame, let recipients) = action else {
           if case .close(let connection, _, _) = action, let token = clients[connection]?.token {

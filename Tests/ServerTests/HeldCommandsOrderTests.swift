@@ -24,6 +24,7 @@ import Testing
     case .moveShown(let at): "shown \(Int(at))"
     case .hold(let ticket): "hold \(ticket)"
     case .release(let ticket): "release \(ticket)"
+    case .news: "news"
     }
   }
 
@@ -126,7 +127,7 @@ import Testing
         actions: [
           .journal(.tableClosed("t\(table)")),
           .send(Frame(Array("closed t\(table)".utf8)), to: [Self.alice]),
-        ], journal: writer)
+        ], to: LobbyOutlets(journal: writer))
     }
     var held = HeldCommands()
     #expect(Self.take(commands, &held) == [])

@@ -32,6 +32,7 @@ import Testing
     case .hold(let ticket): "hold \(ticket)"
     case .release(let ticket): "release \(ticket)"
     case .moveShown(let at): "shown \(at)"
+    case .news: "news"
     }
   }
 
@@ -76,9 +77,9 @@ import Testing
     var held = HeldCommands()
     // A decision that only writes (the table closing), then a later one that shows it.
     var first: [TransportCommand] = []
-    first.append(actions: [.journal(.tableClosed("t1"))], journal: writer)
+    first.append(actions: [.journal(.tableClosed("t1"))], to: LobbyOutlets(journal: writer))
     var second: [TransportCommand] = []
-    second.append(actions: [Self.lobbyDiff()], journal: writer)
+    second.append(actions: [Self.lobbyDiff()], to: LobbyOutlets(journal: writer))
     #expect(Self.run(first + second, through: &held) == [])
     #expect(store.waitForAWriteAtTheGate())
     store.close(gate: false)
@@ -94,8 +95,9 @@ import Testing
     store.close(gate: true)
     var commands: [TransportCommand] = []
     let request = RecordRequest(connection: Self.alice, replyTo: nil, kind: .record(id: "g1"))
-    commands.append(actions: [.journal(.tableClosed("t1")), .query(request)], journal: writer)
-    commands.append(actions: [Self.lobbyDiff()], journal: writer)
+    commands.append(
+      actions: [.journal(.tableClosed("t1")), .query(request)], to: LobbyOutlets(journal: writer))
+    commands.append(actions: [Self.lobbyDiff()], to: LobbyOutlets(journal: writer))
     var held = HeldCommands()
     #expect(Self.run(commands, through: &held) == [])
     store.close(gate: false)
@@ -108,7 +110,7 @@ import Testing
     store.close(gate: true)
     var commands: [TransportCommand] = []
     commands.append(
-      actions: [.journal(.tableClosed("t1")), Self.lobbyDiff()], journal: writer,
+      actions: [.journal(.tableClosed("t1")), Self.lobbyDiff()], to: LobbyOutlets(journal: writer),
       movesReceivedAt: [5])
     guard case .hold = commands.first, case .moveShown(5) = commands.last else {
       Issue.record("\(commands.map(Self.describe))")

@@ -26,6 +26,7 @@ import Testing
       case .hold(let ticket): "hold \(ticket)"
       case .release(let ticket): "release \(ticket)"
       case .moveShown(let at): "shown \(at)"
+      case .news: "news"
       }
     }
   }
@@ -42,7 +43,7 @@ import Testing
         .send(Self.frame("a"), to: [Self.alice, Self.bob]),
         .sendAtOnce(Self.frame("b"), to: [Self.bob]),
         .close(Self.alice, code: 4001, reason: "bye"),
-      ], journal: Self.idleWriter())
+      ], to: LobbyOutlets(journal: Self.idleWriter()))
     // Appended after what was there.
     #expect(
       Self.describe(commands) == ["release 9", "send a [1, 2]", "now b [2]", "close 1 4001 bye"])
@@ -55,7 +56,7 @@ import Testing
       actions: [
         .journal(.tableClosed("t1")), .journal(.tableClosed("t2")), .send(Self.frame("a"), to: []),
         .send(Self.frame("b"), to: []),
-      ], journal: writer)
+      ], to: LobbyOutlets(journal: writer))
     #expect(Self.describe(commands) == ["hold 1", "send a []", "send b []"])
     #expect(writer.lastQueuedTicket == 1)
   }
@@ -69,13 +70,13 @@ import Testing
         .journal(.tableClosed("t2")), .sendAtOnce(Self.frame("b"), to: []),
         .journal(.tableClosed("t3")), .close(Self.alice, code: 1000, reason: ""),
         .journal(.tableClosed("t4")),
-      ], journal: writer)
+      ], to: LobbyOutlets(journal: writer))
     #expect(
       Self.describe(commands) == [
         "hold 1", "send a []", "hold 2", "now b []", "hold 3", "close 1 1000 ", "hold 4",
       ])
     // The next decision's frames wait behind the last hold.
-    commands.append(actions: [.send(Self.frame("c"), to: [])], journal: writer)
+    commands.append(actions: [.send(Self.frame("c"), to: [])], to: LobbyOutlets(journal: writer))
     #expect(Self.describe(commands).suffix(2) == ["hold 4", "send c []"])
     #expect(writer.lastQueuedTicket == 4)
   }
@@ -84,7 +85,8 @@ import Testing
     let writer = Self.idleWriter()
     var commands: [TransportCommand] = []
     commands.append(
-      actions: [.send(Self.frame("a"), to: []), .journal(.tableClosed("t1"))], journal: writer,
+      actions: [.send(Self.frame("a"), to: []), .journal(.tableClosed("t1"))],
+      to: LobbyOutlets(journal: writer),
       movesReceivedAt: [5, 6])
     #expect(Self.describe(commands) == ["send a []", "hold 1", "shown 5.0", "shown 6.0"])
   }
@@ -106,7 +108,7 @@ import Testing
     var commands: [TransportCommand] = []
     commands.append(
       actions: [.journal(.tableClosed("t1")), .query(question), .query(question)],
-      journal: writer, records: records)
+      to: LobbyOutlets(journal: writer, records: records))
     // The first question is queued with the reader (after ticket 1); the second is one too
     // many for alice and refused at once.
     let described = Self.describe(commands)

@@ -52,7 +52,7 @@ import Testing
             return state.acknowledging
           }
           if acknowledge { transport.acknowledge(bytes: bytes.count) }
-        case .closed: break
+        case .closed, .news: break
         }
       }
     }

@@ -42,7 +42,7 @@ extension LoopbackClient: @unchecked Sendable {}
           switch event {
           case .opened(let id): opened.ids.withLock { $0.append(id) }
           case .message(let id, let bytes, _): transport.send(Frame(bytes), to: id)
-          case .closed: break
+          case .closed, .news: break
           }
         }
         return log

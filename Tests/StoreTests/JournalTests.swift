@@ -67,7 +67,8 @@ import Testing
             inbox[connection, default: []].append(message)
             delivered.append((connection, message))
           }
-        case .close:
+        case .close, .publish, .findSession:
+          // No cluster here.
           break
         case .query(let request):
           // Answered from the store once the batch's entries are written, as RecordReader does.

@@ -108,6 +108,21 @@ export function welcomed(c, fx, ctx, message) {
   enterLobby(c, fx, ctx);
 }
 
+/** `redirect`: the table is on another node of the cluster. The request that led here (a
+ * join, a watch, a quick match) waits for this session's welcome there, and the connection
+ * moves: the player sees nothing of it but the table. */
+export function redirected(c, fx, message) {
+  if (typeof message.table !== 'string' || typeof message.path !== 'string') return;
+  c.requests.take(message.replyTo);
+  const code = typeof message.code === 'string' ? message.code : undefined;
+  if (message.role === 'spectator') {
+    c.pendingIntent = code !== undefined ? { kind: 'spectate', code } : { kind: 'spectate', table: message.table };
+  } else {
+    c.pendingIntent = code !== undefined ? { kind: 'join', code } : { kind: 'joinListed', table: message.table };
+  }
+  fx.push({ type: 'redirect', redirect: message });
+}
+
 /** The session's events; `this`-free: each takes the controller, the event and the effects. */
 export const SESSION_HANDLERS = {
   /** The connection is about to say hello: the name it carries (none if the server would

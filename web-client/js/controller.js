@@ -20,6 +20,7 @@
 //   toast {text}               a short message at the bottom of the page
 //   connect                    open the connection (or retry at once)
 //   restart                    a new session (a new hello, e.g. with a new name)
+//   redirect {redirect}        connect to the node the `redirect` names, with this session
 //   nameProblem                say what is wrong with the name typed, and focus it
 //   saveName {name}            remember the name (localStorage)
 //   setName {name}             put the name in the lobby's name box
@@ -55,7 +56,7 @@ import { initialState } from './table-state.js';
 import { initialLobby } from './lobby-state.js';
 import { parseRoute } from './route.js';
 import { PendingRequests } from './requests.js';
-import { SESSION_HANDLERS, joinByLink, welcomed } from './control-session.js';
+import { SESSION_HANDLERS, joinByLink, redirected, welcomed } from './control-session.js';
 import { backToLobby, enterLobby, joinRefused, lobbyDiff, lobbyRefused, lobbySnapshot } from './control-lobby.js';
 import {
   NOT_CONNECTED, TABLE_HANDLERS, choiceRefused, diff, leave, snapshot, tableRefused, tableTimer,
@@ -136,6 +137,8 @@ function received(c, fx, ctx, message) {
       return lobbyDiff(c, fx, ctx, message);
     case 'error':
       return refused(c, fx, ctx, message);
+    case 'redirect':
+      return redirected(c, fx, message);
     case 'scores':
       return scoresAnswered(c, fx, message);
     case 'record':

@@ -4,6 +4,7 @@
 
 import { forgetTable, rememberTable, saveName } from './storage.js';
 import { download } from './replay-view.js';
+import { redirectTarget } from './net.js';
 
 /**
  * The handlers. `connection` (net.js), `timers` (effects.js Timers), `storage` ({local, session}),
@@ -19,6 +20,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
       connection.retryNow();
     },
     restart: () => connection.restart(),
+    redirect: (e) => connection.moveTo(redirectTarget(e.redirect, connection.url)),
     nameProblem: () => lobby.pointAtName(),
     saveName: (e) => saveName(storage.local, e.name),
     setName: (e) => lobby.setName(e.name),

@@ -18,6 +18,13 @@ export const SESSION_KEY = 'matchismo.session';
 /** Close code: another connection resumed this session (PROTOCOL.md, "Limits and close codes"). */
 export const RESUMED_ELSEWHERE = 4001;
 
+/** Where a `redirect` sends this connection, now at `current`: the node's own URL when it gives
+ * one, else its path on the front door this connection came through. */
+export function redirectTarget(redirect, current) {
+  if (typeof redirect.url === 'string' && /^wss?:\/\//.test(redirect.url)) return redirect.url;
+  return new URL(redirect.path, current).href;
+}
+
 export class Connection {
   /**
    * @param {object} options
@@ -86,6 +93,16 @@ export class Connection {
   /** Retry now instead of waiting for the backoff (e.g. the browser says it is online again). */
   retryNow() {
     if (this.state !== 'reconnecting') return;
+    this.clearRetry();
+    this.open();
+  }
+
+  /** Connect to `url` instead, now (a `redirect` to the node that holds a table): the session
+   * comes along in the new hello, and reconnects go there from now on. */
+  moveTo(url) {
+    this.closeSocket();
+    this.url = url;
+    this.attempt = 0;
     this.clearRetry();
     this.open();
   }

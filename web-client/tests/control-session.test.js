@@ -152,3 +152,30 @@ test('another tab taking the session (4001) sends this one back to the lobby', (
   assert.ok(types(fx).includes('view'));
   assert.deepEqual(send({ type: 'connection', state: 'stopped', detail: { code: 1006 } }), []);
 });
+
+// ---- Redirects (a table on another node of the cluster) -------------------------------------------
+
+test('a redirect moves the connection and the join it answered goes again once welcomed there', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  const joined = send({ type: 'intent', intent: { kind: 'joinListed', table: 't7' } });
+  const id = sent(joined)[0].id;
+  const redirect = { type: 'redirect', replyTo: id, table: 't7', node: 'n2', path: '/ws?table=t7&node=n2', role: 'player' };
+  const fx = send({ type: 'message', message: redirect });
+  assert.deepEqual(fx, [{ type: 'redirect', redirect }]);
+  send({ type: 'hello' }, { connection: 'connecting' });
+  const welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(sent(welcome).map((m) => m.type), ['lobby', 'join']);
+  assert.equal(sent(welcome)[1].table, 't7');
+});
+
+test('a redirect for watching, or by invite code, asks for the same there', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'redirect', table: 't7', node: 'n2', path: '/ws?table=t7&node=n2', role: 'spectator' } });
+  let welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(sent(welcome)[1], { type: 'spectate', id: sent(welcome)[1].id, table: 't7' });
+  send({ type: 'message', message: { type: 'redirect', table: 't8', node: 'n3', path: '/ws?table=t8&node=n3', code: 'ABCDEFGHJK', role: 'player' } });
+  welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(sent(welcome)[1], { type: 'join', id: sent(welcome)[1].id, code: 'ABCDEFGHJK' });
+});

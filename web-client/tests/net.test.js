@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Connection, RESUMED_ELSEWHERE, SESSION_KEY } from '../js/net.js';
+import { Connection, RESUMED_ELSEWHERE, SESSION_KEY, redirectTarget } from '../js/net.js';
 import { createIdSource } from '../js/messages.js';
 
 /** A WebSocket stand-in: records what is sent, lets the test play the server. */
@@ -245,4 +245,34 @@ test('every hello carries the player token; the retry after a refused hello leav
   assert.deepEqual(sockets[1].sent[0], { type: 'hello', id: 2, name: 'Ada', resume: 'tok-1', player }, 'a resuming hello too');
   sockets[1].receive({ type: 'error', replyTo: 2, code: 'badField', message: 'player' });
   assert.deepEqual(sockets[1].sent[1], { type: 'hello', id: 3 });
+});
+
+test('a redirect moves the connection at once to the node, with the session, and reconnects go there', () => {
+  const { connection, sockets, timers, states } = setup();
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive(welcome(1, 'tok-1'));
+  connection.moveTo('ws://127.0.0.1:9/ws?table=t7&node=n2');
+  assert.deepEqual(sockets[0].closed, { code: 1000, reason: 'bye' });
+  assert.equal(sockets.length, 2, 'no backoff: at once');
+  assert.equal(sockets[1].url, 'ws://127.0.0.1:9/ws?table=t7&node=n2');
+  // The old socket's close is not a drop: no retry is scheduled for it.
+  sockets[0].drop(1000);
+  assert.equal(timers.pending.size, 0);
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent, [{ type: 'hello', id: 2, name: 'Ada', resume: 'tok-1' }]);
+  sockets[1].receive(welcome(2, 'tok-1', true));
+  assert.equal(connection.state, 'online');
+  sockets[1].drop();
+  timers.fireAll();
+  assert.equal(sockets[2].url, 'ws://127.0.0.1:9/ws?table=t7&node=n2');
+  assert.deepEqual(states.map((s) => s[0]).slice(0, 4), ['connecting', 'online', 'connecting', 'online']);
+});
+
+test("a redirect's target: the node's own URL when it gives one, else its path on the front door", () => {
+  const path = '/ws?table=t7&node=n2';
+  assert.equal(redirectTarget({ path }, 'ws://front.example:8080/'), 'ws://front.example:8080/ws?table=t7&node=n2');
+  assert.equal(redirectTarget({ path }, 'wss://front.example/ws?table=t1&node=n1'), 'wss://front.example/ws?table=t7&node=n2');
+  assert.equal(redirectTarget({ path, url: 'ws://10.0.0.2:9002/' }, 'ws://front.example/'), 'ws://10.0.0.2:9002/');
+  assert.equal(redirectTarget({ path, url: 'javascript:alert(1)' }, 'ws://front.example/'), 'ws://front.example/ws?table=t7&node=n2');
 });

@@ -35,6 +35,9 @@ enum MetricName {
   static let journalLogBytes = "matchismo_journal_log_bytes"
   static let journalCheckpointSeconds = "matchismo_journal_checkpoint_seconds"
   static let journalCommitSeconds = "matchismo_journal_commit_seconds"
+  static let redirects = "matchismo_redirects_total"
+  static let clusterChangesReceived = "matchismo_cluster_changes_received_total"
+  static let clusterChangeDelay = "matchismo_cluster_change_delay_seconds"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -69,6 +72,7 @@ final class ServerMetrics: Sendable {
     factory.durationHistogramBuckets[MetricName.moveBroadcastLatency] = Self.latencyBuckets
     factory.durationHistogramBuckets[MetricName.journalCheckpointSeconds] = Self.latencyBuckets
     factory.durationHistogramBuckets[MetricName.journalCommitSeconds] = Self.latencyBuckets
+    factory.durationHistogramBuckets[MetricName.clusterChangeDelay] = Self.latencyBuckets
     self.factory = factory
     transport = TransportMetrics(factory: factory) { buffer in
       registry.emit(into: &buffer)
@@ -93,6 +97,11 @@ final class ServerMetrics: Sendable {
   /// What the journal's writer counts.
   func makeJournalMetrics() -> JournalMetrics {
     JournalMetrics(factory: factory)
+  }
+
+  /// What a node hears from the rest of its cluster.
+  func makeClusterMetrics() -> ClusterMetrics {
+    ClusterMetrics(factory: factory)
   }
 
   /// Every metric in the Prometheus text format (version 0.0.4).
@@ -248,6 +257,8 @@ struct LobbyMetrics: Sendable {
   private let sessions: CoreMetrics.Gauge
   private let movesAccepted: CoreMetrics.Counter
   private let movesRejected: [ErrorCode: CoreMetrics.Counter]
+  private let redirects: CoreMetrics.Counter
+  private var exportedRedirects = 0
   private var tables: [TableKey: CoreMetrics.Gauge] = [:]
   private var exported = LobbyState.Statistics()
   private var exportedStamp = -1
@@ -265,6 +276,7 @@ struct LobbyMetrics: Sendable {
     self.factory = factory
     sessions = CoreMetrics.Gauge(label: MetricName.sessions, factory: factory)
     movesAccepted = CoreMetrics.Counter(label: MetricName.movesAccepted, factory: factory)
+    redirects = CoreMetrics.Counter(label: MetricName.redirects, factory: factory)
     // Every reason from the start, so a scrape shows each at 0 rather than nothing.
     movesRejected = Dictionary(
       uniqueKeysWithValues: ErrorCode.allCases.map { code in
@@ -286,6 +298,10 @@ struct LobbyMetrics: Sendable {
       exportStatistics(state.statistics)
     }
     sessions.record(state.sessionCount)
+    if state.redirectsSent != exportedRedirects {
+      redirects.increment(by: state.redirectsSent - exportedRedirects)
+      exportedRedirects = state.redirectsSent
+    }
     if now >= lastTableExport + Self.tableExportInterval {
       exportTables(state)
       lastTableExport = now

@@ -160,6 +160,11 @@ final class ServiceLoop {
 
   private func execute(_ commands: [TransportCommand]) {
     for command in commands {
+      if case .news(let news) = command {
+        // An event for the consumer, not something to send: nothing holds it.
+        deliver(.news(news))
+        continue
+      }
       held.take(command) { carryOut($0) }
     }
   }
@@ -174,7 +179,7 @@ final class ServiceLoop {
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: true)
     case .moveShown(let receivedAt):
       metrics?.moveShown(receivedAt: receivedAt)
-    case .hold, .release:
+    case .hold, .release, .news:
       break
     }
   }

@@ -1,3 +1,4 @@
+import Lobby
 import Protocol
 
 /// A request from any thread to the service thread, queued in `TransportInbox`.
@@ -18,4 +19,7 @@ enum TransportCommand: Sendable {
   /// (`MonotonicClock`): its latency (`matchismo_move_broadcast_latency_seconds`) ends when this
   /// is carried out, behind any hold like the frames.
   case moveShown(receivedAt: Double)
+  /// Hand `news` to the consumer as a ``TransportEvent/news(_:)``, on the service thread, like
+  /// a connection's event (any thread posts it; never held).
+  case news(ClusterNews)
 }

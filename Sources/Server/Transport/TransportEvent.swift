@@ -1,3 +1,5 @@
+import Lobby
+
 /// What the transport reports to its single consumer, in order per connection:
 /// one `.opened`, any number of `.message`, one `.closed`.
 enum TransportEvent: Sendable {
@@ -10,4 +12,6 @@ enum TransportEvent: Sendable {
   /// The connection is gone; only sent for connections that were `.opened`. Sends to the id
   /// are dropped from now on.
   case closed(ConnectionID)
+  /// News from the cluster (``TransportCommand/news(_:)``), in the order it was posted.
+  case news(ClusterNews)
 }

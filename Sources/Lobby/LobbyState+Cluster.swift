@@ -1,0 +1,102 @@
+import Protocol
+
+/// The lobby as one node of a cluster (``LobbyConfiguration/cluster``): the other nodes'
+/// tables in its list, requests for them answered with a `redirect` that hands the session on,
+/// and sessions it does not know looked up in the shared database.
+extension LobbyState {
+  /// What the cluster said.
+  mutating func hear(_ news: ClusterNews, now: Double) {
+    guard configuration.cluster else { return }
+    switch news {
+    case .snapshot(let tables):
+      let known = Set(tables.map(\.id))
+      for id in feed.remoteIDs() where !known.contains(id) {
+        schedule(feed.hear(.remove(id: id), now: now))
+      }
+      for table in tables where table.listing.node != configuration.nodeID {
+        schedule(feed.hear(.upsert(table), now: now))
+      }
+    case .changes(let node, let changes):
+      guard node != configuration.nodeID else { return }
+      for change in changes { schedule(feed.hear(change, now: now)) }
+    case .nodeGone(let node):
+      guard node != configuration.nodeID else { return }
+      for id in feed.remoteIDs(of: node) { schedule(feed.hear(.remove(id: id), now: now)) }
+    case .session(let connection, let lookup):
+      found(lookup, for: connection, now: now)
+    }
+  }
+
+  /// Every table of this node's, to publish when the node joins the cluster (its rows from
+  /// before a restart are gone by then); what was waiting to be published is in it.
+  public mutating func takeAllPublications() -> [ClusterChange] {
+    _ = feed.takePublications()
+    return feed.allPublications()
+  }
+
+  /// Sends the session to the node that holds table `entry` (to come as `role`, by `code` when
+  /// it came by code): it leaves its table here, this node hands the session on through the
+  /// journal, and the client hears where to go once that is written.
+  mutating func redirect(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, to entry: TableDirectory.Entry,
+    code: String? = nil, role: Redirect.Role, replyTo: MessageID?, now: Double
+  ) {
+    leaveTable(session, now: now)
+    feed.unwatch(connection)
+    desk.release(token: session.token)
+    deadlines.schedule(.session(session.token), at: nil)
+    redirectsSent += 1
+    let redirect = Redirect(
+      table: entry.listing.id, node: entry.listing.node ?? "", url: entry.url, code: code,
+      role: role)
+    send(ServerMessage.redirect(replyTo: replyTo, redirect), to: connection)
+  }
+
+  /// The database answered a `hello` waiting on `connection` (or on a connection gone since).
+  private mutating func found(_ lookup: SessionLookup, for connection: ConnectionID, now: Double) {
+    let pending = pendingHellos.removeValue(forKey: connection)
+    switch lookup {
+    case .claimed(let record):
+      // This node's now, whether or not its connection is still here: it waits for its resume.
+      if desk.session(token: record.token) == nil {
+        let expiresAt = desk.restore(record, now: now) { [hosts] in hosts.contains($0) }
+        deadlines.schedule(.session(record.token), at: expiresAt)
+      }
+      guard let pending else { return }
+      hello(pending, from: connection, now, lookUp: false)
+    case .elsewhere(let record, let node, let url):
+      guard let pending, let table = record.tableID else { return }
+      send(
+        ServerMessage.welcome(
+          replyTo: pending.replyTo, session: pending.resume, name: record.name, resumed: true,
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+        to: connection)
+      redirectsSent += 1
+      let redirect = Redirect(
+        table: table, node: node, url: url, role: record.seat == nil ? .spectator : .player)
+      send(ServerMessage.redirect(replyTo: nil, redirect), to: connection)
+    case .unknown:
+      guard let pending else { return }
+      hello(pending, from: connection, now, lookUp: false)
+    case .unavailable:
+      guard let pending else { return }
+      // Not a new session in its place: the client keeps its token and says hello again.
+      reply(
+        ProtocolError(
+          .unavailable, "Sessions cannot be looked up right now; try again.",
+          replyTo: pending.replyTo), to: connection)
+    }
+  }
+
+  private mutating func hello(
+    _ pending: PendingHello, from connection: ConnectionID, _ now: Double, lookUp: Bool
+  ) {
+    hello(
+      name: pending.name, resume: pending.resume, version: pending.version,
+      player: pending.player, replyTo: pending.replyTo, from: connection, now, lookUp: lookUp)
+  }
+
+  private mutating func schedule(_ flush: Double?) {
+    if let flush { deadlines.schedule(.lobbyFlush, at: flush) }
+  }
+}

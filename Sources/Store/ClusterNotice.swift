@@ -1,0 +1,104 @@
+import Foundation
+import Lobby
+import Protocol
+
+/// One notification on the channel `matchismo_lobby`: changes to the tables one node holds
+/// (or that node leaving), as JSON small enough for PostgreSQL's 8,000-byte payload.
+struct ClusterNotice: Codable, Sendable {
+  /// One table's change: its row, or its removal.
+  struct Row: Codable, Sendable, Hashable {
+    var id: String
+    /// Set (true) when the table closed; the other fields are then absent.
+    var removed: Bool?
+    var game: String?
+    var seats: Int?
+    var seated: Int?
+    var spectators: Int?
+    var phase: String?
+    var code: String?
+    var isPrivate: Bool?
+
+    /// The row of `change`.
+    init(_ change: ClusterChange) {
+      switch change {
+      case .remove(let id):
+        self.id = id
+        removed = true
+      case .upsert(let table):
+        id = table.id
+        game = table.listing.game
+        seats = table.listing.seats
+        seated = table.listing.seated
+        spectators = table.listing.spectators
+        phase = table.listing.phase.rawValue
+        code = table.code
+        isPrivate = table.isPrivate
+      }
+    }
+
+    /// The change this row says, for a table of `node` (at `url`); nil for a row that makes
+    /// no sense (a newer server's phase, a missing field).
+    func change(node: String, url: String?) -> ClusterChange? {
+      if removed == true { return .remove(id: id) }
+      guard let game, let seats, let seated, let spectators, let code,
+        let phase = phase.flatMap(TablePhase.init(rawValue:))
+      else { return nil }
+      let listing = TableListing(
+        id: id, game: game, seats: seats, seated: seated, spectators: spectators, phase: phase,
+        node: node)
+      return .upsert(
+        ClusterTable(listing: listing, code: code, isPrivate: isPrivate ?? false, url: url))
+    }
+  }
+
+  /// The node that holds the tables.
+  var node: String
+  /// Its own WebSocket URL, if it gives one.
+  var url: String?
+  /// When it was sent: seconds since 1970 on the sender's clock.
+  var at: Double
+  /// Set (true) when the node leaves (or starts again): every table it held is gone.
+  var gone: Bool?
+  /// The changes, in order.
+  var rows: [Row]
+
+  /// The largest payload sent: PostgreSQL refuses 8,000 bytes and more.
+  static let payloadLimit = 7_000
+
+  /// `changes` of `node` as payloads of at most ``payloadLimit`` bytes each, in order.
+  static func payloads(
+    node: String, url: String?, at: Double, changes: [ClusterChange], gone: Bool = false
+  ) throws -> [String] {
+    let encoder = JSONEncoder()
+    var payloads: [String] = []
+    var rows: [Row] = []
+    var size = 0
+    func flush() throws {
+      let notice = ClusterNotice(
+        node: node, url: url, at: at, gone: gone && payloads.isEmpty ? true : nil, rows: rows)
+      payloads.append(String(decoding: try encoder.encode(notice), as: UTF8.self))
+      rows = []
+      size = 0
+    }
+    // The envelope takes a few hundred bytes at most (ids and URLs are short).
+    let room = payloadLimit - 512 - node.utf8.count - (url?.utf8.count ?? 0)
+    for change in changes {
+      let row = Row(change)
+      let rowSize = try encoder.encode(row).count + 1
+      if size + rowSize > room, !rows.isEmpty { try flush() }
+      rows.append(row)
+      size += rowSize
+    }
+    if !rows.isEmpty || gone || payloads.isEmpty { try flush() }
+    return payloads
+  }
+
+  /// What the lobby hears from this notice.
+  var news: [ClusterNews] {
+    var news: [ClusterNews] = []
+    if gone == true { news.append(.nodeGone(node)) }
+    let changes = rows.compactMap { $0.change(node: node, url: url) }
+    if !changes.isEmpty { news.append(.changes(node: node, changes)) }
+    return news
+  }
+}

@@ -1,0 +1,155 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// One connection to a PostgreSQL server, used synchronously: made when first needed, made
+/// again after it is lost, every query bounded in time. The journal's store has one; a
+/// cluster's link has its own, so that neither waits behind the other's queries.
+///
+/// Calls block their thread on postgres-nio's futures, which complete on NIO's own event loop
+/// threads: a caller must not be one of those.
+final class PostgresConnector: Sendable {
+  /// The database.
+  let location: PostgresLocation
+  /// How to connect: the location, the time limit to connect and the startup settings.
+  let configuration: PostgresConnection.Configuration
+  /// Where lost connections are reported.
+  let logger: Logger
+  /// What the log calls this connection's user ("journal", "cluster").
+  let role: String
+  /// The open connection, if any: made when first needed, forgotten when lost.
+  private let connection = Mutex<PostgresConnection?>(nil)
+  /// How many connections were made: the next one's id.
+  private let connections = Atomic<Int>(0)
+
+  /// Longest a connection may take to open.
+  static let connectTimeout: TimeAmount = .seconds(5)
+  /// Longest a query may take before its connection is closed.
+  static let queryTimeout: TimeAmount = .seconds(10)
+
+  /// A connector to `location` with `startup` settings (`synchronous_commit` and the like).
+  init(
+    location: PostgresLocation, startup: [(String, String)], role: String, logger: Logger
+  ) {
+    self.location = location
+    self.logger = logger
+    self.role = role
+    var configuration = PostgresConnection.Configuration(
+      host: location.host, port: location.port, username: location.username,
+      password: location.password, database: location.database, tls: .disable)
+    configuration.options.connectTimeout = Self.connectTimeout
+    configuration.options.additionalStartupParameters =
+      startup + [("application_name", "matchismo")]
+    self.configuration = configuration
+  }
+
+  deinit {
+    if let open = connection.withLock({ $0 }) { Self.closeSoon(open) }
+  }
+
+  /// Runs `body` on the connection (made first if there is none), once more on a new
+  /// connection if the one it had was lost (the server restarted since), and turns whatever it
+  /// throws into a ``StoreError`` that begins with `failure`.
+  func perform<T>(_ failure: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+    var retried = false
+    while true {
+      let current: PostgresConnection
+      let fresh: Bool
+      do {
+        (current, fresh) = try connected()
+      } catch {
+        throw StoreError("\(failure): \(PostgresJournalStore.reason(error))")
+      }
+      do {
+        return try body(current)
+      } catch {
+        let lost = current.isClosed || PostgresJournalStore.losesConnection(error)
+        if lost { drop(current) }
+        if lost && !fresh && !retried {
+          retried = true
+          logger.warning(
+            "\(role): lost the connection to \(location) (\(PostgresJournalStore.reason(error))); connecting again"
+          )
+          continue
+        }
+        throw StoreError("\(failure): \(PostgresJournalStore.reason(error))")
+      }
+    }
+  }
+
+  /// The open connection, or a new one; whether it is new. A new one must be ready within
+  /// ``connectTimeout``, the server's startup answer included (postgres-nio bounds both).
+  private func connected() throws -> (PostgresConnection, Bool) {
+    try connection.withLock { current in
+      if let open = current, !open.isClosed { return (open, false) }
+      let made = try PostgresConnection.connect(
+        on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configuration,
+        id: connections.add(1, ordering: .relaxed).newValue, logger: logger
+      ).wait()
+      current = made
+      return (made, true)
+    }
+  }
+
+  /// Forgets `lost` (if it is still the connection) and closes it.
+  private func drop(_ lost: PostgresConnection) {
+    connection.withLock { current in
+      if current === lost { current = nil }
+    }
+    Self.closeSoon(lost)
+  }
+
+  /// Closes the connection, if one is open, and waits until it is closed.
+  func close() {
+    if let open = connection.withLock({ $0.take() }) {
+      let closing: EventLoopFuture<Void> = open.close()
+      _ = try? closing.wait()
+    }
+  }
+
+  /// Closes `connection` without waiting for it (but keeps it until it is closed, as
+  /// postgres-nio requires).
+  static func closeSoon(_ connection: PostgresConnection) {
+    let closing: EventLoopFuture<Void> = connection.close()
+    closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+  }
+
+  /// Runs `query` and waits for all its rows; closes the connection if no answer comes within
+  /// ``queryTimeout``.
+  func run(_ query: PostgresQuery, on connection: PostgresConnection) throws
+    -> PostgresQueryResult
+  {
+    let answer = connection.query(query, logger: logger)
+    let expired = TimeoutFlag()
+    let timer = connection.eventLoop.scheduleTask(in: Self.queryTimeout) {
+      expired.value.store(true, ordering: .relaxed)
+      Self.closeSoon(connection)
+    }
+    defer { timer.cancel() }
+    do {
+      return try answer.wait()
+    } catch  where expired.value.load(ordering: .relaxed) {
+      throw StoreError("no answer within \(Self.queryTimeout.nanoseconds / 1_000_000_000) s")
+    }
+  }
+
+  /// Runs `body` between `BEGIN` and `COMMIT` (with `synchronous_commit` on: claims and schema
+  /// changes are rare and must not be lost), or rolls back what it did and rethrows.
+  func transaction<T>(on connection: PostgresConnection, _ body: () throws -> T) throws -> T {
+    _ = try run("BEGIN", on: connection)
+    do {
+      _ = try run("SET LOCAL synchronous_commit = on", on: connection)
+      let value = try body()
+      _ = try run("COMMIT", on: connection)
+      return value
+    } catch {
+      _ = try? run("ROLLBACK", on: connection)
+      throw error
+    }
+  }
+}
+
+/// Whether a query's time ran out (set on the event loop, read by the waiting thread).
+private final class TimeoutFlag: Sendable {
+  let value = Atomic<Bool>(false)
+}

@@ -1,0 +1,245 @@
+"""Many nodes, one lobby, end to end: three real `matchismo` nodes sharing one real PostgreSQL
+database, clients connecting to the nodes directly (each node gives its own URL with
+`--advertise-url`). A table made on one node is listed on the others within half a second;
+joining, watching, quick match and invite codes across nodes answer with a `redirect` that the
+client follows with its session; the game is played to its end on the table's node, seen alike
+by everyone; a high score finished on one node is read on another; a `hello` that resumes on the
+wrong node is sent on; a forged table or node in the URL never reaches a table through a node
+that does not hold it."""
+import asyncio
+import time
+
+import pytest
+
+from conftest import RunningServer, free_port
+from mp_support import FAST, converge, run, until_playing
+from protocol_client import LiveClient, find_sets
+from test_records import ask, play_set_to_the_end
+
+
+@pytest.fixture
+def nodes(request, pg_cluster):
+    """Three nodes n1, n2, n3 on one fresh database; stopped after the test (logs printed when
+    it failed)."""
+    database = pg_cluster.new_database()
+    started = []
+    for index in range(1, 4):
+        port = free_port()
+        started.append(RunningServer(
+            port=port, database=database,
+            extra_args=["--node-id", f"n{index}", "--advertise-url", f"ws://127.0.0.1:{port}/",
+                        *FAST]))
+    yield started
+    for node in started:
+        node.stop()
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        for index, node in enumerate(started, start=1):
+            print(f"---- node n{index} log ----\n" + node.output())
+
+
+async def open_client(node, name, label=None):
+    client, welcome = await LiveClient.open(node.ws_url, name, label or name)
+    return client, welcome
+
+
+async def follow(client, redirect, name, front_door=None):
+    """What the web client does with a `redirect`: connects where it says (the node's own URL,
+    or its path on the `front_door`) with its session, and asks there for what it asked here.
+    Returns the new client, its welcome and its answer."""
+    assert redirect["type"] == "redirect", redirect
+    assert redirect["path"] == f"/ws?table={redirect['table']}&node={redirect['node']}", redirect
+    await client.shutdown()
+    target = redirect["url"] if front_door is None else front_door.rstrip("/") + redirect["path"]
+    moved, welcome = await LiveClient.open(target, name, client.label + "'", resume=client.session)
+    assert welcome["resumed"] is True and welcome["node"] == redirect["node"], welcome
+    target = {"code": redirect["code"]} if "code" in redirect else {"table": redirect["table"]}
+    kind = "join" if redirect["role"] == "player" else "spectate"
+    answer = await moved.request({"type": kind, **target})
+    return moved, welcome, answer
+
+
+def listed(client, table_id):
+    return client.lobby is not None and table_id in client.lobby.tables
+
+
+async def across_nodes(nodes):
+    n1, n2, n3 = nodes
+    ada, welcome = await open_client(n1, "Ada")
+    assert welcome["node"] == "n1"
+    bob, _ = await open_client(n2, "Bob")
+    cy, _ = await open_client(n3, "Cy")
+    for watcher in (bob, cy):
+        assert (await watcher.request({"type": "lobby"}))["type"] == "lobbySnapshot"
+
+    # Made on n1, listed on n2 and n3 within half a second, naming its node.
+    created = await ada.request({"type": "createTable", "game": "set", "seats": 2})
+    assert created["type"] == "snapshot", created
+    made_at = time.monotonic()
+    table_id = created["table"]["id"]
+    for watcher in (bob, cy):
+        await watcher.until(lambda w=watcher: listed(w, table_id), 5, f"{table_id} listed")
+        seen = watcher.find(lambda m: m.get("type") in ("lobbyDiff", "lobbySnapshot")
+                            and table_id in str(m))
+        assert seen["_at"] - made_at < 0.5, f"listed after {seen['_at'] - made_at:.3f} s"
+        row = watcher.lobby.tables[table_id]
+        assert row["node"] == "n1", row
+
+    # Bob joins from n2: sent to n1, where his session resumes and he sits.
+    redirect = await bob.request({"type": "join", "table": table_id})
+    bob, _, joined = await follow(bob, redirect, "Bob")
+    assert joined["type"] == "snapshot" and joined["table"]["you"] == 1, joined
+    # Cy watches from n3.
+    redirect = await cy.request({"type": "spectate", "table": table_id})
+    assert redirect["role"] == "spectator"
+    cy, _, watching = await follow(cy, redirect, "Cy")
+    assert watching["type"] == "snapshot" and "you" not in watching["table"], watching
+
+    # Played to the end on n1; everyone sees the same diffs.
+    await play_to_the_end((ada, bob), (cy,))
+
+
+async def play_to_the_end(players, watchers):
+    """The players of a full table (which starts by itself) take turns finding sets until the
+    game is over; everyone's state, built from the diffs, must then be the same."""
+    await until_playing(*players, *watchers)
+    turn = 0
+    while not any(p.state.over for p in players):
+        mover = players[turn % len(players)]
+        turn += 1
+        # The last mover has its diffs: the next waits until it has them too.
+        await mover.until(lambda m=mover: m.state.version == max(p.state.version for p in players),
+                          5, "caught up")
+        found = find_sets([c for c in mover.state.board if not c.get("matched")])
+        assert found, "a game that is not over has a set on the board"
+        for card in found[0]:
+            reply = await mover.request({"type": "choose", "card": card["id"]})
+            assert reply["type"] == "diff", reply
+        assert turn < 200
+    final = await converge(*players, *watchers)
+    assert final["over"] is True
+    assert sum(p["score"] for p in final["players"].values()) > 0, final
+    return final
+
+
+def test_two_players_on_different_nodes_meet_play_to_the_end_and_a_spectator_watches(nodes):
+    run(across_nodes, nodes, timeout=120)
+
+
+async def quick_match_and_codes(nodes):
+    n1, n2, n3 = nodes
+    ada, _ = await open_client(n1, "Ada")
+    made = await ada.request({"type": "quickMatch", "game": "set", "seats": 2})
+    assert made["type"] == "snapshot", made
+    table_id = made["table"]["id"]
+    dan, _ = await open_client(n3, "Dan")
+    await dan.request({"type": "lobby"})
+    await dan.until(lambda: listed(dan, table_id), 5, "listed")
+    # Quick match on n3 finds the open seat on n1.
+    redirect = await dan.request({"type": "quickMatch", "game": "set", "seats": 2})
+    assert redirect["type"] == "redirect" and redirect["table"] == table_id, redirect
+    dan, _, joined = await follow(dan, redirect, "Dan")
+    assert joined["type"] == "snapshot" and joined["table"]["you"] == 1, joined
+    # A private table on n2, joined by its code from n3.
+    eve, _ = await open_client(n2, "Eve")
+    private = await eve.request({"type": "createTable", "game": "set", "seats": 2, "private": True})
+    code = private["table"]["code"]
+    fay, _ = await open_client(n3, "Fay")
+    deadline = time.monotonic() + 5
+    while True:
+        redirect = await fay.request({"type": "join", "code": code})
+        if redirect["type"] == "redirect" or time.monotonic() > deadline:
+            break
+        # Not heard yet: an unknown code (counted against Fay's guesses; she has plenty).
+        assert redirect.get("code") == "unknownTable", redirect
+        await asyncio.sleep(0.05)
+    assert redirect["type"] == "redirect" and redirect["code"] == code, redirect
+    fay, _, joined = await follow(fay, redirect, "Fay")
+    assert joined["type"] == "snapshot" and joined["table"]["id"] == private["table"]["id"], joined
+    # A hello that resumes Fay's session on n1, which does not hold her table: sent on to n2.
+    lost, welcome = await LiveClient.open(n1.ws_url, "Fay", "lost", resume=fay.session)
+    assert welcome["resumed"] is True and welcome["node"] == "n1", welcome
+    sent_on = await lost.wait_for(lambda m: m.get("type") == "redirect", 0, 5, "redirect")
+    assert sent_on["node"] == "n2" and sent_on["table"] == private["table"]["id"], sent_on
+    assert sent_on["role"] == "player" and sent_on["url"] == n2.ws_url, sent_on
+
+
+def test_quick_match_and_invite_codes_across_nodes_and_a_resume_on_the_wrong_node(nodes):
+    run(quick_match_and_codes, nodes, timeout=60)
+
+
+async def forged_urls(nodes):
+    n1, n2, _ = nodes
+    ada, _ = await open_client(n1, "Ada")
+    created = await ada.request({"type": "createTable", "game": "set", "seats": 2})
+    table_id = created["table"]["id"]
+    # A URL that names n1 and its table, sent to n2: n2 answers for itself and sends Bob on.
+    forged_url = f"{n2.ws_url}ws?table={table_id}&node=n1"
+    bob, welcome = await LiveClient.open(forged_url, "Bob", "Bob")
+    assert welcome["node"] == "n2"
+    await bob.request({"type": "lobby"})
+    await bob.until(lambda: listed(bob, table_id), 5, "listed")
+    answer = await bob.request({"type": "join", "table": table_id})
+    assert answer["type"] == "redirect" and answer["node"] == "n1", answer
+    # A table that exists nowhere, named in the URL and asked for: no such table.
+    ghost, _ = await LiveClient.open(f"{n2.ws_url}ws?table=t999&node=n2", "Ghost", "Ghost")
+    answer = await ghost.request({"type": "join", "table": "t999"})
+    assert answer["type"] == "error" and answer["code"] == "unknownTable", answer
+    # Nothing of the table is on n2: n1 holds it alone.
+    answer = await ghost.request({"type": "spectate", "table": table_id})
+    assert answer["type"] == "redirect" and answer["node"] == "n1", answer
+
+
+def test_a_forged_table_or_node_in_the_url_never_reaches_a_table_through_another_node(nodes):
+    run(forged_urls, nodes, timeout=60)
+
+
+async def scores_across(nodes):
+    n1, n2, _ = nodes
+    table = await play_set_to_the_end(n1.ws_url, "Solo", player="playerCLUSTERCLUSTER0001")
+    assert table["over"]
+    answer = await ask(n2.ws_url, {"type": "scores", "game": "set"})
+    assert answer["type"] == "scores", answer
+    assert answer["total"] >= 1 and "Solo" in str(answer["games"]), answer
+
+
+def test_a_high_score_finished_on_one_node_is_read_on_another(nodes):
+    run(scores_across, nodes, timeout=120)
+
+
+def metric(node, name):
+    """The sum of every sample of metric `name` on `node`'s /metrics."""
+    import urllib.request
+    with urllib.request.urlopen(f"{node.http_url}metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith(name) and not line.startswith("#")
+               and (line[len(name)] in " {"))
+
+
+async def metrics_per_node(nodes):
+    n1, n2, _ = nodes
+    ada, _ = await open_client(n1, "Ada")
+    created = await ada.request({"type": "createTable", "game": "set", "seats": 3})
+    table_id = created["table"]["id"]
+    bob, _ = await open_client(n2, "Bob")
+    await bob.request({"type": "lobby"})
+    await bob.until(lambda: listed(bob, table_id), 5, "listed")
+    redirect = await bob.request({"type": "join", "table": table_id})
+    assert redirect["type"] == "redirect"
+    await bob.request({"type": "lobby"})  # one more decision on n2: its metrics are exported
+    return table_id
+
+
+def test_each_node_counts_its_tables_redirects_and_the_changes_it_heard(nodes):
+    n1, n2, _ = nodes
+    run(metrics_per_node, nodes)
+    assert metric(n2, "matchismo_redirects_total") == 1
+    assert metric(n1, "matchismo_redirects_total") == 0
+    assert metric(n2, "matchismo_cluster_changes_received_total") >= 1
+    assert metric(n2, "matchismo_cluster_change_delay_seconds_count") >= 1
+    # n1 holds the table; n2 holds none (the tables gauge is counted every half second).
+    deadline = time.monotonic() + 5
+    while metric(n1, "matchismo_tables") < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert metric(n1, "matchismo_tables") == 1
+    assert metric(n2, "matchismo_tables") == 0

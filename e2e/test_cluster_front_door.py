@@ -1,0 +1,96 @@
+"""The cluster behind its front door, end to end: `scripts/cluster.sh up` starts three real nodes
+on one PostgreSQL database (the tests' own) and a real HAProxy in front of them with the
+generated configuration; clients know only the front door's address. Lobby connections are
+spread over the nodes (least connections); a redirect's path on the front door reaches the node
+it names; a forged node in the URL reaches another node, which sends the client on."""
+import json
+import pathlib
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import BINARY, ROOT, free_port
+from mp_support import run
+from protocol_client import LiveClient
+from test_cluster import follow, listed, play_to_the_end
+
+SCRIPT = ROOT / "scripts" / "cluster.sh"
+
+
+@pytest.fixture
+def front_door(request, pg_cluster):
+    """`scripts/cluster.sh up` with 3 nodes and fast countdowns; its cluster.json, read back.
+    Stopped with `down` after the test (its logs printed when the test failed)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-cluster-"))
+    port = free_port()
+    up = subprocess.run(
+        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", "3", "--port", str(port),
+         "--database", pg_cluster.new_database(), "--binary", BINARY, "--", "--countdown", "0.3"],
+        capture_output=True, text=True, timeout=90)
+    try:
+        assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
+        state = json.loads((folder / "cluster.json").read_text())
+        assert state["url"] == f"http://127.0.0.1:{port}/"
+        assert [n["id"] for n in state["nodes"]] == ["n1", "n2", "n3"]
+        state["dir"] = str(folder)
+        yield state
+    finally:
+        subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
+        if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+            for log in sorted(folder.glob("*.log")):
+                print(f"---- {log.name} ----\n{log.read_text(errors='replace')}")
+
+
+def ws_url(state):
+    return state["url"].replace("http://", "ws://")
+
+
+async def through_the_front_door(state):
+    door = ws_url(state)
+    ada, welcome_a = await LiveClient.open(door, "Ada", "Ada")
+    bob, welcome_b = await LiveClient.open(door, "Bob", "Bob")
+    cy, welcome_c = await LiveClient.open(door, "Cy", "Cy")
+    # Least connections: three connections, three nodes.
+    assert sorted({welcome_a["node"], welcome_b["node"], welcome_c["node"]}) == ["n1", "n2", "n3"]
+    for watcher in (bob, cy):
+        await watcher.request({"type": "lobby"})
+    created = await ada.request({"type": "createTable", "game": "set", "seats": 2})
+    table_id = created["table"]["id"]
+    for watcher in (bob, cy):
+        await watcher.until(lambda w=watcher: listed(w, table_id), 5, "listed")
+        assert watcher.lobby.tables[table_id]["node"] == welcome_a["node"]
+    # No node gives its own URL here: the redirect is a path on the front door.
+    redirect = await bob.request({"type": "join", "table": table_id})
+    assert "url" not in redirect, redirect
+    bob, moved, joined = await follow(bob, redirect, "Bob", front_door=door)
+    assert moved["node"] == welcome_a["node"] and joined["table"]["you"] == 1, joined
+    redirect = await cy.request({"type": "spectate", "table": table_id})
+    cy, moved, watching = await follow(cy, redirect, "Cy", front_door=door)
+    assert moved["node"] == welcome_a["node"] and watching["type"] == "snapshot", watching
+    await play_to_the_end((ada, bob), (cy,))
+
+    # A URL that names another node for Ada's table: the front door sends it there, and that
+    # node sends the client on to Ada's.
+    other = next(n["id"] for n in state["nodes"] if n["id"] != welcome_a["node"])
+    dan, welcome = await LiveClient.open(f"{door}ws?table={table_id}&node={other}", "Dan", "Dan")
+    assert welcome["node"] == other
+    await dan.request({"type": "lobby"})
+    await dan.until(lambda: listed(dan, table_id), 5, "listed")
+    redirect = await dan.request({"type": "spectate", "table": table_id})
+    assert redirect["type"] == "redirect" and redirect["node"] == welcome_a["node"], redirect
+    dan, moved, watching = await follow(dan, redirect, "Dan", front_door=door)
+    assert moved["node"] == welcome_a["node"] and watching["type"] == "snapshot", watching
+    # A node that does not exist: the front door picks one, which answers for itself.
+    eve, welcome = await LiveClient.open(f"{door}ws?table={table_id}&node=n9", "Eve", "Eve")
+    assert welcome["node"] in ("n1", "n2", "n3")
+
+
+def test_players_meet_and_play_through_the_front_door(front_door):
+    # The generated configuration: every node, checked with GET, pinned by the URL's node.
+    config = (pathlib.Path(front_door["dir"]) / "haproxy.cfg").read_text()
+    for node in front_door["nodes"]:
+        assert f"server {node['id']} 127.0.0.1:{node['port']} check" in config, config
+    assert "http-check send meth GET" in config and "use-server %[urlp(node)]" in config
+    assert "noreuseport" in config and "on-marked-down shutdown-sessions" in config
+    run(through_the_front_door, front_door, timeout=120)
