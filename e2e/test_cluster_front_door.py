@@ -94,3 +94,71 @@ def test_players_meet_and_play_through_the_front_door(front_door):
     assert "http-check send meth GET" in config and "use-server %[urlp(node)]" in config
     assert "noreuseport" in config and "on-marked-down shutdown-sessions" in config
     run(through_the_front_door, front_door, timeout=120)
+
+
+def node_metric(state, node_id, name):
+    import urllib.request
+    port = next(n["port"] for n in state["nodes"] if n["id"] == node_id)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith(name) and line[len(name)] in " {")
+
+
+def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, browsers):
+    """Ann's page is on n1 and Bob's on n2 (each opened with `?node=`); Bob follows Ann's invite
+    link: n2 sends his page to n1, which seats him, and the two race through one game of Set to
+    its end, seeing the same standings."""
+    import itertools
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from protocol_client import set_from_ids
+    from test_browser_games import CARDS, CODE, severe_errors, standings_of, text_of
+
+    door = front_door["url"]
+    ann, bob = browsers(), browsers()
+    ann.get(door + "?node=n1")
+    ann.find_element(By.ID, "name").send_keys("Ann")
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    bob.get(door + "?node=n2")
+    bob.find_element(By.ID, "name").send_keys("Bob")
+    bob.get(door + f"?node=n2#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(
+            lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    assert node_metric(front_door, "n2", "matchismo_redirects_total") == 1
+    shown = ("return [...document.querySelectorAll(arguments[0])]"
+             ".map((e) => Number(e.getAttribute('data-card-id')));")
+    claims = 0
+    for turn in range(60):
+        player = (ann, bob)[turn % 2]
+        if player.find_element(By.ID, "gameover").is_displayed():
+            break
+        board = player.execute_script(shown, CARDS)
+        triple = next((t for t in itertools.combinations(board, 3) if set_from_ids(*t)), None)
+        if triple is None:
+            WebDriverWait(player, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+            break
+        for card_id in triple:
+            player.execute_script(
+                "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
+                CARDS, str(card_id))
+        for driver in (ann, bob):
+            WebDriverWait(driver, 10).until(
+                lambda d: not set(triple) & set(d.execute_script(shown, CARDS))
+                or d.find_element(By.ID, "gameover").is_displayed())
+        claims += 1
+    for driver in (ann, bob):
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    standings = [standings_of(d) for d in (ann, bob)]
+    assert standings[0] == standings[1], standings
+    assert sorted(name for name, _ in standings[0]) == ["Ann", "Bob"]
+    assert sum(int(m) for _, m in standings[0]) == claims >= 20
+    # The game was played on n1 alone.
+    assert node_metric(front_door, "n1", "matchismo_moves_accepted_total") >= 3 * claims
+    assert node_metric(front_door, "n2", "matchismo_moves_accepted_total") == 0
+    for driver in (ann, bob):
+        assert not severe_errors(driver), severe_errors(driver)

@@ -162,7 +162,10 @@ up() {
   for index in $(seq "$NODES"); do
     port=$(free_port)
     advertise=()
-    if [[ $ADVERTISE == 1 ]]; then advertise=(--advertise-url "ws://127.0.0.1:$port/"); fi
+    if [[ $ADVERTISE == 1 ]]; then
+      # Pages come from the front door: their origin is its, not the node's.
+      advertise=(--advertise-url "ws://127.0.0.1:$port/" --allowed-origin "http://127.0.0.1:$PORT")
+    fi
     setsid "$BINARY" --host 127.0.0.1 --port "$port" --node-id "n$index" --database "$DATABASE" \
       --web-root "$WEB_ROOT" --data-dir "$DIR/n$index" "${advertise[@]}" "${NODE_ARGS[@]}" \
       </dev/null >"$DIR/n$index.log" 2>&1 &

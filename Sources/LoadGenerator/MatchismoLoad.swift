@@ -61,6 +61,12 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "WebSocket subprotocol to ask for; an empty string asks for none.")
   var subprotocol = "matchismo.v2"
 
+  @Option(
+    help: ArgumentHelp(
+      "The path of every connection's upgrade: /ws?node=N pins them to node N behind a cluster's front door.",
+      valueName: "path"))
+  var path = "/"
+
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false
 
@@ -83,6 +89,7 @@ struct MatchismoLoad: ParsableCommand {
     c.livenessTimeout = livenessTimeout
     c.sampleEvery = sampleEvery
     c.subprotocol = subprotocol.isEmpty ? nil : subprotocol
+    c.path = path
     return c
   }
 

@@ -84,7 +84,7 @@ extension EventLoop {
       guard event & EPOLLOUT.rawValue != 0 else { return }
       connection.state = .handshaking
       let request = connection.handshake.request(
-        host: configuration.address, port: configuration.port,
+        host: configuration.address, port: configuration.port, path: configuration.path,
         subprotocol: configuration.subprotocol)
       connection.out.append(contentsOf: request)
       markDirty(connection)

@@ -49,6 +49,9 @@ public struct LoadConfiguration: Sendable {
   /// upgrade that asks only for another); nil asks for none, which the server answers with its
   /// own.
   public var subprotocol: String? = "matchismo.v2"
+  /// The path every connection asks for in its upgrade: "/" for a server on its own;
+  /// `/ws?node=N` pins every connection to node N behind a cluster's front door.
+  public var path = "/"
   /// Soak sampling: the server's RSS is read every this many seconds of the window (the first
   /// sample one interval after the window opens), and the report gives the growth from the
   /// first sample to the window's end. Nil: no sampling. Needs ``serverPID``.
@@ -86,6 +89,11 @@ public struct LoadConfiguration: Sendable {
       if serverPID == nil { return "--sample-every needs --server-pid" }
     }
     if !(1...64).contains(threads) { return "--threads must be 1...64" }
+    if !path.hasPrefix("/") || path.utf8.count > 256
+      || !path.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+    {
+      return "--path must start with / and hold at most 256 printable characters, no spaces"
+    }
     if !(reaction > 0 && reaction <= 60) { return "--reaction must be in (0, 60] seconds" }
     if !(setupTimeout > 0 && setupTimeout <= 600) { return "--setup-timeout must be in (0, 600]" }
     if !(livenessTimeout > 0 && livenessTimeout <= 600) {

@@ -54,6 +54,17 @@ struct ConfigurationTests {
     #expect(popped == deadlines)
   }
 
+  @Test func aPathStartsWithASlashAndHoldsNoSpaces() {
+    var configuration = LoadConfiguration()
+    #expect(configuration.path == "/")
+    configuration.path = "/ws?node=n2"
+    #expect(configuration.problem == nil)
+    for bad in ["ws", "/a b", "/\u{7F}", "/" + String(repeating: "x", count: 256)] {
+      configuration.path = bad
+      #expect(configuration.problem?.contains("--path") == true, "\(bad)")
+    }
+  }
+
   @Test func soakSamplingNeedsAServerAndFitsTheWindow() {
     var configuration = LoadConfiguration()
     configuration.duration = 600

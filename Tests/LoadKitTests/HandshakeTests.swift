@@ -43,6 +43,11 @@ struct HandshakeTests {
     #expect(text.contains("Sec-WebSocket-Version: 13\r\n"))
     #expect(text.contains("Sec-WebSocket-Protocol: matchismo.v2\r\n"))
     #expect(text.hasSuffix("\r\n\r\n"))
+    let pinned = String(
+      decoding: handshake.request(
+        host: "127.0.0.1", port: 8080, path: "/ws?node=n2", subprotocol: nil),
+      as: UTF8.self)
+    #expect(pinned.hasPrefix("GET /ws?node=n2 HTTP/1.1\r\n"))
   }
 
   @Test func verifyAcceptsTheRightAnswerAndReportsWhereFramesStart() throws {

@@ -98,9 +98,13 @@ export function nameProblem(raw) {
   return null;
 }
 
-/** The WebSocket URL of the server that served the page: same host, `wss:` under https. */
+/** The WebSocket URL of the server that served the page: same host, `wss:` under https. A page
+ * opened with `?node=N` (a node of a cluster, behind its front door) connects to that node:
+ * the front door sends a URL that names a node there while it is up. */
 export function socketURL(location) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const node = new URLSearchParams(location.search ?? '').get('node');
+  if (node !== null && /^[A-Za-z0-9._:-]{1,64}$/.test(node)) return `${scheme}://${location.host}/ws?node=${node}`;
   return `${scheme}://${location.host}/`;
 }
 

@@ -55,6 +55,10 @@ export class Connection {
     random = Math.random,
   }) {
     Object.assign(this, { url, nextId, name, player, version, onMessage, onState, WebSocketImpl, storage, timers, random });
+    /** Where the page connects first (the front door); `url` is where it connects now. */
+    this.home = url;
+    /** Whether the current socket got its welcome. */
+    this.welcomed = false;
     this.socket = null;
     this.state = 'idle';
     this.attempt = 0;
@@ -98,7 +102,9 @@ export class Connection {
   }
 
   /** Connect to `url` instead, now (a `redirect` to the node that holds a table): the session
-   * comes along in the new hello, and reconnects go there from now on. */
+   * comes along in the new hello, and reconnects go there from now on — unless a connection
+   * there fails before its welcome (the node is gone): the next try goes to `home`, the front
+   * door, which sends the session on to wherever its table is now. */
   moveTo(url) {
     this.closeSocket();
     this.url = url;
@@ -138,6 +144,7 @@ export class Connection {
       return;
     }
     this.socket = socket;
+    this.welcomed = false;
     this.setState('connecting', { attempt: this.attempt });
     socket.addEventListener('open', () => {
       if (this.socket === socket) this.sendHello({ resume: this.session });
@@ -179,6 +186,7 @@ export class Connection {
       }
       this.attempt = 0;
       this.helloRetried = false;
+      this.welcomed = true;
       this.setState('online', { name: message.name, resumed: message.resumed === true });
     } else if (message.type === 'error' && message.replyTo === this.helloId && this.state === 'connecting') {
       // The hello itself was refused (a name or token the server does not like): say hello once
@@ -195,6 +203,8 @@ export class Connection {
 
   scheduleRetry({ code, reason }) {
     if (this.state === 'stopped') return;
+    // A node reached by a redirect that cannot be reached now: back to the front door.
+    if (!this.welcomed && this.url !== this.home) this.url = this.home;
     const delay = reconnectDelay(this.attempt, this.random);
     this.attempt += 1;
     this.clearRetry();

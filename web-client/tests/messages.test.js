@@ -94,6 +94,9 @@ test('decode accepts JSON objects with a type and nothing else', () => {
 test('socketURL follows the page: ws under http, wss under https', () => {
   assert.equal(m.socketURL({ protocol: 'http:', host: '127.0.0.1:8080' }), 'ws://127.0.0.1:8080/');
   assert.equal(m.socketURL({ protocol: 'https:', host: 'example.org' }), 'wss://example.org/');
+  // A page opened for one node of a cluster connects to it through the front door.
+  assert.equal(m.socketURL({ protocol: 'http:', host: 'h:8080', search: '?node=n2' }), 'ws://h:8080/ws?node=n2');
+  assert.equal(m.socketURL({ protocol: 'http:', host: 'h:8080', search: '?node=<x>' }), 'ws://h:8080/');
   assert.equal(m.SUBPROTOCOL, 'matchismo.v2');
 });
 

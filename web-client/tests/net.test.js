@@ -276,3 +276,24 @@ test("a redirect's target: the node's own URL when it gives one, else its path o
   assert.equal(redirectTarget({ path, url: 'ws://10.0.0.2:9002/' }, 'ws://front.example/'), 'ws://10.0.0.2:9002/');
   assert.equal(redirectTarget({ path, url: 'javascript:alert(1)' }, 'ws://front.example/'), 'ws://front.example/ws?table=t7&node=n2');
 });
+
+test('a node reached by a redirect that fails before its welcome sends the next try to the front door', () => {
+  const { connection, sockets, timers } = setup();
+  connection.start();
+  sockets[0].open();
+  sockets[0].receive(welcome(1, 'tok-1'));
+  connection.moveTo('ws://10.0.0.2:9002/');
+  // The node is gone: its socket closes before any welcome.
+  sockets[1].drop(1006);
+  timers.fireAll();
+  assert.equal(sockets[2].url, 'ws://127.0.0.1:9/', 'back to the front door');
+  sockets[2].open();
+  assert.equal(sockets[2].sent[0].resume, 'tok-1', 'with the session');
+  // Once welcomed at a node, a drop tries that node again first.
+  connection.moveTo('ws://10.0.0.3:9003/');
+  sockets[3].open();
+  sockets[3].receive(welcome(3, 'tok-1', true));
+  sockets[3].drop(1006);
+  timers.fireAll();
+  assert.equal(sockets[4].url, 'ws://10.0.0.3:9003/');
+});
