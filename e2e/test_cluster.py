@@ -1,40 +1,89 @@
 """Many nodes, one lobby, end to end: three real `matchismo` nodes sharing one real PostgreSQL
-database, clients connecting to the nodes directly (each node gives its own URL with
-`--advertise-url`). A table made on one node is listed on the others within half a second;
+database, each test run twice: with clients connecting to the nodes directly (each node gives its
+own URL with `--advertise-url`), and through the front door (`scripts/cluster.sh up`: a real
+HAProxy with the generated configuration; a client reaches a given node with `/ws?node=N`, as a
+redirect's path does). A table made on one node is listed on the others within half a second;
 joining, watching, quick match and invite codes across nodes answer with a `redirect` that the
 client follows with its session; the game is played to its end on the table's node, seen alike
-by everyone; a high score finished on one node is read on another; a `hello` that resumes on the
-wrong node is sent on; a forged table or node in the URL never reaches a table through a node
-that does not hold it."""
+by everyone; a high score finished on one node is read on another, and its replay; a `hello`
+that resumes on the wrong node is sent on; a forged table or node in the URL never reaches a
+table through a node that does not hold it; each node counts what it did."""
 import asyncio
+import json
+import pathlib
+import subprocess
+import tempfile
 import time
+import urllib.request
 
 import pytest
 
-from conftest import RunningServer, free_port
+from conftest import BINARY, ROOT, RunningServer, free_port
 from mp_support import FAST, converge, run, until_playing
 from protocol_client import LiveClient, find_sets
 from test_records import ask, play_set_to_the_end
 
 
-@pytest.fixture
+class Node:
+    """One node as the tests reach it: its id, where a client connects to reach it, and its
+    own port (for /metrics)."""
+
+    def __init__(self, node_id, ws_url, port):
+        self.id = node_id
+        self.ws_url = ws_url
+        self.port = port
+
+    def metric(self, name):
+        """The sum of every sample of metric `name` on this node's /metrics."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+        return sum(float(line.split()[-1]) for line in text.splitlines()
+                   if line.startswith(name) and line[len(name)] in " {")
+
+
+class Cluster(list):
+    """The three nodes, and the front door's WebSocket URL (None: clients go to nodes directly)."""
+    door = None
+
+
+@pytest.fixture(params=["direct", "front door"])
 def nodes(request, pg_cluster):
-    """Three nodes n1, n2, n3 on one fresh database; stopped after the test (logs printed when
-    it failed)."""
+    """Three nodes n1, n2, n3 on one fresh database, reached directly or through the front door;
+    stopped after the test (logs printed when it failed)."""
     database = pg_cluster.new_database()
-    started = []
-    for index in range(1, 4):
+    cluster = Cluster()
+    logs = []
+    if request.param == "direct":
+        servers = []
+        for index in range(1, 4):
+            port = free_port()
+            servers.append(RunningServer(
+                port=port, database=database,
+                extra_args=["--node-id", f"n{index}", "--advertise-url", f"ws://127.0.0.1:{port}/",
+                            *FAST]))
+            cluster.append(Node(f"n{index}", servers[-1].ws_url, port))
+        stop = lambda: [server.stop() for server in servers]  # noqa: E731
+        logs = lambda: [(f"n{i}", s.output()) for i, s in enumerate(servers, start=1)]  # noqa: E731
+    else:
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-cluster-"))
         port = free_port()
-        started.append(RunningServer(
-            port=port, database=database,
-            extra_args=["--node-id", f"n{index}", "--advertise-url", f"ws://127.0.0.1:{port}/",
-                        *FAST]))
-    yield started
-    for node in started:
-        node.stop()
+        up = subprocess.run(
+            [str(ROOT / "scripts" / "cluster.sh"), "up", "--dir", str(folder), "--nodes", "3",
+             "--port", str(port), "--database", database, "--binary", BINARY, "--", *FAST],
+            capture_output=True, text=True, timeout=90)
+        assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
+        state = json.loads((folder / "cluster.json").read_text())
+        cluster.door = f"ws://127.0.0.1:{port}/"
+        for node in state["nodes"]:
+            cluster.append(Node(node["id"], f"{cluster.door}ws?node={node['id']}", node["port"]))
+        stop = lambda: subprocess.run(  # noqa: E731
+            [str(ROOT / "scripts" / "cluster.sh"), "down", "--dir", str(folder)], timeout=60)
+        logs = lambda: [(p.name, p.read_text(errors="replace")) for p in sorted(folder.glob("*.log"))]  # noqa: E731
+    yield cluster
+    stop()
     if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-        for index, node in enumerate(started, start=1):
-            print(f"---- node n{index} log ----\n" + node.output())
+        for name, text in logs():
+            print(f"---- {name} ----\n{text}")
 
 
 async def open_client(node, name, label=None):
@@ -86,12 +135,12 @@ async def across_nodes(nodes):
 
     # Bob joins from n2: sent to n1, where his session resumes and he sits.
     redirect = await bob.request({"type": "join", "table": table_id})
-    bob, _, joined = await follow(bob, redirect, "Bob")
+    bob, _, joined = await follow(bob, redirect, "Bob", nodes.door)
     assert joined["type"] == "snapshot" and joined["table"]["you"] == 1, joined
     # Cy watches from n3.
     redirect = await cy.request({"type": "spectate", "table": table_id})
     assert redirect["role"] == "spectator"
-    cy, _, watching = await follow(cy, redirect, "Cy")
+    cy, _, watching = await follow(cy, redirect, "Cy", nodes.door)
     assert watching["type"] == "snapshot" and "you" not in watching["table"], watching
 
     # Played to the end on n1; everyone sees the same diffs.
@@ -137,7 +186,7 @@ async def quick_match_and_codes(nodes):
     # Quick match on n3 finds the open seat on n1.
     redirect = await dan.request({"type": "quickMatch", "game": "set", "seats": 2})
     assert redirect["type"] == "redirect" and redirect["table"] == table_id, redirect
-    dan, _, joined = await follow(dan, redirect, "Dan")
+    dan, _, joined = await follow(dan, redirect, "Dan", nodes.door)
     assert joined["type"] == "snapshot" and joined["table"]["you"] == 1, joined
     # A private table on n2, joined by its code from n3.
     eve, _ = await open_client(n2, "Eve")
@@ -153,18 +202,29 @@ async def quick_match_and_codes(nodes):
         assert redirect.get("code") == "unknownTable", redirect
         await asyncio.sleep(0.05)
     assert redirect["type"] == "redirect" and redirect["code"] == code, redirect
-    fay, _, joined = await follow(fay, redirect, "Fay")
+    fay, _, joined = await follow(fay, redirect, "Fay", nodes.door)
     assert joined["type"] == "snapshot" and joined["table"]["id"] == private["table"]["id"], joined
     # A hello that resumes Fay's session on n1, which does not hold her table: sent on to n2.
     lost, welcome = await LiveClient.open(n1.ws_url, "Fay", "lost", resume=fay.session)
     assert welcome["resumed"] is True and welcome["node"] == "n1", welcome
     sent_on = await lost.wait_for(lambda m: m.get("type") == "redirect", 0, 5, "redirect")
     assert sent_on["node"] == "n2" and sent_on["table"] == private["table"]["id"], sent_on
-    assert sent_on["role"] == "player" and sent_on["url"] == n2.ws_url, sent_on
+    assert sent_on["role"] == "player", sent_on
+    if nodes.door is None:
+        assert sent_on["url"] == n2.ws_url, sent_on
+    else:
+        assert "url" not in sent_on, sent_on
 
 
 def test_quick_match_and_invite_codes_across_nodes_and_a_resume_on_the_wrong_node(nodes):
     run(quick_match_and_codes, nodes, timeout=60)
+
+
+def naming(nodes, node, table, named):
+    """A URL that reaches `node` and names table `table` and node `named` (the front door sends
+    it to the node it names; a node on its own takes whatever reaches its port)."""
+    base = nodes.door if nodes.door is not None else f"ws://127.0.0.1:{node.port}/"
+    return f"{base}ws?table={table}&node={named}"
 
 
 async def forged_urls(nodes):
@@ -172,21 +232,25 @@ async def forged_urls(nodes):
     ada, _ = await open_client(n1, "Ada")
     created = await ada.request({"type": "createTable", "game": "set", "seats": 2})
     table_id = created["table"]["id"]
-    # A URL that names n1 and its table, sent to n2: n2 answers for itself and sends Bob on.
-    forged_url = f"{n2.ws_url}ws?table={table_id}&node=n1"
-    bob, welcome = await LiveClient.open(forged_url, "Bob", "Bob")
+    # A URL that reaches n2 and names Ada's table: n2 answers for itself and sends Bob on.
+    bob, welcome = await LiveClient.open(naming(nodes, n2, table_id, "n2"), "Bob", "Bob")
     assert welcome["node"] == "n2"
     await bob.request({"type": "lobby"})
     await bob.until(lambda: listed(bob, table_id), 5, "listed")
     answer = await bob.request({"type": "join", "table": table_id})
     assert answer["type"] == "redirect" and answer["node"] == "n1", answer
     # A table that exists nowhere, named in the URL and asked for: no such table.
-    ghost, _ = await LiveClient.open(f"{n2.ws_url}ws?table=t999&node=n2", "Ghost", "Ghost")
+    ghost, _ = await LiveClient.open(naming(nodes, n2, "t999", "n2"), "Ghost", "Ghost")
     answer = await ghost.request({"type": "join", "table": "t999"})
     assert answer["type"] == "error" and answer["code"] == "unknownTable", answer
-    # Nothing of the table is on n2: n1 holds it alone.
     answer = await ghost.request({"type": "spectate", "table": table_id})
     assert answer["type"] == "redirect" and answer["node"] == "n1", answer
+    # Nothing of the table is on n2: n1 holds it alone.
+    assert n2.metric("matchismo_moves_accepted_total") == 0
+    deadline = time.monotonic() + 5
+    while n1.metric("matchismo_tables") < 1 and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert (n1.metric("matchismo_tables"), n2.metric("matchismo_tables")) == (1, 0)
 
 
 def test_a_forged_table_or_node_in_the_url_never_reaches_a_table_through_another_node(nodes):
@@ -200,20 +264,13 @@ async def scores_across(nodes):
     answer = await ask(n2.ws_url, {"type": "scores", "game": "set"})
     assert answer["type"] == "scores", answer
     assert answer["total"] >= 1 and "Solo" in str(answer["games"]), answer
+    game_id = answer["games"][0]["id"]
+    replay = await ask(n2.ws_url, {"type": "record", "record": game_id})
+    assert replay["type"] == "record" and replay["record"]["id"] == game_id, replay
 
 
 def test_a_high_score_finished_on_one_node_is_read_on_another(nodes):
     run(scores_across, nodes, timeout=120)
-
-
-def metric(node, name):
-    """The sum of every sample of metric `name` on `node`'s /metrics."""
-    import urllib.request
-    with urllib.request.urlopen(f"{node.http_url}metrics", timeout=5) as answer:
-        text = answer.read().decode()
-    return sum(float(line.split()[-1]) for line in text.splitlines()
-               if line.startswith(name) and not line.startswith("#")
-               and (line[len(name)] in " {"))
 
 
 async def metrics_per_node(nodes):
@@ -233,13 +290,13 @@ async def metrics_per_node(nodes):
 def test_each_node_counts_its_tables_redirects_and_the_changes_it_heard(nodes):
     n1, n2, _ = nodes
     run(metrics_per_node, nodes)
-    assert metric(n2, "matchismo_redirects_total") == 1
-    assert metric(n1, "matchismo_redirects_total") == 0
-    assert metric(n2, "matchismo_cluster_changes_received_total") >= 1
-    assert metric(n2, "matchismo_cluster_change_delay_seconds_count") >= 1
+    assert n2.metric("matchismo_redirects_total") == 1
+    assert n1.metric("matchismo_redirects_total") == 0
+    assert n2.metric("matchismo_cluster_changes_received_total") >= 1
+    assert n2.metric("matchismo_cluster_change_delay_seconds_count") >= 1
     # n1 holds the table; n2 holds none (the tables gauge is counted every half second).
     deadline = time.monotonic() + 5
-    while metric(n1, "matchismo_tables") < 1 and time.monotonic() < deadline:
+    while n1.metric("matchismo_tables") < 1 and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert metric(n1, "matchismo_tables") == 1
-    assert metric(n2, "matchismo_tables") == 0
+    assert n1.metric("matchismo_tables") == 1
+    assert n2.metric("matchismo_tables") == 0

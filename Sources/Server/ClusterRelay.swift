@@ -12,8 +12,16 @@ import Store
 /// hear of a table the journal could still lose, and a session handed on is in the database
 /// before anyone looks it up. A publication that fails is kept (merged under newer changes)
 /// and tried again.
+///
+/// **Bounds.** Publications are the latest change of each table (at most one per table).
+/// Look-ups wait at most ``lookUpLimit`` at a time (a `hello` each, from connections that may
+/// come faster than the database answers); one more is answered ``SessionLookup/unavailable``
+/// at once, and its client says `hello` again.
 final class ClusterRelay: @unchecked Sendable {
-  private let link: PostgresClusterLink
+  /// Writes a node's table changes to the cluster (``PostgresClusterLink/publish(_:)``).
+  private let publishChanges: @Sendable ([ClusterChange]) throws -> Void
+  /// Looks a session up (``PostgresClusterLink/claimSession(token:)``).
+  private let claim: @Sendable (String) throws -> SessionLookup
   private let journal: JournalWriter?
   private let logger: Logger
   /// Carries news back to the lobby (set before the first action).
@@ -27,11 +35,28 @@ final class ClusterRelay: @unchecked Sendable {
 
   /// Seconds before a failed publication is tried again.
   static let retryDelay = 0.5
+  /// Most look-ups waiting at once.
+  let lookUpLimit: Int
 
-  init(link: PostgresClusterLink, journal: JournalWriter?, logger: Logger) {
-    self.link = link
+  /// A relay to `link`, waiting for `journal`.
+  convenience init(link: PostgresClusterLink, journal: JournalWriter?, logger: Logger) {
+    self.init(
+      publish: { try link.publish($0) }, claim: { try link.claimSession(token: $0) },
+      journal: journal, logger: logger)
+  }
+
+  /// A relay that publishes with `publish` and looks sessions up with `claim` (tests pass
+  /// their own).
+  init(
+    publish: @escaping @Sendable ([ClusterChange]) throws -> Void,
+    claim: @escaping @Sendable (String) throws -> SessionLookup, journal: JournalWriter?,
+    logger: Logger, lookUpLimit: Int = 1_024
+  ) {
+    self.publishChanges = publish
+    self.claim = claim
     self.journal = journal
     self.logger = logger
+    self.lookUpLimit = lookUpLimit
   }
 
   /// Starts the relay's thread (it runs as long as the process).
@@ -56,10 +81,14 @@ final class ClusterRelay: @unchecked Sendable {
   func findSession(token: String, for connection: ConnectionID) {
     let ticket = journal?.lastQueuedTicket ?? 0
     condition.lock()
-    lookUps.append((token, connection))
-    self.ticket = max(self.ticket, ticket)
-    condition.signal()
+    let full = lookUps.count >= lookUpLimit
+    if !full {
+      lookUps.append((token, connection))
+      self.ticket = max(self.ticket, ticket)
+      condition.signal()
+    }
     condition.unlock()
+    if full { hear(.session(connection, .unavailable)) }
   }
 
   /// Adds `changes` after those waiting (the latest change of a table replaces an earlier
@@ -86,7 +115,7 @@ final class ClusterRelay: @unchecked Sendable {
       for (token, connection) in asked {
         let lookup: SessionLookup
         do {
-          lookup = try link.claimSession(token: token)
+          lookup = try claim(token)
         } catch {
           logger.warning("\(error)")
           lookup = .unavailable
@@ -94,7 +123,7 @@ final class ClusterRelay: @unchecked Sendable {
         hear(.session(connection, lookup))
       }
       do {
-        try link.publish(publishing)
+        if !publishing.isEmpty { try publishChanges(publishing) }
       } catch {
         logger.warning("\(error)")
         condition.lock()
