@@ -11,6 +11,14 @@ public enum ClusterNews: Sendable {
   case nodeGone(String)
   /// What the database holds of the session a `hello` on `connection` asked to resume.
   case session(ConnectionID, SessionLookup)
+  /// Tables this node took over from a node whose lease ran out, with their current deals'
+  /// moves and the sessions at them: rebuilt here as a restart rebuilds its own, seats held for
+  /// the reconnect grace period.
+  case adopt(JournalContents)
+  /// Tables another node took over from this one (a journal write for them was refused): this
+  /// node gives them up at once, closing their members' connections before anything more is
+  /// sent to them; their clients come back through the front door and are sent on.
+  case lost([String])
 }
 
 /// A session looked up in the shared database by the hash of its token.
@@ -20,6 +28,9 @@ public enum SessionLookup: Sendable {
   /// The session sits at a table that `node` holds: the client goes there (at `url`, when the
   /// node gives one).
   case elsewhere(SessionRecord, node: String, url: String?)
+  /// The session is this node's now, but its table's node is dead: the shell takes the table
+  /// over (``ClusterNews/adopt(_:)``) and looks again; the lobby never sees this case.
+  case orphaned(SessionRecord)
   /// No such session.
   case unknown
   /// The database could not be asked.

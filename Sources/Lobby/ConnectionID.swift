@@ -16,4 +16,7 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
 public enum CloseCode {
   /// Another connection resumed this connection's session.
   public static let sessionTakenOver: UInt16 = 4001
+  /// The table moved to another node of the cluster while this node was away (frozen, or cut
+  /// off from the database): come back through the front door, which sends you there.
+  public static let tableMoved: UInt16 = 4005
 }

@@ -10,6 +10,9 @@ public enum LobbyAction: Sendable {
   case sendAtOnce(Frame, to: [ConnectionID])
   /// Close a connection with a WebSocket close code, after what was queued for it.
   case close(ConnectionID, code: UInt16, reason: String)
+  /// Close a connection at once, ahead of anything queued or held for it, and send it nothing
+  /// more: its table was taken over by another node, so what waits for it may never be shown.
+  case closeAtOnce(ConnectionID, code: UInt16, reason: String)
   /// Write this down (``LobbyConfiguration/journal``): the actions after it may be carried out
   /// only once it is written. A batch of actions lists its journal entries first.
   case journal(JournalEntry)

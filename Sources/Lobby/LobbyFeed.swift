@@ -75,6 +75,15 @@ struct LobbyFeed: Sendable {
     return queue(change, of: id, now: now)
   }
 
+  /// Forgets table `id` at `now` without publishing it to the cluster (another node holds it
+  /// now and publishes it); returns when to schedule a flush.
+  mutating func forget(_ id: String, now: Double) -> Double? {
+    publications[id] = nil
+    publicationOrder.removeAll { $0 == id }
+    guard let change = directory.remove(id) else { return nil }
+    return queue(change, of: id, now: now)
+  }
+
   // MARK: - The cluster
 
   /// Records `change` of another node's tables at `now`; returns when to schedule a flush, as

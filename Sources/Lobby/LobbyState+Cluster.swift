@@ -24,6 +24,62 @@ extension LobbyState {
       for id in feed.remoteIDs(of: node) { schedule(feed.hear(.remove(id: id), now: now)) }
     case .session(let connection, let lookup):
       found(lookup, for: connection, now: now)
+    case .adopt(let contents):
+      adopt(contents, now: now)
+    case .lost(let ids):
+      giveUp(ids, now: now)
+    }
+  }
+
+  /// Rebuilds tables taken over from a dead node, as a restart rebuilds its own: every seat
+  /// held for the reconnect grace period, every session at them waiting for its resume. A
+  /// table of a game this server does not deal is left out (logged by the shell's store). A
+  /// stale copy of one (this node held it before it lost it) is replaced by the journal's.
+  mutating func adopt(_ contents: JournalContents, now: Double) {
+    var adopted: [String] = []
+    for (record, moves) in contents.tables {
+      if hosts.contains(record.id) { giveUp([record.id], now: now) }
+      guard
+        let table = try? GameCatalog.reopen(
+          record, moves: moves, rules: configuration.tableRules, now: now)
+      else { continue }
+      host(
+        TableHost(
+          table: table, creator: record.creator, emptyTableGrace: configuration.emptyTableGrace))
+      adopted.append(record.id)
+    }
+    let tables = hosts
+    for session in contents.sessions where desk.session(token: session.token) == nil {
+      let expiresAt = desk.restore(session, now: now) { tables.contains($0) }
+      deadlines.schedule(.session(session.token), at: expiresAt)
+    }
+    for id in adopted { settle(id, now: now) }
+    tablesTakenOver += adopted.count
+  }
+
+  /// Gives up tables another node took over: their members are closed at once (nothing held
+  /// for them is shown), their sessions handed on, the tables forgotten without a word to the
+  /// journal (they are not this node's to write) nor to the cluster (the new owner publishes
+  /// them).
+  mutating func giveUp(_ ids: [String], now: Double) {
+    for id in ids {
+      guard let host = hosts.removeValue(forKey: id) else { continue }
+      openTables[id] = nil
+      openedBy[host.creator, default: 1] -= 1
+      if openedBy[host.creator] == 0 { openedBy[host.creator] = nil }
+      deadlines.schedule(.table(id), at: nil)
+      for connection in host.recipients {
+        feed.unwatch(connection)
+        out.append(
+          .closeAtOnce(
+            connection, code: CloseCode.tableMoved, reason: "table moved; connect again"))
+      }
+      for session in desk.registry.all where session.tableID == id {
+        desk.release(token: session.token)
+        deadlines.schedule(.session(session.token), at: nil)
+      }
+      if let at = feed.forget(id, now: now) { deadlines.schedule(.lobbyFlush, at: at) }
+      tablesGivenUp += 1
     }
   }
 
@@ -56,7 +112,7 @@ extension LobbyState {
   private mutating func found(_ lookup: SessionLookup, for connection: ConnectionID, now: Double) {
     let pending = pendingHellos.removeValue(forKey: connection)
     switch lookup {
-    case .claimed(let record):
+    case .claimed(let record), .orphaned(let record):
       // This node's now, whether or not its connection is still here: it waits for its resume.
       if desk.session(token: record.token) == nil {
         let expiresAt = desk.restore(record, now: now) { [hosts] in hosts.contains($0) }

@@ -19,7 +19,7 @@ extension LobbyState {
   }
 
   /// Puts `host` in the router's map: its table is open from now on.
-  private mutating func host(_ host: TableHost) {
+  mutating func host(_ host: TableHost) {
     let id = host.table.id
     hosts[id] = host
     openTables[id] = host.table.isTurnBased

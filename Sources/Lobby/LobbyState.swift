@@ -53,6 +53,9 @@ public struct LobbyState: Sendable {
   var pendingHellos: [ConnectionID: PendingHello] = [:]
   /// How many `redirect`s this lobby sent (a cluster).
   public internal(set) var redirectsSent = 0
+  /// Tables this node took over from dead nodes, and tables other nodes took from it.
+  public internal(set) var tablesTakenOver = 0
+  public internal(set) var tablesGivenUp = 0
   /// The actions of the event being handled.
   var out: [LobbyAction] = []
   /// Journal entries of the event being handled (``LobbyConfiguration/journal``).

@@ -49,7 +49,14 @@ struct Application {
     let journal = store.map { store in
       JournalWriter(
         store: store, logger: logger, interval: configuration.commitInterval,
-        stallLimit: configuration.journalStallLimit, metrics: metrics.makeJournalMetrics()
+        stallLimit: configuration.journalStallLimit, metrics: metrics.makeJournalMetrics(),
+        lost: { tables in
+          // The lobby gives the tables up (their members closed at once) before the writer
+          // goes on: nothing held behind the refused batch ever reaches them.
+          let done = DispatchSemaphore(value: 0)
+          release.hear(.lost(tables)) { done.signal() }
+          _ = done.wait(timeout: .now() + 5)
+        }
       ) { ticket in release.release(ticket) }
     }
     // Questions about finished games are answered from the store on a thread of their own.
@@ -72,7 +79,16 @@ struct Application {
         location: try PostgresLocation(url: url), node: configuration.resolvedNodeID,
         url: configuration.advertisedURL, logger: logger, hear: { release.hear($0) },
         received: { heard.received($0, after: $1) })
-      cluster = (link, ClusterRelay(link: link, journal: journal, logger: logger))
+      let shared = store as? PostgresJournalStore
+      cluster = (
+        link,
+        ClusterRelay(
+          link: link, lease: configuration.lease, journal: journal, logger: logger,
+          tookOver: { takeover in
+            shared?.hold(takeover.epochs)
+            for taken in takeover.taken { heard.tookOver(after: taken.secondsSinceRenewal) }
+          })
+      )
       cluster?.relay.hear = { release.hear($0) }
       try link.join(state.takeAllPublications())
     }
@@ -140,7 +156,7 @@ struct Application {
     if let url = configuration.databaseURL {
       let location = try PostgresLocation(url: url)
       let store = try PostgresJournalStore(
-        location: location, owner: configuration.resolvedNodeID,
+        location: location, owner: configuration.resolvedNodeID, lease: configuration.lease,
         durability: configuration.durability, logger: logger)
       let contents = try store.load()
       try Self.checkGames(in: contents, of: "\(location)")

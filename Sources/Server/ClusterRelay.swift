@@ -22,6 +22,14 @@ final class ClusterRelay: @unchecked Sendable {
   private let publishChanges: @Sendable ([ClusterChange]) throws -> Void
   /// Looks a session up (``PostgresClusterLink/claimSession(token:)``).
   private let claim: @Sendable (String) throws -> SessionLookup
+  /// Takes over the tables of dead nodes, or only those named
+  /// (``PostgresClusterLink/takeOver(lease:limit:only:)``); nil: this node takes none.
+  private let takeOver: (@Sendable ([String]?) throws -> Takeover)?
+  /// Told of every takeover before the lobby is (the store holds the tables at their new
+  /// epochs; the metrics count them).
+  private let tookOver: @Sendable (Takeover) -> Void
+  /// Seconds between two looks for tables whose node's lease ran out.
+  let scanInterval: Double
   private let journal: JournalWriter?
   private let logger: Logger
   /// Carries news back to the lobby (set before the first action).
@@ -38,22 +46,32 @@ final class ClusterRelay: @unchecked Sendable {
   /// Most look-ups waiting at once.
   let lookUpLimit: Int
 
-  /// A relay to `link`, waiting for `journal`.
-  convenience init(link: PostgresClusterLink, journal: JournalWriter?, logger: Logger) {
+  /// A relay to `link`, waiting for `journal`, taking over the tables of nodes whose lease
+  /// (`lease` seconds) ran out every quarter of it; `tookOver` hears each takeover first.
+  convenience init(
+    link: PostgresClusterLink, lease: Double, journal: JournalWriter?, logger: Logger,
+    tookOver: @escaping @Sendable (Takeover) -> Void
+  ) {
     self.init(
       publish: { try link.publish($0) }, claim: { try link.claimSession(token: $0) },
-      journal: journal, logger: logger)
+      takeOver: { try link.takeOver(lease: lease, only: $0) }, tookOver: tookOver,
+      scanInterval: lease / 4, journal: journal, logger: logger)
   }
 
-  /// A relay that publishes with `publish` and looks sessions up with `claim` (tests pass
-  /// their own).
+  /// A relay that publishes with `publish`, looks sessions up with `claim` and takes tables
+  /// over with `takeOver` (tests pass their own).
   init(
     publish: @escaping @Sendable ([ClusterChange]) throws -> Void,
-    claim: @escaping @Sendable (String) throws -> SessionLookup, journal: JournalWriter?,
-    logger: Logger, lookUpLimit: Int = 1_024
+    claim: @escaping @Sendable (String) throws -> SessionLookup,
+    takeOver: (@Sendable ([String]?) throws -> Takeover)? = nil,
+    tookOver: @escaping @Sendable (Takeover) -> Void = { _ in }, scanInterval: Double = 0.5,
+    journal: JournalWriter?, logger: Logger, lookUpLimit: Int = 1_024
   ) {
     self.publishChanges = publish
     self.claim = claim
+    self.takeOver = takeOver
+    self.tookOver = tookOver
+    self.scanInterval = scanInterval
     self.journal = journal
     self.logger = logger
     self.lookUpLimit = lookUpLimit
@@ -91,6 +109,26 @@ final class ClusterRelay: @unchecked Sendable {
     if full { hear(.session(connection, .unavailable)) }
   }
 
+  /// Takes over the tables of dead nodes (or only `only`) and hands them to the lobby, before
+  /// anything this thread tells it later. A failure is logged; the next look tries again.
+  private func adopt(_ only: [String]?) {
+    guard let takeOver else { return }
+    do {
+      let takeover = try takeOver(only)
+      guard !takeover.taken.isEmpty else { return }
+      tookOver(takeover)
+      for taken in takeover.taken {
+        let since = taken.secondsSinceRenewal.map { String(format: "%.2f s", $0) } ?? "-"
+        logger.notice(
+          "took over table \(taken.table) from \(taken.from ?? "nobody") (\(since) after its last renewal)"
+        )
+      }
+      hear(.adopt(takeover.contents))
+    } catch {
+      logger.warning("\(error)")
+    }
+  }
+
   /// Adds `changes` after those waiting (the latest change of a table replaces an earlier
   /// one). Under `condition`.
   private func merge(_ changes: [ClusterChange]) {
@@ -100,9 +138,17 @@ final class ClusterRelay: @unchecked Sendable {
   }
 
   private func run() {
+    var nextScan = Date().addingTimeInterval(scanInterval)
     while true {
       condition.lock()
-      while order.isEmpty && lookUps.isEmpty { condition.wait() }
+      while order.isEmpty && lookUps.isEmpty {
+        if takeOver != nil && Date() >= nextScan { break }
+        if takeOver == nil {
+          condition.wait()
+        } else {
+          _ = condition.wait(until: nextScan)
+        }
+      }
       let publishing = order.compactMap { changes[$0] }
       let asked = lookUps
       let ticket = self.ticket
@@ -112,10 +158,20 @@ final class ClusterRelay: @unchecked Sendable {
       condition.unlock()
       // Not for ever, nor while the journal is down.
       _ = journal?.waitUntilWritten(ticket, timeout: 2, onlyWhileUp: true)
+      if Date() >= nextScan {
+        nextScan = Date().addingTimeInterval(scanInterval)
+        adopt(nil)
+      }
       for (token, connection) in asked {
-        let lookup: SessionLookup
+        var lookup: SessionLookup
         do {
           lookup = try claim(token)
+          // Its table's node is dead: take the table over first, so that the session comes
+          // back to its seat here; then look again (another node may have been quicker).
+          if case .orphaned(let record) = lookup, let table = record.tableID {
+            adopt([table])
+            lookup = try claim(token)
+          }
         } catch {
           logger.warning("\(error)")
           lookup = .unavailable

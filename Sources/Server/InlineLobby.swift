@@ -64,9 +64,10 @@ final class InlineLobby: ServiceThreadHandler {
     case .closed(let connection):
       commands.append(
         actions: state.handle(.disconnected(connection), now: now), to: outlets)
-    case .news(let news):
-      commands.append(
-        actions: state.handle(.cluster(news), now: now), to: outlets)
+    case .news(let news, let done):
+      commands.append(actions: state.handle(.cluster(news), now: now), to: outlets)
+      // Its commands are carried out before the service thread takes anything else.
+      done()
     }
     // Whatever came due meanwhile (the timer may not have fired yet in this pass).
     if let due = state.nextDeadline(), due <= now {

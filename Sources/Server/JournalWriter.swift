@@ -41,6 +41,10 @@ final class JournalWriter: @unchecked Sendable {
   private var health: JournalHealth
   /// What the writer counts for `/metrics`; nil in tests that do not look.
   private let metrics: JournalMetrics?
+  /// Told of tables another node took over (a write was refused for them: ``FencedTables``);
+  /// returns once the lobby has given them up and closed their members, so that what waits
+  /// behind the batch is never shown to them.
+  private let lost: @Sendable ([String]) -> Void
 
   /// Whether the journal is down: the latest write failed, or the one in progress has taken
   /// longer than ``stallLimit`` (read by the lobby's shell on every event; written under
@@ -72,8 +76,10 @@ final class JournalWriter: @unchecked Sendable {
   /// A writer to `store` that reports written tickets to `released`.
   init(
     store: any JournalStore, logger: Logger, interval: Double = 0, stallLimit: Double = 1,
-    metrics: JournalMetrics? = nil, released: @escaping @Sendable (UInt64) -> Void
+    metrics: JournalMetrics? = nil, lost: @escaping @Sendable ([String]) -> Void = { _ in },
+    released: @escaping @Sendable (UInt64) -> Void
   ) {
+    self.lost = lost
     self.store = store
     self.logger = logger
     self.interval = interval
@@ -181,6 +187,31 @@ final class JournalWriter: @unchecked Sendable {
         try store.write(batch)
         metrics?.commitTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
         delay = 0.1
+      } catch let fenced as FencedTables {
+        // Another node holds these tables now: nothing of the batch was written. The lobby
+        // gives them up first (their members are closed before anything behind this batch
+        // could reach them); then the rest of the batch is written as usual.
+        metrics?.fencedWrites.increment()
+        logger.warning(
+          "journal: another node took over tables; giving them up",
+          metadata: ["tables": "\(fenced.tables.joined(separator: ","))"])
+        lost(fenced.tables)
+        let gone = Set(fenced.tables)
+        let kept = batch.filter { !Self.entry($0, isAbout: gone) }
+        condition.lock()
+        // The database answered: the journal is not down.
+        noteHealth(health.succeeded())
+        pending.replaceSubrange(0..<batch.count, with: kept)
+        guard kept.isEmpty else {
+          condition.unlock()
+          continue
+        }
+        // Nothing left to write of this batch: its ticket is done.
+        writtenTicket = ticket
+        condition.broadcast()
+        condition.unlock()
+        released(ticket)
+        continue
       } catch {
         condition.lock()
         noteHealth(health.failed())
@@ -280,6 +311,19 @@ final class JournalWriter: @unchecked Sendable {
     failing.store(health.down, ordering: .relaxed)
     metrics?.down.record(change == .recovered ? 0 : 1)
     condition.broadcast()
+  }
+
+  /// Whether `entry` is about one of `tables` (its row, a move, its close, a game it finished).
+  static func entry(_ entry: JournalEntry, isAbout tables: Set<String>) -> Bool {
+    switch entry {
+    case .table(let record): tables.contains(record.id)
+    case .move(let move): tables.contains(move.table)
+    case .tableClosed(let id): tables.contains(id)
+    case .finishedInJournal(_, let table, _): tables.contains(table)
+    case .finished(let game):
+      tables.contains(String(game.source.prefix { $0 != "#" }))
+    case .session, .sessionEnded, .sessionReleased: false
+    }
   }
 
   /// `seconds` for the log: "1 s", "0.25 s".

@@ -113,6 +113,13 @@ struct Matchismo: AsyncParsableCommand {
       valueName: "ws://host:port/ws"))
   var advertisedURL: String?
 
+  @Option(
+    name: .customLong("lease"),
+    help:
+      "Milliseconds a node of a cluster holds its tables without renewing its lease (renewed every quarter of it); a node that dies is taken over once it runs out."
+  )
+  var lease = ServerConfiguration.defaults.lease * 1000
+
   /// The options as the server's configuration.
   var serverConfiguration: ServerConfiguration {
     var configuration = ServerConfiguration()
@@ -139,6 +146,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.keepFinishedDays = keepFinishedDays
     configuration.nodeID = nodeID
     configuration.advertisedURL = advertisedURL
+    configuration.lease = lease / 1000
     return configuration
   }
 

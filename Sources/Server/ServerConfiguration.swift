@@ -70,6 +70,10 @@ struct ServerConfiguration: Sendable, Equatable {
   /// This node's own WebSocket URL, sent in redirects (a cluster); nil: the front door's path
   /// alone.
   var advertisedURL: String?
+  /// Seconds a node's lease lasts without a renewal (renewed every quarter of it): a node that
+  /// dies is taken over this long after its last renewal. The default is measured to bring a
+  /// killed node's tables back within 5 s (docs/BENCHMARKS.md).
+  var lease: Double = 2
 
   /// Whether this server is a node of a cluster: its journal is a PostgreSQL database, which
   /// the nodes share.
@@ -157,6 +161,9 @@ struct ServerConfiguration: Sendable, Equatable {
     {
       return
         "--node-id must be 1...\(Self.longestNodeID) characters: letters, digits, '-', '_', '.', ':'."
+    }
+    if !(lease.isFinite && (0.5...300).contains(lease)) {
+      return "--lease must be 500...300000 ms."
     }
     if let advertisedURL {
       guard databaseURL != nil else {

@@ -107,8 +107,9 @@ final class ReleaseRelay: @unchecked Sendable {
     transport?.perform([.release(ticket)])
   }
 
-  /// Hands news from the cluster to the lobby, through the transport's service thread.
-  func hear(_ news: ClusterNews) {
-    transport?.perform([.news(news)])
+  /// Hands news from the cluster to the lobby, through the transport's service thread; `done`
+  /// is called once the lobby has handed over what it decided.
+  func hear(_ news: ClusterNews, done: @escaping @Sendable () -> Void = {}) {
+    transport?.perform([.news(news, done: done)])
   }
 }

@@ -44,8 +44,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     case message(ConnectionID, [UInt8], receivedAt: Double, ConnectionRoute)
     /// The connection has gone.
     case closed(ConnectionID, ConnectionRoute)
-    /// News from the cluster.
-    case news(ClusterNews)
+    /// News from the cluster, and whom to tell once it is handed over.
+    case news(ClusterNews, done: @Sendable () -> Void)
   }
 
   private let executors: [LobbyExecutor]
@@ -162,8 +162,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       let route = self.route(connection)
       routes[connection] = nil
       executors[route.take(default: queue(of: connection))].post(.closed(connection, route))
-    case .news(let news):
-      executors[0].post(.news(news))
+    case .news(let news, let done):
+      executors[0].post(.news(news, done: done))
     }
   }
 
@@ -203,6 +203,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     var hold = Hold.none
     var pending = Pending()
     var bytes = 0
+    var dones: [@Sendable () -> Void] = []
     for event in batch {
       switch event {
       case .message(let connection, let message, let receivedAt, let route):
@@ -254,13 +255,16 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
         holdExclusively(&hold, &pending)
         pending.actions += state.handle(.disconnected(connection), now: now())
         pending.routes.append(route)
-      case .news(let news):
+      case .news(let news, let done):
         holdExclusively(&hold, &pending)
         pending.actions += state.handle(.cluster(news), now: now())
+        dones.append(done)
       }
     }
     if timerDue { holdExclusively(&hold, &pending) }
     release(&hold, &pending)
+    // What the news decided is with the transport now.
+    for done in dones { done() }
     if bytes > 0 { consumed(bytes) }
   }
 

@@ -60,6 +60,9 @@ extension [TransportCommand] {
       case .close(let connection, let code, let reason):
         holdForEntries()
         append(.close(connection, code: code, reason: reason))
+      case .closeAtOnce(let connection, let code, let reason):
+        holdForEntries()
+        append(.closeAtOnce(connection, code: code, reason: reason))
       }
     }
     holdForEntries()

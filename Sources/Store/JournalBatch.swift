@@ -71,6 +71,11 @@ struct JournalBatch {
     }
   }
 
+  /// The ids of every table the run touches (rows, closes, moves).
+  var touchedTables: Set<String> {
+    Set(tables.keys).union(closed).union(moves.keys).union(deleteBelow.keys)
+  }
+
   /// Every move that survives the run, by table then deal and index (a stable order, so that
   /// two writers lock rows in the same order).
   var orderedMoves: [JournalMove] {

@@ -23,7 +23,7 @@ public final class PostgresClusterLink: Sendable {
   public let node: String
   /// This node's own WebSocket URL, if it gives one.
   public let url: String?
-  private let connector: PostgresConnector
+  let connector: PostgresConnector
   private let logger: Logger
   /// Where what is heard goes.
   private let hear: @Sendable (ClusterNews) -> Void
@@ -161,15 +161,16 @@ public final class PostgresClusterLink: Sendable {
   // MARK: - Sessions
 
   /// The session whose token hashes to `token`, claimed for this node unless its table is
-  /// open under another node's live lease (`session_claim`). Throws a ``StoreError`` when the
-  /// database cannot be reached.
+  /// open under another node's live lease (`session_claim_v5`); ``SessionLookup/orphaned(_:)``
+  /// when its table's node is dead (take the table over, then look again). Throws a
+  /// ``StoreError`` when the database cannot be reached.
   public func claimSession(token: String) throws -> SessionLookup {
     try connector.perform("cannot look up a session in \(connector.location)") { connection in
       guard
         let row = try connector.run(
           """
           SELECT o_outcome, o_name, o_table, o_seat, o_player, o_node, o_url
-          FROM session_claim(\(node), \(token))
+          FROM session_claim_v5(\(node), \(token))
           """, on: connection
         ).first
       else { return .unknown }
@@ -180,6 +181,7 @@ public final class PostgresClusterLink: Sendable {
         token: token, name: name, tableID: table, seat: seat, player: player)
       switch outcome {
       case "claimed": return .claimed(record)
+      case "orphaned": return .orphaned(record)
       case "elsewhere": return .elsewhere(record, node: holder ?? "", url: holderURL)
       default: return .unknown
       }

@@ -62,6 +62,9 @@ final class PostgresConnector: Sendable {
       }
       do {
         return try body(current)
+      } catch let fenced as FencedTables {
+        // A refusal, not a failure: the connection is fine.
+        throw fenced
       } catch {
         let lost = current.isClosed || PostgresJournalStore.losesConnection(error)
         if lost { drop(current) }

@@ -1,24 +1,32 @@
 import Foundation
+import PostgresNIO
 
 extension PostgresJournalStore {
-  /// Renews the leases of every open table this server holds, for ``lease`` seconds from now.
+  /// Renews this node's lease (one row of `cluster_node`, whatever the number of its tables)
+  /// for ``lease`` seconds from now.
   public func renewLeases() throws {
-    try perform("cannot renew the leases in \(location)") { connection in
-      _ = try run(
-        """
-        UPDATE game_table SET lease_until = now() + make_interval(secs => \(lease))
-        WHERE owner = \(owner) AND open
-        """, on: connection)
+    try perform("cannot renew the lease in \(location)") { connection in
+      try renewLease(on: connection)
     }
   }
 
-  /// Renews the leases every third of ``lease`` on a thread of its own, until ``close()``, so
-  /// that a server with nothing to write keeps its tables. A failure is logged and the next
+  /// Renews this node's lease on `connection`.
+  func renewLease(on connection: PostgresConnection) throws {
+    _ = try run(
+      """
+      INSERT INTO cluster_node (id, lease_until)
+      VALUES (\(owner), now() + make_interval(secs => \(lease)))
+      ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until
+      """, on: connection)
+  }
+
+  /// Renews the lease every quarter of ``lease`` on a thread of its own, until ``close()``, so
+  /// that a node with nothing to write keeps its tables. A failure is logged and the next
   /// renewal tried as usual.
   public func startLeaseRenewal() {
     let thread = Thread { [self] in
       while true {
-        Thread.sleep(forTimeInterval: lease / 3)
+        Thread.sleep(forTimeInterval: lease / 4)
         if closed.load(ordering: .relaxed) { return }
         do {
           try renewLeases()

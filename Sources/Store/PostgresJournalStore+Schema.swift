@@ -208,6 +208,7 @@ extension PostgresJournalStore {
         """,
       ]),
     clusterMigration,
+    takeoverMigration,
   ]
 
   /// Brings the schema up to the last of ``migrations``, each version in a transaction of its

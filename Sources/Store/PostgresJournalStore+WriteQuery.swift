@@ -5,6 +5,8 @@ import PostgresNIO
 extension PostgresJournalStore {
   /// The one statement that writes `batch` (see ``JournalBatch`` and `journal_write`).
   func writeQuery(_ batch: JournalBatch) throws -> PostgresQuery {
+    // The epochs of the tables this node holds that the batch touches (a new table has none).
+    let held = epochs(of: batch.touchedTables).sorted { $0.key < $1.key }
     var tableIDs: [String] = []
     var numbers: [Int] = []
     var opens: [Bool] = []
@@ -48,7 +50,7 @@ extension PostgresJournalStore {
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
     return """
-      SELECT journal_write_v4(\(owner), \(lease),
+      SELECT journal_write_v5(\(owner), \(lease), \(held.map(\.key)), \(held.map(\.value)),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
         \(closedIDs),
         \(cleared), \(below),

@@ -66,6 +66,10 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
 
   /// The journal's connection.
   let connector: PostgresConnector
+  /// The epoch at which this node holds each of its tables (`game_table.epoch`): claimed at
+  /// start, taken over (``hold(_:)``), or made here (1). Every write says them, and is refused
+  /// for a table held at another epoch or by another node (``FencedTables``).
+  let heldEpochs = Mutex<[String: Int]>([:])
   /// Where lost connections, failed renewals and schema changes are reported.
   let logger: Logger
   /// Whether ``close()`` ran: the leases are freed once, and their renewal stops.
@@ -110,17 +114,23 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
         let block =
           try run("SELECT nextval('table_block')", on: connection).first?
           .decode(Int.self) ?? 0
+        // This node's lease first: from now on its tables are its own.
+        try renewLease(on: connection)
         // Claimed and read in one statement: another server starting now skips these rows.
+        var epochs: [String: Int] = [:]
         let claimed = try run(
           """
-          UPDATE game_table SET owner = \(owner), lease_until = now() + make_interval(secs => \(lease))
-          WHERE open AND (owner IS NULL OR owner = \(owner) OR lease_until IS NULL
-            OR lease_until < now())
-          RETURNING number, record
+          UPDATE game_table g SET owner = \(owner), epoch = g.epoch + 1,
+            lease_until = now() + make_interval(secs => \(lease))
+          WHERE g.open AND (g.owner IS NULL OR g.owner = \(owner) OR NOT EXISTS (
+            SELECT 1 FROM cluster_node n WHERE n.id = g.owner AND n.lease_until > now()))
+          RETURNING g.number, g.record, g.epoch
           """, on: connection
         ).map { row in
-          let (number, text) = try row.decode((Int, String).self)
-          return (number, try decoder.decode(TableRecord.self, from: Data(text.utf8)))
+          let (number, text, epoch) = try row.decode((Int, String, Int).self)
+          let record = try decoder.decode(TableRecord.self, from: Data(text.utf8))
+          epochs[record.id] = epoch
+          return (number, record)
         }
         var moves: [String: [JournalMove]] = [:]
         for row in try run(
@@ -142,12 +152,13 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
           """
           UPDATE session s SET owner = \(owner)
           WHERE s.owner IS DISTINCT FROM \(owner)
-            AND NOT EXISTS (SELECT 1 FROM game_table g WHERE g.id = s.table_id AND g.open
-              AND g.owner <> \(owner) AND g.lease_until > now())
+            AND NOT EXISTS (SELECT 1 FROM game_table g JOIN cluster_node n ON n.id = g.owner
+              WHERE g.id = s.table_id AND g.open AND g.owner <> \(owner)
+                AND n.lease_until > now())
             AND (s.owner IS NULL
               OR s.table_id IN (SELECT id FROM game_table WHERE owner = \(owner) AND open)
-              OR NOT EXISTS (SELECT 1 FROM game_table g WHERE g.owner = s.owner AND g.open
-                AND g.lease_until > now()))
+              OR NOT EXISTS (SELECT 1 FROM cluster_node n WHERE n.id = s.owner
+                AND n.lease_until > now()))
           """, on: connection)
         contents.sessions = try run(
           """
@@ -166,6 +177,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
         let (start, overflow) = block.multipliedReportingOverflow(by: Self.tableBlock)
         guard !overflow else { throw StoreError("the sequence table_block is exhausted") }
         contents.lastTableNumber = max(highest, start)
+        heldEpochs.withLock { $0 = epochs }
         return contents
       }
     }
@@ -173,10 +185,38 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
 
   public func write(_ entries: [JournalEntry]) throws {
     guard !entries.isEmpty else { return }
-    try perform("cannot write the journal to \(location)") { connection in
-      let query = try writeQuery(JournalBatch(try withMovesFilledIn(entries, on: connection)))
-      _ = try run(query, on: connection)
+    let batch = try perform("cannot write the journal to \(location)") { connection in
+      let batch = JournalBatch(try withMovesFilledIn(entries, on: connection))
+      do {
+        _ = try run(try writeQuery(batch), on: connection)
+      } catch let error as PSQLError where error.serverInfo?[.sqlState] == "MJ002" {
+        let tables = (error.serverInfo?[.detail] ?? "").split(separator: ",").map(String.init)
+        heldEpochs.withLock { held in for id in tables { held[id] = nil } }
+        throw FencedTables(tables: tables)
+      }
+      return batch
     }
+    // Tables made by this batch are held at epoch 1; closed ones are no longer held.
+    heldEpochs.withLock { held in
+      for id in batch.touchedTables where held[id] == nil { held[id] = 1 }
+      for (id, table) in batch.tables where !table.open { held[id] = nil }
+      for id in batch.closed { held[id] = nil }
+    }
+  }
+
+  /// The epochs at which this node holds those of `ids` it holds.
+  func epochs(of ids: Set<String>) -> [String: Int] {
+    heldEpochs.withLock { held in held.filter { ids.contains($0.key) } }
+  }
+
+  /// This node now holds these tables at these epochs (it took them over).
+  public func hold(_ epochs: [String: Int]) {
+    heldEpochs.withLock { $0.merge(epochs) { _, new in new } }
+  }
+
+  /// This node no longer holds these tables (another took them over).
+  public func release(tables: [String]) {
+    heldEpochs.withLock { held in for id in tables { held[id] = nil } }
   }
 
   /// `entries` with each ``JournalEntry/finishedInJournal(_:table:deal:)`` made a
@@ -222,7 +262,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
         _ = try run(
           """
           WITH tables AS (
-            UPDATE game_table SET owner = NULL, lease_until = NULL WHERE owner = \(owner))
+            UPDATE game_table SET owner = NULL, lease_until = NULL WHERE owner = \(owner)),
+          node AS (UPDATE cluster_node SET lease_until = NULL WHERE id = \(owner))
           UPDATE session SET owner = NULL WHERE owner = \(owner)
           """, on: connection)
       }

@@ -175,7 +175,7 @@ import Testing
           sent.append(
             "\(recipients.map(\.rawValue).sorted()) \(String(decoding: frame.payload, as: UTF8.self))"
           )
-        case .close(let connection, let code, _):
+        case .close(let connection, let code, _), .closeAtOnce(let connection, let code, _):
           sent.append("close \(connection.rawValue) \(code)")
         case .journal, .query:
           Issue.record("a journal entry or query from a lobby that does not journal")

@@ -21,6 +21,7 @@ import Testing
     case .send(let frame, _), .sendAtOnce(let frame, _):
       String(decoding: frame.payload, as: UTF8.self)
     case .close(_, let code, _): "close \(code)"
+    case .closeAtOnce(_, let code, _): "close at once \(code)"
     case .moveShown(let at): "shown \(Int(at))"
     case .hold(let ticket): "hold \(ticket)"
     case .release(let ticket): "release \(ticket)"

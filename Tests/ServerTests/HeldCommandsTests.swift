@@ -29,6 +29,7 @@ import Testing
     case .send(let frame, _), .sendAtOnce(let frame, _):
       String(decoding: frame.payload, as: UTF8.self)
     case .close(_, let code, _): "close \(code)"
+    case .closeAtOnce(_, let code, _): "close at once \(code)"
     case .hold(let ticket): "hold \(ticket)"
     case .release(let ticket): "release \(ticket)"
     case .moveShown(let at): "shown \(at)"

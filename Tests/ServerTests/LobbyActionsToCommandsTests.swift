@@ -23,6 +23,7 @@ import Testing
       case .sendAtOnce(let frame, let ids):
         "now \(String(decoding: frame.payload, as: UTF8.self)) \(ids.map(\.rawValue))"
       case .close(let id, let code, let reason): "close \(id.rawValue) \(code) \(reason)"
+      case .closeAtOnce(let id, let code, let reason): "close now \(id.rawValue) \(code) \(reason)"
       case .hold(let ticket): "hold \(ticket)"
       case .release(let ticket): "release \(ticket)"
       case .moveShown(let at): "shown \(at)"

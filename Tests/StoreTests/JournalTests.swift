@@ -67,7 +67,7 @@ import Testing
             inbox[connection, default: []].append(message)
             delivered.append((connection, message))
           }
-        case .close, .publish, .findSession:
+        case .close, .closeAtOnce, .publish, .findSession:
           // No cluster here.
           break
         case .query(let request):

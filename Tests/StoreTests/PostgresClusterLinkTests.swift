@@ -59,7 +59,7 @@ import Testing
           }
         }
       case .nodeGone(let node): tables = tables.filter { $0.value.listing.node != node }
-      case .session: break
+      case .session, .adopt, .lost: break
       }
     }
     return tables

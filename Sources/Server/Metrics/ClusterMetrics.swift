@@ -6,11 +6,22 @@ import CoreMetrics
 struct ClusterMetrics: Sendable {
   private let changesReceived: CoreMetrics.Counter
   private let delay: CoreMetrics.Timer
+  private let takeovers: CoreMetrics.Counter
+  private let takeoverDelay: CoreMetrics.Timer
 
   init(factory: any MetricsFactory) {
+    takeovers = CoreMetrics.Counter(label: MetricName.takeovers, factory: factory)
+    takeoverDelay = CoreMetrics.Timer(label: MetricName.takeoverDelay, factory: factory)
     changesReceived = CoreMetrics.Counter(
       label: MetricName.clusterChangesReceived, factory: factory)
     delay = CoreMetrics.Timer(label: MetricName.clusterChangeDelay, factory: factory)
+  }
+
+  /// A table was taken over, `seconds` after its node last renewed its lease (nil: unknown, a
+  /// table nobody held).
+  func tookOver(after seconds: Double?) {
+    takeovers.increment()
+    if let seconds { takeoverDelay.recordNanoseconds(Int64((max(0, seconds) * 1e9).rounded())) }
   }
 
   /// A notice of `changes` table changes arrived `seconds` after it was sent.

@@ -36,6 +36,10 @@ enum MetricName {
   static let journalCheckpointSeconds = "matchismo_journal_checkpoint_seconds"
   static let journalCommitSeconds = "matchismo_journal_commit_seconds"
   static let redirects = "matchismo_redirects_total"
+  static let journalFencedWrites = "matchismo_journal_fenced_writes_total"
+  static let takeovers = "matchismo_takeovers_total"
+  static let tablesGivenUp = "matchismo_tables_given_up_total"
+  static let takeoverDelay = "matchismo_takeover_seconds"
   static let clusterChangesReceived = "matchismo_cluster_changes_received_total"
   static let clusterChangeDelay = "matchismo_cluster_change_delay_seconds"
 }
@@ -73,6 +77,10 @@ final class ServerMetrics: Sendable {
     factory.durationHistogramBuckets[MetricName.journalCheckpointSeconds] = Self.latencyBuckets
     factory.durationHistogramBuckets[MetricName.journalCommitSeconds] = Self.latencyBuckets
     factory.durationHistogramBuckets[MetricName.clusterChangeDelay] = Self.latencyBuckets
+    factory.durationHistogramBuckets[MetricName.takeoverDelay] = [
+      .milliseconds(500), .seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(5),
+      .seconds(10), .seconds(30), .seconds(60),
+    ]
     self.factory = factory
     transport = TransportMetrics(factory: factory) { buffer in
       registry.emit(into: &buffer)
@@ -120,6 +128,8 @@ final class JournalMetrics: Sendable {
   let entries: CoreMetrics.Counter
   /// Writes that failed (each retry counts).
   let failedWrites: CoreMetrics.Counter
+  /// Journal writes refused because another node took over some of their tables.
+  let fencedWrites: CoreMetrics.Counter
   /// Writes that took longer than the stall limit.
   let stalls: CoreMetrics.Counter
   /// 1 while the journal is down (moves refused), else 0.
@@ -138,6 +148,7 @@ final class JournalMetrics: Sendable {
     batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
     entries = CoreMetrics.Counter(label: MetricName.journalEntries, factory: factory)
     failedWrites = CoreMetrics.Counter(label: MetricName.journalFailedWrites, factory: factory)
+    fencedWrites = CoreMetrics.Counter(label: MetricName.journalFencedWrites, factory: factory)
     stalls = CoreMetrics.Counter(label: MetricName.journalStalls, factory: factory)
     down = CoreMetrics.Gauge(label: MetricName.journalDown, factory: factory)
     checkpoints = CoreMetrics.Counter(label: MetricName.journalCheckpoints, factory: factory)
@@ -259,6 +270,8 @@ struct LobbyMetrics: Sendable {
   private let movesRejected: [ErrorCode: CoreMetrics.Counter]
   private let redirects: CoreMetrics.Counter
   private var exportedRedirects = 0
+  private let givenUp: CoreMetrics.Counter
+  private var exportedGivenUp = 0
   private var tables: [TableKey: CoreMetrics.Gauge] = [:]
   private var exported = LobbyState.Statistics()
   private var exportedStamp = -1
@@ -277,6 +290,7 @@ struct LobbyMetrics: Sendable {
     sessions = CoreMetrics.Gauge(label: MetricName.sessions, factory: factory)
     movesAccepted = CoreMetrics.Counter(label: MetricName.movesAccepted, factory: factory)
     redirects = CoreMetrics.Counter(label: MetricName.redirects, factory: factory)
+    givenUp = CoreMetrics.Counter(label: MetricName.tablesGivenUp, factory: factory)
     // Every reason from the start, so a scrape shows each at 0 rather than nothing.
     movesRejected = Dictionary(
       uniqueKeysWithValues: ErrorCode.allCases.map { code in
@@ -301,6 +315,10 @@ struct LobbyMetrics: Sendable {
     if state.redirectsSent != exportedRedirects {
       redirects.increment(by: state.redirectsSent - exportedRedirects)
       exportedRedirects = state.redirectsSent
+    }
+    if state.tablesGivenUp != exportedGivenUp {
+      givenUp.increment(by: state.tablesGivenUp - exportedGivenUp)
+      exportedGivenUp = state.tablesGivenUp
     }
     if now >= lastTableExport + Self.tableExportInterval {
       exportTables(state)

@@ -28,7 +28,7 @@ struct HeldCommands {
         index += 1
       }
       waiting.removeFirst(index)
-    case .sendAtOnce:
+    case .sendAtOnce, .closeAtOnce:
       carryOut(command)
     case .hold(let ticket) where waiting.isEmpty:
       if ticket > releasedTicket { waiting.append(command) }

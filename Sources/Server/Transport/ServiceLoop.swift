@@ -160,9 +160,9 @@ final class ServiceLoop {
 
   private func execute(_ commands: [TransportCommand]) {
     for command in commands {
-      if case .news(let news) = command {
+      if case .news(let news, let done) = command {
         // An event for the consumer, not something to send: nothing holds it.
-        deliver(.news(news))
+        deliver(.news(news, done: done))
         continue
       }
       held.take(command) { carryOut($0) }
@@ -177,6 +177,10 @@ final class ServiceLoop {
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: true)
+    case .closeAtOnce(let id, let code, let reason):
+      guard let state = connections[id], state.close.isOpen else { return }
+      requestClose(
+        state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: false)
     case .moveShown(let receivedAt):
       metrics?.moveShown(receivedAt: receivedAt)
     case .hold, .release, .news:

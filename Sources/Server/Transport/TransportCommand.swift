@@ -19,7 +19,11 @@ enum TransportCommand: Sendable {
   /// (`MonotonicClock`): its latency (`matchismo_move_broadcast_latency_seconds`) ends when this
   /// is carried out, behind any hold like the frames.
   case moveShown(receivedAt: Double)
-  /// Hand `news` to the consumer as a ``TransportEvent/news(_:)``, on the service thread, like
-  /// a connection's event (any thread posts it; never held).
-  case news(ClusterNews)
+  /// Hand `news` to the consumer as a ``TransportEvent/news(_:done:)``, on the service thread,
+  /// like a connection's event (any thread posts it; never held); `done` is called once the
+  /// consumer has handled it and handed its commands over.
+  case news(ClusterNews, done: @Sendable () -> Void)
+  /// Close the connection at once, ahead of anything queued or held for it, and drop whatever
+  /// comes for it later. Never held.
+  case closeAtOnce(ConnectionID, code: UInt16, reason: String)
 }

@@ -12,6 +12,7 @@ enum TransportEvent: Sendable {
   /// The connection is gone; only sent for connections that were `.opened`. Sends to the id
   /// are dropped from now on.
   case closed(ConnectionID)
-  /// News from the cluster (``TransportCommand/news(_:)``), in the order it was posted.
-  case news(ClusterNews)
+  /// News from the cluster (``TransportCommand/news(_:done:)``), in the order it was posted;
+  /// `done` is called once the consumer has handled it and handed over what it decided.
+  case news(ClusterNews, done: @Sendable () -> Void)
 }

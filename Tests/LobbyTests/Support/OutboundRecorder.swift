@@ -28,7 +28,8 @@ final class OutboundRecorder: Sendable {
         switch action {
         case .send(let frame, let connections), .sendAtOnce(let frame, let connections):
           entries.append(.sent(bytes: frame.payload, to: connections))
-        case .close(let connection, let code, let reason):
+        case .close(let connection, let code, let reason),
+          .closeAtOnce(let connection, let code, let reason):
           entries.append(.closed(connection, code: code, reason: reason))
         case .journal, .query:
           // These lobbies do not journal (LobbyConfiguration.journal is off).
