@@ -43,6 +43,10 @@ final class ClusterRelay: @unchecked Sendable {
 
   /// Seconds before a failed publication is tried again.
   static let retryDelay = 0.5
+  /// How often, and how long apart, a session whose table's node is dead is looked up again
+  /// while another node takes its table over.
+  static let orphanTries = 40
+  static let orphanWait = 0.05
   /// Most look-ups waiting at once.
   let lookUpLimit: Int
 
@@ -110,12 +114,14 @@ final class ClusterRelay: @unchecked Sendable {
   }
 
   /// Takes over the tables of dead nodes (or only `only`) and hands them to the lobby, before
-  /// anything this thread tells it later. A failure is logged; the next look tries again.
-  private func adopt(_ only: [String]?) {
-    guard let takeOver else { return }
+  /// anything this thread tells it later; whether it took any. A failure is logged; the next
+  /// look tries again.
+  @discardableResult
+  private func adopt(_ only: [String]?) -> Bool {
+    guard let takeOver else { return false }
     do {
       let takeover = try takeOver(only)
-      guard !takeover.taken.isEmpty else { return }
+      guard !takeover.taken.isEmpty else { return false }
       tookOver(takeover)
       for taken in takeover.taken {
         let since = taken.secondsSinceRenewal.map { String(format: "%.2f s", $0) } ?? "-"
@@ -124,8 +130,10 @@ final class ClusterRelay: @unchecked Sendable {
         )
       }
       hear(.adopt(takeover.contents))
+      return true
     } catch {
       logger.warning("\(error)")
+      return false
     }
   }
 
@@ -167,9 +175,11 @@ final class ClusterRelay: @unchecked Sendable {
         do {
           lookup = try claim(token)
           // Its table's node is dead: take the table over first, so that the session comes
-          // back to its seat here; then look again (another node may have been quicker).
-          if case .orphaned(let record) = lookup, let table = record.tableID {
-            adopt([table])
+          // back to its seat here; then look again. Another node may be taking it over at
+          // this moment (its row is locked): look again until one of us has it.
+          for _ in 0..<Self.orphanTries {
+            guard case .orphaned(let record) = lookup, let table = record.tableID else { break }
+            if !adopt([table]) { Thread.sleep(forTimeInterval: Self.orphanWait) }
             lookup = try claim(token)
           }
         } catch {

@@ -198,7 +198,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     }
     // Tables made by this batch are held at epoch 1; closed ones are no longer held.
     heldEpochs.withLock { held in
-      for id in batch.touchedTables where held[id] == nil { held[id] = 1 }
+      for (id, table) in batch.tables where table.open && held[id] == nil { held[id] = 1 }
       for (id, table) in batch.tables where !table.open { held[id] = nil }
       for id in batch.closed { held[id] = nil }
     }

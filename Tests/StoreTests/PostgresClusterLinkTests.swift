@@ -117,6 +117,9 @@ import Testing
       location: location, owner: "n1", logger: PostgresCluster.quiet)
     let store2 = try PostgresJournalStore(
       location: location, owner: "n2", logger: PostgresCluster.quiet)
+    // Each node's lease (load takes it).
+    _ = try store1.load()
+    _ = try store2.load()
     let ear = Ear()
     let n2 = Self.link("n2", at: location, ear: ear)
     try n2.join([])
@@ -202,4 +205,96 @@ import Testing
 
 extension SessionLookup {
   var isUnknown: Bool { if case .unknown = self { true } else { false } }
+}
+
+/// Takeover and fencing on a real PostgreSQL: a node's tables are taken over only once its
+/// lease runs out, each at the next epoch; the old owner's writes are then refused (and only
+/// for those tables), also after it takes the table back at a newer epoch; a short outage of a
+/// node that nobody took over from loses nothing.
+@Suite struct TakeoverTests {
+  static func store(_ node: String, at location: PostgresLocation, lease: Double = 1) throws
+    -> PostgresJournalStore
+  {
+    try PostgresJournalStore(
+      location: location, owner: node, lease: lease, logger: PostgresCluster.quiet)
+  }
+
+  static func link(_ node: String, at location: PostgresLocation) -> PostgresClusterLink {
+    PostgresClusterLink(
+      location: location, node: node, url: nil, logger: PostgresCluster.quiet, hear: { _ in })
+  }
+
+  @Test func aDeadNodesTablesAreTakenOverOnceItsLeaseRunsOutAndItsWritesAreFenced() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let a = try Self.store("a", at: location)
+    let b = try Self.store("b", at: location)
+    _ = try a.load()
+    _ = try b.load()
+    try a.write([
+      .table(JournalStoreTests.record("t1")), .table(JournalStoreTests.record("t2")),
+      .session(SessionRecord(token: "h1", name: "Ada", tableID: "t1", seat: 0)),
+    ])
+    try b.write([.table(JournalStoreTests.record("t3"))])
+    let linkB = Self.link("b", at: location)
+    // a's lease is live: nothing to take.
+    try a.renewLeases()
+    #expect(try linkB.takeOver(lease: 1).taken.isEmpty)
+    // a stops renewing (killed); once its lease runs out b takes its tables, not its own.
+    Thread.sleep(forTimeInterval: 1.2)
+    try b.renewLeases()
+    let takeover = try linkB.takeOver(lease: 1)
+    #expect(takeover.taken.map(\.table).sorted() == ["t1", "t2"])
+    #expect(takeover.taken.allSatisfy { $0.from == "a" && ($0.secondsSinceRenewal ?? 0) >= 1 })
+    #expect(takeover.epochs == ["t1": 2, "t2": 2])
+    #expect(takeover.contents.sessions.map(\.token) == ["h1"])
+    #expect(try linkB.takeOver(lease: 1).taken.isEmpty, "taken once")
+    b.hold(takeover.epochs)
+    // a wakes up: its write for t1 is refused, naming t1, and nothing of it is written.
+    #expect {
+      try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+    } throws: { error in
+      (error as? FencedTables)?.tables == ["t1"]
+    }
+    #expect(try a.rowCounts().moves == 0)
+    // b writes t1 at the new epoch.
+    try b.write([.move(JournalStoreTests.move("t1", 0, card: 7))])
+    #expect(try b.rowCounts().moves == 1)
+  }
+
+  @Test func aTableRegainedAtANewerEpochStillFencesTheStaleCopy() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let a = try Self.store("a", at: location)
+    _ = try a.load()
+    try a.write([.table(JournalStoreTests.record("t1"))])
+    // b takes t1 over (a's lease ran out), then b dies and a takes it back: epoch 3.
+    Thread.sleep(forTimeInterval: 1.2)
+    let linkB = Self.link("b", at: location)
+    let b = try Self.store("b", at: location)
+    _ = try b.load()
+    #expect(try linkB.takeOver(lease: 1).epochs == [:], "b's load took it already")
+    let stale = a.epochs(of: ["t1"])
+    #expect(stale == ["t1": 1])
+    Thread.sleep(forTimeInterval: 1.2)
+    try a.renewLeases()
+    let regained = try Self.link("a", at: location).takeOver(lease: 1)
+    #expect(regained.epochs == ["t1": 3])
+    // a's store still holds t1 at epoch 1 (a stale copy): its write is refused.
+    #expect(throws: FencedTables.self) {
+      try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+    }
+    a.hold(regained.epochs)
+    try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+  }
+
+  @Test func aNodeNobodyTookOverFromKeepsItsTablesAfterItsLeaseRanOut() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let a = try Self.store("a", at: location)
+    _ = try a.load()
+    try a.write([.table(JournalStoreTests.record("t1"))])
+    Thread.sleep(forTimeInterval: 1.2)
+    // The database was away longer than the lease, but no other node took t1: a writes on.
+    try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+    try a.renewLeases()
+    #expect(try Self.link("b", at: location).takeOver(lease: 1).taken.isEmpty)
+  }
 }

@@ -18,6 +18,9 @@ export const SESSION_KEY = 'matchismo.session';
 /** Close code: another connection resumed this session (PROTOCOL.md, "Limits and close codes"). */
 export const RESUMED_ELSEWHERE = 4001;
 
+/** Redirects closer together than this back off (see Connection.moveTo). */
+export const MOVES_APART_MS = 1000;
+
 /** Where a `redirect` sends this connection, now at `current`: the node's own URL when it gives
  * one, else its path on the front door this connection came through. */
 export function redirectTarget(redirect, current) {
@@ -53,8 +56,12 @@ export class Connection {
     storage = globalThis.sessionStorage,
     timers = globalThis,
     random = Math.random,
+    now = () => Date.now(),
   }) {
-    Object.assign(this, { url, nextId, name, player, version, onMessage, onState, WebSocketImpl, storage, timers, random });
+    Object.assign(this, { url, nextId, name, player, version, onMessage, onState, WebSocketImpl, storage, timers, random, now });
+    /** When the connection last moved, and how many moves came quickly one after another. */
+    this.movedAt = -Infinity;
+    this.quickMoves = 0;
     /** Where the page connects first (the front door); `url` is where it connects now. */
     this.home = url;
     /** Whether the current socket got its welcome. */
@@ -110,7 +117,21 @@ export class Connection {
     this.url = url;
     this.attempt = 0;
     this.clearRetry();
-    this.open();
+    // Redirects that chase each other (a node that died is still named until its tables are
+    // taken over) back off like reconnects; a single one goes at once.
+    const now = this.now();
+    this.quickMoves = now - this.movedAt < MOVES_APART_MS ? this.quickMoves + 1 : 0;
+    this.movedAt = now;
+    if (this.quickMoves === 0) {
+      this.open();
+      return;
+    }
+    const delay = reconnectDelay(this.quickMoves - 1, this.random);
+    this.retryTimer = this.timers.setTimeout(() => {
+      this.retryTimer = null;
+      this.open();
+    }, delay);
+    this.setState('reconnecting', { delay, code: 0, reason: 'redirected' });
   }
 
   /** Close for good; no reconnect. */

@@ -291,9 +291,32 @@ test('a node reached by a redirect that fails before its welcome sends the next 
   assert.equal(sockets[2].sent[0].resume, 'tok-1', 'with the session');
   // Once welcomed at a node, a drop tries that node again first.
   connection.moveTo('ws://10.0.0.3:9003/');
+  timers.fireAll(); // a second redirect so soon backs off
   sockets[3].open();
   sockets[3].receive(welcome(3, 'tok-1', true));
   sockets[3].drop(1006);
   timers.fireAll();
   assert.equal(sockets[4].url, 'ws://10.0.0.3:9003/');
+});
+
+test('redirects that chase each other back off; one after a pause goes at once', () => {
+  FakeSocket.all = [];
+  const timers = new FakeTimers();
+  let clock = 0;
+  const connection = new Connection({
+    url: 'ws://127.0.0.1:9/', nextId: createIdSource(), name: () => 'Ada', WebSocketImpl: FakeSocket,
+    storage: new FakeStorage(), timers, random: () => 0, now: () => clock,
+  });
+  connection.start();
+  connection.moveTo('ws://127.0.0.1:9/ws?node=n2');
+  assert.equal(FakeSocket.all.length, 2, 'the first redirect goes at once');
+  clock += 100;
+  connection.moveTo('ws://127.0.0.1:9/ws?node=n3');
+  assert.equal(FakeSocket.all.length, 2, 'the second, 0.1 s later, waits');
+  assert.equal(connection.state, 'reconnecting');
+  timers.fireAll();
+  assert.equal(FakeSocket.all.at(-1).url, 'ws://127.0.0.1:9/ws?node=n3');
+  clock += 5000;
+  connection.moveTo('ws://127.0.0.1:9/ws?node=n1');
+  assert.equal(FakeSocket.all.at(-1).url, 'ws://127.0.0.1:9/ws?node=n1', 'after a pause: at once');
 });
