@@ -6,12 +6,15 @@
 #   scripts/cluster.sh up --dir DIR [--nodes N] [--port P] [--database URL] [--binary PATH]
 #                         [--advertise]
 #   scripts/cluster.sh down --dir DIR
+#   scripts/cluster.sh restart --dir DIR --node nI
 #
 # `up` starts everything in the background, waits until the front door serves the page, writes
 # DIR/cluster.json (the URL, each node's id, port and pid, HAProxy's pid, PostgreSQL's URL and
 # pid) and DIR/haproxy.cfg, and returns; logs are DIR/n1.log …, DIR/haproxy.log, DIR/pg/log.
 # `down` stops what `up` started (nodes with SIGTERM: their tables' leases are freed, their rows
-# leave every lobby list), and leaves DIR. --advertise makes each node give its own URL in
+# leave every lobby list), and leaves DIR. `restart` stops one node with SIGTERM (its tables go
+# to the other nodes at once) and starts it again on the same port: one step of a rolling
+# restart. --advertise makes each node give its own URL in
 # redirects (clients then connect to the nodes directly, past the front door).
 set -euo pipefail
 
@@ -19,7 +22,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_USER=mlive
 
 usage() {
-  sed -n '5,7p' "$0" | sed 's/^# //' >&2
+  sed -n '5,8p' "$0" | sed 's/^# //' >&2
   exit 2
 }
 
@@ -145,6 +148,46 @@ with open(path, "w") as f:
 EOF
 }
 
+# start_node I: starts node nI with the arguments `up` wrote for it, in the background; its
+# pid in NODE_PID.
+start_node() {
+  local args=()
+  mapfile -t args <"$DIR/n$1.args"
+  setsid "${args[@]}" </dev/null >>"$DIR/n$1.log" 2>&1 &
+  NODE_PID=$!
+}
+
+# node_field ID FIELD: a field of node ID in cluster.json.
+node_field() {
+  python3 -c 'import json, sys; print(next(n[sys.argv[3]] for n in json.load(open(sys.argv[1]))["nodes"] if n["id"] == sys.argv[2]))' \
+    "$DIR/cluster.json" "$1" "$2"
+}
+
+# Stops node nI (SIGTERM: it writes what is queued and frees its tables) and starts it again
+# on its port; updates cluster.json.
+restart_node() {
+  local index=${1#n} pid port
+  [[ -f $DIR/n$index.args ]] || { echo "no node n$index in $DIR" >&2; return 1; }
+  pid=$(node_field "n$index" pid)
+  port=$(node_field "n$index" port)
+  stop "$pid" 15
+  start_node "$index"
+  python3 -c '
+import json, sys
+path, node, pid = sys.argv[1:]
+state = json.load(open(path))
+for entry in state["nodes"]:
+    if entry["id"] == node:
+        entry["pid"] = int(pid)
+json.dump(state, open(path, "w"), indent=2)
+' "$DIR/cluster.json" "n$index" "$NODE_PID"
+  if ! listening "$port" 20; then
+    echo "node n$index did not start again:" >&2
+    tail -20 "$DIR/n$index.log" >&2
+    return 1
+  fi
+}
+
 up() {
   [[ -n $DIR ]] || usage
   [[ -x $BINARY ]] || { echo "no server binary at $BINARY (swift build -c release)" >&2; return 1; }
@@ -166,11 +209,12 @@ up() {
       # Pages come from the front door: their origin is its, not the node's.
       advertise=(--advertise-url "ws://127.0.0.1:$port/" --allowed-origin "http://127.0.0.1:$PORT")
     fi
-    setsid "$BINARY" --host 127.0.0.1 --port "$port" --node-id "n$index" --database "$DATABASE" \
-      --web-root "$WEB_ROOT" --data-dir "$DIR/n$index" "${advertise[@]}" "${NODE_ARGS[@]}" \
-      </dev/null >"$DIR/n$index.log" 2>&1 &
+    printf '%s\n' "$BINARY" --host 127.0.0.1 --port "$port" --node-id "n$index" \
+      --database "$DATABASE" --web-root "$WEB_ROOT" --data-dir "$DIR/n$index" "${advertise[@]}" \
+      "${NODE_ARGS[@]}" >"$DIR/n$index.args"
+    start_node "$index"
     NODE_PORTS+=("$port")
-    NODE_PIDS+=("$!")
+    NODE_PIDS+=("$NODE_PID")
     write_state
   done
   for index in "${!NODE_PORTS[@]}"; do
@@ -254,6 +298,7 @@ while [[ $# -gt 0 ]]; do
     --binary) BINARY=$2; shift 2 ;;
     --web-root) WEB_ROOT=$2; shift 2 ;;
     --advertise) ADVERTISE=1; shift ;;
+    --node) RESTART_NODE=$2; shift 2 ;;
     --) shift; NODE_ARGS=("$@"); break ;;
     *) usage ;;
   esac
@@ -262,5 +307,10 @@ done
 case $command in
   up) up ;;
   down) [[ -n $DIR ]] || usage; down_now ;;
+  restart)
+    [[ -n $DIR && -n ${RESTART_NODE:-} ]] || usage
+    DIR=$(cd "$DIR" && pwd)
+    restart_node "$RESTART_NODE"
+    ;;
   *) usage ;;
 esac
