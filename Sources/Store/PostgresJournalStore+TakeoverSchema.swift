@@ -34,16 +34,17 @@ extension PostgresJournalStore {
       DECLARE
         fenced TEXT;
       BEGIN
-        PERFORM 1 FROM game_table WHERE id = ANY (t_id || c_id || m_table || x_id)
-          ORDER BY id FOR UPDATE;
+        -- One statement: lock the rows (in id order), then refuse those held by another node or
+        -- at another epoch, and those the writer holds that are gone.
+        WITH locked AS (
+          SELECT g.id, g.owner, g.epoch FROM game_table g
+          WHERE g.id = ANY (t_id || c_id || m_table) ORDER BY g.id FOR UPDATE)
         SELECT string_agg(id, ',' ORDER BY id) INTO fenced FROM (
-          SELECT g.id FROM game_table g
-            LEFT JOIN unnest(x_id, x_epoch) AS x (id, epoch) ON x.id = g.id
-            WHERE g.id = ANY (t_id || c_id || m_table)
-              AND (g.owner IS DISTINCT FROM p_owner OR g.epoch <> COALESCE(x.epoch, g.epoch))
-          UNION
+          SELECT l.id FROM locked l LEFT JOIN unnest(x_id, x_epoch) AS x (id, epoch) ON x.id = l.id
+            WHERE l.owner IS DISTINCT FROM p_owner OR l.epoch <> COALESCE(x.epoch, l.epoch)
+          UNION ALL
           SELECT x.id FROM unnest(x_id) AS x (id)
-            WHERE NOT EXISTS (SELECT 1 FROM game_table g WHERE g.id = x.id)
+            WHERE NOT x.id = ANY (ARRAY(SELECT id FROM locked))
         ) AS refused;
         IF fenced IS NOT NULL THEN
           RAISE EXCEPTION 'tables held by another node: %', fenced

@@ -279,4 +279,73 @@ import Testing
     let closed = n1.state.advance(to: 1 + LobbyConfiguration().emptyTableGrace + 1)
     #expect(Self.publications(closed) == [.remove(id: "t1")])
   }
+
+  @Test func aTableTakenOverFromADeadNodeIsRebuiltAndItsPlayersComeBackToTheirSeats() throws {
+    var n1 = try Node("n1")
+    var n2 = try Node("n2", firstTable: 1000)
+    var journal = JournalImage()
+    func keep(_ actions: [LobbyAction]) -> [LobbyAction] {
+      journal.write(Self.entries(actions))
+      return actions
+    }
+    let ada = try #require(
+      try Self.messages(
+        keep(n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)), to: Self.ada
+      )
+      .first?["session"]?.stringValue)
+    _ = keep(n1.send(#"{"type":"hello","name":"Bob"}"#, from: Self.bob))
+    _ = keep(n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada))
+    _ = keep(n1.send(#"{"type":"join","table":"t1"}"#, from: Self.bob))
+    _ = keep(n1.state.advance(to: 10))  // the countdown ends: dealt
+    let card = try #require(n1.state.table("t1")?.snapshot(replyTo: nil, you: 0, now: 10))
+    let first = try #require(card["table"]?["board"]?.elements?.first?["id"]?.intValue)
+    let moved = keep(
+      n1.send(#"{"type":"choose","id":9,"card":\#(first)}"#, from: Self.ada, now: 11))
+    let diff = try #require(try Self.messages(moved, to: Self.ada).first)
+    let version = try #require(diff["version"]?.intValue)
+    // n1 dies; n2 takes t1 over from the journal.
+    let contents = journal.contents
+    #expect(contents.tables.map(\.record.id) == ["t1"])
+    _ = n2.hear(.adopt(contents), now: 20)
+    #expect(n2.state.tablesTakenOver == 1)
+    // As the players last saw it, and on from there (seats held: an `away` for each).
+    #expect((n2.state.table("t1")?.version ?? 0) >= version)
+    // Ada comes back to n2 with her session and the version she saw: in her seat, her pick on.
+    let back = try Self.messages(
+      n2.send(
+        #"{"type":"hello","id":1,"resume":"\#(ada)","version":\#(version)}"#, from: Self.cy, now: 21
+      ),
+      to: Self.cy)
+    #expect(
+      back.first?["type"]?.stringValue == "welcome" && back.first?["resumed"]?.boolValue == true)
+    let again = try Self.messages(
+      n2.send(#"{"type":"resync","id":2}"#, from: Self.cy, now: 21), to: Self.cy)
+    let table = try #require(again.first?["table"])
+    #expect(table["you"]?.intValue == 0)
+    #expect(table["players"]?.elements?.first?["selection"]?.elements?.first?.intValue == first)
+    // It publishes the table as its own.
+    #expect(n2.state.takeAllPublications().map(\.id).contains("t1"))
+  }
+
+  @Test func aTableLostToAnotherNodeIsGivenUpAndItsMembersClosedAtOnce() throws {
+    var n1 = try Node("n1")
+    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
+    _ = n1.send(#"{"type":"hello","name":"Bob"}"#, from: Self.bob)
+    _ = n1.send(#"{"type":"createTable","game":"set","seats":3}"#, from: Self.ada)
+    _ = n1.send(#"{"type":"spectate","table":"t1"}"#, from: Self.bob)
+    let lost = n1.hear(.lost(["t1"]))
+    let closed = lost.compactMap { action -> (ConnectionID, UInt16)? in
+      if case .closeAtOnce(let connection, let code, _) = action { (connection, code) } else { nil }
+    }
+    #expect(Set(closed.map(\.0)) == [Self.ada, Self.bob])
+    #expect(closed.allSatisfy { $0.1 == CloseCode.tableMoved })
+    #expect(n1.state.table("t1") == nil && n1.state.tablesGivenUp == 1)
+    // Nothing about the table is written or published: it is another node's now.
+    #expect(
+      Self.entries(lost).allSatisfy {
+        if case .session = $0 { true } else if case .sessionReleased = $0 { true } else { false }
+      })
+    #expect(Self.publications(lost).isEmpty)
+    #expect(n1.state.session(for: Self.ada) == nil)
+  }
 }
