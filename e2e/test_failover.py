@@ -6,6 +6,7 @@ saw, every player back in their seat, and versions that go on. A node frozen pas
 is closed (4005) and comes back at the table's new node."""
 import asyncio
 import json
+import os
 import pathlib
 import random
 import signal
@@ -409,3 +410,162 @@ def test_failover_time_over_repeated_kills(cluster):
     print(f"failover over {kills} kills, {len(times)} tables: median {statistics.median(times):.2f} s, "
           f"worst {times[-1]:.2f} s; all {', '.join(f'{t:.2f}' for t in times)}")
     assert statistics.median(times) <= 3 and times[-1] <= 5, times
+
+
+def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, browsers):
+    """Two pages play at a table on n2 (opened with `?node=n2`); n2 is killed: both pages
+    reconnect through the front door on their own, are sent to the table's new node, and the
+    game goes on there: a set claimed after the kill is seen by both, with the same scores."""
+    import itertools
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from protocol_client import set_from_ids
+    from test_browser_games import CARDS, CODE, severe_errors, text_of
+
+    door = cluster["door"].replace("ws://", "http://")
+    ann, bob = browsers(), browsers()
+    ann.get(door + "?node=n2")
+    ann.find_element(By.ID, "name").send_keys("Ann")
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    bob.get(door + "?node=n2")
+    bob.find_element(By.ID, "name").send_keys("Bob")
+    bob.get(door + f"?node=n2#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(
+            lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    shown = ("return [...document.querySelectorAll(arguments[0])]"
+             ".map((e) => Number(e.getAttribute('data-card-id')));")
+    scores = ("return [...document.querySelectorAll('#scoreboard [data-seat] .score')]"
+              ".map((e) => e.textContent.trim());")
+
+    def claim_a_set(player):
+        board = player.execute_script(shown, CARDS)
+        triple = next(t for t in itertools.combinations(board, 3) if set_from_ids(*t))
+        for card_id in triple:
+            player.execute_script(
+                "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
+                CARDS, str(card_id))
+        for driver in (ann, bob):
+            WebDriverWait(driver, 20).until(
+                lambda d: not set(triple) & set(d.execute_script(shown, CARDS)))
+
+    claim_a_set(ann)
+    before = ann.execute_script(scores)
+    subprocess.run(["kill", "-9", str(pid_of(cluster, "n2"))], check=True)
+    # Both pages notice, reconnect and come back to the table on its new node.
+    for driver in (ann, bob):
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") != "online")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "online"
+            and d.find_element(By.ID, "table").get_attribute("data-phase") == "playing"
+            and d.execute_script(scores) == before)
+    claim_a_set(bob)
+    for driver in (ann, bob):
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script(scores) != before)
+    assert ann.execute_script(scores) == bob.execute_script(scores)
+    assert ann.execute_script(shown, CARDS) == bob.execute_script(shown, CARDS)
+    taken = sum(metric(cluster, node, "matchismo_takeovers_total") for node in ("n1", "n3"))
+    assert taken == 1, taken
+    for driver in (ann, bob):
+        assert not severe_errors(driver), severe_errors(driver)
+
+
+@pytest.fixture
+def own_database_cluster(request):
+    """2 nodes behind the front door on a PostgreSQL server of this test's own (it stops it),
+    with 6 s leases: an outage (stop, wait, start) shorter than that, and one longer."""
+    from pg_support import Postgres
+    postgres = Postgres()
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-dbrestart-"))
+    port = free_port()
+    database = postgres.new_database()
+    up = subprocess.run(
+        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", "2", "--port", str(port),
+         "--database", database, "--binary", BINARY, "--", "--countdown", "0", "--lease", "6000"],
+        capture_output=True, text=True, timeout=90)
+    try:
+        assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
+        state = json.loads((folder / "cluster.json").read_text())
+        state.update(dir=str(folder), door=f"ws://127.0.0.1:{port}/", postgres=postgres)
+        DATABASE[:] = [database]
+        yield state
+    finally:
+        postgres.start() if not postgres_running(postgres) else None
+        subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
+        postgres.destroy()
+        if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+            for log in sorted(folder.glob("*.log")):
+                print(f"---- {log.name} ----\n{log.read_text(errors='replace')}")
+
+
+def postgres_running(postgres):
+    return os.path.exists(os.path.join(postgres.data, "postmaster.pid"))
+
+
+async def database_restarts(state):
+    door = state["door"]
+    postgres = state["postgres"]
+    rng = random.Random(13)
+    pairs = [await seat_pair(door, node, (f"A{node}", f"B{node}")) for node in ("n1", "n2")]
+    for pair in pairs:
+        await play_some(pair, rng, sets=1, misses=0)
+    for outage in (1.0, 8.0):
+        await asyncio.to_thread(postgres.stop)
+        # Moves are refused with `unavailable` while the journal cannot be written; nothing
+        # else changes for the players.
+        for a, _ in pairs:
+            board = [c for c in a.state.board if not c.get("matched")]
+            refused = None
+            for _ in range(40):
+                # The first move may be taken before a write fails: its diff then waits until
+                # the database is back (nobody sees a move the journal does not have).
+                sent = await a.send({"type": "choose", "card": rng.choice(board)["id"]})
+                try:
+                    answer = await a.reply(sent, 0.5)
+                except AssertionError:
+                    continue
+                if answer["type"] == "error":
+                    refused = answer
+                    break
+            assert refused and refused["code"] == "unavailable", refused
+        await asyncio.sleep(outage)
+        await asyncio.to_thread(postgres.start)
+        # Every table plays again, on its node after a short outage, maybe on the other after
+        # a long one (its node's lease ran out while the database was away: it gives the table
+        # up cleanly, and its players come back at the new owner).
+        deadline = time.monotonic() + 20
+        for index, pair in enumerate(pairs):
+            players = list(pair)
+            while True:
+                for i, player in enumerate(players):
+                    if player.closed.is_set():
+                        node = ("n1", "n2")[index]
+                        players[i] = await come_back(
+                            player, door, f"{door}ws?table={player.state.id}&node={node}", deadline)
+                a = players[0]
+                board = [c for c in a.state.board if not c.get("matched")]
+                try:
+                    answer = await a.request(
+                        {"type": "choose", "card": rng.choice(board)["id"]}, 5)
+                except (AssertionError, websockets.ConnectionClosed):
+                    continue
+                if answer["type"] == "diff":
+                    break
+                assert answer["code"] == "unavailable", answer
+                assert time.monotonic() < deadline, "the table did not play again"
+                await asyncio.sleep(0.2)
+            await converge(*players)
+            pairs[index] = tuple(players)
+        takeovers = sum(metric(state, node, "matchismo_takeovers_total") for node in ("n1", "n2"))
+        if outage < 6:
+            assert takeovers == 0, "a short outage moved a table"
+        print(f"after a {outage:.0f} s outage: {takeovers:.0f} tables taken over in all")
+
+
+def test_the_database_restarted_while_games_run_loses_nothing(own_database_cluster):
+    run(database_restarts, own_database_cluster, timeout=120)
