@@ -348,13 +348,17 @@ def test_a_rolling_restart_of_every_node_loses_no_move(cluster):
 async def repeated_kills(state, kills):
     """`kills` rounds: two tables on the victim (n2 and n3 in turn), some play, kill -9, and the
     time from the kill to the first move answered again at each table; the victim is started
-    again before the next round. Meanwhile a load generator keeps 100 tables busy on n1."""
+    again before the next round. Meanwhile a load generator keeps tables busy on n1
+    (FAILOVER_LOAD_TABLES × 4 players, FAILOVER_LOAD_RATE moves/s: 100 and 1,000 by default;
+    250 and 5,000 are scenario a)."""
     import os
     load_binary = os.path.join(os.path.dirname(BINARY), "matchismo-load")
     port = int(state["door"].rsplit(":", 1)[1].strip("/"))
+    tables = os.environ.get("FAILOVER_LOAD_TABLES", "100")
+    rate = os.environ.get("FAILOVER_LOAD_RATE", "1000")
     load = subprocess.Popen(
         [load_binary, "--mode", "open", "--port", str(port), "--path", "/ws?node=n1",
-         "--tables", "100", "--seats", "4", "--rate", "1000", "--warmup", "1",
+         "--tables", tables, "--seats", "4", "--rate", rate, "--warmup", "1",
          "--duration", str(20 * kills + 30), "--json"],
         stdout=open(pathlib.Path(state["dir"]) / "load.json", "w"), stderr=subprocess.DEVNULL)
     rng = random.Random(3)

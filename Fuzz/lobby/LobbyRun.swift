@@ -169,7 +169,7 @@ struct LobbyRun {
         frame.withWireBuffer { payload, count in
           FrameCheck.check(UnsafeBufferPointer(start: payload, count: count))
         }
-      case .close(let connection, _, _):
+      case .close(let connection, _, _), .closeAtOnce(let connection, _, _):
         guard let slot = connections.firstIndex(of: connection) else { continue }
         connections[slot] = newConnection()
         // The transport reports the closed connection gone, after the actions of this event.
@@ -189,6 +189,8 @@ struct LobbyRun {
       case .query:
         // The shell asks the store; the answer does not come back to the lobby.
         precondition(journaling, "a query for records from a lobby that keeps none")
+      case .publish, .findSession:
+        fatalError("a cluster's action from a lobby that is no node of one")
       }
     }
   }
