@@ -595,32 +595,52 @@ def two_players_and_a_spectator(server, browsers, game, settings=None):
     return ann, bob, eve
 
 
+SHOWN_CARDS = ("return [...document.querySelectorAll(arguments[0])]"
+               ".map((e) => Number(e.getAttribute('data-card-id')));")
+
+
+def claim_a_set(player, everyone):
+    """`player` claims a set it finds on its own page by clicking its cards; returns it once every
+    page in `everyone` has seen its cards go (or the game end), or None when its board has none."""
+    import itertools
+    from protocol_client import set_from_ids
+    board = player.execute_script(SHOWN_CARDS, CARDS)
+    triple = next((t for t in itertools.combinations(board, 3) if set_from_ids(*t)), None)
+    if triple is None:
+        return None
+    for card_id in triple:
+        player.execute_script(
+            "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
+            CARDS, str(card_id))
+    for driver in everyone:
+        WebDriverWait(driver, 20).until(lambda d: not set(triple) & set(d.execute_script(SHOWN_CARDS, CARDS))
+                                        or d.find_element(By.ID, "gameover").is_displayed())
+    return triple
+
+
+def race_to_the_end(players, watchers=()):
+    """The players take turns claiming sets on their own pages until the game is over, seen by
+    every page; returns how many sets they claimed."""
+    claims = 0
+    for turn in range(60):
+        player = players[turn % len(players)]
+        if player.find_element(By.ID, "gameover").is_displayed():
+            break
+        if claim_a_set(player, (*players, *watchers)) is None:
+            WebDriverWait(player, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+            break
+        claims += 1
+    for driver in (*players, *watchers):
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    return claims
+
+
 def test_a_set_game_for_two_with_a_spectator_is_played_to_its_end(start_server, browsers):
     """Two players race on one board (each claims the sets it finds, read from its own page) while
     a spectator watches; all three see the game end with the same standings."""
-    from protocol_client import set_from_ids
-    import itertools
     server = start_server(*FAST)
     ann, bob, eve = two_players_and_a_spectator(server, browsers, "set")
-    shown = "return [...document.querySelectorAll(arguments[0])].map((e) => Number(e.getAttribute('data-card-id')));"
-    claims = 0
-    for turn in range(60):
-        player = (ann, bob)[turn % 2]
-        if player.find_element(By.ID, "gameover").is_displayed():
-            break
-        board = player.execute_script(shown, CARDS)
-        triple = next((t for t in itertools.combinations(board, 3) if set_from_ids(*t)), None)
-        if triple is None:
-            WebDriverWait(player, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
-            break
-        for card_id in triple:
-            player.execute_script(
-                "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
-                CARDS, str(card_id))
-        for driver in (ann, bob, eve):
-            WebDriverWait(driver, 10).until(lambda d: not set(triple) & set(d.execute_script(shown, CARDS))
-                                            or d.find_element(By.ID, "gameover").is_displayed())
-        claims += 1
+    claims = race_to_the_end((ann, bob), (eve,))
     for driver in (ann, bob, eve):
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
     standings = [standings_of(d) for d in (ann, bob, eve)]

@@ -109,11 +109,9 @@ def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, br
     """Ann's page is on n1 and Bob's on n2 (each opened with `?node=`); Bob follows Ann's invite
     link: n2 sends his page to n1, which seats him, and the two race through one game of Set to
     its end, seeing the same standings."""
-    import itertools
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
-    from protocol_client import set_from_ids
-    from test_browser_games import CARDS, CODE, severe_errors, standings_of, text_of
+    from test_browser_games import CODE, race_to_the_end, severe_errors, standings_of, text_of
 
     door = front_door["url"]
     ann, bob = browsers(), browsers()
@@ -130,29 +128,7 @@ def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, br
         WebDriverWait(driver, 15).until(
             lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
     assert node_metric(front_door, "n2", "matchismo_redirects_total") == 1
-    shown = ("return [...document.querySelectorAll(arguments[0])]"
-             ".map((e) => Number(e.getAttribute('data-card-id')));")
-    claims = 0
-    for turn in range(60):
-        player = (ann, bob)[turn % 2]
-        if player.find_element(By.ID, "gameover").is_displayed():
-            break
-        board = player.execute_script(shown, CARDS)
-        triple = next((t for t in itertools.combinations(board, 3) if set_from_ids(*t)), None)
-        if triple is None:
-            WebDriverWait(player, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
-            break
-        for card_id in triple:
-            player.execute_script(
-                "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
-                CARDS, str(card_id))
-        for driver in (ann, bob):
-            WebDriverWait(driver, 10).until(
-                lambda d: not set(triple) & set(d.execute_script(shown, CARDS))
-                or d.find_element(By.ID, "gameover").is_displayed())
-        claims += 1
-    for driver in (ann, bob):
-        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+    claims = race_to_the_end((ann, bob))
     standings = [standings_of(d) for d in (ann, bob)]
     assert standings[0] == standings[1], standings
     assert sorted(name for name, _ in standings[0]) == ["Ann", "Bob"]

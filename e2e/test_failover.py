@@ -25,34 +25,42 @@ SCRIPT = ROOT / "scripts" / "cluster.sh"
 DATABASE = []
 
 
+def cluster_up(folder, nodes, database, *node_args):
+    """`scripts/cluster.sh up` in `folder`: its cluster.json with `dir` and `door` (the front
+    door's WebSocket URL)."""
+    port = free_port()
+    up = subprocess.run(
+        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", str(nodes), "--port", str(port),
+         "--database", database, "--binary", BINARY, "--", "--countdown", "0", *node_args],
+        capture_output=True, text=True, timeout=90)
+    assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
+    DATABASE[:] = [database]
+    state = json.loads((folder / "cluster.json").read_text())
+    state.update(dir=str(folder), door=f"ws://127.0.0.1:{port}/")
+    return state
+
+
+def cluster_down(request, folder):
+    """Wakes any frozen node, stops everything, and prints the logs when the test failed."""
+    for node in json.loads((folder / "cluster.json").read_text())["nodes"]:
+        try:
+            os.kill(node["pid"], signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        for log in sorted(folder.glob("*.log")):
+            print(f"---- {log.name} ----\n{log.read_text(errors='replace')}")
+
+
 @pytest.fixture
 def cluster(request, pg_cluster):
-    """3 nodes behind the front door on a fresh database; its cluster.json with `dir`, `door`
-    (the front door's WebSocket URL) and `database`."""
+    """3 nodes behind the front door on a fresh database (cluster_up's state)."""
     folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-failover-"))
-    port = free_port()
-    database = pg_cluster.new_database()
-    up = subprocess.run(
-        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", "3", "--port", str(port),
-         "--database", database, "--binary", BINARY, "--", "--countdown", "0"],
-        capture_output=True, text=True, timeout=90)
     try:
-        assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
-        state = json.loads((folder / "cluster.json").read_text())
-        state.update(dir=str(folder), door=f"ws://127.0.0.1:{port}/", database=database)
-        DATABASE[:] = [database]
-        yield state
+        yield cluster_up(folder, 3, pg_cluster.new_database())
     finally:
-        for node in json.loads((folder / "cluster.json").read_text())["nodes"]:
-            try:  # a frozen node must be woken to stop
-                import os
-                os.kill(node["pid"], signal.SIGCONT)
-            except ProcessLookupError:
-                pass
-        subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
-        if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-            for log in sorted(folder.glob("*.log")):
-                print(f"---- {log.name} ----\n{log.read_text(errors='replace')}")
+        cluster_down(request, folder)
 
 
 def metric(state, node_id, name):
@@ -420,11 +428,9 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
     """Two pages play at a table on n2 (opened with `?node=n2`); n2 is killed: both pages
     reconnect through the front door on their own, are sent to the table's new node, and the
     game goes on there: a set claimed after the kill is seen by both, with the same scores."""
-    import itertools
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
-    from protocol_client import set_from_ids
-    from test_browser_games import CARDS, CODE, severe_errors, text_of
+    from test_browser_games import CARDS, CODE, SHOWN_CARDS, claim_a_set, severe_errors, text_of
 
     door = cluster["door"].replace("ws://", "http://")
     ann, bob = browsers(), browsers()
@@ -440,23 +446,10 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
     for driver in (ann, bob):
         WebDriverWait(driver, 15).until(
             lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
-    shown = ("return [...document.querySelectorAll(arguments[0])]"
-             ".map((e) => Number(e.getAttribute('data-card-id')));")
     scores = ("return [...document.querySelectorAll('#scoreboard [data-seat] .score')]"
               ".map((e) => e.textContent.trim());")
 
-    def claim_a_set(player):
-        board = player.execute_script(shown, CARDS)
-        triple = next(t for t in itertools.combinations(board, 3) if set_from_ids(*t))
-        for card_id in triple:
-            player.execute_script(
-                "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
-                CARDS, str(card_id))
-        for driver in (ann, bob):
-            WebDriverWait(driver, 20).until(
-                lambda d: not set(triple) & set(d.execute_script(shown, CARDS)))
-
-    claim_a_set(ann)
+    assert claim_a_set(ann, (ann, bob))
     before = ann.execute_script(scores)
     subprocess.run(["kill", "-9", str(pid_of(cluster, "n2"))], check=True)
     # Both pages notice, reconnect and come back to the table on its new node.
@@ -468,11 +461,11 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
             lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "online"
             and d.find_element(By.ID, "table").get_attribute("data-phase") == "playing"
             and d.execute_script(scores) == before)
-    claim_a_set(bob)
+    assert claim_a_set(bob, (ann, bob))
     for driver in (ann, bob):
         WebDriverWait(driver, 10).until(lambda d: d.execute_script(scores) != before)
     assert ann.execute_script(scores) == bob.execute_script(scores)
-    assert ann.execute_script(shown, CARDS) == bob.execute_script(shown, CARDS)
+    assert ann.execute_script(SHOWN_CARDS, CARDS) == bob.execute_script(SHOWN_CARDS, CARDS)
     taken = sum(metric(cluster, node, "matchismo_takeovers_total") for node in ("n1", "n3"))
     assert taken == 1, taken
     for driver in (ann, bob):
@@ -486,25 +479,15 @@ def own_database_cluster(request):
     from pg_support import Postgres
     postgres = Postgres()
     folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-dbrestart-"))
-    port = free_port()
-    database = postgres.new_database()
-    up = subprocess.run(
-        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", "2", "--port", str(port),
-         "--database", database, "--binary", BINARY, "--", "--countdown", "0", "--lease", "6000"],
-        capture_output=True, text=True, timeout=90)
     try:
-        assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
-        state = json.loads((folder / "cluster.json").read_text())
-        state.update(dir=str(folder), door=f"ws://127.0.0.1:{port}/", postgres=postgres)
-        DATABASE[:] = [database]
+        state = cluster_up(folder, 2, postgres.new_database(), "--lease", "6000")
+        state["postgres"] = postgres
         yield state
     finally:
-        postgres.start() if not postgres_running(postgres) else None
-        subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
+        if not postgres_running(postgres):
+            postgres.start()
+        cluster_down(request, folder)
         postgres.destroy()
-        if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-            for log in sorted(folder.glob("*.log")):
-                print(f"---- {log.name} ----\n{log.read_text(errors='replace')}")
 
 
 def postgres_running(postgres):

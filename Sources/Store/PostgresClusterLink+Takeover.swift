@@ -59,22 +59,10 @@ extension PostgresClusterLink {
         }
         guard !takeover.taken.isEmpty else { return takeover }
         let ids = takeover.taken.map(\.table)
-        var moves: [String: [JournalMove]] = [:]
-        for row in try connector.run(
-          """
-          SELECT m.table_id, m.deal, m.idx, m.kind, m.seat, m.card, m.at, m.version
-          FROM move m JOIN game_table t ON t.id = m.table_id AND t.deal = m.deal
-          WHERE t.id = ANY (\(ids)) ORDER BY m.table_id, m.idx
-          """, on: connection)
-        {
-          let (table, deal, index, kind, seat, card, at, version) = try row.decode(
-            (String, Int, Int, Int, Int, Int, Double, Int).self)
-          moves[table, default: []].append(
-            JournalMove(
-              table: table, deal: deal, index: index,
-              move: Move(kind: kind, seat: seat, card: card), at: at, version: version))
+        let moves = try connector.currentDealMoves(of: ids, on: connection)
+        takeover.contents.tables = takeover.contents.tables.map {
+          ($0.record, moves[$0.record.id] ?? [])
         }
-        takeover.contents.tables = takeover.contents.tables.map { ($0.record, moves[$0.record.id] ?? []) }
         takeover.contents.sessions = try connector.run(
           """
           UPDATE session SET owner = \(node) WHERE table_id = ANY (\(ids))

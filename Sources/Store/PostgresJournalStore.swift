@@ -132,21 +132,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
           epochs[record.id] = epoch
           return (number, record)
         }
-        var moves: [String: [JournalMove]] = [:]
-        for row in try run(
-          """
-          SELECT m.table_id, m.deal, m.idx, m.kind, m.seat, m.card, m.at, m.version
-          FROM move m JOIN game_table t ON t.id = m.table_id AND t.deal = m.deal
-          WHERE t.owner = \(owner) AND t.open ORDER BY m.table_id, m.idx
-          """, on: connection)
-        {
-          let (table, deal, index, kind, seat, card, at, version) = try row.decode(
-            (String, Int, Int, Int, Int, Int, Double, Int).self)
-          moves[table, default: []].append(
-            JournalMove(
-              table: table, deal: deal, index: index,
-              move: Move(kind: kind, seat: seat, card: card), at: at, version: version))
-        }
+        let moves = try connector.currentDealMoves(of: claimed.map(\.1.id), on: connection)
         contents.tables = claimed.sorted { $0.0 < $1.0 }.map { ($0.1, moves[$0.1.id] ?? []) }
         _ = try run(
           """
