@@ -83,7 +83,8 @@ struct Application {
       cluster = (
         link,
         ClusterRelay(
-          link: link, lease: configuration.lease, journal: journal, logger: logger,
+          link: link, lease: configuration.lease, scan: configuration.resolvedLeaseRenewal,
+          journal: journal, logger: logger,
           tookOver: { takeover in
             shared?.hold(takeover.epochs)
             for taken in takeover.taken { heard.tookOver(after: taken.secondsSinceRenewal) }
@@ -157,6 +158,7 @@ struct Application {
       let location = try PostgresLocation(url: url)
       let store = try PostgresJournalStore(
         location: location, owner: configuration.resolvedNodeID, lease: configuration.lease,
+        renewal: configuration.resolvedLeaseRenewal,
         durability: configuration.durability, logger: logger)
       let contents = try store.load()
       try Self.checkGames(in: contents, of: "\(location)")

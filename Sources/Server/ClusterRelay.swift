@@ -50,16 +50,16 @@ final class ClusterRelay: @unchecked Sendable {
   /// Most look-ups waiting at once.
   let lookUpLimit: Int
 
-  /// A relay to `link`, waiting for `journal`, taking over the tables of nodes whose lease
-  /// (`lease` seconds) ran out every quarter of it; `tookOver` hears each takeover first.
+  /// A relay to `link`, waiting for `journal`, looking every `scan` seconds for the tables of
+  /// nodes whose lease (`lease` seconds) ran out; `tookOver` hears each takeover first.
   convenience init(
-    link: PostgresClusterLink, lease: Double, journal: JournalWriter?, logger: Logger,
-    tookOver: @escaping @Sendable (Takeover) -> Void
+    link: PostgresClusterLink, lease: Double, scan: Double, journal: JournalWriter?,
+    logger: Logger, tookOver: @escaping @Sendable (Takeover) -> Void
   ) {
     self.init(
       publish: { try link.publish($0) }, claim: { try link.claimSession(token: $0) },
       takeOver: { try link.takeOver(lease: lease, only: $0) }, tookOver: tookOver,
-      scanInterval: lease / 4, journal: journal, logger: logger)
+      scanInterval: scan, journal: journal, logger: logger)
   }
 
   /// A relay that publishes with `publish`, looks sessions up with `claim` and takes tables

@@ -120,6 +120,13 @@ struct Matchismo: AsyncParsableCommand {
   )
   var lease = ServerConfiguration.defaults.lease * 1000
 
+  @Option(
+    name: .customLong("lease-renewal"),
+    help:
+      "Milliseconds between two renewals of a node's lease, and between two looks for the tables of dead nodes (default: a quarter of --lease; at most half of it)."
+  )
+  var leaseRenewal: Double?
+
   /// The options as the server's configuration.
   var serverConfiguration: ServerConfiguration {
     var configuration = ServerConfiguration()
@@ -147,6 +154,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.nodeID = nodeID
     configuration.advertisedURL = advertisedURL
     configuration.lease = lease / 1000
+    configuration.leaseRenewal = leaseRenewal.map { $0 / 1000 }
     return configuration
   }
 

@@ -74,6 +74,12 @@ struct ServerConfiguration: Sendable, Equatable {
   /// dies is taken over this long after its last renewal. The default is measured to bring a
   /// killed node's tables back within 5 s (docs/BENCHMARKS.md).
   var lease: Double = 2
+  /// Seconds between two renewals of the lease, and between two looks for the tables of dead
+  /// nodes; nil: a quarter of ``lease``.
+  var leaseRenewal: Double?
+
+  /// ``leaseRenewal``, or its default.
+  var resolvedLeaseRenewal: Double { leaseRenewal ?? lease / 4 }
 
   /// Whether this server is a node of a cluster: its journal is a PostgreSQL database, which
   /// the nodes share.
@@ -164,6 +170,11 @@ struct ServerConfiguration: Sendable, Equatable {
     }
     if !(lease.isFinite && (0.5...300).contains(lease)) {
       return "--lease must be 500...300000 ms."
+    }
+    if let leaseRenewal,
+      !(leaseRenewal.isFinite && leaseRenewal >= 0.05 && leaseRenewal <= lease / 2)
+    {
+      return "--lease-renewal must be at least 50 ms and at most half of --lease."
     }
     if let advertisedURL {
       guard databaseURL != nil else {

@@ -20,13 +20,13 @@ extension PostgresJournalStore {
       """, on: connection)
   }
 
-  /// Renews the lease every quarter of ``lease`` on a thread of its own, until ``close()``, so
+  /// Renews the lease every ``renewal`` seconds on a thread of its own, until ``close()``, so
   /// that a node with nothing to write keeps its tables. A failure is logged and the next
   /// renewal tried as usual.
   public func startLeaseRenewal() {
     let thread = Thread { [self] in
       while true {
-        Thread.sleep(forTimeInterval: lease / 4)
+        Thread.sleep(forTimeInterval: renewal)
         if closed.load(ordering: .relaxed) { return }
         do {
           try renewLeases()

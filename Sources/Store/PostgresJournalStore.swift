@@ -58,6 +58,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   public let owner: String
   /// Seconds a lease lasts unless renewed.
   public let lease: Double
+  /// Seconds between two renewals of the lease.
+  public let renewal: Double
   /// What a commit waits for (see the type's documentation).
   public let durability: Durability
 
@@ -87,14 +89,17 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   ///   - owner: the name leases are held under: the same for the same server across restarts,
   ///     different for every server sharing the database.
   ///   - lease: seconds a table stays this server's without a renewal.
+  ///   - renewal: seconds between two renewals (``startLeaseRenewal()``); a quarter of the
+  ///     lease unless given.
   public init(
-    location: PostgresLocation, owner: String, lease: Double = 30,
+    location: PostgresLocation, owner: String, lease: Double = 30, renewal: Double? = nil,
     durability: Durability = .process, logger: Logger = Logger(label: "journal.postgres")
   ) throws {
     precondition(lease > 0, "a lease must last")
     self.location = location
     self.owner = owner
     self.lease = lease
+    self.renewal = renewal ?? lease / 4
     self.durability = durability
     self.logger = logger
     connector = PostgresConnector(

@@ -143,6 +143,46 @@ import Testing
     #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")
   }
 
+  @Test func theLeaseAndItsRenewalAreGivenInMillisecondsAndBounded() throws {
+    #expect(ServerConfiguration.defaults.lease == 2)
+    #expect(ServerConfiguration.defaults.resolvedLeaseRenewal == 0.5)
+    let given = try Matchismo.parse(["--lease", "6000", "--lease-renewal", "1000"])
+      .serverConfiguration
+    #expect(given.lease == 6 && given.resolvedLeaseRenewal == 1)
+    #expect(
+      try Matchismo.parse(["--lease", "6000"]).serverConfiguration.resolvedLeaseRenewal == 1.5)
+    var configuration = ServerConfiguration()
+    configuration.lease = 0.1
+    #expect(configuration.validationProblem() == "--lease must be 500...300000 ms.")
+    configuration.lease = 2
+    configuration.leaseRenewal = 1.5
+    #expect(
+      configuration.validationProblem()
+        == "--lease-renewal must be at least 50 ms and at most half of --lease.")
+    configuration.leaseRenewal = 1
+    #expect(configuration.validationProblem() == nil)
+  }
+
+  @Test func aServerOnPostgreSQLIsANodeOfAClusterAndMayAdvertiseItsURL() throws {
+    let alone = try Matchismo.parse([]).serverConfiguration
+    #expect(!alone.isClusterNode && !alone.lobbyConfiguration.cluster)
+    let node = try Matchismo.parse([
+      "--database", "postgres://u@127.0.0.1/db", "--advertise-url", "ws://10.0.0.2:9002/",
+    ]).serverConfiguration
+    #expect(node.isClusterNode && node.lobbyConfiguration.cluster)
+    #expect(node.advertisedURL == "ws://10.0.0.2:9002/" && node.validationProblem() == nil)
+    var configuration = ServerConfiguration()
+    configuration.advertisedURL = "ws://10.0.0.2:9002/"
+    #expect(
+      configuration.validationProblem()
+        == "--advertise-url is for the nodes of a cluster: it needs --database.")
+    configuration.databaseURL = "postgres://u@127.0.0.1/db"
+    configuration.advertisedURL = "http://10.0.0.2/"
+    #expect(
+      configuration.validationProblem()
+        == "--advertise-url must be a ws:// or wss:// URL of at most 512 characters.")
+  }
+
   @Test func theJournalStallLimitIsGivenInMillisecondsAndBounded() throws {
     #expect(ServerConfiguration.defaults.journalStallLimit == 1)
     #expect(
