@@ -76,8 +76,9 @@ struct JournalService: Service {
   var store: (any JournalStore)? = nil
   /// Deletes old finished games; stopped before the store is closed.
   var retention: FinishedGameRetention? = nil
-  /// The node's link to its cluster: it leaves (its tables off every list) before the store
-  /// frees its leases.
+  /// The node's link to its cluster: it leaves (its tables off every list) once everything
+  /// queued is written, before the store frees its leases: until then no other node may take
+  /// its tables, so its last writes are never refused.
   var cluster: PostgresClusterLink? = nil
   /// For a shutdown that could not write everything.
   let logger: Logger
@@ -85,10 +86,13 @@ struct JournalService: Service {
   func run() async {
     try? await gracefulShutdown()
     retention?.stop()
-    cluster?.leave()
-    guard let writer else { return }
+    guard let writer else {
+      cluster?.leave()
+      return
+    }
     if writer.stop() {
       logger.notice("journal written: \(writer.entries) entries in \(writer.batches) batches")
+      cluster?.leave()
       // Only now: the writer's thread is done with the store.
       store?.close()
     } else {
