@@ -27,6 +27,10 @@ struct LobbyFeed: Sendable {
   /// changed, with the latest change of each.
   private var publicationOrder: [String] = []
   private var publications: [String: ClusterChange] = [:]
+  /// Another node's row for a table this node still holds (that node took it over while this
+  /// one was away, and published it before this one heard): shown once this node gives the
+  /// table up (``forget(_:now:)``). At most one per table of this node's.
+  private var shadowed: [String: ClusterTable] = [:]
 
   /// An empty list whose changes go out at most every `flushInterval` seconds, and to the
   /// cluster when it `publishes`.
@@ -71,6 +75,7 @@ struct LobbyFeed: Sendable {
   /// ``update(_:code:isPrivate:now:)`` does.
   mutating func remove(_ id: String, now: Double) -> Double? {
     if publishes, directory.entry(id).map({ !$0.isRemote }) == true { publish(.remove(id: id)) }
+    shadowed[id] = nil
     guard let change = directory.remove(id) else { return nil }
     return queue(change, of: id, now: now)
   }
@@ -80,8 +85,13 @@ struct LobbyFeed: Sendable {
   mutating func forget(_ id: String, now: Double) -> Double? {
     publications[id] = nil
     publicationOrder.removeAll { $0 == id }
-    guard let change = directory.remove(id) else { return nil }
-    return queue(change, of: id, now: now)
+    var flush: Double? = nil
+    if let change = directory.remove(id) { flush = queue(change, of: id, now: now) }
+    // The node that holds it now published it already: list it as that node's.
+    if let table = shadowed.removeValue(forKey: id) {
+      flush = hear(.upsert(table), now: now) ?? flush
+    }
+    return flush
   }
 
   // MARK: - The cluster
@@ -90,7 +100,14 @@ struct LobbyFeed: Sendable {
   /// ``update(_:code:isPrivate:now:)`` does. A change to a table of this node's is not
   /// another's to make: it is ignored.
   mutating func hear(_ change: ClusterChange, now: Double) -> Double? {
-    if let entry = directory.entry(change.id), !entry.isRemote { return nil }
+    if let entry = directory.entry(change.id), !entry.isRemote {
+      if case .upsert(let table) = change {
+        shadowed[table.id] = table
+      } else {
+        shadowed[change.id] = nil
+      }
+      return nil
+    }
     switch change {
     case .upsert(let table):
       guard let change = directory.update(remote: table) else { return nil }

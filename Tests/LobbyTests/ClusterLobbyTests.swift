@@ -348,4 +348,19 @@ import Testing
     #expect(Self.publications(lost).isEmpty)
     #expect(n1.state.session(for: Self.ada) == nil)
   }
+
+  @Test func aTableGivenUpIsListedAsTheNewOwnersWhenItPublishedItFirst() throws {
+    var n1 = try Node("n1")
+    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
+    _ = n1.send(#"{"type":"createTable","game":"set","seats":3}"#, from: Self.ada)
+    // n2 took t1 over while n1 was frozen and published it; n1 hears that first: still its own.
+    let listing = TableListing(
+      id: "t1", game: "set", seats: 3, seated: 1, spectators: 0, phase: .waiting, node: "n2")
+    _ = n1.hear(
+      .changes(node: "n2", [.upsert(ClusterTable(listing: listing, code: "C", isPrivate: false))]))
+    #expect(n1.state.tableDirectory.entry("t1")?.isRemote == false)
+    _ = n1.hear(.lost(["t1"]))
+    let entry = try #require(n1.state.tableDirectory.entry("t1"))
+    #expect(entry.isRemote && entry.listing.node == "n2")
+  }
 }
