@@ -5,6 +5,19 @@ extension JournalEntry {
   public static func number(of id: String) -> Int {
     Int(id.drop { !$0.isNumber }) ?? 0
   }
+
+  /// Whether this entry is about one of `tables`: its row, a move, its close, a game it
+  /// finished (a session is about none).
+  public func isAbout(_ tables: Set<String>) -> Bool {
+    switch self {
+    case .table(let record): tables.contains(record.id)
+    case .move(let move): tables.contains(move.table)
+    case .tableClosed(let id): tables.contains(id)
+    case .finishedInJournal(_, let table, _): tables.contains(table)
+    case .finished(let game): tables.contains(String(game.source.prefix { $0 != "#" }))
+    case .session, .sessionEnded, .sessionReleased: false
+    }
+  }
 }
 
 extension FinishedGame {

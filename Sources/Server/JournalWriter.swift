@@ -197,7 +197,7 @@ final class JournalWriter: @unchecked Sendable {
           metadata: ["tables": "\(fenced.tables.joined(separator: ","))"])
         lost(fenced.tables)
         let gone = Set(fenced.tables)
-        let kept = batch.filter { !Self.entry($0, isAbout: gone) }
+        let kept = batch.filter { !$0.isAbout(gone) }
         condition.lock()
         // The database answered: the journal is not down.
         noteHealth(health.succeeded())
@@ -311,19 +311,6 @@ final class JournalWriter: @unchecked Sendable {
     failing.store(health.down, ordering: .relaxed)
     metrics?.down.record(change == .recovered ? 0 : 1)
     condition.broadcast()
-  }
-
-  /// Whether `entry` is about one of `tables` (its row, a move, its close, a game it finished).
-  static func entry(_ entry: JournalEntry, isAbout tables: Set<String>) -> Bool {
-    switch entry {
-    case .table(let record): tables.contains(record.id)
-    case .move(let move): tables.contains(move.table)
-    case .tableClosed(let id): tables.contains(id)
-    case .finishedInJournal(_, let table, _): tables.contains(table)
-    case .finished(let game):
-      tables.contains(String(game.source.prefix { $0 != "#" }))
-    case .session, .sessionEnded, .sessionReleased: false
-    }
   }
 
   /// `seconds` for the log: "1 s", "0.25 s".

@@ -363,4 +363,17 @@ import Testing
     let entry = try #require(n1.state.tableDirectory.entry("t1"))
     #expect(entry.isRemote && entry.listing.node == "n2")
   }
+
+  @Test func aJournalEntryIsAboutItsTableAndASessionAboutNone() {
+    let tables: Set<String> = ["t1"]
+    let move = JournalMove(
+      table: "t1", deal: 1, index: 0, move: .choose(seat: 0, card: 3), at: 1, version: 2)
+    #expect(JournalEntry.move(move).isAbout(tables))
+    #expect(JournalEntry.tableClosed("t1").isAbout(tables))
+    #expect(!JournalEntry.tableClosed("t12").isAbout(tables))
+    #expect(!JournalEntry.sessionEnded("h").isAbout(tables))
+    #expect(
+      !JournalEntry.session(SessionRecord(token: "h", name: "A", tableID: "t1", seat: 0))
+        .isAbout(tables))
+  }
 }

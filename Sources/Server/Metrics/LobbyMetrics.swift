@@ -1,0 +1,107 @@
+import CoreMetrics
+import Lobby
+import Protocol
+
+/// The lobby's metrics, exported by the executor thread after each batch: counters from the
+/// deltas of ``LobbyState/Statistics`` and gauges from the state's counts. Executor thread
+/// only. (A move's latency ends when its frames are let go: the transport records it,
+/// ``TransportMetrics/moveShown(receivedAt:)``.)
+struct LobbyMetrics: Sendable {
+  /// Seconds between two counts of the tables by game and phase. Counting walks every table,
+  /// too much for every batch under load; a batch that comes sooner marks the count due at
+  /// ``nextTableExport``, when the executor wakes for it.
+  static let tableExportInterval = 0.5
+
+  private let factory: any MetricsFactory
+  private let sessions: CoreMetrics.Gauge
+  private let movesAccepted: CoreMetrics.Counter
+  private let movesRejected: [ErrorCode: CoreMetrics.Counter]
+  private let redirects: CoreMetrics.Counter
+  private var exportedRedirects = 0
+  private let givenUp: CoreMetrics.Counter
+  private var exportedGivenUp = 0
+  private var tables: [TableKey: CoreMetrics.Gauge] = [:]
+  private var exported = LobbyState.Statistics()
+  private var exportedStamp = -1
+  private var lastTableExport = -Double.infinity
+  /// When the table gauges are next due (`nil`: they are up to date).
+  private(set) var nextTableExport: Double?
+
+  /// A table's game and phase, the labels of the tables gauge.
+  private struct TableKey: Hashable {
+    var game: String
+    var phase: String
+  }
+
+  init(factory: any MetricsFactory) {
+    self.factory = factory
+    sessions = CoreMetrics.Gauge(label: MetricName.sessions, factory: factory)
+    movesAccepted = CoreMetrics.Counter(label: MetricName.movesAccepted, factory: factory)
+    redirects = CoreMetrics.Counter(label: MetricName.redirects, factory: factory)
+    givenUp = CoreMetrics.Counter(label: MetricName.tablesGivenUp, factory: factory)
+    // Every reason from the start, so a scrape shows each at 0 rather than nothing.
+    movesRejected = Dictionary(
+      uniqueKeysWithValues: ErrorCode.allCases.map { code in
+        (
+          code,
+          CoreMetrics.Counter(
+            label: MetricName.movesRejected, dimensions: [("reason", code.rawValue)],
+            factory: factory)
+        )
+      })
+    sessions.record(0)
+  }
+
+  /// Exports what a batch changed; `now` is the executor's clock, for the throttle.
+  mutating func export(_ state: LobbyState, now: Double) {
+    let stamp = state.statisticsStamp
+    if stamp != exportedStamp {
+      exportedStamp = stamp
+      exportStatistics(state.statistics)
+    }
+    sessions.record(state.sessionCount)
+    if state.redirectsSent != exportedRedirects {
+      redirects.increment(by: state.redirectsSent - exportedRedirects)
+      exportedRedirects = state.redirectsSent
+    }
+    if state.tablesGivenUp != exportedGivenUp {
+      givenUp.increment(by: state.tablesGivenUp - exportedGivenUp)
+      exportedGivenUp = state.tablesGivenUp
+    }
+    if now >= lastTableExport + Self.tableExportInterval {
+      exportTables(state)
+      lastTableExport = now
+      nextTableExport = nil
+    } else {
+      nextTableExport = lastTableExport + Self.tableExportInterval
+    }
+  }
+
+  /// Adds what the counters missed since the last export.
+  private mutating func exportStatistics(_ statistics: LobbyState.Statistics) {
+    guard statistics != exported else { return }
+    movesAccepted.increment(by: statistics.movesAccepted - exported.movesAccepted)
+    for (code, count) in statistics.movesRejected {
+      let delta = count - exported.movesRejected[code, default: 0]
+      if delta > 0 { movesRejected[code]?.increment(by: delta) }
+    }
+    exported = statistics
+  }
+
+  /// Sets the tables gauge of every game and phase seen so far (0 where none is left).
+  private mutating func exportTables(_ state: LobbyState) {
+    var counts: [TableKey: Int] = [:]
+    for id in state.tableIDs {
+      guard let listing = state.table(id)?.listing else { continue }
+      counts[TableKey(game: listing.game, phase: listing.phase.rawValue), default: 0] += 1
+    }
+    for key in counts.keys where tables[key] == nil {
+      tables[key] = CoreMetrics.Gauge(
+        label: MetricName.tables, dimensions: [("game", key.game), ("phase", key.phase)],
+        factory: factory)
+    }
+    for (key, gauge) in tables {
+      gauge.record(counts[key] ?? 0)
+    }
+  }
+}
