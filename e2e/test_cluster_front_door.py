@@ -5,14 +5,16 @@ spread over the nodes (least connections); a redirect's path on the front door r
 it names; a forged node in the URL reaches another node, which sends the client on."""
 import json
 import pathlib
+import socket
 import subprocess
 import tempfile
 
 import pytest
+import websockets
 
 from conftest import BINARY, ROOT, free_port
 from mp_support import run
-from protocol_client import LiveClient
+from protocol_client import SUBPROTOCOL, LiveClient
 from test_cluster import follow, listed, play_to_the_end
 
 SCRIPT = ROOT / "scripts" / "cluster.sh"
@@ -138,3 +140,41 @@ def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, br
     assert node_metric(front_door, "n2", "matchismo_moves_accepted_total") == 0
     for driver in (ann, bob):
         assert not severe_errors(driver), severe_errors(driver)
+
+
+def test_the_front_door_limits_connections_per_address(pg_cluster):
+    """`cluster.sh up --per-address 3`: HAProxy answers the fourth WebSocket upgrade from one
+    address with 429 and a reason; the three connections play on, and another address is not
+    counted with them. (The nodes see only HAProxy's address: the limit is the front door's.)"""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-cluster-"))
+    port = free_port()
+    up = subprocess.run(
+        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", "1", "--port", str(port),
+         "--per-address", "3", "--database", pg_cluster.new_database(), "--binary", BINARY],
+        capture_output=True, text=True, timeout=90)
+    try:
+        assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
+        state = json.loads((folder / "cluster.json").read_text())
+        assert "sc0_conn_cur gt 3" in (folder / "haproxy.cfg").read_text()
+        run(limited_per_address, ws_url(state))
+    finally:
+        subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
+
+
+async def limited_per_address(door):
+    clients = [(await LiveClient.open(door, name, name))[0] for name in ("Ada", "Bob", "Cy")]
+    try:
+        await websockets.connect(door, subprotocols=[SUBPROTOCOL], open_timeout=10)
+        raise AssertionError("the fourth upgrade from 127.0.0.1 was accepted")
+    except websockets.InvalidStatus as refused:
+        assert refused.response.status_code == 429, refused
+        assert b"too many connections from your address" in refused.response.body, refused
+    for client in clients:
+        assert (await client.request({"type": "lobby"}))["type"] == "lobbySnapshot"
+    other = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    other.bind(("127.0.0.2", 0))
+    other.connect(("127.0.0.1", int(door.rsplit(":", 1)[1].strip("/"))))
+    ws = await websockets.connect(door, sock=other, subprotocols=[SUBPROTOCOL], open_timeout=10)
+    await ws.send(json.dumps({"type": "hello", "id": "h", "name": "Dee"}))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    await ws.close()

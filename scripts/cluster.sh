@@ -4,7 +4,7 @@
 # Loopback only.
 #
 #   scripts/cluster.sh up --dir DIR [--nodes N] [--port P] [--database URL] [--binary PATH]
-#                         [--advertise]
+#                         [--advertise] [--per-address N]
 #   scripts/cluster.sh down --dir DIR
 #   scripts/cluster.sh restart --dir DIR --node nI
 #
@@ -15,7 +15,9 @@
 # leave every lobby list), and leaves DIR. `restart` stops one node with SIGTERM (its tables go
 # to the other nodes at once) and starts it again on the same port: one step of a rolling
 # restart. --advertise makes each node give its own URL in
-# redirects (clients then connect to the nodes directly, past the front door).
+# redirects (clients then connect to the nodes directly, past the front door). --per-address N
+# makes HAProxy answer a WebSocket upgrade with HTTP 429 while its address holds more than N
+# connections (the nodes see only HAProxy's address, so the limit is the front door's).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,6 +56,18 @@ EOF
   return 1
 }
 
+# The front door's per-address limit (--per-address N; nothing when 0): every connection is
+# tracked by source address, and a WebSocket upgrade from an address that holds more than N
+# connections (this one included) is answered 429.
+per_address_rules() {
+  [[ $PER_ADDRESS -gt 0 ]] || return 0
+  cat <<EOF
+    stick-table type ip size 1m expire 10m store conn_cur
+    tcp-request connection track-sc0 src
+    http-request return status 429 content-type text/plain string "too many connections from your address" if { sc0_conn_cur gt $PER_ADDRESS } { hdr(upgrade) -i websocket }
+EOF
+}
+
 # The HAProxy configuration for the nodes in NODE_PORTS, on PORT (see docs/SCALING.md).
 haproxy_config() {
   cat <<EOF
@@ -81,6 +95,7 @@ defaults
 
 frontend front_door
     bind 127.0.0.1:$PORT
+$(per_address_rules)
     default_backend nodes
 
 backend nodes
@@ -288,6 +303,7 @@ DATABASE=${DATABASE:-}
 BINARY="$ROOT/.build/release/matchismo"
 WEB_ROOT="$ROOT/web-client"
 ADVERTISE=0
+PER_ADDRESS=0
 NODE_ARGS=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -298,12 +314,13 @@ while [[ $# -gt 0 ]]; do
     --binary) BINARY=$2; shift 2 ;;
     --web-root) WEB_ROOT=$2; shift 2 ;;
     --advertise) ADVERTISE=1; shift ;;
+    --per-address) PER_ADDRESS=$2; shift 2 ;;
     --node) RESTART_NODE=$2; shift 2 ;;
     --) shift; NODE_ARGS=("$@"); break ;;
     *) usage ;;
   esac
 done
-[[ $NODES =~ ^[1-9][0-9]*$ && $PORT =~ ^[0-9]+$ ]] || usage
+[[ $NODES =~ ^[1-9][0-9]*$ && $PORT =~ ^[0-9]+$ && $PER_ADDRESS =~ ^[0-9]+$ ]] || usage
 case $command in
   up) up ;;
   down) [[ -n $DIR ]] || usage; down_now ;;

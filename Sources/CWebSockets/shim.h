@@ -13,6 +13,12 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/sockios.h>
 
 /// `LWS_PRE`: bytes of headroom lws needs in front of every buffer passed to `lws_write`.
 static inline size_t shim_lws_pre(void) { return LWS_PRE; }
@@ -137,4 +143,72 @@ static inline void shim_after_wait_stop(struct ev_loop *loop, ev_check *watcher)
   if (!watcher) return;
   ev_check_stop(loop, watcher);
   free(watcher);
+}
+
+/// Starts a repeating libev timer that calls `fire` every `interval` seconds, with `data` in the
+/// timer's `data`. Used where an lws timer (`lws_sul_schedule`) could fire late (see
+/// `shim_tick_start`).
+static inline ev_timer *shim_repeat_start(struct ev_loop *loop,
+                                          void (*fire)(struct ev_loop *, ev_timer *, int),
+                                          void *data, double interval) {
+  ev_timer *timer = calloc(1, sizeof *timer);
+  if (!timer) return NULL;
+  ev_timer_init(timer, fire, interval, interval);
+  timer->data = data;
+  ev_timer_start(loop, timer);
+  return timer;
+}
+
+/// Stops and frees a timer made by `shim_repeat_start`.
+static inline void shim_repeat_stop(struct ev_loop *loop, ev_timer *timer) {
+  if (!timer) return;
+  ev_timer_stop(loop, timer);
+  free(timer);
+}
+
+/// Bytes the kernel holds for socket `fd` and has not sent yet (`SIOCOUTQNSD`): they wait for
+/// the peer's receive window. Bytes sent and not yet acknowledged are not counted. -1 on error.
+static inline int shim_unsent_bytes(int fd) {
+  int bytes = 0;
+  return ioctl(fd, SIOCOUTQNSD, &bytes) < 0 ? -1 : bytes;
+}
+
+/// The head of Linux's `struct tcp_info` up to `tcpi_bytes_acked` (glibc's copy of the struct
+/// ends before it, at `tcpi_total_retrans`).
+struct shim_tcp_info_head {
+  uint8_t glibc_part[104];
+  uint64_t pacing_rate;
+  uint64_t max_pacing_rate;
+  uint64_t bytes_acked;
+};
+_Static_assert(offsetof(struct tcp_info, tcpi_total_retrans) == 100 &&
+                   sizeof(struct tcp_info) == 104,
+               "glibc's struct tcp_info is not the one shim_tcp_info_head extends");
+
+/// The bytes the peer of socket `fd` has acknowledged in all (`tcpi_bytes_acked`), or -1.
+static inline int64_t shim_bytes_acknowledged(int fd) {
+  struct shim_tcp_info_head info = {0};
+  socklen_t length = sizeof info;
+  if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) < 0 || length < sizeof info) return -1;
+  return (int64_t)info.bytes_acked;
+}
+
+/// Sets the kernel's send buffer of socket `fd` to `bytes` (`SO_SNDBUF`; Linux doubles it for
+/// its own bookkeeping and stops growing it on its own). 0 on success.
+static inline int shim_set_send_buffer(int fd, int bytes) {
+  return setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
+}
+
+/// The kernel's send buffer of socket `fd` as it accounts it (`SO_SNDBUF` read back). -1 on error.
+static inline int shim_send_buffer(int fd) {
+  int bytes = 0;
+  socklen_t length = sizeof bytes;
+  return getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, &length) < 0 ? -1 : bytes;
+}
+
+/// Makes the close of socket `fd` a reset (`SO_LINGER` on with a zero time): the kernel drops
+/// what it still holds for the peer at once instead of trying to deliver it. 0 on success.
+static inline int shim_reset_on_close(int fd) {
+  struct linger linger = {.l_onoff = 1, .l_linger = 0};
+  return setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof linger);
 }

@@ -67,6 +67,21 @@ struct MatchismoLoad: ParsableCommand {
       valueName: "path"))
   var path = "/"
 
+  @Option(
+    help: ArgumentHelp(
+      "A client that stops reading: this many seconds into the window, the last seat of each of the first --stall-tables tables stops reading (with a 4 KiB receive buffer); the report compares its mates' latency before and after, and times its away and its cut.",
+      valueName: "seconds"))
+  var stallAt: Double?
+
+  @Option(help: "Tables that get a stalled seat (with --stall-at).")
+  var stallTables = 1
+
+  @Option(help: "Seconds between two tables' stalls (with --stall-at).")
+  var stallEvery = 0.0
+
+  @Option(help: "Seconds of each latency window compared around the stall (with --stall-at).")
+  var stallWindow = 5.0
+
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false
 
@@ -90,6 +105,10 @@ struct MatchismoLoad: ParsableCommand {
     c.sampleEvery = sampleEvery
     c.subprotocol = subprotocol.isEmpty ? nil : subprotocol
     c.path = path
+    c.stallAt = stallAt
+    c.stallTables = stallTables
+    c.stallWindow = stallWindow
+    c.stallEvery = stallEvery
     return c
   }
 

@@ -87,6 +87,10 @@ final class Connection {
   var lostRace = false
   /// A close frame went out.
   var closeSent = false
+  /// This connection stops reading at the stall (``LoadConfiguration/stallAt``).
+  var stalls = false
+  /// It has stopped.
+  var stalled = false
 
   /// A connection not yet started.
   init(index: Int, table: Int, role: Role, globalPlayer: Int, handshake: ClientHandshake) {

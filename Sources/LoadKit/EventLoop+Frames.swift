@@ -68,6 +68,8 @@ extension EventLoop {
     closing = true
     for connection in connections {
       switch connection.state {
+      case .open where connection.stalled:
+        closeSocket(connection)
       case .open:
         // 1000: normal closure, as two big-endian bytes.
         sendFrame(WebSocketFrame(opcode: .close, payload: [0x03, 0xE8]), on: connection)

@@ -19,6 +19,7 @@ extension EventLoop {
         sendText(#"{"type":"resync","id":3}"#, on: connection)
       case .applied:
         if configuration.mode == .play { countClaims(message, connection) }
+        if !stallBegan.isEmpty { observeStallTable(message, on: connection, now: now) }
       case .duplicate, .waiting:
         break
       }

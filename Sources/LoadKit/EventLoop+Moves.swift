@@ -62,7 +62,12 @@ extension EventLoop {
       statistics.answeredByError += 1
     }
     if pending.measured {
-      statistics.latency.record(max(1, (now &- pending.sent) / 1000))
+      let microseconds = max(1, (now &- pending.sent) / 1000)
+      statistics.latency.record(microseconds)
+      if let timeline {
+        recordStallLatency(
+          of: connection, sent: pending.sent, microseconds: microseconds, timeline: timeline)
+      }
     }
     guard let timeline, !closing else { return }
     switch configuration.mode {

@@ -44,6 +44,7 @@ extension EventLoop {
     // Small frames must leave at once: Nagle would add tens of ms to every move.
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     bindSource(fd, index: connection.index)
+    prepareStallingSocket(fd, for: connection)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(configuration.port).bigEndian)
@@ -88,6 +89,11 @@ extension EventLoop {
         subprotocol: configuration.subprotocol)
       connection.out.append(contentsOf: request)
       markDirty(connection)
+      return
+    }
+    if connection.stalled {
+      // Only an error or a hang-up can be reported for a stalled seat: the server cut it.
+      stalledSeatEnded(connection, now: now)
       return
     }
     if event & EPOLLOUT.rawValue != 0 { markDirty(connection) }

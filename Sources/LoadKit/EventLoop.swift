@@ -51,6 +51,9 @@ final class EventLoop {
   private var windowEnded = false
   /// Whether the close handshakes have started.
   var closing = false
+  /// When each table with a stalling seat stalled (``LoadConfiguration/stallAt``), monotonic
+  /// ns; nil until then.
+  var stallBegan: [UInt64?] = []
   /// The epoll tag of the timerfd (connections use their index).
   private static let timerTag = UInt64.max
   /// Nanoseconds between one player's moves in the open loop.
@@ -96,6 +99,7 @@ final class EventLoop {
       }
       tables.append((nil, members))
     }
+    markStallingSeats()
   }
 
   deinit {
@@ -137,6 +141,7 @@ final class EventLoop {
         timeline = shared
         scheduleStart(shared)
       }
+      if let timeline, !stallBegan.isEmpty { beginDueStalls(now: now, timeline: timeline) }
       if let timeline, !windowEnded, now >= timeline.windowEnd {
         windowEnded = true
         statistics.heldAtWindowEnd = connections.count(where: { $0.state == .open })
@@ -188,7 +193,9 @@ final class EventLoop {
 
   /// Sets up every ready player's first timer once the shared timeline is known.
   private func scheduleStart(_ timeline: Timeline) {
-    for connection in connections where connection.ready && connection.isPlayer {
+    // A seat that will stall only reads: its table's load is the same before and after.
+    for connection in connections
+    where connection.ready && connection.isPlayer && !connection.stalls {
       switch configuration.mode {
       case .open:
         // Spread the players evenly over one interval so the aggregate rate is smooth.
@@ -235,7 +242,9 @@ final class EventLoop {
       let connection = connections[index]
       guard connection.timerAt == due else { continue }
       connection.timerAt = .max
-      guard connection.state == .open, !closing, let timeline else { continue }
+      guard connection.state == .open, !connection.stalled, !closing, let timeline else {
+        continue
+      }
       switch configuration.mode {
       case .open:
         guard due < timeline.windowEnd else { continue }

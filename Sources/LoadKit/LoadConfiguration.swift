@@ -56,6 +56,27 @@ public struct LoadConfiguration: Sendable {
   /// sample one interval after the window opens), and the report gives the growth from the
   /// first sample to the window's end. Nil: no sampling. Needs ``serverPID``.
   public var sampleEvery: Double?
+  /// Clients that stop reading: the last seat of each of the first ``stallTables`` tables makes
+  /// no moves and stops reading its socket, table k this many seconds into the measured window
+  /// plus k × ``stallEvery``. Its socket asks for a 4 KiB receive buffer, so that its window shuts
+  /// within a few frames. Nil: nobody stalls.
+  public var stallAt: Double?
+  /// How many tables get a stalled seat.
+  public var stallTables = 1
+  /// Seconds between two tables' stalls. Staggered stalls spread the windows compared over the
+  /// whole run, so that the machine's own ups and downs fall on both sides alike.
+  public var stallEvery = 0.0
+  /// Seconds of each of the two latency windows compared around a table's stall: the one just
+  /// before it and the one that starts with it (its mates' moves only).
+  public var stallWindow = 5.0
+
+  /// When table `table` stalls, in seconds into the window (nil: it does not).
+  func stallSecond(ofTable table: Int) -> Double? {
+    guard let stallAt, table < stallTables else { return nil }
+    return stallAt + Double(table) * stallEvery
+  }
+  /// The receive buffer a stalled seat's socket asks for.
+  static let stalledReceiveBuffer: Int32 = 4096
 
   /// The longest window: a day, for soak runs.
   public static let longestDuration = 86_400.0
@@ -87,6 +108,18 @@ public struct LoadConfiguration: Sendable {
         return "--sample-every must be in (0, --duration] seconds"
       }
       if serverPID == nil { return "--sample-every needs --server-pid" }
+    }
+    if let stallAt {
+      if seats < 2 { return "--stall-at needs at least 2 seats" }
+      if mode == .idle { return "--stall-at needs moves: open, closed or play" }
+      if !(1...tables).contains(stallTables) { return "--stall-tables must be 1...--tables" }
+      if !(stallWindow > 0 && stallWindow <= 600) { return "--stall-window must be in (0, 600]" }
+      if !(stallEvery >= 0 && stallEvery <= 600) { return "--stall-every must be 0...600" }
+      let last = stallAt + Double(stallTables - 1) * stallEvery
+      if !(stallAt >= stallWindow && last + stallWindow <= duration) {
+        return
+          "--stall-at must leave --stall-window seconds of the window before the first stall and after the last"
+      }
     }
     if !(1...64).contains(threads) { return "--threads must be 1...64" }
     if !path.hasPrefix("/") || path.utf8.count > 256

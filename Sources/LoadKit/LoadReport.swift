@@ -140,6 +140,7 @@ public struct LoadReport: Sendable {
       ]
     }
     out += soakFields
+    out += stallFields
     if let before = serverBefore, let after = serverAfter {
       out.append(
         (

@@ -6,6 +6,23 @@ public struct LoopStatistics: Sendable {
   public var latency = Histogram<UInt64>(
     lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000,
     numberOfSignificantValueDigits: .three)
+  /// Stall runs: latency of moves scheduled in the window just before the stall.
+  public var latencyBeforeStall = Self.makeLatencyHistogram()
+  /// Stall runs: latency of moves scheduled in the window that starts with the stall.
+  public var latencyDuringStall = Self.makeLatencyHistogram()
+  /// Stall runs: latency of the moves made at the same time as the stall windows' (from the
+  /// first stall to the end of the last one's window) at tables not in their own stall window:
+  /// a control that the machine's ups and downs hit at the same moments.
+  public var latencyBesideStall = Self.makeLatencyHistogram()
+  /// Stall runs: seconds from the stall to the `away` of the stalled seat, one per table, as
+  /// its host saw it.
+  public var stallAwaySeconds: [Double] = []
+  /// Stall runs: seconds from the stall to the moment each stalled seat's socket was closed by
+  /// the server (reset or hung up), as its own client saw it.
+  public var stallCutSeconds: [Double] = []
+  /// Stall runs: the membership events (`join`, `leave`, `away`, `back`, `host`, `phase`,
+  /// `vote`, `spectators`) the hosts of the stalled tables saw after the stall, by kind.
+  public var stallTableEvents: [String: Int] = [:]
   /// Connections whose handshake completed.
   public var connected = 0
   /// Connections seated (players) or watching (spectators) with the board known.
@@ -54,9 +71,22 @@ public struct LoopStatistics: Sendable {
   /// Empty statistics.
   public init() {}
 
+  /// A histogram of microseconds, like ``latency``.
+  static func makeLatencyHistogram() -> Histogram<UInt64> {
+    Histogram<UInt64>(
+      lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000,
+      numberOfSignificantValueDigits: .three)
+  }
+
   /// Adds `other` into these.
   public mutating func merge(_ other: LoopStatistics) {
     latency.add(other.latency)
+    latencyBeforeStall.add(other.latencyBeforeStall)
+    latencyDuringStall.add(other.latencyDuringStall)
+    latencyBesideStall.add(other.latencyBesideStall)
+    stallAwaySeconds += other.stallAwaySeconds
+    stallCutSeconds += other.stallCutSeconds
+    stallTableEvents.merge(other.stallTableEvents, uniquingKeysWith: +)
     connected += other.connected
     ready += other.ready
     setupFailures += other.setupFailures

@@ -96,6 +96,27 @@ struct Matchismo: AsyncParsableCommand {
   var rateLimit = ServerConfiguration.defaults.rateLimit
 
   @Option(
+    name: .customLong("send-buffer"),
+    help: ArgumentHelp(
+      "Bytes of the kernel's send buffer per WebSocket connection (0: the kernel's own sizing, up to 4 MiB).",
+      valueName: "bytes"))
+  var sendBuffer = ServerConfiguration.defaults.sendBufferBytes
+
+  @Option(
+    name: .customLong("drain-timeout"),
+    help: ArgumentHelp(
+      "Seconds a connection may stay blocked (the client does not read: its receive window is shut) without progress before it is cut with 4000 (0: never).",
+      valueName: "seconds"))
+  var drainTimeout = ServerConfiguration.defaults.drainTimeout
+
+  @Option(
+    name: .customLong("max-connections-per-address"),
+    help:
+      "Most WebSocket connections one address may hold; one more is closed with 4002 (0: no limit; behind a proxy, limit there)."
+  )
+  var maxConnectionsPerAddress = ServerConfiguration.defaults.maxConnectionsPerAddress
+
+  @Option(
     help: ArgumentHelp(
       "A browser origin (scheme://host[:port]) allowed to open WebSockets besides the page's own; repeatable. '*' allows any.",
       valueName: "origin"))
@@ -143,6 +164,9 @@ struct Matchismo: AsyncParsableCommand {
     configuration.spectatorLimit = spectatorLimit
     configuration.executors = executors
     configuration.rateLimit = rateLimit
+    configuration.sendBufferBytes = sendBuffer
+    configuration.drainTimeout = drainTimeout
+    configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.allowedOrigins = allowedOrigin
     configuration.dataDirectory = dataDirectory
     configuration.databaseURL = databaseURL

@@ -62,6 +62,16 @@ struct ServerConfiguration: Sendable, Equatable {
   var executors = Self.defaultExecutors(cores: ProcessInfo.processInfo.activeProcessorCount)
   /// Messages per second one connection may send; the burst is twice as many.
   var rateLimit: Double = 20
+  /// Bytes of the kernel's send buffer per WebSocket connection (`SO_SNDBUF`); 0: the kernel's
+  /// own sizing (up to 4 MiB a socket). Measured in docs/BENCHMARKS.md, "Clients that do not
+  /// read".
+  var sendBufferBytes = 64 << 10
+  /// Seconds a connection may stay blocked (its client does not read) without progress before
+  /// it is cut (4000 "too slow"); 0: never.
+  var drainTimeout: Double = 5
+  /// Most WebSocket connections one address may hold at once; 0: no limit (the default: behind
+  /// a proxy every player comes from the proxy's address).
+  var maxConnectionsPerAddress = 0
   /// Browser origins allowed to open WebSockets besides the page's own (see
   /// `TransportConfiguration.allowedOrigins`).
   var allowedOrigins: [String] = []
@@ -189,6 +199,18 @@ struct ServerConfiguration: Sendable, Equatable {
     if !(0...Self.maxExecutors).contains(executors) {
       return "--executors must be 0...\(Self.maxExecutors)."
     }
+    if !(0...(16 << 20)).contains(sendBufferBytes) || (1..<4096).contains(sendBufferBytes) {
+      return "--send-buffer must be 0 (the kernel's sizing) or 4096...16777216 bytes."
+    }
+    if let problem = Self.secondsProblem(drainTimeout, "--drain-timeout", allowsZero: true) {
+      return problem
+    }
+    if drainTimeout > 0 && drainTimeout < 0.5 {
+      return "--drain-timeout must be 0 (never) or at least 0.5 seconds."
+    }
+    if !(0...1_000_000).contains(maxConnectionsPerAddress) {
+      return "--max-connections-per-address must be 0...1000000 (0: no limit)."
+    }
     // No upper bound: benchmarks lift the limit with a huge value (a closed loop).
     guard rateLimit.isFinite, rateLimit > 0 else {
       return "--rate-limit must be a positive number of messages per second."
@@ -227,6 +249,9 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.rateRefillPerSecond = rateLimit
     configuration.rateBurst = Self.rateBurst(forRateLimit: rateLimit)
     configuration.allowedOrigins = allowedOrigins
+    configuration.sendBufferBytes = sendBufferBytes
+    configuration.drainTimeoutSeconds = drainTimeout
+    configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     // With a journal a shutdown is a restart for the players: their games are kept.
     if journal { configuration.shutdownCloseReason = "server restarting; your game is kept" }
     return configuration

@@ -65,6 +65,36 @@ struct ConfigurationTests {
     }
   }
 
+  @Test func stallsAreStaggeredAndFitTheWindow() {
+    var configuration = LoadConfiguration()
+    configuration.tables = 20
+    configuration.duration = 35
+    configuration.stallAt = 5
+    configuration.stallTables = 16
+    configuration.stallEvery = 1.5
+    configuration.stallWindow = 5
+    #expect(configuration.problem == nil)
+    #expect(configuration.stallSecond(ofTable: 0) == 5)
+    #expect(configuration.stallSecond(ofTable: 15) == 27.5)
+    #expect(configuration.stallSecond(ofTable: 16) == nil)
+    // The last stall needs its window after it.
+    configuration.duration = 32
+    #expect(configuration.problem?.contains("--stall-at") == true)
+    configuration.duration = 35
+    // The first needs its window before it.
+    configuration.stallAt = 4
+    #expect(configuration.problem?.contains("--stall-at") == true)
+    configuration.stallAt = 5
+    configuration.stallTables = 21
+    #expect(configuration.problem?.contains("--stall-tables") == true)
+    configuration.stallTables = 16
+    configuration.seats = 1
+    #expect(configuration.problem?.contains("2 seats") == true)
+    configuration.seats = 4
+    configuration.mode = .idle
+    #expect(configuration.problem?.contains("--stall-at") == true)
+  }
+
   @Test func soakSamplingNeedsAServerAndFitsTheWindow() {
     var configuration = LoadConfiguration()
     configuration.duration = 600

@@ -22,6 +22,14 @@ import Testing
     (["--database", "postgres://ada@host"], "--database: no database name"),
     (["--database", "postgres://host/games"], "--database: no user name"),
     (["--database", "postgres://ada@host/games", "--no-journal"], "--database and --no-journal"),
+    (["--send-buffer", "100"], "--send-buffer"),
+    (["--send-buffer=-1"], "--send-buffer"),
+    (["--send-buffer", "99999999"], "--send-buffer"),
+    (["--drain-timeout", "nan"], "--drain-timeout"),
+    (["--drain-timeout=-1"], "--drain-timeout"),
+    (["--drain-timeout", "0.1"], "--drain-timeout"),
+    (["--drain-timeout", "1e300"], "--drain-timeout"),
+    (["--max-connections-per-address=-1"], "--max-connections-per-address"),
   ])
   func refusesNonsense(arguments: [String], option: String) {
     do {

@@ -22,6 +22,7 @@ import Testing
       "--tls-cert", "/c.pem", "--tls-key", "/k.pem", "--max-message-bytes", "4096",
       "--reconnect-grace", "30", "--countdown", "0", "--empty-table-grace", "5",
       "--spectator-limit", "7", "--rate-limit", "5", "--allowed-origin", "https://a.example",
+      "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
     ])
     var expected = ServerConfiguration()
     expected.host = "0.0.0.0"
@@ -37,6 +38,9 @@ import Testing
     expected.spectatorLimit = 7
     expected.rateLimit = 5
     expected.allowedOrigins = ["https://a.example"]
+    expected.sendBufferBytes = 32768
+    expected.drainTimeout = 2.5
+    expected.maxConnectionsPerAddress = 40
     #expect(command.serverConfiguration == expected)
 
     let transport = expected.transportConfiguration(webRoot: "/resolved")
@@ -46,6 +50,8 @@ import Testing
     #expect(transport.maxMessageBytes == 4096)
     #expect(transport.rateRefillPerSecond == 5 && transport.rateBurst == 10)
     #expect(transport.allowedOrigins == ["https://a.example"])
+    #expect(transport.sendBufferBytes == 32768 && transport.drainTimeoutSeconds == 2.5)
+    #expect(transport.maxConnectionsPerAddress == 40)
     #expect(transport.validationProblem() == nil)
 
     let lobby = expected.lobbyConfiguration
@@ -64,6 +70,9 @@ import Testing
     #expect(made.maxMessageBytes == transport.maxMessageBytes)
     #expect(made.rateBurst == transport.rateBurst)
     #expect(made.rateRefillPerSecond == transport.rateRefillPerSecond)
+    #expect(made.sendBufferBytes == transport.sendBufferBytes)
+    #expect(made.drainTimeoutSeconds == transport.drainTimeoutSeconds)
+    #expect(made.maxConnectionsPerAddress == transport.maxConnectionsPerAddress)
 
     let lobby = LobbyConfiguration()
     let madeLobby = server.lobbyConfiguration

@@ -17,6 +17,11 @@ enum MetricName {
   static let closes = "matchismo_closes_total"
   static let rateLimitCloses = "matchismo_rate_limit_closes_total"
   static let tooSlowCloses = "matchismo_too_slow_closes_total"
+  static let notReadingCuts = "matchismo_not_reading_cuts_total"
+  static let outboundWaitingConnections = "matchismo_outbound_waiting_connections"
+  static let outboundLargestWaitingBytes = "matchismo_outbound_largest_waiting_bytes"
+  static let addressLimitRefusals = "matchismo_address_limit_refusals_total"
+  static let outboundWaitSeconds = "matchismo_outbound_wait_seconds"
   static let queuedInboundBytes = "matchismo_inbound_queued_bytes"
   static let pausedConnections = "matchismo_inbound_paused_connections"
   static let sessions = "matchismo_sessions"
@@ -80,6 +85,11 @@ final class ServerMetrics: Sendable {
     factory.durationHistogramBuckets[MetricName.takeoverDelay] = [
       .milliseconds(500), .seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(5),
       .seconds(10), .seconds(30), .seconds(60),
+    ]
+    // Drain checks come every 0.25 s: a wait is a whole number of them.
+    factory.durationHistogramBuckets[MetricName.outboundWaitSeconds] = [
+      .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(3), .seconds(5),
+      .seconds(10), .seconds(30),
     ]
     self.factory = factory
     transport = TransportMetrics(factory: factory) { buffer in
@@ -179,6 +189,11 @@ final class TransportMetrics: Sendable {
   private let bytesOut: CoreMetrics.Counter
   private let rateLimitCloses: CoreMetrics.Counter
   private let tooSlowCloses: CoreMetrics.Counter
+  private let notReadingCuts: CoreMetrics.Counter
+  private let outboundWaitingConnections: CoreMetrics.Gauge
+  private let outboundLargestWaitingBytes: CoreMetrics.Gauge
+  private let addressLimitRefusals: CoreMetrics.Counter
+  private let outboundWait: CoreMetrics.Timer
   private let queuedInboundBytes: CoreMetrics.Gauge
   private let pausedConnections: CoreMetrics.Gauge
   private let moveLatency: CoreMetrics.Timer
@@ -196,6 +211,14 @@ final class TransportMetrics: Sendable {
     bytesOut = CoreMetrics.Counter(label: MetricName.bytesOut, factory: factory)
     rateLimitCloses = CoreMetrics.Counter(label: MetricName.rateLimitCloses, factory: factory)
     tooSlowCloses = CoreMetrics.Counter(label: MetricName.tooSlowCloses, factory: factory)
+    notReadingCuts = CoreMetrics.Counter(label: MetricName.notReadingCuts, factory: factory)
+    outboundWaitingConnections = CoreMetrics.Gauge(
+      label: MetricName.outboundWaitingConnections, factory: factory)
+    outboundLargestWaitingBytes = CoreMetrics.Gauge(
+      label: MetricName.outboundLargestWaitingBytes, factory: factory)
+    addressLimitRefusals = CoreMetrics.Counter(
+      label: MetricName.addressLimitRefusals, factory: factory)
+    outboundWait = CoreMetrics.Timer(label: MetricName.outboundWaitSeconds, factory: factory)
     queuedInboundBytes = CoreMetrics.Gauge(label: MetricName.queuedInboundBytes, factory: factory)
     pausedConnections = CoreMetrics.Gauge(label: MetricName.pausedConnections, factory: factory)
     moveLatency = CoreMetrics.Timer(label: MetricName.moveBroadcastLatency, factory: factory)
@@ -203,6 +226,8 @@ final class TransportMetrics: Sendable {
     connectionsOpen.record(0)
     queuedInboundBytes.record(0)
     pausedConnections.record(0)
+    outboundWaitingConnections.record(0)
+    outboundLargestWaitingBytes.record(0)
   }
 
   /// A WebSocket connection was established; `open` are open now.
@@ -246,6 +271,26 @@ final class TransportMetrics: Sendable {
 
   /// A connection's outbound queue overflowed (closed with 4000).
   func tooSlow() { tooSlowCloses.increment() }
+
+  /// A connection was blocked for the drain timeout without progress: it was cut (counted as a
+  /// 4000 close too).
+  func cutForNotReading() { notReadingCuts.increment() }
+
+  /// A connection came free after it had been found blocked at a drain check, `seconds` after
+  /// the first such check.
+  func outputDrained(afterWaiting seconds: Double) {
+    outboundWait.recordNanoseconds(Int64(seconds * 1e9))
+  }
+
+  /// A connection was refused at the per-address limit (closed with 4002).
+  func refusedAtAddressLimit() { addressLimitRefusals.increment() }
+
+  /// At the last drain check: the connections found blocked, and the most bytes waiting for one
+  /// of them (its queue and what its kernel has not sent).
+  func sampleOutbound(waitingConnections: Int, largestWaitingBytes: Int) {
+    outboundWaitingConnections.record(waitingConnections)
+    outboundLargestWaitingBytes.record(largestWaitingBytes)
+  }
 
   /// The transport's inbound back-pressure levels, as sampled now.
   func sampleInbound(queuedBytes: Int, pausedConnections paused: Int) {

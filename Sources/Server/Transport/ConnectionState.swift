@@ -34,6 +34,14 @@ final class ConnectionState {
   var lastAlive: Double
   /// Keepalive: where the server's PING is.
   var ping = PingState.none
+  /// Drain watch: where its clock is; nil while it is not blocked (see `DrainClock`).
+  var drainReading: DrainClock.Reading?
+  /// Whether the connection is on the service loop's drain-watch list.
+  var isDrainWatched = false
+  /// The peer's address, when the per-address limit counted it.
+  var countedAddress: String?
+  /// Refused right after its upgrade (the per-address limit): the consumer never hears of it.
+  var isRefused = false
 
   private var writeBuffer: UnsafeMutableRawPointer?
   private var writeBufferCapacity = 0

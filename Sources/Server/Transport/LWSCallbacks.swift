@@ -102,6 +102,13 @@ func keepaliveTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?
   Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().keepaliveTick()
 }
 
+/// The drain check (a repeating libev timer whose data is the service loop).
+func drainTimerCallback(
+  _ loop: OpaquePointer?, _ timer: UnsafeMutablePointer<ev_timer>?, _ events: Int32
+) {
+  Unmanaged<ServiceLoop>.fromOpaque(timer!.pointee.data).takeUnretainedValue().drainCheck()
+}
+
 /// Shutdown deadline (an lws timer).
 func shutdownDeadlineCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
   guard let sul, let owner = shim_timer_owner(sul) else { return }

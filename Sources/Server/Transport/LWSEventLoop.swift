@@ -31,6 +31,7 @@ final class LWSEventLoop {
   /// they wake it only while it waits (``TransportInbox/sleepUnlessPending()``).
   private var beforeWait: UnsafeMutablePointer<ev_prepare>?
   private var afterWait: UnsafeMutablePointer<ev_check>?
+  private var drainTimer: UnsafeMutablePointer<ev_timer>?
 
   /// Creates the libev loop and the lws context (which binds the port) for `configuration`;
   /// lws reaches `owner` through the context's user pointer and the timers' owner pointers.
@@ -101,6 +102,8 @@ final class LWSEventLoop {
     tick = shim_tick_start(loop, context, 1)
     beforeWait = shim_before_wait_start(loop, beforeWaitCallback, me)
     afterWait = shim_after_wait_start(loop, afterWaitCallback, me)
+    // A libev timer of its own rather than an lws one, which can fire up to a second late.
+    drainTimer = shim_repeat_start(loop, drainTimerCallback, me, configuration.drainCheckInterval)
     listeningPort = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
   }
 
@@ -144,6 +147,8 @@ final class LWSEventLoop {
     beforeWait = nil
     shim_after_wait_stop(loop, afterWait)
     afterWait = nil
+    shim_repeat_stop(loop, drainTimer)
+    drainTimer = nil
     lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
     lws_sul_cancel(&resources.handlerTimer.pointee.sul)
     lws_sul_cancel(&resources.keepaliveTimer.pointee.sul)

@@ -58,6 +58,17 @@ extension ServiceLoop {
     connections[id] = state
     session.pointee.state = Unmanaged.passUnretained(state).toOpaque()
     metrics?.connectionOpened(open: connections.count)
+    let fd = lws_get_socket_fd(wsi)
+    if configuration.sendBufferBytes > 0, fd >= 0 {
+      _ = shim_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
+    }
+    if addressLimit.isOn, let address = peerAddress(wsi) {
+      guard addressLimit.admit(address) else {
+        refuseOverAddressLimit(state, address: address)
+        return 0
+      }
+      state.countedAddress = address
+    }
     keepalive.opened(id, now: state.lastAlive)
     deliver(.opened(id))
     if shuttingDown {
@@ -65,6 +76,30 @@ extension ServiceLoop {
         state, code: 1001, reason: configuration.shutdownCloseReason, flushFirst: true)
     }
     return 0
+  }
+
+  /// The peer's address as lws names it, or nil.
+  private func peerAddress(_ wsi: OpaquePointer) -> String? {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+      guard let name = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else {
+        return nil
+      }
+      return String(cString: name)
+    }
+  }
+
+  /// A connection over the per-address limit: closed with 4002 and a reason a person can read,
+  /// never reported to the consumer (no lobby, no session).
+  private func refuseOverAddressLimit(_ state: ConnectionState, address: String) {
+    logger.notice(
+      "refusing a connection over the per-address limit",
+      metadata: ["address": "\(address)", "limit": "\(addressLimit.limit)"])
+    metrics?.refusedAtAddressLimit()
+    state.isRefused = true
+    state.ignoresInput = true
+    requestClose(
+      state, code: ServiceLoop.addressLimitCloseCode,
+      reason: "too many connections from your address", flushFirst: false)
   }
 
   // MARK: - Reading
@@ -165,7 +200,10 @@ extension ServiceLoop {
       return
     }
     // A non-empty queue always has a writable callback pending.
-    if wasEmpty { lws_callback_on_writable(state.wsi) }
+    if wasEmpty {
+      lws_callback_on_writable(state.wsi)
+      watchDrain(state)
+    }
   }
 
   /// `LWS_CALLBACK_SERVER_WRITEABLE`: exactly one write (lws wants no more per callback): the
@@ -213,12 +251,14 @@ extension ServiceLoop {
     session.pointee.established = 0
     session.pointee.state = nil
     let id = ConnectionID(rawValue: session.pointee.connection_id)
-    connections.removeValue(forKey: id)?.release()
+    let state = connections.removeValue(forKey: id)
+    state?.release()
+    if let address = state?.countedAddress { addressLimit.release(address) }
     metrics?.connectionClosed(open: connections.count)
     if gate.closed(id) {
       backPressure.pausedConnections.store(gate.paused.count, ordering: .sequentiallyConsistent)
     }
-    deliver(.closed(id))
+    if state?.isRefused != true { deliver(.closed(id)) }
     if shuttingDown && connections.isEmpty { stopLoop() }
   }
 }

@@ -13,6 +13,8 @@ import Protocol
 /// extensions (`+Connections`, `+Closing`, `+Keepalive`) carry them out. The state those
 /// extensions share is internal for their sake only: nothing but the service thread touches it.
 final class ServiceLoop {
+  /// The close code of a connection refused at the per-address limit.
+  static let addressLimitCloseCode: UInt16 = 4002
   let configuration: TransportConfiguration
   let logger: Logger
   let inbox: TransportInbox
@@ -44,6 +46,12 @@ final class ServiceLoop {
   var keepalive: KeepaliveTimer
   /// The connections whose keepalive slot came up, reused from tick to tick.
   var keepaliveDue: [ConnectionID] = []
+  /// When a connection whose output does not drain is cut.
+  let drainClock: DrainClock
+  /// The connections sent something since they last drained, looked at by every drain check.
+  var drainWatch: [ConnectionID] = []
+  /// Connections per peer address.
+  var addressLimit: AddressLimit
 
   /// A loop that reports to `continuation` and takes commands from `inbox`.
   init(
@@ -61,6 +69,9 @@ final class ServiceLoop {
     gate = BackPressureGate(backPressure)
     upgradeFilter = UpgradeFilter(configuration: configuration)
     http = HTTPResponseWriter(staticFiles: nil, metrics: metrics)
+    drainClock = DrainClock(
+      bound: configuration.drainTimeoutSeconds, checkInterval: configuration.drainCheckInterval)
+    addressLimit = AddressLimit(limit: configuration.maxConnectionsPerAddress)
     keepalive = KeepaliveTimer(
       pingIdleSeconds: Double(configuration.pingIdleSeconds),
       hangupIdleSeconds: Double(configuration.hangupIdleSeconds), now: MonotonicClock.now())

@@ -23,6 +23,20 @@ struct TransportConfiguration: Sendable {
   var outboundQueueFrameLimit: Int = 512
   /// Bytes that may wait for one connection; more drops its queue and closes it with 4000.
   var outboundQueueByteLimit: Int = 4 << 20
+  /// The kernel's send buffer of every WebSocket connection (`SO_SNDBUF`; Linux accounts twice
+  /// this), so that a peer that stops reading holds a known amount of kernel memory and the
+  /// outbound queue's bounds start counting early; 0 leaves the kernel's own sizing, which
+  /// grows a buffer up to `tcp_wmem`'s maximum (4 MiB by default).
+  var sendBufferBytes: Int = ServerConfiguration.defaults.sendBufferBytes
+  /// Seconds a connection may stay blocked (bytes unsent in the kernel or in lws' buffer: the
+  /// peer's window is shut) without progress before it is cut with 4000 "too slow"; 0 never
+  /// cuts (see `DrainClock`).
+  var drainTimeoutSeconds: Double = ServerConfiguration.defaults.drainTimeout
+  /// Seconds between two drain checks.
+  var drainCheckInterval: Double = 0.25
+  /// Most WebSocket connections one peer address may hold; one more is closed with 4002 right
+  /// after its upgrade. 0: no limit (see `AddressLimit`).
+  var maxConnectionsPerAddress: Int = ServerConfiguration.defaults.maxConnectionsPerAddress
   /// Messages a connection may send in a burst (token bucket size); an empty bucket closes the
   /// connection with 1008 "rate limit".
   var rateBurst: Double = ServerConfiguration.rateBurst(
@@ -76,6 +90,14 @@ struct TransportConfiguration: Sendable {
     if maxMessageBytes < 1 { return "maxMessageBytes must be at least 1" }
     if outboundQueueFrameLimit < 1 { return "outboundQueueFrameLimit must be at least 1" }
     if outboundQueueByteLimit < 1 { return "outboundQueueByteLimit must be at least 1" }
+    if sendBufferBytes < 0 { return "sendBufferBytes must be zero or more" }
+    if !(drainTimeoutSeconds >= 0) || !drainTimeoutSeconds.isFinite {
+      return "drainTimeoutSeconds must be zero or more"
+    }
+    if !(drainCheckInterval > 0) || !drainCheckInterval.isFinite {
+      return "drainCheckInterval must be more than zero"
+    }
+    if maxConnectionsPerAddress < 0 { return "maxConnectionsPerAddress must be zero or more" }
     if !(rateBurst >= 1) || !rateBurst.isFinite { return "rateBurst must be at least 1" }
     if !(rateRefillPerSecond >= 0) || !rateRefillPerSecond.isFinite {
       return "rateRefillPerSecond must be zero or more"

@@ -1,0 +1,46 @@
+import Histogram
+
+extension LoadReport {
+  /// A stall run's fields (none without ``LoadConfiguration/stallAt``): the table mates'
+  /// latency in the window before the stall and in the one that starts with it, the latency
+  /// at the other tables at the same moments (`stall_beside`), when the
+  /// stalled seats were seen `away` and cut (the latest of each, -1 if any is missing), and the
+  /// membership events seen at their tables.
+  var stallFields: [(String, Value)] {
+    guard let stallAt = configuration.stallAt else { return [] }
+    let s = statistics
+    let expected = configuration.stallTables
+    func latest(_ seconds: [Double]) -> Value {
+      seconds.count < expected ? .real(-1, 3) : .real(seconds.max() ?? -1, 3)
+    }
+    return [
+      ("stall_at_s", .real(stallAt, 1)),
+      ("stall_window_s", .real(configuration.stallWindow, 1)),
+      ("stall_tables", .int(expected)),
+      ("stall_every_s", .real(configuration.stallEvery, 1)),
+    ] + Self.latencyFields("stall_before", s.latencyBeforeStall)
+      + Self.latencyFields("stall_during", s.latencyDuringStall)
+      + Self.latencyFields("stall_beside", s.latencyBesideStall) + [
+        ("stall_aways", .int(s.stallAwaySeconds.count)),
+        ("stall_away_latest_s", latest(s.stallAwaySeconds)),
+        ("stall_cuts", .int(s.stallCutSeconds.count)),
+        ("stall_cut_latest_s", latest(s.stallCutSeconds)),
+        ("stall_events", .counts(s.stallTableEvents.map { ($0.key, $0.value) })),
+      ]
+  }
+
+  /// `prefix_n`, `prefix_p50_us`, `prefix_p99_us`, `prefix_p999_us` of `histogram`.
+  private static func latencyFields(_ prefix: String, _ histogram: Histogram<UInt64>)
+    -> [(String, Value)]
+  {
+    func at(_ p: Double) -> Value {
+      .int(histogram.totalCount == 0 ? 0 : Int(histogram.valueAtPercentile(p)))
+    }
+    return [
+      ("\(prefix)_n", .int(Int(histogram.totalCount))),
+      ("\(prefix)_p50_us", at(50)),
+      ("\(prefix)_p99_us", at(99)),
+      ("\(prefix)_p999_us", at(99.9)),
+    ]
+  }
+}

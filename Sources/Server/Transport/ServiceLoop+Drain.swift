@@ -1,0 +1,90 @@
+import CWebSockets
+
+/// Clients that do not read, on the service thread: a check every
+/// `TransportConfiguration.drainCheckInterval` looks at each connection that was sent
+/// something since it was last found unblocked, `DrainClock` decides, and this cuts the
+/// connections blocked too long without progress. Connections that were sent nothing cost
+/// nothing.
+extension ServiceLoop {
+  /// Puts `state` on the drain watch (it was just sent a frame into an empty queue).
+  func watchDrain(_ state: ConnectionState) {
+    guard !state.isDrainWatched else { return }
+    state.isDrainWatched = true
+    drainWatch.append(state.id)
+  }
+
+  /// The drain check: every watched connection is looked at once.
+  func drainCheck() {
+    let now = MonotonicClock.now()
+    var largest = 0
+    var blockedConnections = 0
+    var kept = 0
+    var cut = false
+    for index in drainWatch.indices {
+      let id = drainWatch[index]
+      guard let state = connections[id] else { continue }
+      let fd = lws_get_socket_fd(state.wsi)
+      let unsent = fd >= 0 ? max(0, Int(shim_unsent_bytes(fd))) : 0
+      let blocked = unsent > 0 || lws_partial_buffered(state.wsi) != 0
+      let acknowledged = blocked && fd >= 0 ? UInt64(max(0, shim_bytes_acknowledged(fd))) : 0
+      let before = state.drainReading
+      switch drainClock.check(
+        reading: &state.drainReading, blocked: blocked, acknowledged: acknowledged, now: now)
+      {
+      case .drained:
+        // How long an honest client was blocked: what the bound must stay well above.
+        if let before { metrics?.outputDrained(afterWaiting: now - before.since) }
+        // Frames still queued wait for the server, not for the peer: watched until written.
+        if state.outbound.isEmpty {
+          state.isDrainWatched = false
+          continue
+        }
+      case .waiting:
+        blockedConnections += 1
+        largest = max(largest, state.outbound.byteCount + unsent)
+      case .cut(let waited):
+        state.isDrainWatched = false
+        cutForNotReading(state, waitedSeconds: waited, unsent: unsent)
+        cut = true
+        continue
+      }
+      drainWatch[kept] = id
+      kept += 1
+    }
+    drainWatch.removeLast(drainWatch.count - kept)
+    if drainWatch.capacity > 4096 && drainWatch.count < drainWatch.capacity / 8 {
+      drainWatch.reserveCapacity(0)
+    }
+    // lws looks at due timeouts after each event it handles: wake it, so that the cut
+    // connections close now rather than at its next periodic wake.
+    if cut, let eventLoop { lws_cancel_service(eventLoop.context) }
+    metrics?.sampleOutbound(
+      waitingConnections: blockedConnections, largestWaitingBytes: largest)
+  }
+
+  /// Cuts a connection blocked for the bound: its queue is dropped, the consumer hears
+  /// `.closed` as for any drop (a player's seat shows `away`), and the socket is reset, so the
+  /// kernel frees what it held for the peer at once. No close frame: a peer that reads nothing
+  /// would never see it, and waiting for its window to open is what the bound ends. The close is
+  /// counted as 4000 "too slow", like a queue that overflows.
+  func cutForNotReading(_ state: ConnectionState, waitedSeconds: Double, unsent: Int) {
+    logger.info(
+      "output did not drain; cutting connection",
+      metadata: [
+        "connection": "\(state.id)", "waitedSeconds": "\(waitedSeconds)",
+        "queuedBytes": "\(state.outbound.byteCount)", "unsentBytes": "\(unsent)",
+      ])
+    metrics?.cutForNotReading()
+    metrics?.closing(code: 4000)
+    state.ignoresInput = true
+    state.inbound.reset()
+    state.outbound.removeAll()
+    // Nothing more is queued for it from now on.
+    _ = state.close.decideForViolation(code: 4000, reason: "too slow")
+    let fd = lws_get_socket_fd(state.wsi)
+    if fd >= 0 { _ = shim_reset_on_close(fd) }
+    // A timeout that fires at once: lws treats it as a violent death (no flush of its buffered
+    // partial frame, no half-closed wait) and reports `LWS_CALLBACK_CLOSED` on its next pass.
+    lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+  }
+}
