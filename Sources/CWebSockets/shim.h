@@ -80,7 +80,29 @@ __attribute__((unused)) static void shim_tick_fire(struct ev_loop *loop, ev_time
   lws_cancel_service((struct lws_context *)timer->data);
 }
 
-/// Starts a repeating libev timer that wakes `context` every `interval` seconds.
+/// Starts a repeating libev timer that calls `fire` every `interval` seconds, with `data` in the
+/// timer's `data`. Used where an lws timer (`lws_sul_schedule`) could fire late (see
+/// `shim_tick_start`).
+static inline ev_timer *shim_repeat_start(struct ev_loop *loop,
+                                          void (*fire)(struct ev_loop *, ev_timer *, int),
+                                          void *data, double interval) {
+  ev_timer *timer = calloc(1, sizeof *timer);
+  if (!timer) return NULL;
+  ev_timer_init(timer, fire, interval, interval);
+  timer->data = data;
+  ev_timer_start(loop, timer);
+  return timer;
+}
+
+/// Stops and frees a timer made by `shim_repeat_start`.
+static inline void shim_repeat_stop(struct ev_loop *loop, ev_timer *timer) {
+  if (!timer) return;
+  ev_timer_stop(loop, timer);
+  free(timer);
+}
+
+/// Starts a repeating libev timer that wakes `context` every `interval` seconds (stop it with
+/// `shim_repeat_stop`).
 ///
 /// Why: lws 4.1.6 with libev runs its own timers (`lws_set_timeout`, keepalive, `lws_sul_*`)
 /// from one private `ev_timer` that it re-arms with `ev_timer_set` + `ev_timer_start`; that
@@ -89,19 +111,7 @@ __attribute__((unused)) static void shim_tick_fire(struct ev_loop *loop, ev_time
 /// socket event, so a periodic wake bounds the lateness to `interval`.
 static inline ev_timer *shim_tick_start(struct ev_loop *loop, struct lws_context *context,
                                         double interval) {
-  ev_timer *timer = calloc(1, sizeof *timer);
-  if (!timer) return NULL;
-  ev_timer_init(timer, shim_tick_fire, interval, interval);
-  timer->data = context;
-  ev_timer_start(loop, timer);
-  return timer;
-}
-
-/// Stops and frees a timer made by `shim_tick_start`.
-static inline void shim_tick_stop(struct ev_loop *loop, ev_timer *timer) {
-  if (!timer) return;
-  ev_timer_stop(loop, timer);
-  free(timer);
+  return shim_repeat_start(loop, shim_tick_fire, context, interval);
 }
 
 /// Starts a watcher that calls `fire` each time the loop is about to wait for events (libev's
@@ -143,27 +153,6 @@ static inline void shim_after_wait_stop(struct ev_loop *loop, ev_check *watcher)
   if (!watcher) return;
   ev_check_stop(loop, watcher);
   free(watcher);
-}
-
-/// Starts a repeating libev timer that calls `fire` every `interval` seconds, with `data` in the
-/// timer's `data`. Used where an lws timer (`lws_sul_schedule`) could fire late (see
-/// `shim_tick_start`).
-static inline ev_timer *shim_repeat_start(struct ev_loop *loop,
-                                          void (*fire)(struct ev_loop *, ev_timer *, int),
-                                          void *data, double interval) {
-  ev_timer *timer = calloc(1, sizeof *timer);
-  if (!timer) return NULL;
-  ev_timer_init(timer, fire, interval, interval);
-  timer->data = data;
-  ev_timer_start(loop, timer);
-  return timer;
-}
-
-/// Stops and frees a timer made by `shim_repeat_start`.
-static inline void shim_repeat_stop(struct ev_loop *loop, ev_timer *timer) {
-  if (!timer) return;
-  ev_timer_stop(loop, timer);
-  free(timer);
 }
 
 /// Bytes the kernel holds for socket `fd` and has not sent yet (`SIOCOUTQNSD`): they wait for

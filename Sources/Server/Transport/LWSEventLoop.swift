@@ -141,7 +141,7 @@ final class LWSEventLoop {
   /// can wake it any more. Nothing of this object may be used afterwards but `resources`' memory
   /// until it is released.
   func destroy(detachWakes: () -> Void) {
-    shim_tick_stop(loop, tick)
+    shim_repeat_stop(loop, tick)
     tick = nil
     shim_before_wait_stop(loop, beforeWait)
     beforeWait = nil
