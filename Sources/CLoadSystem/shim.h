@@ -7,3 +7,11 @@
 /// `IP_BIND_ADDRESS_NO_PORT` (Linux 4.2+): a `bind` to an address with port 0 leaves the port to
 /// `connect`, which picks one unique for the whole 4-tuple.
 static inline int load_ip_bind_address_no_port(void) { return IP_BIND_ADDRESS_NO_PORT; }
+
+#include <sys/ioctl.h>
+
+/// Bytes received on socket `fd` and not read yet (`FIONREAD`), or -1.
+static inline int load_unread_bytes(int fd) {
+  int bytes = 0;
+  return ioctl(fd, FIONREAD, &bytes) < 0 ? -1 : bytes;
+}

@@ -91,6 +91,10 @@ final class Connection {
   var stalls = false
   /// It has stopped.
   var stalled = false
+  /// Stalled: the bytes its socket holds unread, and when that last grew (its window shut
+  /// then, or soon after).
+  var unreadBytes: Int32 = 0
+  var unreadGrewAt: UInt64 = 0
 
   /// A connection not yet started.
   init(index: Int, table: Int, role: Role, globalPlayer: Int, handshake: ClientHandshake) {

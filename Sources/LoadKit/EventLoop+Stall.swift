@@ -15,6 +15,7 @@ extension EventLoop {
   func markStallingSeats() {
     guard configuration.stallAt != nil else { return }
     stallBegan = Array(repeating: nil, count: min(configuration.stallTables, tables.count))
+    stallCutAt = stallBegan
     for table in stallBegan.indices {
       connections[stalledMember(of: table)].stalls = true
     }
@@ -46,6 +47,7 @@ extension EventLoop {
       let connection = connections[stalledMember(of: table)]
       guard connection.state == .open else { continue }
       connection.stalled = true
+      connection.unreadGrewAt = now
       connection.timerAt = .max
       pendingCount -= connection.pending.count
       connection.pending.removeAll()
@@ -56,11 +58,28 @@ extension EventLoop {
     }
   }
 
+  /// Watches each stalled seat's unread bytes: when they stop growing, its window has shut
+  /// (the server's writes stop leaving), and the server's clock starts.
+  func watchStalledSockets(now: UInt64) {
+    for table in stallBegan.indices where stallBegan[table] != nil {
+      let connection = connections[stalledMember(of: table)]
+      guard connection.stalled, connection.fd >= 0 else { continue }
+      let unread = load_unread_bytes(connection.fd)
+      if unread > connection.unreadBytes {
+        connection.unreadBytes = unread
+        connection.unreadGrewAt = now
+      }
+    }
+  }
+
   /// The server closed a stalled seat's connection (epoll reports an error or a hang-up on a
-  /// socket nobody reads): the time since its stall is recorded and the socket closed.
+  /// socket nobody reads): the time since its stall and since its window shut are recorded,
+  /// and the socket closed.
   func stalledSeatEnded(_ connection: Connection, now: UInt64) {
     if stallBegan.indices.contains(connection.table), let began = stallBegan[connection.table] {
       statistics.stallCutSeconds.append(Double(now &- began) / 1e9)
+      statistics.stallCutAfterShutSeconds.append(Double(now &- connection.unreadGrewAt) / 1e9)
+      stallCutAt[connection.table] = now
     }
     closeSocket(connection)
   }
@@ -104,6 +123,9 @@ extension EventLoop {
       statistics.stallTableEvents[kind, default: 0] += 1
       if kind == "away", event["seat"]?.int == stalledSeat {
         statistics.stallAwaySeconds.append(Double(now &- began) / 1e9)
+        // The cut is seen first when the host's loop handles both in one pass; else 0.
+        let cut = stallCutAt[connection.table] ?? now
+        statistics.stallAwayAfterCutSeconds.append(Double(now &- min(cut, now)) / 1e9)
       }
     }
   }

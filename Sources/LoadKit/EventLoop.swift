@@ -54,6 +54,8 @@ final class EventLoop {
   /// When each table with a stalling seat stalled (``LoadConfiguration/stallAt``), monotonic
   /// ns; nil until then.
   var stallBegan: [UInt64?] = []
+  /// When each table's stalled seat was seen cut, monotonic ns; nil until then.
+  var stallCutAt: [UInt64?] = []
   /// The epoll tag of the timerfd (connections use their index).
   private static let timerTag = UInt64.max
   /// Nanoseconds between one player's moves in the open loop.
@@ -141,7 +143,10 @@ final class EventLoop {
         timeline = shared
         scheduleStart(shared)
       }
-      if let timeline, !stallBegan.isEmpty { beginDueStalls(now: now, timeline: timeline) }
+      if let timeline, !stallBegan.isEmpty {
+        beginDueStalls(now: now, timeline: timeline)
+        watchStalledSockets(now: now)
+      }
       if let timeline, !windowEnded, now >= timeline.windowEnd {
         windowEnded = true
         statistics.heldAtWindowEnd = connections.count(where: { $0.state == .open })

@@ -21,12 +21,28 @@ extension LoadReport {
     ] + Self.latencyFields("stall_before", s.latencyBeforeStall)
       + Self.latencyFields("stall_during", s.latencyDuringStall)
       + Self.latencyFields("stall_beside", s.latencyBesideStall) + [
+        ("stall_during_over_beside_p99x110_pct", Self.shareOver(s, factor: 1.1)),
         ("stall_aways", .int(s.stallAwaySeconds.count)),
         ("stall_away_latest_s", latest(s.stallAwaySeconds)),
         ("stall_cuts", .int(s.stallCutSeconds.count)),
         ("stall_cut_latest_s", latest(s.stallCutSeconds)),
+        ("stall_cut_after_shut_latest_s", latest(s.stallCutAfterShutSeconds)),
+        ("stall_away_after_cut_latest_s", latest(s.stallAwayAfterCutSeconds)),
         ("stall_events", .counts(s.stallTableEvents.map { ($0.key, $0.value) })),
       ]
+  }
+
+  /// The share (%) of the moves during the stalls slower than `factor` × the p99 of the moves
+  /// beside them: at most 1 % when the stalls' p99 is within that factor, give or take the
+  /// sampling error of a tail.
+  private static func shareOver(_ s: LoopStatistics, factor: Double) -> Value {
+    guard s.latencyDuringStall.totalCount > 0, s.latencyBesideStall.totalCount > 0 else {
+      return .real(-1, 3)
+    }
+    let limit = UInt64(Double(s.latencyBesideStall.valueAtPercentile(99)) * factor)
+    let over = s.latencyDuringStall.count(
+      within: (limit + 1)...Swift.max(limit + 1, s.latencyDuringStall.max))
+    return .real(Double(over) / Double(s.latencyDuringStall.totalCount) * 100, 3)
   }
 
   /// `prefix_n`, `prefix_p50_us`, `prefix_p99_us`, `prefix_p999_us` of `histogram`.

@@ -20,6 +20,12 @@ public struct LoopStatistics: Sendable {
   /// Stall runs: seconds from the stall to the moment each stalled seat's socket was closed by
   /// the server (reset or hung up), as its own client saw it.
   public var stallCutSeconds: [Double] = []
+  /// Stall runs: seconds from the moment each stalled seat's unread bytes stopped growing (its
+  /// window shut: the server's clock starts then) to its cut.
+  public var stallCutAfterShutSeconds: [Double] = []
+  /// Stall runs: seconds from each stalled seat's cut to its `away` at its host (0 when the
+  /// host saw the `away` first).
+  public var stallAwayAfterCutSeconds: [Double] = []
   /// Stall runs: the membership events (`join`, `leave`, `away`, `back`, `host`, `phase`,
   /// `vote`, `spectators`) the hosts of the stalled tables saw after the stall, by kind.
   public var stallTableEvents: [String: Int] = [:]
@@ -86,6 +92,8 @@ public struct LoopStatistics: Sendable {
     latencyBesideStall.add(other.latencyBesideStall)
     stallAwaySeconds += other.stallAwaySeconds
     stallCutSeconds += other.stallCutSeconds
+    stallCutAfterShutSeconds += other.stallCutAfterShutSeconds
+    stallAwayAfterCutSeconds += other.stallAwayAfterCutSeconds
     stallTableEvents.merge(other.stallTableEvents, uniquingKeysWith: +)
     connected += other.connected
     ready += other.ready

@@ -6,13 +6,22 @@ import { byId } from './dom.js';
 
 const TOAST_MS = 3500;
 
+/** The close code of a connection refused because its address holds too many (the server's
+ * --max-connections-per-address). */
+export const TOO_MANY_FROM_ADDRESS = 4002;
+
 /** What #connection says for each state of net.js. */
 export function connectionText(state, detail = {}) {
+  const retry = `retrying in ${Math.max(1, Math.round((detail.delay ?? 0) / 1000))} s`;
+  const lost =
+    detail.code === TOO_MANY_FROM_ADDRESS
+      ? `Too many connections from your address — ${retry}`
+      : `Connection lost — ${retry}`;
   const text = {
     idle: 'Not connected',
     connecting: 'Connecting…',
     online: 'Online',
-    reconnecting: `Connection lost — retrying in ${Math.max(1, Math.round((detail.delay ?? 0) / 1000))} s`,
+    reconnecting: lost,
     stopped: 'Offline',
   }[state];
   return text ?? state;

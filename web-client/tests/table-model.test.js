@@ -73,6 +73,12 @@ test('the connection line says each state of the connection', () => {
   assert.equal(connectionText('reconnecting', { delay: 2400 }), 'Connection lost — retrying in 2 s');
   assert.equal(connectionText('reconnecting', { delay: 100 }), 'Connection lost — retrying in 1 s');
   assert.equal(connectionText('odd'), 'odd');
+  // Refused at the server's per-address limit: said so, and tried again like any drop.
+  assert.equal(
+    connectionText('reconnecting', { delay: 3000, code: 4002, reason: 'too many connections from your address' }),
+    'Too many connections from your address — retrying in 3 s',
+  );
+  assert.equal(connectionText('reconnecting', { delay: 3000, code: 4000 }), 'Connection lost — retrying in 3 s');
 });
 
 test('the board takes the keyboard when a game starts for a player, not again, not under a dialog', () => {
