@@ -379,8 +379,12 @@ def test_an_invite_link_asks_for_a_name_first(server, browsers):
     host.find_element(By.ID, "create-private").click()
     WebDriverWait(host, 15).until(lambda d: d.find_element(By.ID, "table-code").get_attribute("textContent").strip())
     code = host.find_element(By.ID, "table-code").get_attribute("textContent").strip()
-    guest.get(f"{server.http_url}#/t/{code}")
+    # The share link names the game, and the invitation says which (issue 21).
+    link = host.find_element(By.ID, "share-link").get_attribute("href")
+    assert link == f"{server.http_url}#/t/{code}/set", link
+    guest.get(link)
     WebDriverWait(guest, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    assert guest.find_element(By.ID, "invite-name-title").text == "You are invited to a game of Set"
     # An empty name is not taken; a name is.
     guest.find_element(By.ID, "invite-join").click()
     WebDriverWait(guest, 5).until(lambda d: d.find_element(By.ID, "invite-name-problem").is_displayed())
@@ -390,3 +394,23 @@ def test_an_invite_link_asks_for_a_name_first(server, browsers):
     names = guest.execute_script("return [...document.querySelectorAll('#scoreboard .name')].map((e) => e.textContent)")
     assert "Bob" in " ".join(names), names
     assert guest.execute_script("return localStorage.getItem('matchismo.name')") == "Bob"
+
+
+def test_leaving_a_table_on_a_phone_shows_the_lobby_from_its_top(server, browsers):
+    """Issue 21: on a phone the lobby came back scrolled down to the table list, where the player
+    had been before taking a seat."""
+    driver = browsers()
+    set_viewport(driver, 390, 844, mobile=True)
+    driver.get(server.http_url)
+    driver.find_element(By.ID, "name").send_keys("Kim")
+    lobby_top = "return document.getElementById('lobby').scrollTop"
+    driver.execute_script("const l = document.getElementById('lobby'); l.scrollTop = l.scrollHeight")
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(lobby_top) > 100)
+    driver.execute_script("document.getElementById('play-solo').click()")
+    WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "table").is_displayed())
+    driver.find_element(By.ID, "leave").click()
+    if driver.find_element(By.ID, "confirm-leave").is_displayed():
+        driver.find_element(By.ID, "confirm-leave-yes").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
+    assert driver.execute_script(lobby_top) == 0
+    assert not severe_errors(driver), severe_errors(driver)

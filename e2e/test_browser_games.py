@@ -140,7 +140,8 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     driver = browsers()
     play_solo(driver, server.http_url, "concentration", {"pairs": 4, "theme": 0})
     assert len(driver.find_elements(By.CSS_SELECTOR, CARDS)) == 8
-    assert text_of(driver, "table-settings-text").startswith("4 pairs")
+    # The settings line names the theme (issue 21: it used to leave it out).
+    assert text_of(driver, "table-settings-text") == "4 pairs · Animals · no turn limit"
     assert text_of(driver, "turn-text") == "Your turn"
     assert text_of(driver, "flips") == "0"
 
@@ -199,6 +200,8 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     assert re.match(r"^Time played \d+:\d\d$", text_of(driver, "gameover-time")), text_of(driver, "gameover-time")
     assert driver.find_element(By.ID, "play-again").text == "Play again"
     assert driver.find_element(By.ID, "back-to-lobby").is_displayed()
+    # The toolbar's re-deal gives way to "Play again" (issue 21: both showed).
+    assert not driver.find_element(By.ID, "redeal").is_displayed()
     driver.save_screenshot("/tmp/concentration-over.png")
 
     # Back to the lobby leaves the table (Play again: see the game for two).
@@ -515,6 +518,8 @@ def test_concentration_for_two_ends_with_standings_and_a_vote_to_play_again(star
     for driver in (ann, bob):
         assert driver.find_element(By.ID, "play-again").text == "Vote to play again"
         assert driver.find_element(By.ID, "back-to-lobby").is_displayed()
+        # No second "Vote to re-deal" beside it (issue 21).
+        assert not driver.find_element(By.ID, "redeal").is_displayed()
     ann.find_element(By.ID, "play-again").click()
     WebDriverWait(bob, 5).until(lambda d: d.find_element(By.ID, "gameover-vote").is_displayed())
     needed = int(re.match(r"^1 of (\d+) want to play again$", text_of(bob, "gameover-vote")).group(1))

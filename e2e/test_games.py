@@ -604,11 +604,13 @@ async def settings_checks(url):
     t = await opened({"type": "playSolo", "game": "concentration", "boardSize": 20, "theme": 2})
     s = t["settings"]
     assert s["boardSize"] == 20 and s["turnBased"] and s["faceDown"] and s["scoring"] == "custom", s
+    assert s["theme"] == 2, s
     assert len(t["board"]) == 20 and t["turn"] == 0 and "turnSeconds" not in t, t  # no clock alone
 
     t = await opened({"type": "createTable", "game": "concentration", "seats": 3, "theme": 5,
                       "boardSize": 8})
     assert t["turnSeconds"] == 30 and t["settings"]["boardSize"] == 8 and t["phase"] == "waiting", t
+    assert t["settings"]["theme"] == 5, t["settings"]
 
     t = await opened({"type": "createTable", "game": "concentration", "seats": 2, "turnSeconds": 0})
     assert "turnSeconds" not in t, t

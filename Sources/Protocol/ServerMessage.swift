@@ -336,6 +336,8 @@ public enum ServerMessage {
     members.append(("scoring", .string(s.scoring?.rawValue ?? "custom")))
     if s.faceDown { members.append(("faceDown", .bool(true))) }
     if s.turnBased { members.append(("turnBased", .bool(true))) }
+    // Concentration (face down, in turns) is the game whose emoji deck has themes.
+    if s.faceDown && s.turnBased { members.append(("theme", .int(s.theme))) }
     if selectionsHidden { members.append(("showSelections", .bool(false))) }
     return .object(members)
   }

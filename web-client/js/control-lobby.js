@@ -24,7 +24,7 @@ export function subscribeLobby(c, fx, ctx) {
 export function enterLobby(c, fx, ctx) {
   subscribeLobby(c, fx, ctx);
   const route = parseRoute(ctx.hash ?? '');
-  if (route.view === 'table') joinByLink(c, fx, ctx, route.code);
+  if (route.view === 'table') joinByLink(c, fx, ctx, route.code, route.game);
   else if (route.view === 'replay' && c.replay?.id !== route.record) openReplay(c, fx, ctx, route.record);
   else if (c.replay?.status === 'loading') requestRecord(c, fx, ctx);
   if (c.scores.open) requestScores(c, fx, ctx);

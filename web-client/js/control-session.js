@@ -56,14 +56,14 @@ export function act(c, fx, ctx, intent) {
 }
 
 /** An invite link: join under the name typed, or, with none yet, ask for one first (or just
- * watch, which needs no name). */
-export function joinByLink(c, fx, ctx, code) {
+ * watch, which needs no name); `game` is the link's game when it names one. */
+export function joinByLink(c, fx, ctx, code, game = null) {
   if (messages.normalizeName(ctx.typed) !== '') {
     act(c, fx, ctx, { kind: 'join', code });
     return;
   }
   c.inviteCode = code;
-  fx.push({ type: 'inviteName', code });
+  fx.push({ type: 'inviteName', code, game });
 }
 
 /** `welcome`: a resumed session waits for its table; a new one has lost any table it had; an

@@ -83,7 +83,7 @@ export function snapshot(c, fx, ctx, message) {
   forgetPending(c, fx);
   const code = next.table.code;
   fx.push({ type: 'rememberTable', code });
-  if (code !== null) fx.push({ type: 'hash', hash: tableHash(code) });
+  if (code !== null) fx.push({ type: 'hash', hash: tableHash(code, next.table.game) });
   if (changedTable) {
     fx.push({ type: 'tableChanged' });
     c.playingSince = null;

@@ -45,7 +45,8 @@
 //   tableChanged               a different table: the history view closes
 //   leftTable                  no table any more: reset the table view (history, zoom, clocks)
 //   dialog {name, open}        open or close a dialog
-//   inviteName {code}          ask for a name before joining through an invite link
+//   inviteName {code, game}    ask for a name before joining through an invite link (game: its
+//                              game when the link names it, else null)
 //   inviteProblem {text}       what is wrong with the name typed in that dialog
 //   settingsProblem {text}     the server refused the new table's settings
 //   tablesEmpty {text}         the text in place of the lobby's list
@@ -200,7 +201,7 @@ const HANDLERS = {
     if (route.view === 'table') {
       if (table !== null && table.code === route.code) return;
       // A seat is taken under the name typed (act starts a new session when it changed).
-      if (event.connection === 'online') joinByLink(c, fx, event, route.code);
+      if (event.connection === 'online') joinByLink(c, fx, event, route.code, route.game);
     } else if (table !== null) {
       leave(c, fx, event);
     }

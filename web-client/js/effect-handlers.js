@@ -50,7 +50,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
       dialogs.set('confirm-redeal', false);
     },
     dialog: (e) => dialogs.set(e.name, e.open),
-    inviteName: () => lobby.askInviteName(),
+    inviteName: (e) => lobby.askInviteName(e.game),
     inviteProblem: (e) => lobby.inviteProblem(e.text),
     settingsProblem: (e) => lobby.settingsProblem(e.text),
     tablesEmpty: (e) => lobby.tablesEmpty(e.text),

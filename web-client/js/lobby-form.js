@@ -2,7 +2,7 @@
 // and which table settings the player changed (only those are sent; the others keep the server's
 // defaults, which differ alone and with others).
 
-import { GAME_IDS } from './games.js';
+import { GAME_IDS, gameInfo } from './games.js';
 import { settingsFields } from './table-settings.js';
 import { MAX_SEATS } from './seats.js';
 
@@ -32,4 +32,10 @@ export function changedSettings(game, touched, values, seats) {
   const changed = {};
   for (const [name, value] of Object.entries(values)) if (touched.has(name)) changed[name] = value;
   return settingsFields(game, changed, seats);
+}
+
+/** The invite dialog's title: which game, when the link names one ("You are invited to a game
+ * of Set"); old links name none. */
+export function inviteTitle(game) {
+  return GAME_IDS.includes(game) ? `You are invited to a game of ${gameInfo(game).title}` : 'You are invited to a game';
 }

@@ -7,7 +7,7 @@ import * as messages from './messages.js';
 import { gameLabel, joinable, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
 import { gameInfo } from './games.js';
 import { settingsForm } from './table-settings.js';
-import { changedSettings, pickedGame, seatsOf, settingValue } from './lobby-form.js';
+import { changedSettings, inviteTitle, pickedGame, seatsOf, settingValue } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
 import { byId, cell } from './dom.js';
 
@@ -22,6 +22,7 @@ export class LobbyView {
       'home-form', 'name', 'name-problem', 'seats', 'quick-match', 'create-private', 'join-code', 'join', 'tables',
       'tables-body', 'tables-empty', 'game-picker', 'lobby-title', 'lobby-lede', 'settings-fields', 'settings-problem',
       'invite-name', 'invite-name-form', 'invite-name-field', 'invite-name-problem', 'invite-watch',
+      'invite-name-title',
     ]);
     /** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
     this.game = pickedGame(loadGame(local));
@@ -175,9 +176,10 @@ export class LobbyView {
     this.showNameProblem();
   }
 
-  /** An invite link without a name: ask for one. */
-  askInviteName() {
+  /** An invite link without a name: ask for one, saying which game when the link names it. */
+  askInviteName(game = null) {
     const { el } = this;
+    el['invite-name-title'].textContent = inviteTitle(game);
     el['invite-name-field'].value = '';
     el['invite-name-problem'].hidden = true;
     if (!el['invite-name'].open) el['invite-name'].showModal();

@@ -40,9 +40,13 @@ export class PageView {
   showView(view) {
     const { el } = this;
     const wasReplay = !el.replay.hidden;
+    // The lobby scrolls in its own box, which kept its place while hidden: a player who had
+    // scrolled down to the list came back from a table to the list, not the lobby's top (issue 21).
+    const backToLobby = view === 'lobby' && el.lobby.hidden;
     el.lobby.hidden = view !== 'lobby';
     el.table.hidden = view !== 'table';
     el.replay.hidden = view !== 'replay';
+    if (backToLobby) el.lobby.scrollTop = 0;
     if (view === 'table') this.screens.table.show();
     if (view === 'replay') this.screens.replay.show(wasReplay);
   }

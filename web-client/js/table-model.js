@@ -20,6 +20,7 @@ export function tableModel(state) {
   const voted = table.vote !== null && table.you !== null && table.vote.seats.includes(table.you);
   const vote = voteLabel(table.vote);
   const gameoverVote = solo ? '' : playAgainText(table.vote);
+  const gameOver = table.over && Array.isArray(table.standings);
   return {
     // Concentration is turn-based: the board waits while another seat has the turn.
     boardDisabled: !mayChoose(state),
@@ -38,8 +39,9 @@ export function tableModel(state) {
     startHidden: !(table.phase === 'waiting' && isHost(state)),
     hintHidden: !solo || spectator || !gameInfo(table.game).hint,
     hintDisabled: table.over || table.phase !== 'playing',
-    // Re-deal is a vote at every multiplayer table (the host's too); alone it is at will.
-    redealHidden: spectator || !live,
+    // Re-deal is a vote at every multiplayer table (the host's too); alone it is at will. Once
+    // the game is over, the game-over box's "play again" is that button (issue 21: both showed).
+    redealHidden: spectator || !live || gameOver,
     redealText: redealLabel({ host: solo, voted }),
     redealDisabled: !solo && voted,
     vote,
@@ -47,7 +49,7 @@ export function tableModel(state) {
     playAgainText: solo ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again',
     playAgainDisabled: !solo && voted,
     gameoverVote,
-    gameOver: table.over && Array.isArray(table.standings),
+    gameOver,
     ticking: table.countdownUntil !== null || table.turnUntil !== null || table.players.some((p) => p.awayUntil !== null),
   };
 }

@@ -91,7 +91,7 @@ export class TableView {
     el.invite.hidden = m.inviteHidden;
     if (table.code !== null) {
       el['table-code'].textContent = table.code;
-      el['share-link'].href = shareLink(window.location, table.code);
+      el['share-link'].href = shareLink(window.location, table.code, table.game);
     }
     el.spectators.textContent = m.spectators;
     el.spectators.dataset.count = String(table.spectators);

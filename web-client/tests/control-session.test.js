@@ -83,11 +83,18 @@ test('a welcome without a table subscribes to the lobby; an invite link in the a
   ]);
 });
 
+test('an invite link that names its game says which when it asks for a name (issue 21)', () => {
+  const { send } = setUp({ typed: '', hash: '#/t/ABCD234XYZ/concentration' });
+  send({ type: 'hello' });
+  const fx = send({ type: 'message', message: { type: 'welcome' } });
+  assert.deepEqual(fx.at(-1), { type: 'inviteName', code: 'ABCD234XYZ', game: 'concentration' });
+});
+
 test('an invite link without a name asks for one; a bad one is refused, a good one joins', () => {
   const { send } = setUp({ typed: '', hash: '#/t/ABCD234XYZ' });
   send({ type: 'hello' });
   const fx = send({ type: 'message', message: { type: 'welcome' } });
-  assert.deepEqual(fx.at(-1), { type: 'inviteName', code: 'ABCD234XYZ' });
+  assert.deepEqual(fx.at(-1), { type: 'inviteName', code: 'ABCD234XYZ', game: null });
   assert.deepEqual(sent(fx).map((m) => m.type), ['lobby']);
   assert.deepEqual(send({ type: 'inviteSubmit', raw: '  ' }), [{ type: 'inviteProblem', text: 'Type a name to take a seat.' }]);
   // The hello carried no name: the join waits for a session under the new one.

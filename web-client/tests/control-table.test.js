@@ -14,7 +14,8 @@ test('a snapshot shows the table and puts its code in the address; a spectator i
   send({ type: 'hello' });
   send({ type: 'message', message: { type: 'welcome' } });
   const fx = send({ type: 'message', message: { type: 'snapshot', table: table() } });
-  assert.deepEqual(fx.find((e) => e.type === 'hash'), { type: 'hash', hash: '#/t/ABCD234XYZ' });
+  // The address names the game too, so that an invitation can say which (issue 21).
+  assert.deepEqual(fx.find((e) => e.type === 'hash'), { type: 'hash', hash: '#/t/ABCD234XYZ/set' });
   assert.deepEqual(fx.find((e) => e.type === 'rememberTable'), { type: 'rememberTable', code: 'ABCD234XYZ' });
   assert.deepEqual(types(fx).slice(-3), ['tableChanged', 'view', 'render']);
   const watcher = setUp();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SEATS, changedSettings, pickedGame, seatsOf, settingValue } from '../js/lobby-form.js';
+import { DEFAULT_SEATS, changedSettings, inviteTitle, pickedGame, seatsOf, settingValue } from '../js/lobby-form.js';
 import { MAX_SEATS } from '../js/seats.js';
 
 test('a game this client does not know (stored long ago, or made up) is Set', () => {
@@ -29,4 +29,11 @@ test('a redrawn select keeps the value the player chose, else follows the defaul
   assert.equal(settingValue('pairs', new Set(['pairs']), kept, field), '6');
   assert.equal(settingValue('pairs', new Set(), kept, field), '8');
   assert.equal(settingValue('pairs', new Set(['pairs']), new Map(), field), '8', 'another game: nothing kept');
+});
+
+test('the invite dialog says which game when the link names it (issue 21)', () => {
+  assert.equal(inviteTitle('set'), 'You are invited to a game of Set');
+  assert.equal(inviteTitle('concentration'), 'You are invited to a game of Concentration');
+  assert.equal(inviteTitle(null), 'You are invited to a game');
+  assert.equal(inviteTitle('poker'), 'You are invited to a game');
 });

@@ -30,6 +30,17 @@ test('having voted, the buttons say so and wait; alone, re-deal and play again a
   assert.deepEqual([solo.hintHidden, solo.redealText, solo.playAgainText, solo.gameoverVote], [false, 'Re-deal', 'Play again', '']);
 });
 
+test('at game over the re-deal button gives way to the game-over box\'s "play again"', () => {
+  const standings = [{ seat: 0, rank: 1 }, { seat: 1, rank: 2 }];
+  const over = tableModel(state({ phase: 'finished', over: true, standings }));
+  assert.deepEqual([over.gameOver, over.redealHidden, over.playAgainHidden], [true, true, false]);
+  assert.equal(over.playAgainText, 'Vote to play again');
+  const soloOver = tableModel(state({ seats: 1, players: [players[1]], host: 1, phase: 'finished', over: true, standings }));
+  assert.deepEqual([soloOver.redealHidden, soloOver.playAgainText], [true, 'Play again']);
+  // Still playing: the button is there.
+  assert.equal(tableModel(state()).redealHidden, false);
+});
+
 test('a spectator sees no numbers of their own and cannot choose; the host of a waiting table may start', () => {
   const watching = tableModel(state({ you: undefined }));
   assert.deepEqual([watching.spectator, watching.boardDisabled, watching.redealHidden, watching.playAgainHidden, watching.flipsHidden], [true, true, true, true, true]);
