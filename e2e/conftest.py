@@ -6,6 +6,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 import pytest
 import shutil
@@ -16,6 +17,17 @@ from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = os.environ.get("MATCHISMO_BIN", str(ROOT / ".build" / "debug" / "matchismo"))
+
+
+def scrape_metric(port, name):
+    """The sum of every sample of metric `name` on the `/metrics` of the server at `port`; a name
+    with its labels (`x{code="4000"}`) is that one sample."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    if "{" in name:
+        return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith(name) and line[len(name)] in " {")
 
 
 def free_port() -> int:

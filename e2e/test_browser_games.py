@@ -610,6 +610,25 @@ SHOWN_CARDS = ("return [...document.querySelectorAll(arguments[0])]"
                ".map((e) => Number(e.getAttribute('data-card-id')));")
 
 
+def seat_two_through_the_front_door(ann, bob, door, ann_node, bob_node):
+    """Ann, her page pinned to `ann_node` behind the front door at `door` (http), makes a
+    private Set table for two; Bob, his page pinned to `bob_node`, follows its share link. Both
+    wait until the game plays. Returns the table's invite code."""
+    ann.get(door + f"?node={ann_node}")
+    ann.find_element(By.ID, "name").send_keys("Ann")
+    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
+    ann.find_element(By.ID, "create-private").click()
+    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
+    code = text_of(ann, "table-code")
+    bob.get(door + f"?node={bob_node}")
+    bob.find_element(By.ID, "name").send_keys("Bob")
+    bob.get(door + f"?node={bob_node}#/t/{code}")
+    for driver in (ann, bob):
+        WebDriverWait(driver, 15).until(
+            lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    return code
+
+
 def claim_a_set(player, everyone):
     """`player` claims a set it finds on its own page by clicking its cards; returns it once every
     page in `everyone` has seen its cards go (or the game end), or None when its board has none."""

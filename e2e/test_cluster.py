@@ -14,11 +14,10 @@ import pathlib
 import subprocess
 import tempfile
 import time
-import urllib.request
 
 import pytest
 
-from conftest import BINARY, ROOT, RunningServer, free_port
+from conftest import BINARY, ROOT, RunningServer, free_port, scrape_metric
 from mp_support import FAST, converge, run, until_playing
 from protocol_client import LiveClient, find_sets
 from test_records import ask, play_set_to_the_end
@@ -35,10 +34,7 @@ class Node:
 
     def metric(self, name):
         """The sum of every sample of metric `name` on this node's /metrics."""
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as answer:
-            text = answer.read().decode()
-        return sum(float(line.split()[-1]) for line in text.splitlines()
-                   if line.startswith(name) and line[len(name)] in " {")
+        return scrape_metric(self.port, name)
 
 
 class Cluster(list):

@@ -12,7 +12,7 @@ import tempfile
 import pytest
 import websockets
 
-from conftest import BINARY, ROOT, free_port
+from conftest import BINARY, ROOT, free_port, scrape_metric
 from mp_support import run
 from protocol_client import SUBPROTOCOL, LiveClient
 from test_cluster import follow, listed, play_to_the_end
@@ -99,36 +99,19 @@ def test_players_meet_and_play_through_the_front_door(front_door):
 
 
 def node_metric(state, node_id, name):
-    import urllib.request
-    port = next(n["port"] for n in state["nodes"] if n["id"] == node_id)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-        text = answer.read().decode()
-    return sum(float(line.split()[-1]) for line in text.splitlines()
-               if line.startswith(name) and line[len(name)] in " {")
+    """The sum of every sample of `name` on node `node_id`'s /metrics (`cluster.json` state)."""
+    return scrape_metric(next(n["port"] for n in state["nodes"] if n["id"] == node_id), name)
 
 
 def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, browsers):
     """Ann's page is on n1 and Bob's on n2 (each opened with `?node=`); Bob follows Ann's invite
     link: n2 sends his page to n1, which seats him, and the two race through one game of Set to
     its end, seeing the same standings."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-    from test_browser_games import CODE, race_to_the_end, severe_errors, standings_of, text_of
+    from test_browser_games import race_to_the_end, seat_two_through_the_front_door, severe_errors, standings_of
 
     door = front_door["url"]
     ann, bob = browsers(), browsers()
-    ann.get(door + "?node=n1")
-    ann.find_element(By.ID, "name").send_keys("Ann")
-    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
-    ann.find_element(By.ID, "create-private").click()
-    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
-    code = text_of(ann, "table-code")
-    bob.get(door + "?node=n2")
-    bob.find_element(By.ID, "name").send_keys("Bob")
-    bob.get(door + f"?node=n2#/t/{code}")
-    for driver in (ann, bob):
-        WebDriverWait(driver, 15).until(
-            lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    seat_two_through_the_front_door(ann, bob, door, "n1", "n2")
     assert node_metric(front_door, "n2", "matchismo_redirects_total") == 1
     claims = race_to_the_end((ann, bob))
     standings = [standings_of(d) for d in (ann, bob)]

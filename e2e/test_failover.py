@@ -20,6 +20,7 @@ import websockets
 from conftest import BINARY, ROOT, free_port
 from mp_support import converge, run, until_playing
 from protocol_client import LiveClient, find_sets
+from test_cluster_front_door import node_metric
 
 SCRIPT = ROOT / "scripts" / "cluster.sh"
 DATABASE = []
@@ -62,15 +63,6 @@ def cluster(request, pg_cluster):
     finally:
         cluster_down(request, folder)
 
-
-def metric(state, node_id, name):
-    """The sum of every sample of `name` on node `node_id`'s /metrics."""
-    import urllib.request
-    port = next(n["port"] for n in state["nodes"] if n["id"] == node_id)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-        text = answer.read().decode()
-    return sum(float(line.split()[-1]) for line in text.splitlines()
-               if line.startswith(name) and line[len(name)] in " {")
 
 
 def pid_of(state, node_id):
@@ -195,9 +187,9 @@ async def killed_mid_play(state):
         played_again.append(time.monotonic() - killed_at)
         await converge(a, b)
     # The live nodes took the three tables over, and say so.
-    taken = sum(metric(state, node, "matchismo_takeovers_total") for node in ("n1", "n3"))
+    taken = sum(node_metric(state, node, "matchismo_takeovers_total") for node in ("n1", "n3"))
     assert taken == 3, taken
-    assert sum(metric(state, node, "matchismo_takeover_seconds_count") for node in ("n1", "n3")) == 3
+    assert sum(node_metric(state, node, "matchismo_takeover_seconds_count") for node in ("n1", "n3")) == 3
     return played_again
 
 
@@ -248,8 +240,8 @@ async def frozen_then_woken(state):
     assert not any(m.get("type") == "diff" for m in ada.log[mark:]), ada.log[mark:]
     assert database_rows(f"SELECT count(*) FROM move WHERE table_id = '{table}'") == moves
     assert database_rows(f"SELECT owner || ' ' || epoch FROM game_table WHERE id = '{table}'") == owner
-    assert metric(state, "n2", "matchismo_journal_fenced_writes_total") >= 1
-    assert metric(state, "n2", "matchismo_tables_given_up_total") == 1
+    assert node_metric(state, "n2", "matchismo_journal_fenced_writes_total") >= 1
+    assert node_metric(state, "n2", "matchismo_tables_given_up_total") == 1
     # Ada comes back through the front door and sits at the new owner; nothing doubled.
     ada = await come_back(ada, door, f"{door}ws?table={table}&node=n2", time.monotonic() + 10)
     built, fresh = await ada.fresh()
@@ -429,23 +421,13 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
     reconnect through the front door on their own, are sent to the table's new node, and the
     game goes on there: a set claimed after the kill is seen by both, with the same scores."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
-    from test_browser_games import CARDS, CODE, SHOWN_CARDS, claim_a_set, severe_errors, text_of
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_browser_games import (CARDS, SHOWN_CARDS, claim_a_set, seat_two_through_the_front_door,
+                                    severe_errors)
 
     door = cluster["door"].replace("ws://", "http://")
     ann, bob = browsers(), browsers()
-    ann.get(door + "?node=n2")
-    ann.find_element(By.ID, "name").send_keys("Ann")
-    Select(ann.find_element(By.ID, "seats")).select_by_value("2")
-    ann.find_element(By.ID, "create-private").click()
-    WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
-    code = text_of(ann, "table-code")
-    bob.get(door + "?node=n2")
-    bob.find_element(By.ID, "name").send_keys("Bob")
-    bob.get(door + f"?node=n2#/t/{code}")
-    for driver in (ann, bob):
-        WebDriverWait(driver, 15).until(
-            lambda d: d.find_element(By.ID, "table").get_attribute("data-phase") == "playing")
+    seat_two_through_the_front_door(ann, bob, door, "n2", "n2")
     scores = ("return [...document.querySelectorAll('#scoreboard [data-seat] .score')]"
               ".map((e) => e.textContent.trim());")
 
@@ -466,7 +448,7 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
         WebDriverWait(driver, 10).until(lambda d: d.execute_script(scores) != before)
     assert ann.execute_script(scores) == bob.execute_script(scores)
     assert ann.execute_script(SHOWN_CARDS, CARDS) == bob.execute_script(SHOWN_CARDS, CARDS)
-    taken = sum(metric(cluster, node, "matchismo_takeovers_total") for node in ("n1", "n3"))
+    taken = sum(node_metric(cluster, node, "matchismo_takeovers_total") for node in ("n1", "n3"))
     assert taken == 1, taken
     for driver in (ann, bob):
         assert not severe_errors(driver), severe_errors(driver)
@@ -548,7 +530,7 @@ async def database_restarts(state):
                 await asyncio.sleep(0.2)
             await converge(*players)
             pairs[index] = tuple(players)
-        takeovers = sum(metric(state, node, "matchismo_takeovers_total") for node in ("n1", "n2"))
+        takeovers = sum(node_metric(state, node, "matchismo_takeovers_total") for node in ("n1", "n2"))
         if outage < 6:
             assert takeovers == 0, "a short outage moved a table"
         print(f"after a {outage:.0f} s outage: {takeovers:.0f} tables taken over in all")

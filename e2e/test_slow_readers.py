@@ -19,11 +19,10 @@ import struct
 import subprocess
 import termios
 import time
-import urllib.request
 
 import websockets
 
-from conftest import BINARY
+from conftest import BINARY, scrape_metric
 from mp_support import FAST, connect, run, start_server  # noqa: F401  (fixture)
 from protocol_client import SUBPROTOCOL
 
@@ -33,13 +32,8 @@ SEND_BUFFER = 64 * 1024  # the server's default --send-buffer
 
 
 def metric(server, name):
-    """The value of metric `name` (with its labels, e.g. 'x{code="4000"}') on `/metrics`."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics", timeout=5) as r:
-        text = r.read().decode()
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[-1])
-    return 0.0
+    """The value of metric `name` (or of one sample: 'x{code="4000"}') on the server's /metrics."""
+    return scrape_metric(server.port, name)
 
 
 def masked(text):

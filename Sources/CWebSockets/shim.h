@@ -188,13 +188,6 @@ static inline int shim_set_send_buffer(int fd, int bytes) {
   return setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
 }
 
-/// The kernel's send buffer of socket `fd` as it accounts it (`SO_SNDBUF` read back). -1 on error.
-static inline int shim_send_buffer(int fd) {
-  int bytes = 0;
-  socklen_t length = sizeof bytes;
-  return getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, &length) < 0 ? -1 : bytes;
-}
-
 /// Makes the close of socket `fd` a reset (`SO_LINGER` on with a zero time): the kernel drops
 /// what it still holds for the peer at once instead of trying to deliver it. 0 on success.
 static inline int shim_reset_on_close(int fd) {

@@ -4,7 +4,7 @@ import Testing
 
 /// When a connection whose output does not drain is cut, check by check.
 @Suite struct DrainClockTests {
-  private let clock = DrainClock(bound: 5, checkInterval: 0.25)
+  private let clock = DrainClock(bound: 5)
 
   @Test func aConnectionThatUnblocksIsNeverCut() {
     var reading: DrainClock.Reading?
@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test func aBoundOfZeroNeverCuts() {
-    let never = DrainClock(bound: 0, checkInterval: 0.25)
+    let never = DrainClock(bound: 0)
     var reading: DrainClock.Reading?
     _ = never.check(reading: &reading, blocked: true, acknowledged: 0, now: 0)
     #expect(never.check(reading: &reading, blocked: true, acknowledged: 0, now: 86_400) == .waiting)

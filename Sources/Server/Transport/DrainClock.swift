@@ -13,8 +13,8 @@
 /// acknowledges them) starts the clock again: a slow link that keeps reading is not cut by the
 /// clock (the outbound queue's byte bound is there for a stream it cannot keep up with). A
 /// connection blocked for `bound` seconds without that progress is cut, whatever its queue
-/// holds. Checks come every `checkInterval`, so a connection is cut at most
-/// `bound + checkInterval` after its window shut.
+/// holds. Checks come every `TransportConfiguration.drainCheckInterval`, so a connection is cut
+/// at most that much after `bound` has passed since its window shut.
 struct DrainClock: Sendable {
   /// What a check decides about one connection.
   enum Verdict: Equatable {
@@ -39,8 +39,6 @@ struct DrainClock: Sendable {
 
   /// Seconds blocked without progress after which a connection is cut; 0 never cuts.
   let bound: Double
-  /// Seconds between two checks.
-  let checkInterval: Double
 
   /// Decides about a connection whose clock is `reading` (nil: stopped), found at `now`
   /// `blocked` or not, its peer having acknowledged `acknowledged` bytes in all (read only when

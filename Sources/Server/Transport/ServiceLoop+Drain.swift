@@ -52,9 +52,6 @@ extension ServiceLoop {
       kept += 1
     }
     drainWatch.removeLast(drainWatch.count - kept)
-    if drainWatch.capacity > 4096 && drainWatch.count < drainWatch.capacity / 8 {
-      drainWatch.reserveCapacity(0)
-    }
     // lws looks at due timeouts after each event it handles: wake it, so that the cut
     // connections close now rather than at its next periodic wake.
     if cut, let eventLoop { lws_cancel_service(eventLoop.context) }

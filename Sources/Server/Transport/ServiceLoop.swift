@@ -69,8 +69,7 @@ final class ServiceLoop {
     gate = BackPressureGate(backPressure)
     upgradeFilter = UpgradeFilter(configuration: configuration)
     http = HTTPResponseWriter(staticFiles: nil, metrics: metrics)
-    drainClock = DrainClock(
-      bound: configuration.drainTimeoutSeconds, checkInterval: configuration.drainCheckInterval)
+    drainClock = DrainClock(bound: configuration.drainTimeoutSeconds)
     addressLimit = AddressLimit(limit: configuration.maxConnectionsPerAddress)
     keepalive = KeepaliveTimer(
       pingIdleSeconds: Double(configuration.pingIdleSeconds),
