@@ -51,7 +51,7 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     precondition(query.page >= 0, "negative page")
   case .record(let id):
     precondition(id.utf8.count <= ClientMessageDecoder.maxRecordIDBytes, "record id")
-  case .quickMatch(_, let seats), .createTable(_, let seats, _, _):
+  case .quickMatch(_, let seats, _), .createTable(_, let seats, _, _):
     precondition(ClientMessageDecoder.seatRange.contains(seats), "seats out of range")
   case .join(.code(let code)), .spectate(.code(let code)):
     precondition(code.utf8.count <= ClientMessageDecoder.maxCodeBytes, "code too long")

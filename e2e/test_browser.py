@@ -3,7 +3,7 @@ import itertools
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
 @pytest.fixture
@@ -45,6 +45,9 @@ def test_player_finds_and_clicks_a_set(server, browser):
     browser.get(server.http_url)
     wait = WebDriverWait(browser, 15)
     browser.find_element(By.ID, "name").send_keys("Selenium")
+    # The course's scoring (the form shows classic with its default of 4 seats): its points are
+    # counted below.
+    Select(browser.find_element(By.ID, "opt-scoring")).select_by_value("course")
     browser.find_element(By.ID, "play-solo").click()
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .card")) >= 12)
 

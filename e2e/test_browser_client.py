@@ -18,9 +18,11 @@ def set_viewport(driver, width, height, mobile=False):
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
 
 
-def play_solo(driver, url, cards=12):
+def play_solo(driver, url, cards=12, scoring="course"):
+    """A solo Set table; course scoring unless told (the tests here count its points)."""
     driver.get(url)
     driver.find_element(By.ID, "name").send_keys("Kim")
+    Select(driver.find_element(By.ID, "opt-scoring")).select_by_value(scoring)
     if cards != 12:
         Select(driver.find_element(By.ID, "opt-boardSize")).select_by_value(str(cards))
     driver.find_element(By.ID, "play-solo").click()

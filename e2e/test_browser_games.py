@@ -136,6 +136,35 @@ def flip(driver, slot, seen):
     assert seen[slot], f"slot {slot} did not show a face"
 
 
+def play_concentration_to_the_end(driver, seen, slots=8):
+    """Solo Concentration: pairs what has been seen, else turns up something new, until the
+    game is over (`seen`: slot → face, as `flip` fills it)."""
+    for _ in range(12):
+        if driver.find_element(By.ID, "gameover").is_displayed():
+            break
+        open_slots = [s for s in range(slots) if "matched" not in card(driver, s).get_attribute("class")]
+        if not open_slots:
+            break
+        by_face = {}
+        for s in open_slots:
+            if s in seen:
+                by_face.setdefault(seen[s], []).append(s)
+        pair = next((v for v in by_face.values() if len(v) == 2), None)
+        if pair:
+            first, second = pair
+        else:
+            unseen = [s for s in open_slots if s not in seen]
+            first = unseen[0]
+        WebDriverWait(driver, 4).until(lambda d: kind(d, first) == "down")
+        flip(driver, first, seen)
+        if not pair:
+            match = [s for s in open_slots if s != first and seen.get(s) == seen[first]]
+            second = match[0] if match else next(s for s in open_slots if s != first and s not in seen)
+        WebDriverWait(driver, 4).until(lambda d: kind(d, second) == "down")
+        flip(driver, second, seen)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
+
+
 def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     driver = browsers()
     play_solo(driver, server.http_url, "concentration", {"pairs": 4, "theme": 0})
@@ -158,30 +187,7 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
         assert kind(driver, 1) == "emoji"
         WebDriverWait(driver, 4).until(lambda d: kind(d, 0) == "down" and kind(d, 1) == "down")
         assert "don't match" in status
-    # Play on to the end: pair what has been seen, else turn up something new.
-    for _ in range(12):
-        if driver.find_element(By.ID, "gameover").is_displayed():
-            break
-        open_slots = [s for s in range(8) if "matched" not in card(driver, s).get_attribute("class")]
-        if not open_slots:
-            break
-        by_face = {}
-        for s in open_slots:
-            if s in seen:
-                by_face.setdefault(seen[s], []).append(s)
-        pair = next((v for v in by_face.values() if len(v) == 2), None)
-        if pair:
-            first, second = pair
-        else:
-            unseen = [s for s in open_slots if s not in seen]
-            first = unseen[0]
-        WebDriverWait(driver, 4).until(lambda d: kind(d, first) == "down")
-        flip(driver, first, seen)
-        if not pair:
-            match = [s for s in open_slots if s != first and seen.get(s) == seen[first]]
-            second = match[0] if match else next(s for s in open_slots if s != first and s not in seen)
-        WebDriverWait(driver, 4).until(lambda d: kind(d, second) == "down")
-        flip(driver, second, seen)
+    play_concentration_to_the_end(driver, seen)
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "gameover").is_displayed())
     # The standings may be drawn again as the last messages arrive: read them in one go, once
     # they say the game's size (an element found before a redraw would be stale).

@@ -177,9 +177,15 @@ struct LobbyFeed: Sendable {
 
   // MARK: - Finding tables
 
-  /// The public table a quick match for `game` with `seats` seats goes to, if any.
-  func quickMatch(game: String, seats: Int) -> String? {
-    directory.quickMatch(game: game, seats: seats)
+  /// The public table a quick match for `game` with `seats` seats goes to, if any; with
+  /// `setup`, only one set up the same way.
+  func quickMatch(game: String, seats: Int, setup: TableSetup? = nil) -> String? {
+    directory.quickMatch(
+      game: game, seats: seats,
+      settings: setup.map {
+        ServerMessage.settings($0.settings, selectionsHidden: !$0.showSelections)
+      },
+      turnSeconds: setup?.turnSeconds)
   }
 
   /// A fresh invite code of `length` characters, drawn with `random`.

@@ -41,8 +41,8 @@ extension LobbyState {
       send(feed.snapshot(replyTo: replyTo), to: connection)
     case .playSolo(let game, let options):
       playSolo(game, options, session, replyTo: replyTo, connection, now: now)
-    case .quickMatch(let game, let seats):
-      quickMatch(game, seats: seats, session, replyTo: replyTo, connection, now: now)
+    case .quickMatch(let game, let seats, let options):
+      quickMatch(game, seats: seats, options, session, replyTo: replyTo, connection, now: now)
     case .createTable(let game, let seats, let isPrivate, let options):
       guard checkGame(game, replyTo: replyTo, connection),
         let setup = checkSetup(game, seats: seats, options, replyTo: replyTo, connection),
@@ -139,13 +139,14 @@ extension LobbyState {
   }
 
   private mutating func quickMatch(
-    _ game: String, seats: Int, _ session: SessionRegistry.Session, replyTo: MessageID?,
+    _ game: String, seats: Int, _ options: TableOptions, _ session: SessionRegistry.Session,
+    replyTo: MessageID?,
     _ connection: ConnectionID, now: Double
   ) {
     guard checkGame(game, replyTo: replyTo, connection),
-      let setup = checkSetup(game, seats: seats, TableOptions(), replyTo: replyTo, connection)
+      let setup = checkSetup(game, seats: seats, options, replyTo: replyTo, connection)
     else { return }
-    let candidate = feed.quickMatch(game: game, seats: seats)
+    let candidate = feed.quickMatch(game: game, seats: seats, setup: setup)
     if let candidate, let entry = feed.remoteEntry(candidate) {
       return redirect(session, connection, to: entry, role: .player, replyTo: replyTo, now: now)
     }
@@ -154,9 +155,11 @@ extension LobbyState {
     }
     leaveTable(session, now: now)
     // Leaving may have changed the list (the table left could be the candidate).
-    if let id = feed.quickMatch(game: game, seats: seats), let entry = feed.remoteEntry(id) {
+    if let id = feed.quickMatch(game: game, seats: seats, setup: setup),
+      let entry = feed.remoteEntry(id)
+    {
       redirect(session, connection, to: entry, role: .player, replyTo: replyTo, now: now)
-    } else if let id = feed.quickMatch(game: game, seats: seats),
+    } else if let id = feed.quickMatch(game: game, seats: seats, setup: setup),
       hosts[id]?.table.sitProblem(replyTo: replyTo) == nil
     {
       sit(session, connection, at: id, replyTo: replyTo, now: now)

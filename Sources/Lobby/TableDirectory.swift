@@ -59,12 +59,18 @@ public struct TableDirectory: Sendable {
   }
 
   /// The fullest waiting public table of `game` with `seats` seats and a free seat, on any
-  /// node.
-  public func quickMatch(game: String, seats: Int) -> String? {
+  /// node. With `settings` (as a snapshot shows them) and `turnSeconds`, only a table set up
+  /// the same way. A table where a seat is held for someone who left is passed over: the
+  /// newcomer could fill it and start a game against nobody.
+  public func quickMatch(
+    game: String, seats: Int, settings: JSONValue? = nil, turnSeconds: Int? = nil
+  ) -> String? {
     entries.values
       .filter {
         !$0.isPrivate && $0.listing.game == game && $0.listing.seats == seats
-          && $0.listing.phase == .waiting && $0.listing.seated < seats
+          && $0.listing.phase == .waiting && $0.listing.seated < seats && !$0.listing.hasAway
+          && (settings == nil
+            || ($0.listing.settings == settings && $0.listing.turnSeconds == turnSeconds))
       }
       // The fullest; among equals one of this node's (no reconnect), then the oldest (ids are
       // "t" + a growing number).

@@ -167,7 +167,12 @@ public struct TableState<Card: WireCard>: Sendable {
   public var listing: TableListing {
     TableListing(
       id: id, game: Card.gameName, seats: seats.count, seated: seatedCount,
-      spectators: spectators, phase: phase)
+      spectators: spectators, phase: phase,
+      players: seats.compactMap {
+        $0.map { TableListing.Player(name: $0.name, away: $0.awayUntil != nil) }
+      },
+      settings: ServerMessage.settings(game.settings, selectionsHidden: !selectionsVisible),
+      turnSeconds: turnSeconds.map { Int($0) })
   }
 
   /// Majority needed for a re-deal vote: more than half of the connected seated players.

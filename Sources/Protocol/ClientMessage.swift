@@ -29,8 +29,9 @@ public enum ClientMessage: Hashable, Sendable {
   case resync
   /// Subscribes to the lobby's table list.
   case lobby
-  /// Sits at the fullest waiting public table of `game` with `seats` seats, or a new one.
-  case quickMatch(game: String, seats: Int)
+  /// Sits at the fullest waiting public table of `game` with `seats` seats and the settings
+  /// `options` make (the game's defaults changed by them), or at a new one with them.
+  case quickMatch(game: String, seats: Int, options: TableOptions = TableOptions())
   /// Opens a new table and sits at it as host, with `options` changed from the game's
   /// defaults.
   case createTable(

@@ -92,7 +92,9 @@ public enum ClientMessageDecoder {
     case "start": return .start
     case "quickMatch":
       let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
-      return .quickMatch(game: game, seats: try fields.optionalInt(.seats, in: seatRange) ?? 4)
+      return .quickMatch(
+        game: game, seats: try fields.optionalInt(.seats, in: seatRange) ?? 4,
+        options: try fields.tableOptions())
     case "createTable":
       let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
       guard let seats = try fields.optionalInt(.seats, in: seatRange) else {

@@ -23,8 +23,9 @@ extension ClientEnvelope {
       members += options.members
     case .choose(let card):
       members.append(("card", .int(card)))
-    case .quickMatch(let game, let seats):
+    case .quickMatch(let game, let seats, let options):
       members += [("game", .string(game)), ("seats", .int(seats))]
+      members += options.members
     case .createTable(let game, let seats, let isPrivate, let options):
       members += [("game", .string(game)), ("seats", .int(seats)), ("private", .bool(isPrivate))]
       members += options.members

@@ -45,16 +45,19 @@ public enum StatusLine {
         judged = true
         sentences.append(
           [.text("\(name(seat, names)) matched ")] + cardList(cards) + [
-            .text(" for "), .text("+\(points)", color: StatusColor.gain),
+            .text(" for "), .text("+\(points)", color: StatusColor.gain), .text("."),
           ])
-      case .mismatched(_, let cards, let penalty):
+      case .mismatched(let seat, let cards, let penalty):
         selectionNews = nil
         judged = true
         sentences.append(
-          cardList(cards)
+          [.text("\(possessive(name(seat, names))) ")] + cardList(cards)
             + (penalty == 0
               ? [.text(" don't match.")]
-              : [.text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss)]))
+              : [
+                .text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss),
+                .text("."),
+              ]))
       case .turn(let seat):
         sentences.append([.text("\(name(seat, names))'s turn.")])
       case .dealt(let cards, .noMatch):
@@ -70,7 +73,11 @@ public enum StatusLine {
     if let selectionNews { sentences.insert(selectionNews, at: 0) }
     var runs: [StyledRun] = []
     for (i, sentence) in sentences.enumerated() {
-      if i > 0 { runs.append(.text(" ")) }
+      if i > 0 {
+        // A sentence without its full stop ("Ada chose ◆") gets one before the next.
+        if let last = runs.last?.text.last, !".!?…".contains(last) { runs.append(.text(".")) }
+        runs.append(.text(" "))
+      }
       runs += sentence
     }
     return runs
@@ -90,6 +97,11 @@ public enum StatusLine {
       ]
     }
     return [.text("Game over: \(winners[0]) wins with \(best.score).")]
+  }
+
+  /// "Ada's", "Gus'" (a name that ends in s takes the apostrophe alone).
+  static func possessive(_ name: String) -> String {
+    name.hasSuffix("s") || name.hasSuffix("S") ? "\(name)'" : "\(name)'s"
   }
 
   private static func name(_ seat: Int, _ names: [String]) -> String {

@@ -221,65 +221,6 @@ public struct TableMeta: Hashable, Sendable {
   }
 }
 
-/// One row of the lobby's table list.
-public struct TableListing: Hashable, Sendable {
-  /// The table's public id.
-  public var id: String
-  /// The game's wire name.
-  public var game: String
-  /// Seats in all.
-  public var seats: Int
-  /// Seats taken.
-  public var seated: Int
-  /// How many are watching.
-  public var spectators: Int
-  /// The phase.
-  public var phase: TablePhase
-  /// The node of the cluster that holds the table; nil for a server on its own.
-  public var node: String?
-
-  /// Creates a listing.
-  public init(
-    id: String, game: String, seats: Int, seated: Int, spectators: Int, phase: TablePhase,
-    node: String? = nil
-  ) {
-    self.id = id
-    self.game = game
-    self.seats = seats
-    self.seated = seated
-    self.spectators = spectators
-    self.phase = phase
-    self.node = node
-  }
-
-  /// The listing on the wire.
-  public var json: JSONValue {
-    var members: [(String, JSONValue)] = [
-      ("id", .string(id)), ("game", .string(game)), ("seats", .int(seats)),
-      ("seated", .int(seated)), ("spectators", .int(spectators)),
-      ("phase", .string(phase.rawValue)),
-    ]
-    if let node { members.append(("node", .string(node))) }
-    return .object(members)
-  }
-}
-
-/// A change to the lobby list.
-public enum LobbyChange: Hashable, Sendable {
-  /// The table is new or changed.
-  case upsert(TableListing)
-  /// The table is gone from the list.
-  case remove(id: String)
-
-  /// The change on the wire.
-  public var json: JSONValue {
-    switch self {
-    case .upsert(let listing): .object([("op", "upsert"), ("table", listing.json)])
-    case .remove(let id): .object([("op", "remove"), ("id", .string(id))])
-    }
-  }
-}
-
 extension ServerMessage {
   /// The lobby's whole table list.
   public static func lobbySnapshot(replyTo: MessageID?, version: Int, tables: [TableListing])

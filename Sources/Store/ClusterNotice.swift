@@ -17,6 +17,10 @@ struct ClusterNotice: Codable, Sendable {
     var phase: String?
     var code: String?
     var isPrivate: Bool?
+    var players: [TableListing.Player]?
+    /// The settings object, as JSON text.
+    var settings: String?
+    var turnSeconds: Int?
 
     /// The row of `change`.
     init(_ change: ClusterChange) {
@@ -33,6 +37,9 @@ struct ClusterNotice: Codable, Sendable {
         phase = table.listing.phase.rawValue
         code = table.code
         isPrivate = table.isPrivate
+        players = table.listing.players
+        settings = table.listing.settings.map { String(decoding: $0.encoded, as: UTF8.self) }
+        turnSeconds = table.listing.turnSeconds
       }
     }
 
@@ -45,7 +52,9 @@ struct ClusterNotice: Codable, Sendable {
       else { return nil }
       let listing = TableListing(
         id: id, game: game, seats: seats, seated: seated, spectators: spectators, phase: phase,
-        node: node)
+        node: node, players: players ?? [],
+        settings: settings.flatMap { JSONValue.parse(Array($0.utf8)) },
+        turnSeconds: turnSeconds)
       return .upsert(
         ClusterTable(listing: listing, code: code, isPrivate: isPrivate ?? false, url: url))
     }

@@ -93,7 +93,9 @@ enum Multi {
     #expect(state.nextDeadline == nil)
     #expect(
       state.listing
-        == TableListing(id: "t1", game: "set", seats: 4, seated: 0, spectators: 0, phase: .waiting))
+        == TableListing(
+          id: "t1", game: "set", seats: 4, seated: 0, spectators: 0, phase: .waiting,
+          settings: ServerMessage.settings(state.game.settings)))
   }
 
   @Test func seatsFillLowestFirstAndTheFirstSitterHosts() throws {

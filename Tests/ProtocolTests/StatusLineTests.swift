@@ -62,10 +62,10 @@ import Testing
     ]
     let expected: [StyledRun] = [
       .text("Ada matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
-      .text(" for "), .text("+12", color: "#1a7f37"),
+      .text(" for "), .text("+12", color: "#1a7f37"), .text("."),
     ]
     #expect(StatusLine.runs(for: events, names: ["Ada"]) == expected)
-    #expect(expected.last?.color == StatusColor.gain)
+    #expect(expected.dropLast().last?.color == StatusColor.gain)
   }
 
   @Test func mismatch() {
@@ -75,12 +75,17 @@ import Testing
       .mismatched(seat: 0, cards: cards, penalty: 2), .scored(seat: 0, score: -5),
       .deselected(seat: 0, card: cards[0]), .deselected(seat: 0, card: cards[1]),
     ]
+    // Who mismatched is said (issue 21: the line named nobody), and the sentence ends.
     let expected: [StyledRun] = [
-      Self.run(0), .text(" "), Self.run(1), .text(" "), Self.run(5),
-      .text(" don't match: "), .text("−2", color: "#c62828"),
+      .text("Ada's "), Self.run(0), .text(" "), Self.run(1), .text(" "), Self.run(5),
+      .text(" don't match: "), .text("−2", color: "#c62828"), .text("."),
     ]
     #expect(StatusLine.runs(for: events, names: ["Ada"]) == expected)
-    #expect(expected.last?.color == StatusColor.loss)
+    #expect(expected.dropLast().last?.color == StatusColor.loss)
+    #expect(StatusLine.runs(for: events, names: ["Gus"]).first == .text("Gus' "))
+    var free = events
+    free[2] = .mismatched(seat: 0, cards: cards, penalty: 0)
+    #expect(StatusLine.runs(for: free, names: ["Ada"]).last == .text(" don't match."))
   }
 
   @Test func aMatchThatTakesAnotherSeatsCardSaysOnlyWhoMatched() {
@@ -92,7 +97,7 @@ import Testing
     ]
     let expected: [StyledRun] = [
       .text("Bob matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
-      .text(" for "), .text("+12", color: "#1a7f37"),
+      .text(" for "), .text("+12", color: "#1a7f37"), .text("."),
     ]
     #expect(StatusLine.runs(for: events, names: ["Ada", "Bob"]) == expected)
   }
@@ -122,10 +127,21 @@ import Testing
     ]
     let expected: [StyledRun] = [
       .text("Ada matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
-      .text(" for "), .text("+12", color: "#1a7f37"), .text(" "),
+      .text(" for "), .text("+12", color: "#1a7f37"), .text("."), .text(" "),
       .text("No match on the table: 3 more cards dealt."),
     ]
+    // Sentences are separated (issue 21: "…for +12 No match on the table…").
     #expect(StatusLine.runs(for: afterMatch, names: ["Ada"]) == expected)
+    // A choice followed by another sentence gets its full stop.
+    let choseThenDealt: [GameEvent<SetCard>] = [
+      .selected(seat: 0, card: cards[0]), .dealt(dealt, reason: .noMatch),
+    ]
+    #expect(
+      StatusLine.runs(for: choseThenDealt, names: ["Ada"])
+        == [
+          .text("Ada chose "), Self.run(17), .text("."), .text(" "),
+          .text("No match on the table: 3 more cards dealt."),
+        ])
   }
 
   @Test func redeal() {
@@ -188,7 +204,8 @@ import Testing
       let text = StatusLine.runs(for: events, names: ["Ada"]).map(\.text).joined()
       if events.contains(where: { if case .mismatched = $0 { true } else { false } }) {
         #expect(!text.contains("let go of"), "\(text)")
-        #expect(text.hasSuffix(" don't match: −2"), "\(text)")
+        #expect(text.hasPrefix("Ada's "), "\(text)")
+        #expect(text.hasSuffix(" don't match: −2."), "\(text)")
       }
       if events.contains(where: { if case .matched = $0 { true } else { false } }) {
         #expect(text.hasPrefix("Ada matched "), "\(text)")

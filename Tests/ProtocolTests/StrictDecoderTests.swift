@@ -180,6 +180,13 @@ private func nestedObjects(_ depth: Int) -> String {
       ClientEnvelope(id: nil, message: .quickMatch(game: "set", seats: 4))
     ),
     (
+      #"{"type":"quickMatch","game":"set","seats":2,"scoring":"course","boardSize":15}"#,
+      ClientEnvelope(
+        id: nil,
+        message: .quickMatch(
+          game: "set", seats: 2, options: TableOptions(boardSize: 15, scoring: "course")))
+    ),
+    (
       #"{"type":"createTable","game":"set","seats":8,"private":null}"#,
       ClientEnvelope(id: nil, message: .createTable(game: "set", seats: 8, isPrivate: false))
     ),

@@ -1,5 +1,6 @@
 import Foundation
 import Lobby
+import Model
 import Protocol
 import Synchronization
 import Testing
@@ -182,6 +183,23 @@ import Testing
       let (name, owner) = try row.decode((String, String).self)
       return [name, owner]
     }
+  }
+
+  @Test func aNoticeCarriesWhoSitsThereAndTheSettings() throws {
+    var table = Self.table("t4", node: "n1", seated: 2)
+    table.listing.players = [.init(name: "Ada"), .init(name: "Bob", away: true)]
+    table.listing.settings = ServerMessage.settings(.set(seats: 2))
+    table.listing.turnSeconds = 30
+    let payloads = try ClusterNotice.payloads(
+      node: "n1", url: nil, at: 0, changes: [.upsert(table)])
+    let notice = try JSONDecoder().decode(ClusterNotice.self, from: Data(payloads[0].utf8))
+    guard case .changes(_, let changes) = try #require(notice.news.first),
+      case .upsert(let heard) = try #require(changes.first)
+    else {
+      Issue.record("no upsert in \(notice.news)")
+      return
+    }
+    #expect(heard.listing == table.listing)
   }
 
   @Test func noticesFitPostgreSQLsPayloadLimit() throws {

@@ -14,7 +14,7 @@ export const RESUME_WAIT_MS = 2000;
 /** The messages a lobby intention sends. `join` and `spectate` carry a code or a table id. */
 const INTENTS = Object.freeze({
   playSolo: (id, i) => messages.playSolo(id, i.game, i.settings ?? {}),
-  quickMatch: (id, i) => messages.quickMatch(id, { game: i.game, seats: i.seats }),
+  quickMatch: (id, i) => messages.quickMatch(id, { game: i.game, seats: i.seats, settings: i.settings ?? {} }),
   createTable: (id, i) =>
     messages.createTable(id, { game: i.game, seats: i.seats, private: true, settings: i.settings ?? {} }),
   join: (id, i) => messages.join(id, i.code),
@@ -71,6 +71,7 @@ export function joinByLink(c, fx, ctx, code, game = null) {
 export function welcomed(c, fx, ctx, message) {
   fx.push({ type: 'cancelTimer', name: 'resume' }, { type: 'cancelTimer', name: 'reload' });
   c.heardFromTable = false;
+  c.reloading = false;
   const resumed = message.resumed === true;
   if (c.state.table !== null) {
     if (resumed) {
@@ -102,6 +103,7 @@ export function welcomed(c, fx, ctx, message) {
   }
   if (resumed && ctx.storedTable !== null && ctx.storedTable !== undefined) {
     // After a reload: the resumed session sits at a table and its snapshot is on its way.
+    c.reloading = true;
     fx.push({ type: 'timer', name: 'reload', ms: RESUME_WAIT_MS });
     return;
   }

@@ -19,6 +19,28 @@ import { endReplay } from './control-replay.js';
 export const PENDING_MS = 3000;
 /** How long a hint's cards flash. */
 export const HINT_MS = 2500;
+/** How long the card a mismatch left chosen is pointed at. */
+export const KEPT_MS = 2500;
+/** What the player reads when a mismatch leaves their last card chosen (course scoring). */
+export const KEPT_TEXT = 'No set. Your last card stays chosen (course rules): pick two more to go with it, or click it to let it go.';
+/** What a hint says beside the cards it outlines. */
+export const HINT_TEXT = {
+  1: 'Hint: the outlined card is part of a set. Hints are free. Ask again for a second card.',
+  2: 'Hint: the two outlined cards are part of a set; find the third. Hints are free.',
+};
+
+/** The cards of my mismatch that are still chosen after it (the course's rule keeps the last
+ * one): empty when the mismatch let go of all of them, or was not mine. Pure. */
+export function keptAfterMismatch(events, you, selectionAfter) {
+  if (you === null || you === undefined || !Array.isArray(events)) return [];
+  const mine = events.filter((e) => e.kind === 'mismatch' && e.seat === you && Array.isArray(e.cards));
+  if (mine.length === 0) return [];
+  const chosen = new Set(selectionAfter);
+  return mine.at(-1).cards.filter((id) => chosen.has(id));
+}
+
+/** What a page opened again at a finished game says. */
+export const FINISHED_TEXT = 'Your last game had ended: it is in the high scores.';
 /** What a message that could not be sent says. */
 export const NOT_CONNECTED = 'Not connected to the server — reconnecting…';
 
@@ -74,6 +96,17 @@ export function snapshot(c, fx, ctx, message) {
     fx.push({ type: 'warn', text: 'Unreadable snapshot', error });
     return;
   }
+  if (c.reloading) {
+    c.reloading = false;
+    // The page was opened again at a game that has ended since: the lobby, not its old
+    // game-over screen (the game is in the high scores).
+    if (next.table.over) {
+      c.send(fx, ctx, messages.leave(c.nextId()), { quiet: true });
+      backToLobby(c, fx, ctx);
+      fx.push({ type: 'toast', text: FINISHED_TEXT });
+      return;
+    }
+  }
   const changedTable = c.state.table?.id !== next.table.id;
   c.state = next;
   endReplay(c); // sitting or watching ends a replay
@@ -127,6 +160,11 @@ export function diff(c, fx, ctx, message) {
     }
   }
   if (matches.length > 0) fx.push({ type: 'showMatches' });
+  const kept = keptAfterMismatch(events, table.you, mySelection(c.state));
+  if (kept.length > 0) {
+    fx.push({ type: 'flash', cards: kept, kind: 'kept', ms: KEPT_MS });
+    fx.push({ type: 'toast', text: KEPT_TEXT });
+  }
   // Someone else's match took a card I had chosen: say who was faster.
   const mineBefore = new Set(mySelection(before));
   const took = events.some(
@@ -235,6 +273,7 @@ export const TABLE_HANDLERS = {
     const key = table.board.map((card) => card.id).join(',');
     c.hint = { key, shown: c.hint.key === key ? Math.min(2, c.hint.shown + 1) : 1 };
     fx.push({ type: 'flash', cards: sets[0].slice(0, c.hint.shown).map((card) => card.id), kind: 'hint', ms: HINT_MS });
+    fx.push({ type: 'toast', text: HINT_TEXT[c.hint.shown] });
   },
 };
 

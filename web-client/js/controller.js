@@ -87,6 +87,9 @@ export class Controller {
     /** Every request whose answer (`replyTo`) is waited on: choices, a join, the lobby, the high
      * scores, a record (requests.js). */
     this.requests = new PendingRequests();
+    /** After a reload: the resumed session's table is on its way (its first snapshot decides
+     * whether the page goes back to it, or to the lobby when its game has ended). */
+    this.reloading = false;
     /** A snapshot, diff or status arrived since the last welcome. */
     this.heardFromTable = false;
     /** When this client saw the game start (the time played), or null. */
@@ -210,6 +213,7 @@ const HANDLERS = {
   /** A timer the controller asked for ran out. */
   timer(c, event, fx) {
     if (tableTimer(c, fx, event)) return;
+    if (event.name === 'reload') c.reloading = false;
     if (event.name === 'reload' && c.state.table === null) {
       // After a reload the resumed session's table did not come: the lobby, then.
       fx.push({ type: 'forgetTable' });

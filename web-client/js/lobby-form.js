@@ -1,6 +1,6 @@
 // Pure: the lobby form's own rules (lobby-view.js draws it): which game is picked, how many seats,
-// and which table settings the player changed (only those are sent; the others keep the server's
-// defaults, which differ alone and with others).
+// and the table settings it shows (a setting the player has not changed follows the default for
+// the seats chosen; every button sends what the form shows).
 
 import { GAME_IDS, gameInfo } from './games.js';
 import { settingsFields } from './table-settings.js';
@@ -27,11 +27,10 @@ export function settingValue(name, touched, kept, field) {
   return touched.has(name) && kept.has(name) ? kept.get(name) : String(field.default);
 }
 
-/** The message fields of the settings the player changed (`values`: name → the select's value). */
-export function changedSettings(game, touched, values, seats) {
-  const changed = {};
-  for (const [name, value] of Object.entries(values)) if (touched.has(name)) changed[name] = value;
-  return settingsFields(game, changed, seats);
+/** The message fields of the settings the form shows (`values`: name → the select's value), for
+ * a table of `seats` seats: every button sends what the player sees, changed or not. */
+export function shownSettings(game, values, seats) {
+  return settingsFields(game, values, seats);
 }
 
 /** The invite dialog's title: which game, when the link names one ("You are invited to a game

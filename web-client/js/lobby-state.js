@@ -2,7 +2,7 @@
 //
 // State shape:
 //   { version: null | number, tables: [Listing], awaitingSnapshot: boolean }
-//   Listing = { id, game, seats, seated, spectators, phase }
+//   Listing = { id, game, seats, seated, spectators, phase, players: [{name, away}], settings, turnSeconds }
 // `tables` keeps the server's order for tables it already knew and appends new ones.
 //
 // Versions (PROTOCOL.md, "Lobby and multiplayer tables"): a `lobbyDiff` is applied only when its
@@ -102,5 +102,20 @@ function copyListing(t) {
     seated: count(t.seated),
     spectators: count(t.spectators),
     phase: typeof t.phase === 'string' ? t.phase : 'waiting',
+    players: Array.isArray(t.players)
+      ? t.players
+          .filter((p) => p !== null && typeof p === 'object' && typeof p.name === 'string')
+          .map((p) => ({ name: p.name, away: p.away === true }))
+      : [],
+    settings: t.settings !== null && typeof t.settings === 'object' && !Array.isArray(t.settings) ? { ...t.settings } : null,
+    turnSeconds: Number.isInteger(t.turnSeconds) && t.turnSeconds > 0 ? t.turnSeconds : null,
   };
+}
+
+/** Who sits at a listed table, as text: "Ada, Bob (away)"; '' when nobody does. A player
+ * without a name is "Seat N" in the order listed. */
+export function playersText(listing) {
+  return (listing.players ?? [])
+    .map((p, i) => `${p.name === '' ? `Player ${i + 1}` : p.name}${p.away ? ' (away)' : ''}`)
+    .join(', ');
 }

@@ -4,10 +4,10 @@
 // events through `dispatch`; the list is drawn from controller.lobby.
 
 import * as messages from './messages.js';
-import { gameLabel, joinable, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
+import { gameLabel, joinable, phaseLabel, playersText, seatsLabel, tablesOf } from './lobby-state.js';
 import { gameInfo } from './games.js';
-import { settingsForm } from './table-settings.js';
-import { changedSettings, inviteTitle, pickedGame, seatsOf, settingValue } from './lobby-form.js';
+import { settingsForm, settingsText } from './table-settings.js';
+import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
 import { byId, cell } from './dom.js';
 
@@ -41,7 +41,9 @@ export class LobbyView {
       event.preventDefault();
       intent({ kind: 'playSolo', game: this.game, settings: this.settings(1) });
     });
-    el['quick-match'].addEventListener('click', () => intent({ kind: 'quickMatch', game: this.game, seats: this.seats() }));
+    el['quick-match'].addEventListener('click', () =>
+      intent({ kind: 'quickMatch', game: this.game, seats: this.seats(), settings: this.settings(this.seats()) }),
+    );
     el['create-private'].addEventListener('click', () =>
       intent({ kind: 'createTable', game: this.game, seats: this.seats(), settings: this.settings(this.seats()) }),
     );
@@ -131,10 +133,10 @@ export class LobbyView {
     );
   }
 
-  /** The message fields of the settings the player changed. */
+  /** The message fields of the settings the form shows. */
   settings(seats) {
     const values = Object.fromEntries([...this.el['settings-fields'].querySelectorAll('select')].map((s) => [s.name, s.value]));
-    return changedSettings(this.game, this.touched, values, seats);
+    return shownSettings(this.game, values, seats);
   }
 
   /** The picked game's tables (controller.lobby), keeping the focus on the row it was on. */
@@ -201,8 +203,16 @@ export class LobbyView {
   }
 }
 
-/** One row of the list: game, seats, watchers, phase, and Join (a waiting table with a seat) and
- * Watch buttons. */
+/** A line of small text under a cell's own. */
+function small(className, text) {
+  const span = document.createElement('span');
+  span.className = className;
+  span.textContent = text;
+  return span;
+}
+
+/** One row of the list: game (and its settings), seats (and who sits there), watchers, phase,
+ * and Join (a waiting table with a seat) and Watch buttons. */
 function tableRow(t) {
   const tr = document.createElement('tr');
   tr.dataset.tableId = t.id;
@@ -222,9 +232,15 @@ function tableRow(t) {
     action.append(join, ' ');
   }
   action.append(watch);
+  const game = cell('game', gameLabel(t.game));
+  const settings = t.settings === null ? '' : settingsText(t.game, t.settings, t.turnSeconds);
+  if (settings !== '') game.append(small('listing-settings', settings));
+  const seated = cell('seated', seatsLabel(t));
+  const names = playersText(t);
+  if (names !== '') seated.append(small('listing-players', names));
   tr.append(
-    cell('game', gameLabel(t.game)),
-    cell('seated', seatsLabel(t)),
+    game,
+    seated,
     cell('watching', String(t.spectators)),
     cell('phase', phaseLabel(t.phase)),
     action,

@@ -181,9 +181,10 @@ export function lobby(id) {
   return { type: 'lobby', id };
 }
 
-/** `quickMatch`: a seat at the fullest waiting public table of `seats` seats, or a new one. */
-export function quickMatch(id, { game = 'set', seats = 4 } = {}) {
-  return { type: 'quickMatch', id, game, seats: requireSeats(seats) };
+/** `quickMatch`: a seat at the fullest waiting public table of `game` with `seats` seats and these
+ * table settings (table-settings.js `settingsFields`), or a new one with them. */
+export function quickMatch(id, { game = 'set', seats = 4, settings = {} } = {}) {
+  return { ...settings, type: 'quickMatch', id, game, seats: requireSeats(seats) };
 }
 
 /** `createTable`: a new table with me as its host; `private` tables are reached only by code. */

@@ -16,7 +16,7 @@ const SELECTIONS = Object.freeze({
 
 /** The fields of each game's form: name → {label, options: [[value, text]], default}. `seats`
  * chooses the default where the server's differs alone and with others, and whether there are
- * opponents whose picks to show. */
+ * others to show picks to or pass turns to (a solo table leaves those fields out). */
 export function settingsForm(game, seats = 1) {
   const others = seats > 1 ? { selections: SELECTIONS } : {};
   switch (game) {
@@ -30,11 +30,16 @@ export function settingsForm(game, seats = 1) {
       return {
         pairs: { label: 'Pairs', options: [4, 5, 6, 7, 8, 9, 10].map((n) => [n, `${n} pairs`]), default: 8 },
         theme: { label: 'Theme', options: THEMES.map((name, i) => [i, name]), default: 0 },
-        turnSeconds: {
-          label: 'Turn',
-          options: [[0, 'no limit'], [10, '10 s'], [20, '20 s'], [30, '30 s'], [60, '60 s']],
-          default: seats === 1 ? 0 : 30,
-        },
+        // Turns pass only between players: alone there is no turn to lose.
+        ...(seats > 1
+          ? {
+              turnSeconds: {
+                label: 'Turn',
+                options: [[0, 'no limit'], [10, '10 s'], [20, '20 s'], [30, '30 s'], [60, '60 s']],
+                default: 30,
+              },
+            }
+          : {}),
       };
     default:
       return {

@@ -186,3 +186,10 @@ test('a redirect for watching, or by invite code, asks for the same there', () =
   welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
   assert.deepEqual(sent(welcome)[1], { type: 'join', id: sent(welcome)[1].id, code: 'ABCDEFGHJK' });
 });
+
+test('quick match sends the table settings the form shows (issue 21)', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  const fx = send({ type: 'intent', intent: { kind: 'quickMatch', game: 'set', seats: 3, settings: { scoring: 'course', boardSize: 15 } } });
+  assert.deepEqual(sent(fx), [{ type: 'quickMatch', id: 1, game: 'set', seats: 3, scoring: 'course', boardSize: 15 }]);
+});

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PENDING_MS } from '../js/controller.js';
+import { FINISHED_TEXT, HINT_TEXT, KEPT_MS, KEPT_TEXT, keptAfterMismatch } from '../js/control-table.js';
 import { cardFromId } from '../js/set-cards.js';
 import { NOW, setUp, types, sent, toasts, table, seated, diff } from './controller-fixtures.js';
 
@@ -209,7 +210,12 @@ test('a hint shows one card of a set, then two, and starts again on a new board'
   const { send } = seated({ seats: 1 });
   const first = send({ type: 'hint' });
   assert.equal(first[0].cards.length, 1);
-  assert.equal(send({ type: 'hint' })[0].cards.length, 2);
+  // In words too, and what it costs (issue 21: it outlined a card and said nothing).
+  assert.deepEqual(first[1], { type: 'toast', text: HINT_TEXT[1] });
+  assert.match(HINT_TEXT[1], /part of a set.*Hints are free/);
+  const second = send({ type: 'hint' });
+  assert.equal(second[0].cards.length, 2);
+  assert.deepEqual(second[1], { type: 'toast', text: HINT_TEXT[2] });
   assert.equal(send({ type: 'hint' })[0].cards.length, 2);
   const none = seated({ seats: 1, board: [0, 1, 4].map(cardFromId) }).send({ type: 'hint' });
   assert.deepEqual(none, [{ type: 'toast', text: 'No set on this board.' }]);
@@ -227,4 +233,55 @@ test('the time played starts when this client sees the game start', () => {
   assert.equal(controller.playingSince, null);
   send(diff(21, [{ kind: 'phase', phase: 'playing' }]), { now: NOW + 7000 });
   assert.equal(controller.playingSince, NOW + 7000);
+});
+
+// ---- Issue 21: the course's kept card, a finished game after a reload --------------------------
+
+test('a mismatch that leaves my last card chosen (course scoring) points at it and says why', () => {
+  assert.deepEqual(keptAfterMismatch([{ kind: 'mismatch', seat: 1, cards: [0, 1, 4] }], 1, [4]), [4]);
+  assert.deepEqual(keptAfterMismatch([{ kind: 'mismatch', seat: 1, cards: [0, 1, 4] }], 1, []), [], 'classic: all let go');
+  assert.deepEqual(keptAfterMismatch([{ kind: 'mismatch', seat: 0, cards: [0, 1, 4] }], 1, [4]), [], 'not mine');
+  assert.deepEqual(keptAfterMismatch([{ kind: 'mismatch', seat: 1, cards: [0, 1, 4] }], null, [4]), [], 'a spectator');
+  const { send } = seated({ seats: 1, players: [{ seat: 1, name: 'Ada', score: 0, matches: 0, selection: [0, 1], connected: true }] });
+  const fx = send(diff(21, [
+    { kind: 'select', seat: 1, card: 4 },
+    { kind: 'mismatch', seat: 1, cards: [0, 1, 4], penalty: 2 },
+    { kind: 'deselect', seat: 1, card: 0 },
+    { kind: 'deselect', seat: 1, card: 1 },
+  ]));
+  assert.deepEqual(fx.find((e) => e.type === 'flash' && e.kind === 'kept'), { type: 'flash', cards: [4], kind: 'kept', ms: KEPT_MS });
+  assert.ok(toasts(fx).includes(KEPT_TEXT), toasts(fx));
+  assert.match(KEPT_TEXT, /stays chosen/);
+  // The classic rule lets go of all three: nothing to point at.
+  const classic = seated({ seats: 1, players: [{ seat: 1, name: 'Ada', score: 0, matches: 0, selection: [0, 1], connected: true }] });
+  const plain = classic.send(diff(21, [
+    { kind: 'select', seat: 1, card: 4 },
+    { kind: 'mismatch', seat: 1, cards: [0, 1, 4], penalty: 1 },
+    { kind: 'deselect', seat: 1, card: 0 },
+    { kind: 'deselect', seat: 1, card: 1 },
+    { kind: 'deselect', seat: 1, card: 4 },
+  ]));
+  assert.equal(plain.find((e) => e.kind === 'kept'), undefined);
+  assert.ok(!toasts(plain).includes(KEPT_TEXT));
+});
+
+test('a page opened again at a game that has ended goes to the lobby and leaves the table (issue 21)', () => {
+  const { controller, send } = setUp({ storedTable: 'ABCD234XYZ', hash: '#/t/ABCD234XYZ/set' });
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  const fx = send({ type: 'message', message: { type: 'snapshot', table: table({ over: true, phase: 'finished' }) } });
+  assert.equal(controller.state.table, null);
+  assert.deepEqual(sent(fx), [{ type: 'leave', id: 1 }, { type: 'lobby', id: 2 }]);
+  assert.ok(fx.some((e) => e.type === 'view' && e.view === 'lobby'));
+  assert.ok(fx.some((e) => e.type === 'hash' && e.hash === null));
+  assert.ok(toasts(fx).includes(FINISHED_TEXT));
+  // A game still on after a reload, or a game that ends while the page is open, stays.
+  const live = setUp({ storedTable: 'ABCD234XYZ' });
+  live.send({ type: 'hello' });
+  live.send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  live.send({ type: 'message', message: { type: 'snapshot', table: table() } });
+  assert.equal(live.controller.state.table.id, 't7');
+  const over = live.send({ type: 'message', message: { type: 'snapshot', table: table({ over: true, phase: 'finished', version: 30 }) } });
+  assert.equal(live.controller.state.table.over, true);
+  assert.deepEqual(sent(over), []);
 });

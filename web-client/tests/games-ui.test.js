@@ -16,11 +16,15 @@ test('settings form values become top-level message fields', () => {
   assert.deepEqual(settingsFields('set', { scoring: 'classic', boardSize: '15' }), { scoring: 'classic', boardSize: 15 });
   assert.deepEqual(settingsFields('matchismo', { matchSize: '3', boardSize: '30' }), { matchSize: 3, boardSize: 30 });
   // Pairs become boardSize; the theme goes by index; turn seconds as a number (0: no limit).
-  assert.deepEqual(settingsFields('concentration', { pairs: '6', theme: '3', turnSeconds: '20' }), {
+  assert.deepEqual(settingsFields('concentration', { pairs: '6', theme: '3', turnSeconds: '20' }, 2), {
     boardSize: 12,
     theme: 3,
     turnSeconds: 20,
   });
+  // Alone there are no turns to pass: a solo table leaves the turn clock out (issue 21: the form
+  // is sent as shown, and its clock is for tables of players).
+  assert.deepEqual(settingsFields('concentration', { pairs: '6', theme: '3', turnSeconds: '20' }, 1), { boardSize: 12, theme: 3 });
+  assert.equal(settingsForm('concentration', 1).turnSeconds, undefined);
   // What the form does not offer is left out (the server's default applies).
   assert.deepEqual(settingsFields('set', { scoring: 'weird', boardSize: '13' }), {});
   assert.deepEqual(settingsFields('concentration', { pairs: '11' }), {});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SEATS, changedSettings, inviteTitle, pickedGame, seatsOf, settingValue } from '../js/lobby-form.js';
+import { DEFAULT_SEATS, inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from '../js/lobby-form.js';
+import { settingsForm } from '../js/table-settings.js';
 import { MAX_SEATS } from '../js/seats.js';
 
 test('a game this client does not know (stored long ago, or made up) is Set', () => {
@@ -16,11 +17,22 @@ test('seats: 1 to MAX_SEATS as chosen, anything else the default', () => {
   for (const raw of ['0', String(MAX_SEATS + 1), '', 'four', undefined]) assert.equal(seatsOf(raw), DEFAULT_SEATS, raw);
 });
 
-test('only the settings the player changed are sent; the others keep the server defaults', () => {
-  const touched = new Set(['pairs']);
-  const values = { pairs: '6', theme: '2', turnSeconds: '30' };
-  assert.deepEqual(changedSettings('concentration', touched, values, 2), { boardSize: 12 });
-  assert.deepEqual(changedSettings('concentration', new Set(), values, 2), {});
+test('every button sends the settings the form shows, changed or not (issue 21: solo ignored them)', () => {
+  // What the form shows with 4 seats chosen and nothing changed: the defaults for 4.
+  const shown = (game, seats) =>
+    Object.fromEntries(Object.entries(settingsForm(game, seats)).map(([name, field]) => [name, String(field.default)]));
+  const form = shown('set', 4);
+  assert.equal(form.scoring, 'classic');
+  // Play solo sends them for one seat: the classic scoring shown, not the server's solo default.
+  assert.deepEqual(shownSettings('set', form, 1), { scoring: 'classic', boardSize: 12 });
+  // Quick match and Create private send them for the seats chosen.
+  assert.deepEqual(shownSettings('set', form, 4), { scoring: 'classic', boardSize: 12, showSelections: true });
+  // A changed value goes as changed.
+  assert.deepEqual(shownSettings('set', { ...form, scoring: 'course' }, 1), { scoring: 'course', boardSize: 12 });
+  const concentration = { pairs: '6', theme: '2', turnSeconds: '30' };
+  assert.deepEqual(shownSettings('concentration', concentration, 2), { boardSize: 12, theme: 2, turnSeconds: 30 });
+  // A value the form does not offer is left out: the server's default applies.
+  assert.deepEqual(shownSettings('set', { scoring: 'made-up', boardSize: '13' }, 1), {});
 });
 
 test('a redrawn select keeps the value the player chose, else follows the default', () => {

@@ -7,11 +7,14 @@ import {
   gameLabel,
   initialLobby,
   phaseLabel,
+  playersText,
   seatsLabel,
 } from '../js/lobby-state.js';
 
-const t7 = { id: 't7', game: 'set', seats: 4, seated: 2, spectators: 1, phase: 'waiting' };
-const t5 = { id: 't5', game: 'set', seats: 2, seated: 2, spectators: 0, phase: 'playing' };
+// A listing as the client keeps it (every field the server may leave out filled in).
+const listed = (t) => ({ players: [], settings: null, turnSeconds: null, ...t });
+const t7 = listed({ id: 't7', game: 'set', seats: 4, seated: 2, spectators: 1, phase: 'waiting' });
+const t5 = listed({ id: 't5', game: 'set', seats: 2, seated: 2, spectators: 0, phase: 'playing' });
 const snap = () => applyLobbySnapshot({ type: 'lobbySnapshot', replyTo: 3, version: 12, tables: [t7, t5] });
 
 test('the initial lobby waits for a snapshot and ignores diffs', () => {
@@ -112,4 +115,22 @@ test('a listed table offers Join only while it waits and has a seat', async () =
   assert.equal(joinable({ phase: 'waiting', seated: 1, seats: 2 }), true);
   assert.equal(joinable({ phase: 'waiting', seated: 2, seats: 2 }), false);
   assert.equal(joinable({ phase: 'playing', seated: 1, seats: 2 }), false);
+});
+
+test('a listing carries who sits there and the table settings (issue 21); bad ones are dropped', () => {
+  const row = {
+    id: 't3', game: 'set', seats: 4, seated: 2, spectators: 0, phase: 'waiting',
+    players: [{ name: 'Ada' }, { name: 'Bob', away: true }, null, { name: 7 }, { name: '' }],
+    settings: { scoring: 'classic', boardSize: 12 },
+    turnSeconds: 30,
+  };
+  const s = applyLobbySnapshot({ version: 1, tables: [row] });
+  const t = s.tables[0];
+  assert.deepEqual(t.players, [{ name: 'Ada', away: false }, { name: 'Bob', away: true }, { name: '', away: false }]);
+  assert.deepEqual(t.settings, { scoring: 'classic', boardSize: 12 });
+  assert.equal(t.turnSeconds, 30);
+  assert.equal(playersText(t), 'Ada, Bob (away), Player 3');
+  assert.equal(playersText(listed({ id: 'x' })), '');
+  const odd = applyLobbySnapshot({ version: 1, tables: [{ id: 'y', players: 'Ada', settings: [1], turnSeconds: -1 }] }).tables[0];
+  assert.deepEqual([odd.players, odd.settings, odd.turnSeconds], [[], null, null]);
 });

@@ -109,6 +109,10 @@ test('lobby and table messages', () => {
   assert.equal(m.encode(m.lobby(3)), '{"type":"lobby","id":3}');
   assert.equal(m.encode(m.quickMatch(4, { seats: 3 })), '{"type":"quickMatch","id":4,"game":"set","seats":3}');
   assert.equal(m.encode(m.quickMatch(4)), '{"type":"quickMatch","id":4,"game":"set","seats":4}');
+  // The settings go along; they cannot override the message's own fields.
+  assert.deepEqual(JSON.parse(m.encode(m.quickMatch(4, { seats: 2, settings: { scoring: 'classic', type: 'x', seats: 9 } }))), {
+    scoring: 'classic', type: 'quickMatch', id: 4, game: 'set', seats: 2,
+  });
   assert.equal(
     m.encode(m.createTable(5, { seats: 2, private: true })),
     '{"type":"createTable","id":5,"game":"set","seats":2,"private":true}',
