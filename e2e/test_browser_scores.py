@@ -249,6 +249,17 @@ def test_the_high_scores_tab_sorts_pages_filters_and_marks_the_best(server, fini
         WebDriverWait(driver, 5).until(lambda d: d.execute_script("return innerWidth") == width)
         driver.execute_script("document.getElementById('scores-panel').scrollIntoView()")
         assert no_sideways_scroll(driver), (width, height)
+        # A rank of several digits stays on one line (issue 21: "10" wrapped on a phone).
+        lines = driver.execute_script("""
+            const td = document.querySelector('#scores-body td.pos');
+            const was = td.textContent;
+            td.textContent = '1000';
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            const lines = range.getClientRects().length;
+            td.textContent = was;
+            return lines;""")
+        assert lines == 1, (width, lines)
         driver.save_screenshot(str(artifact(f"scores-{width}x{height}.png")))
     set_viewport(driver, 1280, 900)
     sort_button(driver, "score").click()
