@@ -9,7 +9,7 @@ import { gameInfo } from './games.js';
 import { settingsForm, settingsText } from './table-settings.js';
 import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
-import { byId, cell } from './dom.js';
+import { byId, cell, part } from './dom.js';
 
 export class LobbyView {
   /** `onGame(quiet)` runs after a game is picked (the high scores follow it). */
@@ -203,14 +203,6 @@ export class LobbyView {
   }
 }
 
-/** A line of small text under a cell's own. */
-function small(className, text) {
-  const span = document.createElement('span');
-  span.className = className;
-  span.textContent = text;
-  return span;
-}
-
 /** One row of the list: game (and its settings), seats (and who sits there), watchers, phase,
  * and Join (a waiting table with a seat) and Watch buttons. */
 function tableRow(t) {
@@ -234,10 +226,10 @@ function tableRow(t) {
   action.append(watch);
   const game = cell('game', gameLabel(t.game));
   const settings = t.settings === null ? '' : settingsText(t.game, t.settings, t.turnSeconds);
-  if (settings !== '') game.append(small('listing-settings', settings));
+  if (settings !== '') game.append(part('listing-settings', settings));
   const seated = cell('seated', seatsLabel(t));
   const names = playersText(t);
-  if (names !== '') seated.append(small('listing-players', names));
+  if (names !== '') seated.append(part('listing-players', names));
   tr.append(
     game,
     seated,
