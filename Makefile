@@ -83,10 +83,12 @@ js-test:
 # Two workers per core (pytest-xdist), each test file on one worker: every test starts servers
 # of its own on free ports, and the PostgreSQL cluster is one per worker. The tests spend much of
 # their time waiting for servers, browsers and deadlines: on 2 cores, 4 workers took 2 min 52 s
-# where 2 took 3 min 30 s.
+# where 2 took 3 min 30 s. Load tests that time the server under load (marked `alone`) run
+# afterwards, one at a time with nothing beside them.
 E2E_WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 e2e-test: build test-deps
-	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -n $(E2E_WORKERS) --dist loadfile e2e
+	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -n $(E2E_WORKERS) --dist loadfile -m "not alone" e2e
+	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -m alone e2e
 
 # Installs the Debian packages that are missing (apt-get update only when something is).
 system-deps:

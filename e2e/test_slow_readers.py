@@ -20,11 +20,14 @@ import subprocess
 import termios
 import time
 
+import pytest
 import websockets
 
 from conftest import BINARY, scrape_metric
 from mp_support import FAST, connect, run, start_server  # noqa: F401  (fixture)
 from protocol_client import SUBPROTOCOL
+
+pytestmark = pytest.mark.alone  # timed under load: run with nothing beside it (see conftest)
 
 TCP_CLOSE = 7
 TCP_CLOSE_WAIT = 8
