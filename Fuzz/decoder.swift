@@ -49,6 +49,9 @@ private func checkLimits(_ envelope: ClientEnvelope) {
   case .scores(let query):
     precondition(ScoresQuery.pageSizes.contains(query.pageSize), "page size")
     precondition(query.page >= 0, "negative page")
+    if let list = query.list {
+      precondition(ScoreList(id: list.id) == list, "a list that does not read back")
+    }
   case .record(let id):
     precondition(id.utf8.count <= ClientMessageDecoder.maxRecordIDBytes, "record id")
   case .quickMatch(_, let seats, _), .createTable(_, let seats, _, _):

@@ -2,15 +2,20 @@
 the light theme and 390×844 in the dark one: solo plays the scoring the form shows; a status
 line says whose cards did not match and ends its sentences; a hint says what it shows and what
 it costs; the course's mismatch rule shows the card it keeps; quick match honours the form and
-the live list names who sits where; a page opened again after its game ended shows the lobby."""
+the live list names who sits where; a page opened again after its game ended shows the lobby;
+the high scores keep one list for each kind of game."""
 import itertools
+import json
 import pathlib
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from protocol_client import set_from_ids
+from websockets.sync.client import connect
+
+from protocol_client import find_sets, set_from_ids
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
 from test_browser_games import (flip, play_concentration_to_the_end, play_solo, severe_errors,
                                 start_concentration_for_two)
@@ -194,3 +199,119 @@ def test_both_players_see_the_turn_clock_from_the_first_turn(start_server, brows
         assert driver.find_element(By.CSS_SELECTOR, ".turn-bar").is_displayed()
     waiter.save_screenshot(artifact("rough-edges-waiting-turn-clock.png"))
     assert not severe_errors(ann) and not severe_errors(bob)
+
+
+class Seat:
+    """A plain WebSocket client (not the page's code) with a player token."""
+
+    def __init__(self, url, player, name):
+        self.connection = connect(url, subprotocols=["matchismo.v2"], open_timeout=10)
+        self.ws = self.connection.__enter__()
+        self.next_id = 0
+        assert self.request({"type": "hello", "name": name, "player": player})["type"] == "welcome"
+
+    def request(self, message, timeout=10):
+        """Sends `message` and returns its answer (other messages are passed over)."""
+        self.next_id += 1
+        self.ws.send(json.dumps({**message, "id": self.next_id}))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            answer = json.loads(self.ws.recv(timeout=timeout))
+            if answer.get("replyTo") == self.next_id:
+                return answer
+        raise AssertionError(f"no answer to {message}")
+
+    def take_every_set(self, table):
+        """Takes a set of the board until the game is over."""
+        while not table["over"]:
+            for card in find_sets(table["board"])[0]:
+                assert self.request({"type": "choose", "card": card["id"]})["type"] == "diff"
+            table = self.request({"type": "resync"})["table"]
+        return table
+
+    def close(self):
+        self.connection.__exit__(None, None, None)
+
+
+MO, THEO = "browserPlayer0000000A1", "someoneElse00000000B2"
+
+
+def finish_set_games(url):
+    """Mo finishes a solo Set game scored the course's way, Theo a classic one, then the two a
+    classic game for two (Mo takes every set): three games in three lists."""
+    mo, theo = Seat(url, MO, "Mo"), Seat(url, THEO, "Theo")
+    try:
+        course = mo.take_every_set(mo.request({"type": "playSolo", "game": "set", "scoring": "course"})["table"])
+        classic = theo.take_every_set(theo.request({"type": "playSolo", "game": "set", "scoring": "classic"})["table"])
+        assert mo.request({"type": "leave"})["type"] == "left"
+        assert theo.request({"type": "leave"})["type"] == "left"
+        created = mo.request({"type": "createTable", "game": "set", "seats": 2, "scoring": "classic"})
+        assert created["type"] == "snapshot", created
+        assert theo.request({"type": "join", "table": created["table"]["id"]})["type"] == "snapshot"
+        deadline = time.monotonic() + 10
+        table = created["table"]
+        while table["phase"] != "playing" or not table["board"]:
+            assert time.monotonic() < deadline, table
+            time.sleep(0.05)
+            table = mo.request({"type": "resync"})["table"]
+        duel = mo.take_every_set(table)
+        return course, classic, duel
+    finally:
+        mo.close()
+        theo.close()
+
+
+@pytest.mark.parametrize("width,height,theme", SIZES)
+def test_the_high_scores_keep_one_list_for_each_kind_of_game(start_server, browsers, width, height, theme):
+    """A course-scored solo game (~200 points), a classic one (~27) and a classic game for two are
+    never ranked together: each is in a list of its own, named for people, the latest game's
+    shown first; picking another list shows only its games, with its own best."""
+    # The players' clients take every set as fast as the answers come.
+    server = start_server(*FAST, "--rate-limit", "1000")
+    course, classic, duel = finish_set_games(server.ws_url)
+    assert course["players"][0]["score"] > 100 > classic["players"][0]["score"], (course, classic)
+    driver = browsers()
+    open_page(driver, server.http_url, width, height, theme)
+    driver.execute_script("localStorage.setItem('matchismo.player', arguments[0]);", MO)
+    driver.get(server.http_url)
+    driver.find_element(By.CSS_SELECTOR, 'button[data-game="set"]').click()
+    driver.find_element(By.ID, "tab-scores").click()
+
+    def shown():
+        return driver.execute_script("""
+          return [...document.querySelectorAll('#scores-body tr')].map((tr) => ({
+            score: Number(tr.dataset.score), best: tr.classList.contains('best'),
+            players: [...tr.querySelectorAll('.players li .name')].map((n) => n.textContent) }));""")
+
+    WebDriverWait(driver, 10).until(lambda d: len(shown()) == 1)
+    lists = Select(driver.find_element(By.ID, "scores-list"))
+    assert [o.text for o in lists.options] == [
+        "Solo · classic scoring (1 game)", "Solo · course scoring (1 game)",
+        "Multiplayer · classic scoring (1 game)"]
+    # The latest game's list first: the game for two.
+    assert lists.first_selected_option.text == "Multiplayer · classic scoring (1 game)"
+    assert shown() == [{"score": duel["players"][0]["score"] if duel["players"][0]["name"] == "Mo"
+                        else max(p["score"] for p in duel["players"]), "best": True, "players": ["Mo", "Theo"]}]
+    assert "(Multiplayer · classic scoring)" in text_of(driver, "scores-caption")
+    lists.select_by_visible_text("Solo · course scoring (1 game)")
+    WebDriverWait(driver, 10).until(lambda d: [r["players"] for r in shown()] == [["Mo"]])
+    assert shown()[0]["score"] == course["players"][0]["score"] and shown()[0]["best"]
+    lists = Select(driver.find_element(By.ID, "scores-list"))
+    lists.select_by_visible_text("Solo · classic scoring (1 game)")
+    WebDriverWait(driver, 10).until(lambda d: [r["players"] for r in shown()] == [["Theo"]])
+    assert shown()[0]["score"] == classic["players"][0]["score"] and shown()[0]["best"]
+    # "Only my games" stays in the list picked: Mo has no classic solo game.
+    driver.find_element(By.ID, "scores-mine").click()
+    WebDriverWait(driver, 10).until(lambda d: text_of(d, "scores-empty").startswith("You have not finished a Set game here in this list"))
+    field = driver.find_element(By.ID, "scores-list-field")
+    assert field.is_displayed()
+    assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth + 1")
+    # The choice fits the panel, however long its names: within the table's width.
+    right, edge = driver.execute_script(
+        "return [document.getElementById('scores-list').getBoundingClientRect().right,"
+        " document.getElementById('scores-panel').getBoundingClientRect().right]")
+    assert right <= edge + 0.5, (right, edge)
+    driver.find_element(By.ID, "scores-mine").click()
+    WebDriverWait(driver, 10).until(lambda d: len(shown()) == 1)
+    driver.save_screenshot(artifact(f"rough-edges-score-lists-{width}x{height}-{theme}.png"))
+    assert not severe_errors(driver), severe_errors(driver)

@@ -292,7 +292,7 @@ def test_the_high_scores_tab_sorts_pages_filters_and_marks_the_best(server, fini
     assert text_of(driver, "scores-page") == "Page 1 of 1"
     assert not driver.find_element(By.ID, "scores-next").is_enabled()
     # The caption says what the table holds.
-    assert text_of(driver, "scores-caption") == "My finished Concentration games, oldest first"
+    assert text_of(driver, "scores-caption") == "My finished Concentration games (Solo · 4 pairs), oldest first"
     driver.find_element(By.ID, "scores-mine").click()
     WebDriverWait(driver, 10).until(lambda d: text_of(d, "scores-page") == "Page 1 of 3")
 

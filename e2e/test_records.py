@@ -32,10 +32,11 @@ async def hello(url, name, player=None):
     return client
 
 
-async def play_set_to_the_end(url, name, player=None, max_sets=None):
-    """A solo Set game played to its end (or `max_sets` sets); returns its last snapshot."""
+async def play_set_to_the_end(url, name, player=None, max_sets=None, settings=None):
+    """A solo Set game played to its end (or `max_sets` sets) under `settings` (the server's
+    defaults: course scoring alone); returns its last snapshot."""
     client = await hello(url, name, player)
-    message_id = await client.send({"type": "playSolo", "game": "set"})
+    message_id = await client.send({"type": "playSolo", "game": "set", **(settings or {})})
     table = (await reply_to(client, message_id))["table"]
     sets = 0
     while not table["over"] and (max_sets is None or sets < max_sets):
@@ -119,7 +120,27 @@ async def finished_games_are_kept(url):
     assert missing["type"] == "error" and missing["code"] == "unknownRecord", missing
     bad = await ask(url, {"type": "scores", "game": "set", "sort": "fastest"})
     assert bad["type"] == "error" and bad["code"] == "badField", bad
-    return page
+
+    # A classic game is not ranked with course-scored ones: it opens a list of its own, which is
+    # the one shown when none is asked for (the latest game's); each list counts its games.
+    assert page["list"] == "solo.course" and page["lists"] == [
+        {"id": "solo.course", "kind": "solo", "scoring": "course", "total": 2}], page
+    classic = await play_set_to_the_end(url, "Di", PLAYER_B, settings={"scoring": "classic"})
+    assert classic["over"] and classic["settings"]["scoring"] == "classic", classic["settings"]
+    latest = await ask(url, {"type": "scores", "game": "set", "sort": "score"})
+    assert latest["list"] == "solo.classic" and latest["total"] == 1, latest
+    assert [g["players"][0]["name"] for g in latest["games"]] == ["Di"]
+    assert latest["best"]["id"] == latest["games"][0]["id"]
+    assert {entry["id"]: entry["total"] for entry in latest["lists"]} == {"solo.course": 2, "solo.classic": 1}
+    course = await ask(url, {"type": "scores", "game": "set", "list": "solo.course", "sort": "score"})
+    assert course["list"] == "solo.course" and course["total"] == 2, course
+    assert {g["id"] for g in course["games"]} == {g["id"] for g in page["games"]}
+    assert course["best"] == page["best"], (course, page)
+    nobody = await ask(url, {"type": "scores", "game": "set", "list": "multiplayer.classic"})
+    assert nobody["list"] == "multiplayer.classic" and nobody["total"] == 0 and nobody["best"] is None
+    bad = await ask(url, {"type": "scores", "game": "set", "list": "everyone"})
+    assert bad["type"] == "error" and bad["code"] == "badField", bad
+    return course
 
 
 def test_finished_games_are_listed_paged_and_replayed_and_survive_kill_9(journal_database):
@@ -129,9 +150,10 @@ def test_finished_games_are_listed_paged_and_replayed_and_survive_kill_9(journal
         assert server.signal(signal.SIGKILL) == -signal.SIGKILL
         again = RunningServer(data_dir=server.data_dir, port=server.port, database=journal_database)
         try:
-            after = run(ask, again.ws_url, {"type": "scores", "game": "set"}, PLAYER_A)
+            after = run(ask, again.ws_url, {"type": "scores", "game": "set", "list": "solo.course", "sort": "score"},
+                        PLAYER_A)
             assert [g["id"] for g in after["games"]] == [g["id"] for g in page["games"]], after
-            assert after["total"] == 2
+            assert after["total"] == 2 and len(after["lists"]) == 2
         finally:
             again.stop()
     finally:

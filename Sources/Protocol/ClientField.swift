@@ -4,7 +4,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   // Table settings (createTable, playSolo).
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
-  case player, sort, order, page, pageSize, mine, record
+  case player, sort, order, page, pageSize, mine, record, list
 
   /// The field's key on the wire.
   var key: String {
@@ -36,6 +36,7 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .pageSize: "pageSize"
     case .mine: "mine"
     case .record: "record"
+    case .list: "list"
     }
   }
 

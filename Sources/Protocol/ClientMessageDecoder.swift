@@ -24,6 +24,8 @@ public enum ClientMessageDecoder {
   public static let maxTableIDBytes = 32
   /// Longest finished game id (`record`), in UTF-8 bytes.
   public static let maxRecordIDBytes = 32
+  /// The longest `list` a `scores` request may name (`multiplayer.classic.999x999` is 28).
+  public static let maxListBytes = 32
   /// The lengths a player token may have.
   public static let playerTokenLengths = 16...64
   /// The seat counts a table may have.
@@ -76,9 +78,17 @@ public enum ClientMessageDecoder {
       case "desc": descending = true
       default: throw fields.badField("Field 'order' must be 'asc' or 'desc'.")
       }
+      var list: ScoreList?
+      if let id = try fields.optionalString(.list, maxBytes: maxListBytes) {
+        guard let named = ScoreList(id: id) else {
+          throw fields.badField(
+            "Field 'list' must name a high-score list, as `scores` answers them ('solo.course').")
+        }
+        list = named
+      }
       return .scores(
         ScoresQuery(
-          game: game, sort: sort, descending: descending,
+          game: game, list: list, sort: sort, descending: descending,
           page: try fields.optionalInt(.page, in: 0...1_000_000) ?? 0,
           pageSize: try fields.optionalInt(.pageSize, in: ScoresQuery.pageSizes)
             ?? ScoresQuery.defaultPageSize,

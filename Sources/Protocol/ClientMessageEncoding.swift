@@ -16,6 +16,7 @@ extension ClientEnvelope {
         ("order", .string(query.descending ? "desc" : "asc")), ("page", .int(query.page)),
         ("pageSize", .int(query.pageSize)), ("mine", .bool(query.mine)),
       ]
+      if let list = query.list { members.append(("list", .string(list.id))) }
     case .record(let id):
       members.append(("record", .string(id)))
     case .playSolo(let game, let options):

@@ -3,30 +3,48 @@ import Protocol
 
 extension PostgresJournalStore {
   public func scores(_ query: ScoresQuery) throws -> ScoresPage {
-    if query.mine && query.player == nil { return ScoresPage(total: 0, games: []) }
+    if query.mine && query.player == nil {
+      return ScoresPage(list: query.list, total: 0, games: [])
+    }
     let mine = query.mine ? query.player : nil
     let order = query.orderBy
     return try perform("cannot read the finished games from \(location)") { connection in
+      // The game's games (the player's, with `mine`), by list; the latest one's list.
+      var lists: [ScoreList: Int] = [:]
+      for row in try run(
+        """
+        SELECT list, COUNT(*) FROM finished_game
+        WHERE game = \(query.game) AND (\(mine)::TEXT IS NULL OR number IN
+          (SELECT game_number FROM finished_player WHERE player = \(mine)))
+        GROUP BY list
+        """, on: connection)
+      {
+        let (id, count) = try row.decode((String, Int).self)
+        if let list = ScoreList(id: id) { lists[list] = count }
+      }
+      let latest = try run(
+        """
+        SELECT list FROM finished_game
+        WHERE game = \(query.game) AND (\(mine)::TEXT IS NULL OR number IN
+          (SELECT game_number FROM finished_player WHERE player = \(mine)))
+        ORDER BY ended_at DESC, number DESC LIMIT 1
+        """, on: connection
+      ).first?.decode(String.self)
+      guard let list = query.list ?? latest.flatMap(ScoreList.init(id:)) else {
+        return ScoresPage(lists: lists, total: 0, games: [])
+      }
       func games(_ order: String, limit: Int, offset: Int = 0) throws -> [FinishedGame] {
         try run(
           """
           SELECT number, record FROM finished_game
-          WHERE game = \(query.game) AND (\(mine)::TEXT IS NULL OR number IN
+          WHERE game = \(query.game) AND list = \(list.id) AND (\(mine)::TEXT IS NULL OR number IN
             (SELECT game_number FROM finished_player WHERE player = \(mine)))
           ORDER BY \(unescaped: order) LIMIT \(limit) OFFSET \(offset)
           """, on: connection
         ).map { row in try kept(row) }
       }
-      let total =
-        try run(
-          """
-          SELECT COUNT(*) FROM finished_game
-          WHERE game = \(query.game) AND (\(mine)::TEXT IS NULL OR number IN
-            (SELECT game_number FROM finished_player WHERE player = \(mine)))
-          """, on: connection
-        ).first?.decode(Int.self) ?? 0
       return ScoresPage(
-        total: total,
+        list: list, lists: lists, total: lists[list] ?? 0,
         games: try games(order, limit: query.pageSize, offset: query.page * query.pageSize),
         best: try games("score DESC, ended_at ASC, number ASC", limit: 1).first,
         shortest: try games("seconds ASC, ended_at ASC, number ASC", limit: 1).first)

@@ -2,13 +2,16 @@ import PostgresNIO
 
 extension PostgresJournalStore {
   /// One version of the schema: the statements that bring the previous version to it.
-  struct Migration {
+  struct Migration: Sendable {
     /// The version it makes (from 1, one more than the last).
     var version: Int
     /// What it does, kept in `schema_version`.
     var name: String
     /// Its statements, run in order in one transaction.
     var statements: [String]
+    /// What it does after them, in the same transaction, that SQL alone should not: data that
+    /// only the server's own types can read (records).
+    var backfill: (@Sendable (PostgresJournalStore, PostgresConnection) throws -> Void)? = nil
   }
 
   /// Every version of the schema, oldest first. A database is brought up to the last one when a
@@ -209,6 +212,7 @@ extension PostgresJournalStore {
       ]),
     clusterMigration,
     takeoverMigration,
+    scoreListMigration,
   ]
 
   /// Brings the schema up to the last of ``migrations``, each version in a transaction of its
@@ -238,6 +242,7 @@ extension PostgresJournalStore {
         for statement in migration.statements {
           _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
         }
+        try migration.backfill?(self, connection)
         _ = try run(
           """
           INSERT INTO schema_version (version, name)

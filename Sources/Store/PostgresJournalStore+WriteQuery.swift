@@ -1,6 +1,7 @@
 import Foundation
 import Lobby
 import PostgresNIO
+import Protocol
 
 extension PostgresJournalStore {
   /// The one statement that writes `batch` (see ``JournalBatch`` and `journal_write`).
@@ -50,7 +51,7 @@ extension PostgresJournalStore {
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
     return """
-      SELECT journal_write_v5(\(owner), \(lease), \(held.map(\.key)), \(held.map(\.value)),
+      SELECT journal_write_v6(\(owner), \(lease), \(held.map(\.key)), \(held.map(\.value)),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
         \(closedIDs),
         \(cleared), \(below),
@@ -60,7 +61,7 @@ extension PostgresJournalStore {
         \(ended), \(batch.released.sorted()),
         \(finished.map(\.source)), \(finished.map(\.game)), \(finished.map(\.endedAt)),
         \(finished.map(\.seconds)), \(finished.map(\.score)), \(finishedRecords),
-        \(finishedPlayers))
+        \(finishedPlayers), \(finished.map { ScoreList(of: $0).id }))
       """
   }
 }

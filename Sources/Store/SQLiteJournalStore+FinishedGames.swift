@@ -8,11 +8,11 @@ extension SQLiteJournalStore {
     // The record is kept without its id: the row's number (AUTOINCREMENT) gives it.
     try db.cachedStatement(
       sql: """
-        INSERT OR IGNORE INTO finished_game (source, game, ended_at, seconds, score, record)
-        VALUES (?, ?, ?, ?, ?, ?)
+        INSERT OR IGNORE INTO finished_game (source, game, list, ended_at, seconds, score, record)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
-      game.source, game.game, game.endedAt, game.seconds, game.score,
+      game.source, game.game, ScoreList(of: game).id, game.endedAt, game.seconds, game.score,
       String(decoding: try encoder.encode(game), as: UTF8.self),
     ])
     // Kept already (one game per source).
@@ -42,40 +42,54 @@ extension SQLiteJournalStore {
   }
 
   public func scores(_ query: ScoresQuery) throws -> ScoresPage {
-    if query.mine && query.player == nil { return ScoresPage(total: 0, games: []) }
-    var filter = "game = ?"
+    if query.mine && query.player == nil {
+      return ScoresPage(list: query.list, total: 0, games: [])
+    }
+    // The game's games (the player's, with `mine`), then those of one list.
+    var theirs = "game = ?"
     var arguments: StatementArguments = [query.game]
     if query.mine, let player = query.player {
-      filter += " AND number IN (SELECT game_number FROM finished_player WHERE player = ?)"
+      theirs += " AND number IN (SELECT game_number FROM finished_player WHERE player = ?)"
       arguments += [player]
     }
+    let filter = theirs + " AND list = ?"
     let order = query.orderBy
     let decoder = JSONDecoder()
-    let base = arguments
-    func games(_ db: Database, _ sql: String, _ more: StatementArguments = []) throws
-      -> [FinishedGame]
-    {
-      try Row.fetchAll(db, sql: sql, arguments: base + more).map {
-        try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder)
-      }
-    }
     return try reader.read { db in
-      let total =
-        try Int.fetchOne(
-          db, sql: "SELECT COUNT(*) FROM finished_game WHERE \(filter)", arguments: base) ?? 0
-      let page = try games(
+      var lists: [ScoreList: Int] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT list, COUNT(*) AS n FROM finished_game WHERE \(theirs) GROUP BY list",
+        arguments: arguments)
+      {
+        if let list = ScoreList(id: row["list"]) { lists[list] = row["n"] }
+      }
+      let latest = try String.fetchOne(
         db,
+        sql:
+          "SELECT list FROM finished_game WHERE \(theirs) ORDER BY ended_at DESC, number DESC LIMIT 1",
+        arguments: arguments)
+      guard let list = query.list ?? latest.flatMap(ScoreList.init(id:)) else {
+        return ScoresPage(lists: lists, total: 0, games: [])
+      }
+      let base = arguments + [list.id]
+      func games(_ sql: String, _ more: StatementArguments = []) throws -> [FinishedGame] {
+        try Row.fetchAll(db, sql: sql, arguments: base + more).map {
+          try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder)
+        }
+      }
+      let total = lists[list] ?? 0
+      let page = try games(
         "SELECT number, record FROM finished_game WHERE \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
         [query.pageSize, query.page * query.pageSize])
       let best = try games(
-        db,
         "SELECT number, record FROM finished_game WHERE \(filter) "
           + "ORDER BY score DESC, ended_at ASC, number ASC LIMIT 1")
       let shortest = try games(
-        db,
         "SELECT number, record FROM finished_game WHERE \(filter) "
           + "ORDER BY seconds ASC, ended_at ASC, number ASC LIMIT 1")
-      return ScoresPage(total: total, games: page, best: best.first, shortest: shortest.first)
+      return ScoresPage(
+        list: list, lists: lists, total: total, games: page, best: best.first,
+        shortest: shortest.first)
     }
   }
 

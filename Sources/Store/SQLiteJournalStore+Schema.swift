@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import Protocol
 
 extension SQLiteJournalStore {
   /// The schema, one migration per version; a database is brought up to date when opened.
@@ -72,6 +74,27 @@ extension SQLiteJournalStore {
           CREATE INDEX finished_game_by_end ON finished_game (ended_at);
           CREATE INDEX finished_player_by_game ON finished_player (game_number);
           """)
+    }
+    migrator.registerMigration("v4: high-score lists") { db in
+      // Each finished game's list (``ScoreList``), given by its record: games whose scores can
+      // be compared share one, and `scores` reads one list at a time.
+      try db.execute(
+        sql: """
+          ALTER TABLE finished_game ADD COLUMN list TEXT NOT NULL DEFAULT '';
+          DROP INDEX finished_game_by_score;
+          DROP INDEX finished_game_by_seconds;
+          CREATE INDEX finished_game_list_by_date ON finished_game (game, list, ended_at);
+          CREATE INDEX finished_game_list_by_score ON finished_game (game, list, score);
+          CREATE INDEX finished_game_list_by_seconds ON finished_game (game, list, seconds);
+          """)
+      let decoder = JSONDecoder()
+      let rows = try Row.fetchCursor(db, sql: "SELECT number, record FROM finished_game")
+      while let row = try rows.next() {
+        let game = try decoder.decode(FinishedGame.self, from: Data((row["record"] as String).utf8))
+        try db.execute(
+          sql: "UPDATE finished_game SET list = ? WHERE number = ?",
+          arguments: [ScoreList(of: game).id, row["number"] as Int])
+      }
     }
     return migrator
   }

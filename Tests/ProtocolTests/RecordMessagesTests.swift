@@ -24,6 +24,14 @@ import Testing
           ScoresQuery(
             game: "matchismo", sort: .score, descending: false, page: 3, pageSize: 7,
             mine: true)))
+    let list = try decode(#"{"type":"scores","game":"matchismo","list":"solo.course.24x2"}"#)
+      .get().message
+    #expect(
+      list
+        == .scores(
+          ScoresQuery(
+            game: "matchismo",
+            list: ScoreList(solo: true, scoring: "course", cards: 24, matchSize: 2))))
   }
 
   @Test(arguments: [
@@ -34,6 +42,10 @@ import Testing
     #"{"type":"scores","id":1,"game":"set","pageSize":0}"#,
     #"{"type":"scores","id":1,"game":"set","pageSize":51}"#,
     #"{"type":"scores","id":1,"game":"set","mine":"yes"}"#,
+    #"{"type":"scores","id":1,"game":"set","list":"duo.course"}"#,
+    #"{"type":"scores","id":1,"game":"set","list":"solo.course.24x"}"#,
+    #"{"type":"scores","id":1,"game":"set","list":3}"#,
+    #"{"type":"scores","id":1,"game":"set","list":"solo.classic.1234567890123456789012"}"#,
     #"{"type":"record","id":1}"#,
     #"{"type":"record","id":1,"record":7}"#,
     #"{"type":"record","id":1,"record":"g1234567890123456789012345678901234"}"#,
@@ -62,6 +74,7 @@ import Testing
     for message: ClientMessage in [
       .scores(
         ScoresQuery(game: "set", sort: .score, descending: false, page: 2, pageSize: 9, mine: true)),
+      .scores(ScoresQuery(game: "set", list: ScoreList(id: "multiplayer.custom.16x2"))),
       .record(id: "g3"), .hello(name: "Bo", resume: nil, version: nil, player: "abcdefghijklmnop"),
     ] {
       let envelope = ClientEnvelope(id: .int(4), message: message)
@@ -89,5 +102,31 @@ import Testing
     #expect(answer["best"]?["id"] == .string("g2"))
     let players = answer["games"]?.elements?.first?["players"]?.elements ?? []
     #expect(players.map { $0["you"] } == [.bool(true), nil])
+  }
+
+  @Test func aScoresAnswerNamesItsListAndCountsEveryListInOrder() {
+    let game = FinishedGame(
+      id: "g2", game: "matchismo", settings: .matchismo(), seed: 1,
+      players: [FinishedPlayer(seat: 0, name: "Ada", score: 9, matches: 3, mistakes: 1, rank: 1)],
+      moves: [], seconds: 61, endedAt: 1_795_500_000)
+    let list = ScoreList(of: game)
+    let lists: [ScoreList: Int] = [
+      ScoreList(solo: false, scoring: "course", cards: 24, matchSize: 2): 4,
+      ScoreList(solo: true, scoring: "course", cards: 30, matchSize: 2): 2, list: 1,
+    ]
+    let answer = ServerMessage.scores(
+      ScoresPage(list: list, lists: lists, total: 1, games: [game]),
+      query: ScoresQuery(game: "matchismo"), replyTo: nil)
+    #expect(answer["list"] == .string("solo.course.24x2"))
+    // Solo first, then the smaller board.
+    #expect(
+      String(decoding: answer["lists"]!.encoded, as: UTF8.self)
+        == #"[{"id":"solo.course.24x2","kind":"solo","scoring":"course","cards":24,"matchSize":2,"total":1},"#
+        + #"{"id":"solo.course.30x2","kind":"solo","scoring":"course","cards":30,"matchSize":2,"total":2},"#
+        + #"{"id":"multiplayer.course.24x2","kind":"multiplayer","scoring":"course","cards":24,"matchSize":2,"total":4}]"#
+    )
+    let none = ServerMessage.scores(
+      ScoresPage(total: 0, games: []), query: ScoresQuery(game: "set"), replyTo: nil)
+    #expect(none["list"] == .null && none["lists"] == .array([]))
   }
 }

@@ -8,6 +8,7 @@ import { parseRoute } from './route.js';
 import { joinByLink } from './control-session.js';
 import { forgetPending, resetTable } from './control-table.js';
 import { requestScores } from './control-scores.js';
+import { withLatestList } from './scores.js';
 import { openReplay, requestRecord } from './control-replay.js';
 
 /** Ask for the lobby's list (and its diffs from then on). */
@@ -38,6 +39,7 @@ export function backToLobby(c, fx, ctx) {
   fx.push({ type: 'leftTable' }, { type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' });
   if (ctx.connection === 'online') subscribeLobby(c, fx, ctx);
   else fx.push({ type: 'renderLobby' });
+  c.scores = { ...c.scores, query: withLatestList(c.scores.query) };
   if (c.scores.open) requestScores(c, fx, ctx);
 }
 

@@ -3,7 +3,7 @@
 // Functions of the controller (controller.js), which passes itself as `c`.
 
 import * as messages from './messages.js';
-import { initialQuery, readScores, withGame, withMine, withPage, withSort } from './scores.js';
+import { initialQuery, readScores, withAnsweredList, withGame, withList, withMine, withPage, withSort } from './scores.js';
 
 /** The tab before it is opened: `open`, the query (scores.js), the last answer (readScores plus
  * the `query` it answers; kept while the next one loads) and the error said in place of rows.
@@ -41,8 +41,11 @@ export function scoresAnswered(c, fx, message) {
     fx.push({ type: 'renderScores' });
     return;
   }
-  // The query it answers goes with it: the rows of another game are not shown under this one.
-  c.scores = { ...c.scores, status: 'ready', answer: { ...answer, query: c.scores.query }, error: null };
+  // The query it answers goes with it: the rows of another game are not shown under this one. A
+  // query that named no list takes the one the server chose, so that the next page, sort or
+  // "only mine" stays in it.
+  const query = withAnsweredList(c.scores.query, answer);
+  c.scores = { ...c.scores, query, status: 'ready', answer: { ...answer, query }, error: null };
   fx.push({ type: 'renderScores' });
 }
 
@@ -91,6 +94,11 @@ export const SCORES_HANDLERS = {
   scoresPage(c, event, fx) {
     const total = c.scores.answer?.total ?? 0;
     query(c, fx, event, withPage(c.scores.query, c.scores.query.page + Math.sign(event.by ?? 0), total));
+  },
+
+  /** Another high-score list picked: {list} (an id from the answer's lists). */
+  scoresList(c, event, fx) {
+    query(c, fx, event, withList(c.scores.query, event.list));
   },
 
   /** "Only my games": {mine}. */

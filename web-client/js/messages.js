@@ -137,15 +137,20 @@ export const SCORE_SORTS = Object.freeze({ date: 'desc', score: 'desc', duration
 /** Most games on one page of `scores`. */
 export const MAX_PAGE_SIZE = 50;
 
-/** `scores`: one page of a game's finished games. Every field is sent as given, after checking it
- * is one the server takes (a RangeError otherwise: the caller builds queries from its own state). */
-export function scores(id, { game, sort = 'date', order = SCORE_SORTS[sort], page = 0, pageSize = 20, mine = false } = {}) {
+/** A high-score list's id as `scores` names it: `solo.course`, `multiplayer.custom.16x2`. */
+export const SCORE_LIST = /^(solo|multiplayer)\.(classic|course|custom)(\.[1-9]\d{0,2}x[1-9]\d{0,2})?$/;
+
+/** `scores`: one page of a game's finished games, of one high-score list (`list`; null: the
+ * server shows the latest game's). Every field is sent as given, after checking it is one the
+ * server takes (a RangeError otherwise: the caller builds queries from its own state). */
+export function scores(id, { game, list = null, sort = 'date', order = SCORE_SORTS[sort], page = 0, pageSize = 20, mine = false } = {}) {
   if (typeof game !== 'string' || game === '') throw new TypeError('scores needs a game');
   if (!Object.hasOwn(SCORE_SORTS, sort)) throw new RangeError(`sort ${sort}`);
   if (order !== 'asc' && order !== 'desc') throw new RangeError(`order ${order}`);
   if (!Number.isInteger(page) || page < 0) throw new RangeError(`page ${page}`);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new RangeError(`pageSize ${pageSize}`);
-  return { type: 'scores', id, game, sort, order, page, pageSize, mine: mine === true };
+  if (list !== null && !(typeof list === 'string' && SCORE_LIST.test(list))) throw new RangeError(`list ${list}`);
+  return { type: 'scores', id, game, ...(list === null ? {} : { list }), sort, order, page, pageSize, mine: mine === true };
 }
 
 /** `record`: one finished game, whole, with its replay; `record` is a game's id from `scores`. */

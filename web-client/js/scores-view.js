@@ -11,6 +11,7 @@ export class ScoresView {
     this.dispatch = dispatch;
     this.el = byId([
       'lobby-tabs', 'tab-tables', 'tab-scores', 'tables-panel', 'scores-panel', 'scores-title', 'scores-mine', 'scores',
+      'scores-list-field', 'scores-list',
       'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
     ]);
     this.wire();
@@ -38,6 +39,7 @@ export class ScoresView {
     });
     el['scores-prev'].addEventListener('click', () => dispatch({ type: 'scoresPage', by: -1 }));
     el['scores-next'].addEventListener('click', () => dispatch({ type: 'scoresPage', by: 1 }));
+    el['scores-list'].addEventListener('change', () => dispatch({ type: 'scoresList', list: el['scores-list'].value }));
     el['scores-mine'].addEventListener('change', () => dispatch({ type: 'scoresMine', mine: el['scores-mine'].checked }));
     el['scores-body'].addEventListener('click', (event) => {
       const button = event.target.closest?.('button.replay');
@@ -59,6 +61,20 @@ export class ScoresView {
     el['scores-title'].textContent = view.title;
     if (!view.open) return;
     el['scores-mine'].checked = view.mine;
+    el['scores-list-field'].hidden = view.lists.length === 0;
+    const shownLists = [...el['scores-list'].options].map((o) => `${o.value} ${o.textContent}`).join('|');
+    if (shownLists !== view.lists.map((l) => `${l.id} ${l.text}`).join('|')) {
+      el['scores-list'].replaceChildren(
+        ...view.lists.map(({ id, text }) => {
+          const option = document.createElement('option');
+          option.value = id;
+          option.textContent = text;
+          return option;
+        }),
+      );
+    }
+    const selected = view.lists.find((l) => l.selected);
+    if (selected !== undefined) el['scores-list'].value = selected.id;
     el['scores-caption'].textContent = view.caption;
     for (const { sort, ariaSort, mark } of view.sorts) {
       const th = el.scores.querySelector(`th[data-sort="${sort}"]`);

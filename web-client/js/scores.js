@@ -2,14 +2,19 @@
 // answer read and checked, and everything the table shows, as data (PROTOCOL.md, "Finished games,
 // high scores and replays"). Pure: scores-view.js draws the rows, controller.js sends the queries.
 //
-// Query = {game, sort: 'date'|'score'|'duration', order: 'asc'|'desc', page (from 0), pageSize, mine}
-// Answer (readScores) = {game, sort, order, page, pageSize, total, games: [Game], best, shortest}
+// Query = {game, list (a high-score list's id, or null: the latest game's), sort: 'date'|'score'|
+//          'duration', order: 'asc'|'desc', page (from 0), pageSize, mine}
+// Answer (readScores) = {game, list, lists: [List], sort, order, page, pageSize, total,
+//          games: [Game], best, shortest}
+//   List = {id, kind: 'solo'|'multiplayer', scoring, cards, matchSize, total}: only games whose
+//   scores compare share one (who played, the scoring, and the board where it is the whole game).
 //   Game = {id, endedAt, seconds, seats, score, mine, players: [{name, score, matches, rank, you}]}
 //   best = {id, score} | null, shortest = {id, seconds} | null: over all pages, not just this one.
 
-import { SCORE_SORTS, MAX_PAGE_SIZE } from './messages.js';
+import { SCORE_LIST, SCORE_SORTS, MAX_PAGE_SIZE } from './messages.js';
 import { formatAt } from './history.js';
 import { gameInfo } from './games.js';
+import { listChoices, listOf, listText } from './score-lists.js';
 
 /** Games on one page unless the page asks for another size (main.js: `?pageSize=N`). */
 export const DEFAULT_PAGE_SIZE = 10;
@@ -27,14 +32,32 @@ export function pageSizeOf(value) {
   return Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE ? n : DEFAULT_PAGE_SIZE;
 }
 
-/** The first query: the newest games of `game`, everyone's. */
+/** The first query: the newest games of `game`, everyone's, in the latest game's list. */
 export function initialQuery(game = 'set', pageSize = DEFAULT_PAGE_SIZE) {
-  return { game, sort: 'date', order: SCORE_SORTS.date, page: 0, pageSize: pageSizeOf(pageSize), mine: false };
+  return { game, list: null, sort: 'date', order: SCORE_SORTS.date, page: 0, pageSize: pageSizeOf(pageSize), mine: false };
 }
 
-/** Another game's list, from its first page (sort and "only mine" stay). */
+/** Another game's high scores, from its first page, in its latest game's list (sort and "only
+ * mine" stay). */
 export function withGame(query, game) {
-  return game === query.game ? query : { ...query, game, page: 0 };
+  return game === query.game ? query : { ...query, game, list: null, page: 0 };
+}
+
+/** Another high-score list of the same game, from its first page. */
+export function withList(query, list) {
+  if (list === query.list || !(typeof list === 'string' && SCORE_LIST.test(list))) return query;
+  return { ...query, list, page: 0 };
+}
+
+/** Back from a table: the list of the latest game (likely the one just played), from its first
+ * page. */
+export function withLatestList(query) {
+  return query.list === null ? query : { ...query, list: null, page: 0 };
+}
+
+/** The query an answer shows: the list the server chose when none was asked for. */
+export function withAnsweredList(query, answer) {
+  return query.list === null && answer.list !== null && answer.game === query.game ? { ...query, list: answer.list } : query;
 }
 
 /** A sort heading clicked: the active sort flips its order; another starts at its default order.
@@ -83,10 +106,13 @@ export function orderText(query) {
   return words[query.sort]?.[query.order] ?? '';
 }
 
-/** The table's caption: "Finished Set games, newest first" ("My finished Set games, …"). */
+/** The table's caption: "Finished Set games (Solo · classic scoring), newest first" ("My
+ * finished Set games …"). */
 export function captionText(query) {
   const title = gameInfo(query.game).title;
-  return `${query.mine ? 'My finished' : 'Finished'} ${title} games, ${orderText(query)}`;
+  const list = listOf(query.list);
+  const which = list === null ? '' : ` (${listText(list, query.game)})`;
+  return `${query.mine ? 'My finished' : 'Finished'} ${title} games${which}, ${orderText(query)}`;
 }
 
 /** A `scores` answer, checked and copied; throws TypeError when it cannot be read. */
@@ -96,6 +122,8 @@ export function readScores(message) {
   const total = Number.isInteger(message.total) && message.total >= 0 ? message.total : message.games.length;
   return {
     game: typeof message.game === 'string' ? message.game : null,
+    list: listOf(message.list) === null ? null : message.list,
+    lists: Array.isArray(message.lists) ? message.lists.map(readList).filter((l) => l !== null) : [],
     sort: Object.hasOwn(SCORE_SORTS, message.sort) ? message.sort : null,
     order: message.order === 'asc' || message.order === 'desc' ? message.order : null,
     page: Number.isInteger(message.page) && message.page >= 0 ? message.page : 0,
@@ -108,6 +136,12 @@ export function readScores(message) {
         ? { id: message.shortest.id, seconds: numberOr(message.shortest.seconds, null) }
         : null,
   };
+}
+
+function readList(entry) {
+  const list = isObject(entry) ? listOf(entry.id) : null;
+  if (list === null) return null;
+  return { ...list, total: Number.isInteger(entry.total) && entry.total >= 0 ? entry.total : 0 };
 }
 
 function readGame(game) {
@@ -196,6 +230,10 @@ export function emptyText({ status, answer, error, query }) {
   if (answer === null) return 'Loading high scores…';
   if (answer.games.length > 0) return null;
   if (answer.total > 0) return 'No games on this page.';
+  const list = listOf(answer.list ?? query.list);
+  if (answer.lists.length > 0 && list !== null) {
+    return `${query.mine ? 'You have not' : 'Nobody has'} finished a ${title} game here in this list (${listText(list, query.game)}) yet — pick another list.`;
+  }
   return query.mine
     ? `You have not finished a ${title} game here yet.`
     : `No finished ${title} games yet — play one to the end and it shows here.`;
@@ -211,12 +249,15 @@ function numberOr(value, fallback) {
 
 /**
  * Everything the High scores tab shows, from the controller's `scores` state ({open, query,
- * status, answer, error}): {open, title, caption, mine, busy, sorts: [{sort, ariaSort, mark}],
- * rows (scoreRows), empty (a text, or null), pager (shown or not), page ("Page 1 of 3"), canPrev,
- * canNext}. An answer to another game's query is not shown under this one.
+ * status, answer, error}): {open, title, caption, mine, busy, lists (listChoices), sorts:
+ * [{sort, ariaSort, mark}], rows (scoreRows), empty (a text, or null), pager (shown or not), page
+ * ("Page 1 of 3"), canPrev, canNext}. An answer to another game's or another list's query is not
+ * shown under this one.
  */
 export function scoresView({ open, query, status, answer, error }, { locale, timeZone } = {}) {
-  const shown = answer !== null && (answer.query?.game ?? answer.game) === query.game ? answer : null;
+  const asked = answer?.query ?? answer;
+  const shown =
+    answer !== null && asked.game === query.game && (query.list === null || (asked.list ?? answer.list) === query.list) ? answer : null;
   const failed = status === 'unavailable' || status === 'error';
   const rows = failed ? [] : scoreRows(shown, { locale, timeZone });
   const total = shown?.total ?? 0;
@@ -225,6 +266,7 @@ export function scoresView({ open, query, status, answer, error }, { locale, tim
     title: `${gameInfo(query.game).title} high scores`,
     caption: captionText(query),
     mine: query.mine,
+    lists: listChoices(query, shown),
     busy: status === 'loading',
     sorts: SORT_COLUMNS.map(({ sort }) => {
       const aria = ariaSort(query, sort);

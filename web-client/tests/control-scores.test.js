@@ -79,3 +79,28 @@ test('offline, the tab waits and asks once welcomed; leaving a table asks again'
   const back = send({ type: 'message', message: { type: 'left' } });
   assert.deepEqual(sent(back).map((m) => m.type), ['lobby', 'scores']);
 });
+
+test('high-score lists: the server\'s choice is kept for the next page, another list asks again, a table left shows the latest', () => {
+  const { controller, send } = inLobby();
+  send({ type: 'lobbyTab', tab: 'scores' });
+  const lists = [
+    { id: 'solo.custom.8x2', kind: 'solo', scoring: 'custom', cards: 8, matchSize: 2, total: 5 },
+    { id: 'solo.custom.16x2', kind: 'solo', scoring: 'custom', cards: 16, matchSize: 2, total: 2 },
+  ];
+  send(scoresAnswer(2, { list: 'solo.custom.8x2', lists }));
+  assert.equal(controller.scores.query.list, 'solo.custom.8x2');
+  let fx = send({ type: 'scoresPage', by: 1 });
+  assert.deepEqual([sent(fx)[0].list, sent(fx)[0].page], ['solo.custom.8x2', 1], 'the next page of the same list');
+  send(scoresAnswer(3, { page: 1, list: 'solo.custom.8x2', lists }));
+  fx = send({ type: 'scoresList', list: 'solo.custom.16x2' });
+  assert.deepEqual([sent(fx)[0].list, sent(fx)[0].page], ['solo.custom.16x2', 0]);
+  assert.deepEqual(send({ type: 'scoresList', list: 'solo.custom.16x2' }), [], 'the same list again asks nothing');
+  assert.deepEqual(send({ type: 'scoresList', list: '<script>' }), [], 'not a list: nothing');
+  send(scoresAnswer(4, { list: 'solo.custom.16x2', lists, total: 2 }));
+  // Back from a table: the latest game's list (likely the one just played).
+  send({ type: 'message', message: { type: 'snapshot', table: table() } });
+  const back = send({ type: 'message', message: { type: 'left' } });
+  const asked = sent(back).find((m) => m.type === 'scores');
+  assert.equal(Object.hasOwn(asked, 'list'), false);
+  assert.equal(controller.scores.query.list, null);
+});

@@ -181,6 +181,11 @@ test('scores asks for one page of finished games, with the documented defaults',
   assert.throws(() => m.scores(1, { game: 'set', page: -1 }), RangeError);
   assert.throws(() => m.scores(1, { game: 'set', pageSize: 0 }), RangeError);
   assert.throws(() => m.scores(1, { game: 'set', pageSize: 51 }), RangeError);
+  // One high-score list, or (null) the latest game's.
+  assert.equal(m.scores(1, { game: 'matchismo', list: 'solo.course.24x2' }).list, 'solo.course.24x2');
+  assert.equal(Object.hasOwn(m.scores(1, { game: 'set', list: null }), 'list'), false);
+  assert.throws(() => m.scores(1, { game: 'set', list: 'everyone' }), RangeError);
+  assert.throws(() => m.scores(1, { game: 'set', list: 'solo.course.0x2' }), RangeError);
 });
 
 test('record asks for one finished game by its id', () => {

@@ -16,15 +16,25 @@ import {
   scoreRows,
   scoreText,
   scoresView,
+  withAnsweredList,
   withGame,
+  withLatestList,
+  withList,
   withMine,
   withPage,
   withSort,
 } from '../js/scores.js';
+import { listChoices, listOf, listText } from '../js/score-lists.js';
 
 // The answer of PROTOCOL.md's example.
 const ANSWER = {
-  type: 'scores', replyTo: 7, game: 'set', sort: 'score', order: 'desc', page: 0, pageSize: 20, total: 2,
+  type: 'scores', replyTo: 7, game: 'set', list: 'multiplayer.classic',
+  lists: [
+    { id: 'solo.classic', kind: 'solo', scoring: 'classic', total: 14 },
+    { id: 'solo.course', kind: 'solo', scoring: 'course', total: 3 },
+    { id: 'multiplayer.classic', kind: 'multiplayer', scoring: 'classic', total: 2 },
+  ],
+  sort: 'score', order: 'desc', page: 0, pageSize: 20, total: 2,
   games: [
     {
       id: 'g2', endedAt: '2026-11-24T07:12:40Z', seconds: 312.4, seats: 2, score: 9, mine: true,
@@ -33,7 +43,13 @@ const ANSWER = {
         { name: 'Bob', score: 6, matches: 6, rank: 2 },
       ],
     },
-    { id: 'g1', endedAt: '2026-11-24T06:58:02Z', seconds: 401.0, seats: 1, score: -3, mine: false, players: [{ name: 'Cy', score: -3, matches: 14, rank: 1 }] },
+    {
+      id: 'g1', endedAt: '2026-11-24T06:58:02Z', seconds: 401.0, seats: 2, score: 1, mine: false,
+      players: [
+        { name: 'Cy', score: 1, matches: 2, rank: 1 },
+        { name: 'Di', score: -3, matches: 1, rank: 2 },
+      ],
+    },
   ],
   best: { id: 'g2', score: 9 },
   shortest: { id: 'g2', seconds: 312.4 },
@@ -43,7 +59,7 @@ const UTC = { locale: 'en-US', timeZone: 'UTC' };
 
 test('the first query: the newest games, everyone\'s, a page of the default size', () => {
   assert.deepEqual(initialQuery('concentration'), {
-    game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: DEFAULT_PAGE_SIZE, mine: false,
+    game: 'concentration', list: null, sort: 'date', order: 'desc', page: 0, pageSize: DEFAULT_PAGE_SIZE, mine: false,
   });
   assert.equal(initialQuery('set', 3).pageSize, 3);
   assert.deepEqual(SORT_COLUMNS.map((c) => c.sort), ['date', 'score', 'duration']);
@@ -98,6 +114,8 @@ test('pages: counted, named, kept within the games there are', () => {
 test('another game or "only mine" starts from the first page; the sort stays', () => {
   const q = { ...withSort(initialQuery('set'), 'score'), page: 3 };
   assert.deepEqual(withGame(q, 'matchismo'), { ...q, game: 'matchismo', page: 0 });
+  // Another game starts at its latest game's list.
+  assert.deepEqual(withGame({ ...q, list: 'solo.classic' }, 'matchismo'), { ...q, game: 'matchismo', list: null, page: 0 });
   assert.equal(withGame(q, 'set'), q);
   assert.deepEqual(withMine(q, true), { ...q, mine: true, page: 0 });
   assert.equal(withMine(q, false), q);
@@ -108,7 +126,10 @@ test('an answer is read and checked', () => {
   assert.equal(answer.total, 2);
   assert.deepEqual(answer.best, { id: 'g2', score: 9 });
   assert.deepEqual(answer.shortest, { id: 'g2', seconds: 312.4 });
-  assert.deepEqual(answer.games[1].players, [{ name: 'Cy', score: -3, matches: 14, rank: 1, you: false }]);
+  assert.deepEqual(answer.games[1].players, [
+    { name: 'Cy', score: 1, matches: 2, rank: 1, you: false },
+    { name: 'Di', score: -3, matches: 1, rank: 2, you: false },
+  ]);
   assert.equal(answer.games[0].players[0].you, true);
   // No games at all: best and shortest are null.
   const none = readScores({ type: 'scores', games: [], total: 0, best: null, shortest: null });
@@ -141,7 +162,8 @@ test('the rows of a page: position, players, best and shortest marked, a label f
   assert.deepEqual(first.players, [{ name: 'Ada', score: '9', you: true }, { name: 'Bob', score: '6', you: false }]);
   assert.equal(first.duration, '5:12');
   assert.equal(first.score, '9');
-  assert.equal(second.score, '−3');
+  assert.equal(second.score, '1');
+  assert.deepEqual(second.players.map((p) => p.score), ['1', '−3']);
   assert.deepEqual([first.best, first.shortest, second.best, second.shortest], [true, true, false, false]);
   assert.deepEqual(first.badges, ['Best score', 'Shortest']);
   assert.deepEqual(second.badges, []);
@@ -193,4 +215,83 @@ test('the tab as drawn: headings, rows, pager, and nothing of another game\'s an
   // Records unavailable: said, no rows, no pager.
   const none = scoresView({ open: true, query, status: 'unavailable', answer: null, error: null });
   assert.deepEqual([none.rows, none.empty, none.pager], [[], 'This server keeps no records.', false]);
+});
+
+// ---- High-score lists (issue 21: incomparable games are not ranked together) ---------------------
+
+const LISTS = [
+  { id: 'solo.classic', kind: 'solo', scoring: 'classic', total: 3 },
+  { id: 'solo.course', kind: 'solo', scoring: 'course', total: 1 },
+  { id: 'multiplayer.classic', kind: 'multiplayer', scoring: 'classic', total: 12 },
+];
+
+test('a list is named for people: who played, the scoring where a game has several, the board where it is the game', () => {
+  assert.equal(listText(listOf('solo.classic'), 'set'), 'Solo · classic scoring');
+  assert.equal(listText(listOf('multiplayer.course'), 'set'), 'Multiplayer · course scoring');
+  assert.equal(listText(listOf('solo.course.24x2'), 'matchismo'), 'Solo · 24 cards, 2-card matches');
+  assert.equal(listText(listOf('multiplayer.course.12x3'), 'matchismo'), 'Multiplayer · 12 cards, 3-card matches');
+  assert.equal(listText(listOf('solo.custom.16x2'), 'concentration'), 'Solo · 8 pairs');
+  // A scoring that is not the game's own is said.
+  assert.equal(listText(listOf('solo.custom.24x2'), 'matchismo'), 'Solo · 24 cards, 2-card matches · custom scoring');
+  assert.deepEqual(listOf('multiplayer.custom.16x2'), { id: 'multiplayer.custom.16x2', kind: 'multiplayer', scoring: 'custom', cards: 16, matchSize: 2, total: null });
+  for (const bad of ['', 'solo', 'duo.course', 'solo.fancy', 'solo.course.024x2', 'solo.course.24x', null, 7]) {
+    assert.equal(listOf(bad), null, String(bad));
+  }
+});
+
+test('an answer\'s lists are read and checked; a list not offered is left out', () => {
+  const answer = readScores({
+    ...ANSWER,
+    list: 'solo.classic',
+    lists: [...LISTS, { id: 'everyone', total: 3 }, null, { id: 'solo.custom.16x2', total: -1 }],
+  });
+  assert.equal(answer.list, 'solo.classic');
+  assert.deepEqual(answer.lists.map((l) => [l.id, l.total]), [['solo.classic', 3], ['solo.course', 1], ['multiplayer.classic', 12], ['solo.custom.16x2', 0]]);
+  const { list: _, lists: __, ...before } = ANSWER;
+  assert.deepEqual([readScores(before).list, readScores(before).lists], [null, []]);
+  assert.equal(readScores({ ...ANSWER, list: '<b>' }).list, null);
+});
+
+test('picking a list starts from its first page; no list asked for takes the one the server chose', () => {
+  const q = { ...withSort(initialQuery('set'), 'score'), page: 2 };
+  assert.deepEqual(withList(q, 'solo.course'), { ...q, list: 'solo.course', page: 0 });
+  assert.equal(withList({ ...q, list: 'solo.course' }, 'solo.course').page, 2, 'the same list: nothing changes');
+  assert.equal(withList(q, 'not a list'), q);
+  const answer = readScores({ ...ANSWER, list: 'solo.classic', lists: LISTS });
+  assert.deepEqual(withAnsweredList(q, answer), { ...q, list: 'solo.classic' }, 'the page stays: it was asked for');
+  assert.equal(withAnsweredList({ ...q, list: 'solo.course' }, answer).list, 'solo.course', 'a list asked for stays');
+  assert.equal(withAnsweredList({ ...q, game: 'matchismo' }, answer).list, null, "another game's answer");
+  assert.deepEqual(withLatestList({ ...q, list: 'solo.course' }), { ...q, list: null, page: 0 });
+  assert.equal(withLatestList(q), q);
+});
+
+test('the choice of lists: every list counted, the one shown selected, an empty one asked for kept', () => {
+  const query = { ...initialQuery('set'), list: 'solo.classic' };
+  const answer = readScores({ ...ANSWER, list: 'solo.classic', lists: LISTS });
+  assert.deepEqual(listChoices(query, answer), [
+    { id: 'solo.classic', text: 'Solo · classic scoring (3 games)', selected: true },
+    { id: 'solo.course', text: 'Solo · course scoring (1 game)', selected: false },
+    { id: 'multiplayer.classic', text: 'Multiplayer · classic scoring (12 games)', selected: false },
+  ]);
+  const empty = listChoices({ ...query, list: 'multiplayer.course' }, answer);
+  assert.deepEqual(empty.at(-1), { id: 'multiplayer.course', text: 'Multiplayer · course scoring (0 games)', selected: true });
+  assert.deepEqual(listChoices(initialQuery('set'), readScores({ games: [], total: 0 })), [], 'no games: no choice');
+  assert.deepEqual(listChoices(query, null), [{ id: 'solo.classic', text: 'Solo · classic scoring (0 games)', selected: true }]);
+});
+
+test('the tab names its list, and an answer of another list is not shown under the one picked', () => {
+  const query = { ...initialQuery('set'), sort: 'score', list: 'solo.course' };
+  assert.equal(captionText(query), 'Finished Set games (Solo · course scoring), highest score first');
+  const answer = { ...readScores({ ...ANSWER, list: 'solo.classic', lists: LISTS }), query: { ...query, list: 'solo.classic' } };
+  const other = scoresView({ open: true, query, status: 'loading', answer, error: null }, UTC);
+  assert.deepEqual([other.rows, other.empty], [[], 'Loading high scores…']);
+  const same = scoresView({ open: true, query: { ...query, list: 'solo.classic' }, status: 'ready', answer, error: null }, UTC);
+  assert.deepEqual(same.rows.map((r) => r.id), ['g2', 'g1']);
+  assert.equal(same.lists.find((l) => l.selected).id, 'solo.classic');
+  // An empty list while others hold games: said, with a way out.
+  const none = { ...readScores({ games: [], total: 0, list: 'multiplayer.course', lists: LISTS }), query: { ...query, list: 'multiplayer.course' } };
+  const view = scoresView({ open: true, query: { ...query, list: 'multiplayer.course' }, status: 'ready', answer: none, error: null }, UTC);
+  assert.equal(view.empty, 'Nobody has finished a Set game here in this list (Multiplayer · course scoring) yet — pick another list.');
+  assert.equal(emptyText({ status: 'ready', answer: none, error: null, query: { ...query, list: 'multiplayer.course', mine: true } }),
+    'You have not finished a Set game here in this list (Multiplayer · course scoring) yet — pick another list.');
 });

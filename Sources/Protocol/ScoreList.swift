@@ -1,0 +1,91 @@
+import Model
+
+/// Which high-score list a finished game belongs to: only games whose scores can be compared
+/// share one. A game's list is who played (one player or several), how its points were counted
+/// (``GameSettings/Scoring``, or `custom`) and, for a game played on one board to the end
+/// (matched cards stay: Matchismo, Concentration), how many cards were dealt and how many make
+/// a match, since the points there grow with the board. Set's board size does not enter: the
+/// whole deck is played whatever the board shows.
+///
+/// Its id is what `scores` takes and answers as `list`: `solo.course`, `multiplayer.classic`,
+/// `solo.course.24x2` (Matchismo, 24 cards, pairs), `multiplayer.custom.16x2` (Concentration,
+/// 8 pairs).
+public struct ScoreList: Hashable, Sendable, Comparable {
+  /// Played alone, or by two or more.
+  public var solo: Bool
+  /// `classic`, `course` or `custom` (constants of its own: Concentration's).
+  public var scoring: String
+  /// The cards dealt, for a game played on one board; nil for Set's kind of game.
+  public var cards: Int?
+  /// How many cards make a match, with ``cards``.
+  public var matchSize: Int?
+
+  /// The scorings a list can name.
+  public static let scorings = ["classic", "course", "custom"]
+
+  /// Creates a list.
+  public init(solo: Bool, scoring: String, cards: Int? = nil, matchSize: Int? = nil) {
+    self.solo = solo
+    self.scoring = scoring
+    self.cards = cards
+    self.matchSize = matchSize
+  }
+
+  /// The list of a game played by `players` seats under `settings`.
+  public init(settings: GameSettings, players: Int) {
+    let board = settings.matchedCards == .keep
+    self.init(
+      solo: players <= 1, scoring: settings.scoring?.rawValue ?? "custom",
+      cards: board ? settings.boardSize : nil, matchSize: board ? settings.matchSize : nil)
+  }
+
+  /// The list of a finished game.
+  public init(of game: FinishedGame) {
+    self.init(settings: game.settings, players: game.players.count)
+  }
+
+  /// Reads an id (`solo.course`, `multiplayer.custom.16x2`), or nil when it is not one.
+  public init?(id: String) {
+    let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3, parts[0] == "solo" || parts[0] == "multiplayer",
+      Self.scorings.contains(String(parts[1]))
+    else { return nil }
+    var cards: Int?
+    var matchSize: Int?
+    if parts.count == 3 {
+      let size = parts[2].split(separator: "x", omittingEmptySubsequences: false)
+      guard size.count == 2, let n = Self.number(size[0]), let m = Self.number(size[1]) else {
+        return nil
+      }
+      (cards, matchSize) = (n, m)
+    }
+    self.init(
+      solo: parts[0] == "solo", scoring: String(parts[1]), cards: cards, matchSize: matchSize)
+  }
+
+  /// A count of 1–999 written plainly (no sign, no leading zero).
+  private static func number(_ text: Substring) -> Int? {
+    guard (1...3).contains(text.count), text.first != "0", text.allSatisfy(\.isASCIIDigit)
+    else { return nil }
+    return Int(text)
+  }
+
+  /// Its id: what a store keeps in its `list` column and `scores` names.
+  public var id: String {
+    var id = "\(solo ? "solo" : "multiplayer").\(scoring)"
+    if let cards, let matchSize { id += ".\(cards)x\(matchSize)" }
+    return id
+  }
+
+  /// Solo before multiplayer, then by scoring, then the smaller board first.
+  public static func < (a: ScoreList, b: ScoreList) -> Bool {
+    if a.solo != b.solo { return a.solo }
+    if a.scoring != b.scoring { return a.scoring < b.scoring }
+    if a.cards != b.cards { return (a.cards ?? 0) < (b.cards ?? 0) }
+    return (a.matchSize ?? 0) < (b.matchSize ?? 0)
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

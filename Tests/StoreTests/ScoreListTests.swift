@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import Model
+import Protocol
+import Testing
+
+@testable import Store
+
+/// High-score lists (issue 21): a game's scores are ranked only with games whose scores can be
+/// compared (one player or several, the same scoring, the same board where the board is the
+/// whole game), every store answers one list as ``ScoresPage/select(_:from:)`` defines, and
+/// games kept before lists existed are given theirs when the schema is brought up to date.
+@Suite struct ScoreListTests {
+  typealias Kind = JournalStoreTests.Kind
+
+  /// A finished game of `game` under `settings`, played by `players` seats (the first scores
+  /// `score`), ended at `endedAt`.
+  static func game(
+    _ settings: GameSettings, players: Int = 1, score: Int, seconds: Double = 60,
+    endedAt: Double, game: String = "set", player: String? = nil
+  ) -> FinishedGame {
+    FinishedGame(
+      game: game, settings: settings, seed: 7,
+      players: (0..<players).map { seat in
+        FinishedPlayer(
+          seat: seat, name: "P\(seat)", score: seat == 0 ? score : 0, matches: 1, mistakes: 0,
+          rank: seat + 1, player: seat == 0 ? player : nil)
+      },
+      moves: [FinishedMove(.choose(seat: 0, card: 3), at: 0.5)], seconds: seconds,
+      endedAt: endedAt, source: "t\(Int(endedAt))#1")
+  }
+
+  /// Set games in three lists (course solo ~225 points, classic solo ~24, classic for two),
+  /// written oldest first, the newest a classic solo game; and a Matchismo game.
+  static var games: [FinishedGame] {
+    let classic = GameSettings.set(seats: 1, scoring: .classic)
+    let course = GameSettings.set(seats: 1, scoring: .course)
+    let duel = GameSettings.set(seats: 2, scoring: .classic)
+    return [
+      game(course, score: 231, seconds: 300, endedAt: 1000, player: "pa"),
+      game(classic, score: 24, seconds: 200, endedAt: 1100, player: "pa"),
+      game(duel, players: 2, score: 15, seconds: 150, endedAt: 1200, player: "pb"),
+      game(course, score: 198, seconds: 250, endedAt: 1300, player: "pb"),
+      game(classic, score: 27, seconds: 260, endedAt: 1400, player: "pb"),
+      game(.matchismo(), score: 40, endedAt: 1500, game: "matchismo"),
+      game(classic, score: 22, seconds: 90, endedAt: 1600, player: "pa"),
+    ]
+  }
+
+  static let soloClassic = ScoreList(solo: true, scoring: "classic")
+  static let soloCourse = ScoreList(solo: true, scoring: "course")
+  static let duelClassic = ScoreList(solo: false, scoring: "classic")
+
+  @Test func aGamesListSaysWhoPlayedHowItScoredAndOnWhatBoard() {
+    #expect(ScoreList(settings: .set(seats: 1, scoring: .classic), players: 1).id == "solo.classic")
+    #expect(ScoreList(settings: .set(seats: 4), players: 3).id == "multiplayer.course")
+    // A four-seat table played by one person is a solo game.
+    #expect(ScoreList(settings: .set(seats: 4), players: 1).id == "solo.course")
+    // Set's board size does not enter (the whole deck is played); Matchismo's and
+    // Concentration's do, with the match size.
+    var wide = GameSettings.set(seats: 1)
+    wide.boardSize = 18
+    #expect(ScoreList(settings: wide, players: 1).id == "solo.course")
+    #expect(ScoreList(settings: .matchismo(), players: 1).id == "solo.course.24x2")
+    #expect(
+      ScoreList(settings: .matchismo(matchSize: 3, seats: 2, boardSize: 12), players: 2).id
+        == "multiplayer.course.12x3")
+    #expect(
+      ScoreList(settings: .concentration(pairs: 8, seats: 2), players: 2).id
+        == "multiplayer.custom.16x2")
+  }
+
+  @Test(arguments: [
+    "solo.classic", "multiplayer.course", "solo.course.24x2", "multiplayer.custom.16x2",
+    "solo.custom.999x999",
+  ])
+  func anIDReadsBackAsTheSameList(_ id: String) {
+    #expect(ScoreList(id: id)?.id == id)
+  }
+
+  @Test(arguments: [
+    "", "solo", "duo.course", "solo.fancy", "solo.course.", "solo.course.24", "solo.course.24x",
+    "solo.course.x2", "solo.course.024x2", "solo.course.0x2", "solo.course.1000x2",
+    "solo.course.24x2.1", "solo.course.+4x2", "solo.course.２４x2", "SOLO.course",
+  ])
+  func anythingElseIsNoList(_ id: String) {
+    #expect(ScoreList(id: id) == nil)
+  }
+
+  @Test func theDefinitionRanksOneListAndCountsThemAll() {
+    var kept = Self.games
+    for index in kept.indices { kept[index].id = "g\(index + 1)" }
+    // No list asked for: the latest game's (a classic solo game).
+    let latest = ScoresPage.select(ScoresQuery(game: "set", sort: .score), from: kept)
+    #expect(latest.list == Self.soloClassic)
+    #expect(latest.games.map(\.id) == ["g5", "g2", "g7"])
+    #expect(latest.best?.id == "g5")
+    #expect(latest.shortest?.id == "g7")
+    #expect(latest.lists == [Self.soloClassic: 3, Self.soloCourse: 2, Self.duelClassic: 1])
+    // A course-scored solo game is ranked only with its own kind.
+    let course = ScoresPage.select(
+      ScoresQuery(game: "set", list: Self.soloCourse, sort: .score), from: kept)
+    #expect(course.games.map(\.id) == ["g1", "g4"])
+    #expect(course.total == 2 && course.best?.id == "g1")
+    // "Only mine": the lists of the player's games, and the latest of those by default.
+    let mine = ScoresPage.select(ScoresQuery(game: "set", mine: true, player: "pb"), from: kept)
+    #expect(mine.lists == [Self.soloClassic: 1, Self.soloCourse: 1, Self.duelClassic: 1])
+    #expect(mine.list == Self.soloClassic && mine.games.map(\.id) == ["g5"])
+    // A list with no games: empty, and still the one shown.
+    let empty = ScoresPage.select(
+      ScoresQuery(game: "set", list: ScoreList(solo: false, scoring: "course")), from: kept)
+    #expect(empty.total == 0 && empty.games.isEmpty && empty.best == nil)
+    #expect(empty.list == ScoreList(solo: false, scoring: "course"))
+    // No games at all: no list.
+    #expect(ScoresPage.select(ScoresQuery(game: "concentration"), from: kept).list == nil)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func everyStoreAnswersEachListAsTheDefinitionSays(_ kind: Kind) throws {
+    let (store, _) = try JournalStoreTests.make(kind)
+    for game in Self.games { try store.write([.finished(game)]) }
+    var kept = Self.games
+    for index in kept.indices { kept[index].id = "g\(index + 1)" }
+    let lists: [ScoreList?] = [
+      nil, Self.soloClassic, Self.soloCourse, Self.duelClassic,
+      ScoreList(solo: false, scoring: "course"),
+    ]
+    for list in lists {
+      for sort in ScoresSort.allCases {
+        for (mine, player) in [(false, nil), (true, "pa"), (true, "pb"), (true, nil)]
+          as [(Bool, String?)]
+        {
+          for (page, size) in [(0, 20), (0, 2), (1, 2)] {
+            let query = ScoresQuery(
+              game: "set", list: list, sort: sort, page: page, pageSize: size, mine: mine,
+              player: player)
+            let answer = try store.scores(query)
+            let expected = ScoresPage.select(query, from: kept)
+            #expect(answer == expected, "\(query)")
+          }
+        }
+      }
+    }
+    #expect(try store.scores(ScoresQuery(game: "matchismo")).list?.id == "solo.course.24x2")
+  }
+
+  @Test func aVersionThreeJournalGivesItsFinishedGamesTheirLists() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("journal-v3-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let queue = try DatabaseQueue(path: folder + "/journal.sqlite")
+    try SQLiteJournalStore.migrator.migrate(
+      queue, upTo: "v3: closed tables deleted, finished games by age")
+    let encoder = JSONEncoder()
+    try queue.write { db in
+      for game in Self.games {
+        try db.execute(
+          sql: """
+            INSERT INTO finished_game (source, game, ended_at, seconds, score, record)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            game.source, game.game, game.endedAt, game.seconds, game.score,
+            String(decoding: try encoder.encode(game), as: UTF8.self),
+          ])
+      }
+    }
+    try queue.close()
+    let store = try SQLiteJournalStore(directory: folder)
+    let answer = try store.scores(ScoresQuery(game: "set"))
+    #expect(answer.lists == [Self.soloClassic: 3, Self.soloCourse: 2, Self.duelClassic: 1])
+    #expect(
+      try store.scores(ScoresQuery(game: "set", list: Self.soloCourse)).games.map(\.id)
+        == ["g4", "g1"])
+  }
+
+  /// A database brought back to version 5 (no lists), with games in it, is given the lists
+  /// when a server of version 6 opens it.
+  @Test func aVersionFiveDatabaseGivesItsFinishedGamesTheirLists() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let store = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    for game in Self.games { try store.write([.finished(game)]) }
+    for statement in [
+      "ALTER TABLE finished_game DROP COLUMN list",  // its indexes go with it
+      "DROP FUNCTION journal_write_v6",
+      "CREATE INDEX finished_game_by_score ON finished_game (game, score)",
+      "CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds)",
+      "DELETE FROM schema_version WHERE version = 6",
+    ] {
+      try store.execute(statement)
+    }
+    let reopened = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    let answer = try reopened.scores(ScoresQuery(game: "set"))
+    #expect(answer.lists == [Self.soloClassic: 3, Self.soloCourse: 2, Self.duelClassic: 1])
+    #expect(
+      try reopened.scores(ScoresQuery(game: "set", list: Self.soloCourse)).games.map(\.id)
+        == ["g4", "g1"])
+    // And it writes lists as before.
+    try reopened.write([
+      .finished(Self.game(.set(seats: 3), players: 3, score: 9, endedAt: 2000))
+    ])
+    #expect(
+      try reopened.scores(ScoresQuery(game: "set")).list
+        == ScoreList(solo: false, scoring: "course"))
+  }
+}
