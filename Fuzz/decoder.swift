@@ -54,6 +54,12 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     }
   case .record(let id):
     precondition(id.utf8.count <= ClientMessageDecoder.maxRecordIDBytes, "record id")
+  case .chat(let text):
+    precondition(!text.isEmpty, "empty line")
+    precondition(text.unicodeScalars.count <= ClientMessageDecoder.maxChatLength, "long line")
+    precondition(!text.unicodeScalars.contains(where: ClientMessageDecoder.isRefused), "line")
+    precondition(text.unicodeScalars.first?.properties.isWhitespace == false, "untrimmed")
+    precondition(text.unicodeScalars.last?.properties.isWhitespace == false, "untrimmed")
   case .quickMatch(_, let seats, _), .createTable(_, let seats, _, _):
     precondition(ClientMessageDecoder.seatRange.contains(seats), "seats out of range")
   case .join(.code(let code)), .spectate(.code(let code)):

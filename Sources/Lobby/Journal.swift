@@ -111,14 +111,17 @@ public struct TableRecord: Hashable, Sendable, Codable {
   public var creator: String
   /// Whether it is a solo table.
   public var solo: Bool
+  /// The table's last lines of chat, oldest first (nil in a record written before chat).
+  public var chat: [ChatLine]?
 
   /// Creates a record.
   public init(
     id: String, game: String, settings: GameSettings, code: String, isPrivate: Bool,
     showSelections: Bool, turnSeconds: Double?, phase: String, host: Int?,
     seats: [SeatRecord?], names: [String], everSeated: [Int], votes: [Int], version: Int,
-    deal: Int, dealSeed: UInt64, creator: String, solo: Bool
+    deal: Int, dealSeed: UInt64, creator: String, solo: Bool, chat: [ChatLine]? = nil
   ) {
+    self.chat = chat
     self.id = id
     self.game = game
     self.settings = settings

@@ -67,6 +67,8 @@ extension LobbyState {
       guard !journalDown else { return refuse(.journalDown, replyTo: replyTo, connection) }
       let event = TableHost.Event.redeal(seat: seat, connection: connection, replyTo: replyTo)
       if handle(event, at: tableID, now: now)?.refusal == nil { settle(tableID, now: now) }
+    case .chat(let text):
+      chat(text, session, replyTo: replyTo, connection, now: now)
     case .resync:
       guard let tableID = session.tableID, let host = hosts[tableID] else {
         reply(

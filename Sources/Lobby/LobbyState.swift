@@ -51,6 +51,8 @@ public struct LobbyState: Sendable {
   /// `hello`s waiting for their session to be looked up in the cluster's database, by
   /// connection (one each at most; dropped with the connection).
   var pendingHellos: [ConnectionID: PendingHello] = [:]
+  /// How many lines of chat each session may still say now.
+  var chatAllowances = ChatAllowances()
   /// How many `redirect`s this lobby sent (a cluster).
   public internal(set) var redirectsSent = 0
   /// Tables this node took over from dead nodes, and tables other nodes took from it.

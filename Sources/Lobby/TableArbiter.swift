@@ -61,6 +61,8 @@ public protocol TableArbiter: Sendable {
   func snapshot(replyTo: MessageID?, you: Int?, now: Double) -> JSONValue
   /// The journal entries since the last call (empty unless the table journals).
   mutating func takeJournal(creator: String) -> [JournalEntry]
+  /// `name` at `seat` (nil: a spectator) says `text`: the line as the table keeps it.
+  mutating func say(_ text: String, name: String, seat: Int?, now: Double) -> ChatLine
 }
 
 /// One numbered change for everyone at a table, whatever its game: one diff (with the status

@@ -80,4 +80,21 @@ extension TableHost {
   func send(_ message: JSONValue, to connection: ConnectionID, _ outcome: inout Outcome) {
     outcome.actions.append(.send(Frame(message), to: [connection]))
   }
+
+  /// A line of chat: kept by the table (its journal entry first: nobody sees a line that a
+  /// crash could lose), then one frame for every other member and the sender's own copy, which
+  /// answers its message.
+  mutating func chat(
+    _ text: String, name: String, seat: Int?, connection: ConnectionID, replyTo: MessageID?,
+    _ now: Double, _ outcome: inout Outcome
+  ) {
+    let line = table.say(text, name: name, seat: seat, now: now)
+    outcome.journal += table.takeJournal(creator: creator)
+    let others = recipients.filter { $0 != connection }
+    if !others.isEmpty {
+      outcome.actions.append(
+        .send(Frame(ServerMessage.chat(line, in: .table, replyTo: nil)), to: others))
+    }
+    send(ServerMessage.chat(line, in: .table, replyTo: replyTo), to: connection, &outcome)
+  }
 }

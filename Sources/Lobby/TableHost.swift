@@ -58,6 +58,8 @@ public struct TableHost: Sendable {
     case start(seat: Int, connection: ConnectionID, replyTo: MessageID?)
     /// The player at `seat` asks for a re-deal.
     case redeal(seat: Int, connection: ConnectionID, replyTo: MessageID?)
+    /// A member (`seat` nil: a spectator) says `text` under `name`.
+    case chat(text: String, name: String, seat: Int?, connection: ConnectionID, replyTo: MessageID?)
     /// Time moves on to `now`: what is due happens (a countdown ends, a held seat is given
     /// back, a vote that reached its majority carries).
     case clock
@@ -129,6 +131,8 @@ public struct TableHost: Sendable {
       outcome.refusal = answer(
         table.requestRedeal(by: seat, replyTo: replyTo, now: now), connection,
         into: &outcome.actions)
+    case .chat(let text, let name, let seat, let connection, let replyTo):
+      chat(text, name: name, seat: seat, connection: connection, replyTo: replyTo, now, &outcome)
     case .clock:
       clock(now, &outcome)
       outcome.journal = table.takeJournal(creator: creator)

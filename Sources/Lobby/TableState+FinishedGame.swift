@@ -38,7 +38,8 @@ extension TableState {
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,
       showSelections: selectionsVisible, players: players,
       moves: zip(moves, journal.times.seconds).map { FinishedMove($0, at: $1) },
-      seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)")
+      seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)",
+      chat: chat.filter { $0.deal == deal })
   }
 
   /// Plays a finished game's `move` again at `at` seconds into it: the diff it made, as a

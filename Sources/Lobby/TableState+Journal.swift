@@ -20,7 +20,8 @@ extension TableState {
       host: host,
       seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token, player: $0.player) } },
       names: names, everSeated: everSeated.sorted(), votes: votes, version: version, deal: deal,
-      dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1)
+      dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1,
+      chat: chat.isEmpty ? nil : chat)
   }
 
   /// The table of `record` opened again at `now` after a restart, its current deal replayed
@@ -41,6 +42,7 @@ extension TableState {
       }
     }
     host = record.host
+    chat = record.chat ?? []
     emptySince = seats.contains { $0 != nil } ? nil : now
     let recorded = TablePhase(rawValue: record.phase) ?? .waiting
     switch recorded {

@@ -102,6 +102,11 @@ public struct TableState<Card: WireCard>: Sendable {
   public internal(set) var deal = 1
   /// What the table owes the journal (nothing unless ``TableRules/journals``).
   var journal: TableJournalQueue
+  /// The table's last lines of chat (at most ``chatCap``), oldest first.
+  public internal(set) var chat: [ChatLine] = []
+  /// How many lines of chat a table keeps (its journal record holds them all; a finished game
+  /// keeps those said during it).
+  public static var chatCap: Int { 100 }
 
   /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
   /// seat by seat): a solo table, or a test table.
@@ -347,8 +352,11 @@ public struct TableState<Card: WireCard>: Sendable {
     meta.selectionsHidden = !selectionsVisible
     var line = status
     if let you, let seatStatus, seatStatus.indices.contains(you) { line = seatStatus[you] }
-    return ServerMessage.snapshot(
+    let message = ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
       status: line, meta: meta, history: history)
+    // The table's lines of chat, when it has any.
+    guard !chat.isEmpty, case .object(let members) = message else { return message }
+    return .object(members + [("chat", ServerMessage.chatLines(chat, timed: false))])
   }
 }

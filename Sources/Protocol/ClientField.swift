@@ -4,7 +4,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   // Table settings (createTable, playSolo).
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
-  case player, sort, order, page, pageSize, mine, record, list
+  case player, sort, order, page, pageSize, mine, record, list, text
 
   /// The field's key on the wire.
   var key: String {
@@ -37,6 +37,7 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .mine: "mine"
     case .record: "record"
     case .list: "list"
+    case .text: "text"
     }
   }
 

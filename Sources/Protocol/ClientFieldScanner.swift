@@ -25,8 +25,9 @@ struct ClientFieldScanner {
   static let maxExponentDigits = 3
   /// Most bytes in one number.
   static let maxNumberBytes = 40
-  /// Longest string value (decoded UTF-8 bytes) whose text is kept; no field allows more.
-  static let maxKeptStringBytes = 256
+  /// Longest string value (decoded UTF-8 bytes) whose text is kept; no field allows more (the
+  /// longest is a line of chat, ``ClientMessageDecoder/maxChatBytes``).
+  static let maxKeptStringBytes = ClientMessageDecoder.maxChatBytes
 
   /// The one refusal this reader makes.
   static let malformed = ProtocolError(.badJSON, "A message must be one JSON object.")

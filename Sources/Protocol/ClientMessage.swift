@@ -48,6 +48,9 @@ public enum ClientMessage: Hashable, Sendable {
   case scores(ScoresQuery)
   /// One finished game, whole, with its replay.
   case record(id: String)
+  /// A line of chat, trimmed, for everyone at the sender's table (players and spectators), or
+  /// in the lobby for everyone who watches the lobby's list.
+  case chat(text: String)
 }
 
 /// How a client names a table: by invite code (any table) or by id (public tables).
@@ -77,6 +80,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
   case tooManyTables, serverFull, tooManyGuesses
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
+  case tooFast
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

@@ -24,6 +24,10 @@ public enum ClientMessageDecoder {
   public static let maxTableIDBytes = 32
   /// Longest finished game id (`record`), in UTF-8 bytes.
   public static let maxRecordIDBytes = 32
+  /// Most characters (Unicode scalars) in a line of chat, after trimming.
+  public static let maxChatLength = 200
+  /// Most UTF-8 bytes of a `chat` message's `text` as sent, before trimming.
+  public static let maxChatBytes = 1024
   /// The longest `list` a `scores` request may name (`multiplayer.classic.999x999` is 28).
   public static let maxListBytes = 32
   /// The lengths a player token may have.
@@ -98,6 +102,7 @@ public enum ClientMessageDecoder {
         throw fields.badField("Field 'record' must name a finished game.")
       }
       return .record(id: id)
+    case "chat": return .chat(text: try fields.chatText())
     case "leave": return .leave
     case "start": return .start
     case "quickMatch":
@@ -264,6 +269,23 @@ private struct FieldReader {
     default:
       throw badField(limits)
     }
+  }
+
+  /// A line of chat: a string, trimmed of whitespace, of 1 to
+  /// ``ClientMessageDecoder/maxChatLength`` characters, without control characters (a line
+  /// break included: a line is one line).
+  func chatText() throws(ProtocolError) -> String {
+    let limits =
+      "Field 'text' must be a line of 1 to \(ClientMessageDecoder.maxChatLength) characters "
+      + "after trimming, without control characters."
+    guard case .string(let raw)? = fields[.text],
+      raw.utf8.count <= ClientMessageDecoder.maxChatBytes
+    else { throw badField(limits) }
+    let text = raw.trimmingWhitespace
+    guard !text.isEmpty, text.unicodeScalars.count <= ClientMessageDecoder.maxChatLength,
+      !ClientMessageDecoder.containsRefusedScalar(text)
+    else { throw badField(limits) }
+    return text
   }
 
   /// The resume token, or nil when there is none that could name a session. A token of any

@@ -19,6 +19,8 @@ extension ClientEnvelope {
       if let list = query.list { members.append(("list", .string(list.id))) }
     case .record(let id):
       members.append(("record", .string(id)))
+    case .chat(let text):
+      members.append(("text", .string(text)))
     case .playSolo(let game, let options):
       members.append(("game", .string(game)))
       members += options.members
@@ -52,6 +54,7 @@ extension ClientMessage {
     case .redeal: "redeal"
     case .resync: "resync"
     case .lobby: "lobby"
+    case .chat: "chat"
     case .quickMatch: "quickMatch"
     case .createTable: "createTable"
     case .join: "join"

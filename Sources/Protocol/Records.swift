@@ -25,13 +25,17 @@ public struct FinishedGame: Hashable, Sendable, Codable {
   /// Where it was played: the table's id and the deal's number (`t12#3`). Unique: a store
   /// keeps one game per source, so a batch written twice (a retry) keeps it once.
   public var source: String
+  /// What was said at the table during the game (of its last lines of chat), `at` seconds
+  /// into it; nil in a record kept before chat.
+  public var chat: [ChatLine]?
 
   /// Creates a record.
   public init(
     id: String = "", game: String, settings: GameSettings, seed: UInt64,
     showSelections: Bool = true, players: [FinishedPlayer], moves: [FinishedMove],
-    seconds: Double, endedAt: Double = 0, source: String = ""
+    seconds: Double, endedAt: Double = 0, source: String = "", chat: [ChatLine]? = nil
   ) {
+    self.chat = chat
     self.source = source
     self.id = id
     self.game = game
@@ -137,6 +141,7 @@ extension ServerMessage {
             return .object(members)
           })
       ),
+      ("chat", chatLines(game.chat ?? [], timed: true)),
     ])
   }
 
