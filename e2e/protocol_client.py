@@ -191,6 +191,8 @@ class TableState:
             self.countdown = e.get("countdown")
         elif kind == "vote":
             self.vote = self._vote(e)
+        elif kind == "lookBack":
+            assert self.phase == "finished" and isinstance(e["lookBack"]["found"], list), e
         else:
             raise AssertionError(f"unknown event kind {kind!r}")
 

@@ -39,6 +39,7 @@ async def play_set_to_the_end(url, name, player=None, max_sets=None, settings=No
     message_id = await client.send({"type": "playSolo", "game": "set", **(settings or {})})
     table = (await reply_to(client, message_id))["table"]
     sets = 0
+    look_back = None
     while not table["over"] and (max_sets is None or sets < max_sets):
         found = find_sets(table["board"])
         assert found, "a board of a game that is not over has a set"
@@ -46,10 +47,16 @@ async def play_set_to_the_end(url, name, player=None, max_sets=None, settings=No
             message_id = await client.send({"type": "choose", "card": card["id"]})
             answer = await reply_to(client, message_id)
             assert answer["type"] == "diff", answer
+            for event in answer["events"]:
+                if event["kind"] == "lookBack":
+                    look_back = event["lookBack"]
         sets += 1
         message_id = await client.send({"type": "resync"})
         table = (await reply_to(client, message_id))["table"]
     await client.close()
+    # The diff that ends a game looks back at it.
+    assert (look_back is not None) == table["over"], look_back
+    table["_lookBack"] = look_back
     return table
 
 
@@ -115,6 +122,17 @@ async def finished_games_are_kept(url):
                 score = event["score"]
     assert score == kept["players"][0]["score"]
     assert any(e["kind"] == "over" or e.get("phase") == "finished" for e in replay["diffs"][-1]["events"])
+
+    # The look back: every set found, each with how long it was there, and those passed over;
+    # the same in the record as at the game's end.
+    look_back = record["lookBack"]
+    assert look_back == first["_lookBack"], (look_back, first["_lookBack"])
+    assert look_back["boardSeen"] is True
+    assert len(look_back["found"]) == kept["players"][0]["matches"] == look_back["players"][0]["found"]
+    assert all(0 <= f["seconds"] <= f["at"] for f in look_back["found"])
+    assert look_back["players"][0]["fastest"] == min(f["seconds"] for f in look_back["found"])
+    # The player always takes the first set found: others on the board are passed over.
+    assert look_back["missed"] and all(m["until"] >= m["from"] for m in look_back["missed"])
 
     missing = await ask(url, {"type": "record", "record": "g999"})
     assert missing["type"] == "error" and missing["code"] == "unknownRecord", missing

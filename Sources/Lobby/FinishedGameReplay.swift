@@ -22,10 +22,16 @@ public enum FinishedGameReplay {
   /// `game` played again, or nil when its moves do not replay (or its game is not served).
   public static func replay(_ game: FinishedGame) -> RecordReplay? {
     guard let definition = GameCatalog.registry.game(named: game.game) else { return nil }
-    func open<Game: GameDefinition>(_: Game.Type) -> (table: JSONValue, diffs: [Frame])? {
-      Game.replay(game)
+    func open<Game: GameDefinition>(_: Game.Type) -> RecordReplay? {
+      guard let (table, diffs) = Game.replay(game) else { return nil }
+      let lookBack = GameLookBack.of(
+        Game.Card.self, settings: game.settings, seed: game.seed, moves: game.moves.map(\.move),
+        times: game.moves.map(\.at))
+      return RecordReplay(
+        game: game, table: table, diffs: diffs,
+        lookBack: lookBack.map { ServerMessage.lookBack($0, seats: game.settings.seats) } ?? .null)
     }
-    return open(definition).map { RecordReplay(game: game, table: $0.table, diffs: $0.diffs) }
+    return open(definition)
   }
 }
 
@@ -38,10 +44,20 @@ public struct RecordReplay: Sendable {
   public let table: JSONValue
   /// The diff each move made.
   public let diffs: [Frame]
+  /// The game's look back (``ServerMessage/lookBack(_:seats:)``), or null.
+  public let lookBack: JSONValue
+
+  /// A replay of `game`.
+  public init(game: FinishedGame, table: JSONValue, diffs: [Frame], lookBack: JSONValue = .null) {
+    self.game = game
+    self.table = table
+    self.diffs = diffs
+    self.lookBack = lookBack
+  }
 
   /// The `record` message answering `replyTo`.
   public func answer(replyTo: MessageID?) -> Frame {
-    ServerMessage.record(game, table: table, diffs: diffs, replyTo: replyTo)
+    ServerMessage.record(game, lookBack: lookBack, table: table, diffs: diffs, replyTo: replyTo)
   }
 
   /// About how many bytes it holds: its diffs, and a little per move and player.

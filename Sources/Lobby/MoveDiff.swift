@@ -14,6 +14,8 @@ struct MoveDiff<Card: WireCard> {
   let entries: [HistoryEntry]
   /// The standings of a game that ended, ranked among the seats taken this game.
   let ended: [Standing]?
+  /// The look back at a game that ended, when there is one.
+  var lookBack: JSONValue? = nil
   /// The name of each seat.
   let names: [String]
   /// How the diff names cards.
@@ -46,6 +48,7 @@ struct MoveDiff<Card: WireCard> {
     if case .ended = event, let ended {
       list.add(GameEvent<Card>.ended(ended), names: names, naming: naming)
       list.add(TableEvent.phase(.finished, countdown: nil))
+      if let lookBack { list.add(TableEvent.lookBack(lookBack)) }
     } else {
       list.add(event, names: names, naming: naming)
     }

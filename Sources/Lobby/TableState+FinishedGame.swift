@@ -50,4 +50,17 @@ extension TableState {
     }
     return b.frame
   }
+
+  /// The look back at the game that just ended (``GameLookBack``), encoded for its `lookBack`
+  /// event; nil when the table does not journal (it keeps no move times) or the game was longer
+  /// than its log keeps.
+  func lookBackAtEnd() -> JSONValue? {
+    guard let log = record.record, journal.times.seconds.count == log.moves.count else {
+      return nil
+    }
+    return GameLookBack.of(
+      Card.self, settings: game.settings, seed: game.dealSeed, moves: log.moves,
+      times: journal.times.seconds
+    ).map { ServerMessage.lookBack($0, seats: game.settings.seats) }
+  }
 }

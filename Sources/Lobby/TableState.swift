@@ -219,9 +219,10 @@ public struct TableState<Card: WireCard>: Sendable {
     // kept whole, is written down).
     var ended: [Standing]?
     for case .ended(let standings) in events { ended = finish(standings, now: now) }
-    let diff = MoveDiff(
+    var diff = MoveDiff(
       before: before, events: events, entries: entries, ended: ended, names: names,
       naming: CardNaming(game))
+    if ended != nil { diff.lookBack = lookBackAtEnd() }
     let status = StatusLine.runs(
       after: move, events: events, names: diff.names, naming: diff.naming)
     let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { diff.write(to: &$0) }

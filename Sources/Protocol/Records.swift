@@ -145,13 +145,16 @@ extension ServerMessage {
     ])
   }
 
-  /// The `record` answer: the game, and its replay (the table when play began, as a
-  /// snapshot's `table`, and the diff each move made). The diffs go in as they were encoded.
+  /// The `record` answer: the game, its look back (``lookBack(_:seats:)``; null when there is
+  /// none) and its replay (the table when play began, as a snapshot's `table`, and the diff
+  /// each move made). The diffs go in as they were encoded.
   public static func record(
-    _ game: FinishedGame, table: JSONValue, diffs: [Frame], replyTo: MessageID?
+    _ game: FinishedGame, lookBack: JSONValue = .null, table: JSONValue, diffs: [Frame],
+    replyTo: MessageID?
   ) -> Frame {
     Frame { out in
-      object("record", replyTo: replyTo, [("record", finishedGame(game))]).write(to: &out)
+      object("record", replyTo: replyTo, [("record", finishedGame(game)), ("lookBack", lookBack)])
+        .write(to: &out)
       // The message's closing brace makes way for the replay.
       out.removeLast()
       out += #","replay":{"table":"#.utf8

@@ -25,6 +25,8 @@ public enum TableEvent: Hashable, Sendable {
   case vote(seats: [Int], needed: Int)
   /// A match or mismatch joined the table's history: the entry, encoded.
   case history(JSONValue)
+  /// The game just ended: its look back (``ServerMessage/lookBack(_:seats:)``), encoded.
+  case lookBack(JSONValue)
 
   /// The event as a diff entry.
   public var json: JSONValue {
@@ -48,6 +50,8 @@ public enum TableEvent: Hashable, Sendable {
       ])
     case .history(let entry):
       .object([("kind", "history"), ("entry", entry)])
+    case .lookBack(let lookBack):
+      .object([("kind", "lookBack"), ("lookBack", lookBack)])
     }
   }
 }
@@ -95,6 +99,9 @@ extension TableEvent {
     case .history(let entry):
       out.raw(#"{"kind":"history","entry":"#)
       out.value(entry)
+    case .lookBack(let lookBack):
+      out.raw(#"{"kind":"lookBack","lookBack":"#)
+      out.value(lookBack)
     }
     out.byte(UInt8(ascii: "}"))
   }

@@ -71,6 +71,7 @@ const EVENT_HANDLERS = {
     }
     table.over = false;
     table.standings = null;
+    table.lookBack = null;
     // A re-deal starts a game: from `finished` it goes "straight back to playing"; a vote that was
     // open is settled by it.
     if (table.phase === 'finished' || table.phase === 'waiting' || table.phase === 'countdown') table.phase = 'playing';
@@ -84,6 +85,11 @@ const EVENT_HANDLERS = {
     table.over = true;
     table.phase = 'finished';
     table.standings = requireArray(e.standings, 'standings').map((s) => ({ ...s }));
+  },
+  lookBack(table, e) {
+    // The game's look back (PROTOCOL.md, "The look back"), read by look-back.js when shown.
+    if (e.lookBack === null || typeof e.lookBack !== 'object') throw new TypeError('lookBack');
+    table.lookBack = e.lookBack;
   },
   join(table, e, now) {
     const seat = requireSeat(e.seat);
