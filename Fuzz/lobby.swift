@@ -28,13 +28,14 @@
 /// every message itself (the inline lobby), or tables spread over 1, 2 or 3 shards with every
 /// seated player's move decided on its table's shard alone, as the sharded executors decide it
 /// (``LobbyState/choose(_:replyTo:from:ticket:now:)``); a turn-based table's moves
-/// (Concentration) stay with the whole state, as on the server. Tables are opened for Set,
-/// Matchismo, Concentration or a game the server does not deal, with or without fuzzed table
-/// settings. Half the first bytes also turn the journal on: every entry goes into a
-/// `JournalImage` as the writer would write it, two event kinds take the journal down or bring
-/// it back (a player's move journaled meanwhile is a crash) and stop the server and start it
-/// again from the journal, which must bring back every open table as it was (players, board,
-/// deck, selections, scores, history) and no closed one (`Fuzz/lobby/LobbyRun+Journal.swift`).
+/// (Concentration) stay with the whole state, as on the server. Tables are opened for Set, Set
+/// Junior, UltraSet, Matchismo, Concentration or a game the server does not deal, with or
+/// without fuzzed table settings. Half the first bytes also turn the journal on: every entry
+/// goes into a `JournalImage` as the writer would write it, two event kinds take the journal
+/// down or bring it back (a player's move journaled meanwhile is a crash) and stop the server
+/// and start it again from the journal, which must bring back every open table as it was
+/// (players, board, deck, selections, scores, history) and no closed one
+/// (`Fuzz/lobby/LobbyRun+Journal.swift`).
 ///
 /// The run (``LobbyRun``), the messages it writes, the cards it picks, the invariants it checks
 /// and the frame check are in `Fuzz/lobby/`, compiled with this file (see scripts/fuzz.sh).

@@ -214,12 +214,14 @@ extension LobbyRun {
     return true
   }
 
-  /// The game field: mostly Set, also Matchismo and Concentration, now and then one the server
-  /// does not deal.
+  /// The game field: mostly Set, also its variants (Set Junior, UltraSet), Matchismo and
+  /// Concentration, now and then one the server does not deal.
   mutating func writeGame() {
     switch input.below(16) {
     case 0: field(#""game":"chess""#)
-    case 1...9: field(#""game":"set""#)
+    case 1...7: field(#""game":"set""#)
+    case 8: field(#""game":"setJunior""#)
+    case 9: field(#""game":"ultraSet""#)
     case 10...12: field(#""game":"matchismo""#)
     default: field(#""game":"concentration""#)
     }
@@ -244,8 +246,9 @@ extension LobbyRun {
     if fields & 0x80 != 0 { numberField(#""theme":"#, [0, 1, 2, 3, 9]) }
   }
 
-  /// Board sizes Set, Matchismo or Concentration take, and some none takes.
-  static let boardSizes = [8, 9, 12, 16, 20, 21, 24, 40, 7, 13, 41]
+  /// Board sizes Set, Set Junior, UltraSet, Matchismo or Concentration take, and some none
+  /// takes.
+  static let boardSizes = [8, 9, 12, 16, 20, 21, 24, 40, 6, 7, 13, 41]
 
   static let scorings: [[UInt8]] = [
     #""classic""#, #""course""#, #""custom""#, #""x""#,

@@ -10,6 +10,8 @@ public struct GameRegistry: Sendable {
     .adding(SetGame.self)
     .adding(MatchismoGame.self)
     .adding(ConcentrationGame.self)
+    .adding(SetJuniorGame.self)
+    .adding(UltraSetGame.self)
 
   private var games: [String: any GameDefinition.Type] = [:]
 

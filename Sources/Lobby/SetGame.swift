@@ -6,27 +6,16 @@ import Protocol
 public enum SetGame: GameDefinition {
   public typealias Card = SetCard
 
+  /// The board sizes a table may choose (12 unless it says).
+  public static let boardSizes = [9, 12, 15, 18, 21]
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {
-    let scoring = options.scoring ?? (seats == 1 ? "course" : "classic")
-    guard ["classic", "course", "custom"].contains(scoring) else {
-      throw SettingsProblem("Setting 'scoring' must be 'classic', 'course' or 'custom'.")
-    }
-    var settings = GameSettings.set(
-      seats: seats, scoring: scoring == "classic" ? .classic : .course)
-    if let boardSize = options.boardSize {
-      guard [9, 12, 15, 18, 21].contains(boardSize) else {
-        throw SettingsProblem("Setting 'boardSize' must be 9, 12, 15, 18 or 21 for Set.")
-      }
-      settings.boardSize = boardSize
-    }
-    if options.matchSize.map({ $0 != 3 }) ?? false {
-      throw SettingsProblem("A set is always three cards: 'matchSize' must be 3.")
-    }
-    try options.applyCustomScoring(scoring, to: &settings)
-    try options.refuseTurnSeconds()
-    try options.refuseTheme()
+    let settings = try options.setFamilySettings(
+      seats: seats, title: "Set", boardSizes: boardSizes,
+      matchSizeRule: "A set is always three cards: 'matchSize' must be 3."
+    ) { .set(seats: seats, scoring: $0) }
     return TableSetup(Self.self, settings: settings, showSelections: options.showSelections ?? true)
   }
 }

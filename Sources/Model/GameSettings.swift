@@ -96,6 +96,22 @@ public struct GameSettings: Hashable, Sendable, Codable {
     return settings
   }
 
+  /// Set Junior: Set's rules and scoring on its 27 cards, 9 up (any ten cards hold a set, so
+  /// a board of 12 would never lack one), 3 more when the board holds no set.
+  public static func setJunior(seats: Int = 1, scoring: Scoring = .course) -> GameSettings {
+    var settings = set(seats: seats, scoring: scoring)
+    settings.boardSize = 9
+    return settings
+  }
+
+  /// UltraSet: Set's 81 cards and scoring, 12 up, matches of four cards replaced from the deck,
+  /// 3 more when the board holds no UltraSet (only a board under ten cards can lack one).
+  public static func ultraSet(seats: Int = 1, scoring: Scoring = .course) -> GameSettings {
+    var settings = set(seats: seats, scoring: scoring)
+    settings.matchSize = 4
+    return settings
+  }
+
   /// Matchismo: 24 playing cards dealt face down, 2-card (or 3-card) matches that stay on the
   /// board, the course's scoring.
   public static func matchismo(matchSize: Int = 2, seats: Int = 1, boardSize: Int = 24)

@@ -4,8 +4,9 @@ import Model
 /// share one. A game's list is who played (one player or several), how its points were counted
 /// (``GameSettings/Scoring``, or `custom`) and, for a game played on one board to the end
 /// (matched cards stay: Matchismo, Concentration), how many cards were dealt and how many make
-/// a match, since the points there grow with the board. Set's board size does not enter: the
-/// whole deck is played whatever the board shows.
+/// a match, since the points there grow with the board. The board size of Set and its variants
+/// (Set Junior, UltraSet: matched cards replaced) does not enter: the whole deck is played
+/// whatever the board shows. Lists are per game (``ScoresQuery/game``).
 ///
 /// Its id is what `scores` takes and answers as `list`: `solo.course`, `multiplayer.classic`,
 /// `solo.course.24x2` (Matchismo, 24 cards, pairs), `multiplayer.custom.16x2` (Concentration,
@@ -15,7 +16,8 @@ public struct ScoreList: Hashable, Sendable, Comparable {
   public var solo: Bool
   /// `classic`, `course` or `custom` (constants of its own: Concentration's).
   public var scoring: String
-  /// The cards dealt, for a game played on one board; nil for Set's kind of game.
+  /// The cards dealt, for a game played on one board; nil for Set's kind of game (Set, Set
+  /// Junior, UltraSet).
   public var cards: Int?
   /// How many cards make a match, with ``cards``.
   public var matchSize: Int?

@@ -7,16 +7,17 @@ import Testing
 
 /// A game is one ``GameDefinition`` and one registration: ``TwinsGame``, defined only in the
 /// tests, is dealt, played, journaled, restored and replayed through the same code as the
-/// three games served; a game the server does not deal stops a restore with an error.
+/// five games served; a game the server does not deal stops a restore with an error.
 @Suite struct GameDefinitionTests {
   let c = (1...3).map { ConnectionID(UInt64($0)) }
 
-  @Test func theStandardRegistryServesTheThreeGames() {
-    #expect(GameRegistry.standard.names == ["set", "matchismo", "concentration"])
+  @Test func theStandardRegistryServesTheFiveGames() {
+    #expect(
+      GameRegistry.standard.names == ["set", "matchismo", "concentration", "setJunior", "ultraSet"])
     #expect(GameCatalog.games == GameRegistry.standard.names)
     #expect(GameRegistry.standard.game(named: "set") == SetGame.self)
     #expect(GameRegistry.standard.game(named: "twins") == nil)
-    #expect(TwinsGame.registry.names == ["set", "matchismo", "concentration", "twins"])
+    #expect(TwinsGame.registry.names == GameRegistry.standard.names.union(["twins"]))
   }
 
   @Test func aGameDefinedOnlyInTheTestsIsPlayedThroughTheLobby() async throws {

@@ -70,6 +70,27 @@ import Testing
         == "multiplayer.custom.16x2")
   }
 
+  /// Set Junior and UltraSet are Set's kind of game (matched cards replaced): their lists have
+  /// no board, and they are their own game's lists, never Set's.
+  @Test func setsVariantsHaveListsOfTheirOwn() {
+    #expect(ScoreList(settings: .setJunior(seats: 1), players: 1).id == "solo.course")
+    #expect(
+      ScoreList(settings: .ultraSet(seats: 2, scoring: .classic), players: 2).id
+        == "multiplayer.classic")
+    let kept =
+      Self.games + [
+        Self.game(.setJunior(), score: 70, endedAt: 1700, game: "setJunior"),
+        Self.game(.ultraSet(), score: 150, endedAt: 1800, game: "ultraSet"),
+      ]
+    let junior = ScoresPage.select(ScoresQuery(game: "setJunior"), from: kept)
+    #expect(junior.list == Self.soloCourse)
+    #expect(junior.lists == [Self.soloCourse: 1])
+    #expect(junior.games.map(\.game) == ["setJunior"])
+    let set = ScoresPage.select(ScoresQuery(game: "set", list: Self.soloCourse), from: kept)
+    #expect(set.total == 2)
+    #expect(set.games.allSatisfy { $0.game == "set" })
+  }
+
   @Test(arguments: [
     "solo.classic", "multiplayer.course", "solo.course.24x2", "multiplayer.custom.16x2",
     "solo.custom.999x999",

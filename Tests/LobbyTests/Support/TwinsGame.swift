@@ -2,7 +2,7 @@ import Lobby
 import Model
 import Protocol
 
-/// A fourth game, defined only in the tests to show that a game is one type and one
+/// A game defined only in the tests, to show that a game is one type and one
 /// registration (`GameRegistry.standard.adding(TwinsGame.self)`): eight cards face up, the
 /// numbers 1 to 4 twice; two cards match when they carry the same number.
 enum TwinsGame: GameDefinition {
