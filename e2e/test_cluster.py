@@ -296,3 +296,27 @@ def test_each_node_counts_its_tables_redirects_and_the_changes_it_heard(nodes):
         time.sleep(0.1)
     assert n1.metric("matchismo_tables") == 1
     assert n2.metric("matchismo_tables") == 0
+
+
+async def daily_across(nodes):
+    n1, n2, n3 = nodes
+    ada_player, bob_player = "playerDAILYDAILYDAILY0001", "playerDAILYDAILYDAILY0002"
+    ada = await play_set_to_the_end(n1.ws_url, "Ada", player=ada_player, daily=True)
+    bob = await play_set_to_the_end(n2.ws_url, "Bob", player=bob_player, daily=True)
+    # The day's deal, the same on every node.
+    assert ada["over"] and bob["over"] and ada["_dealt"] == bob["_dealt"], (ada["_dealt"], bob["_dealt"])
+    # One board, read on a third node, with the asker's own place.
+    board = await ask(n3.ws_url, {"type": "daily", "game": "set"}, ada_player)
+    assert board["type"] == "daily" and board["total"] == 2, board
+    assert sorted(r["name"] for r in board["results"]) == ["Ada", "Bob"], board
+    assert board["you"]["name"] == "Ada" and board["you"]["matches"] == ada["players"][0]["matches"], board
+    assert [r["place"] for r in board["results"]] in ([1, 2], [1, 1]), board
+    yesterday = await ask(n3.ws_url, {"type": "daily", "game": "set", "day": "yesterday"})
+    assert yesterday["total"] == 0 and yesterday["you"] is None, yesterday
+    # One attempt each: Ada again, on the node she played on.
+    again = await ask(n1.ws_url, {"type": "playDaily", "game": "set"}, ada_player)
+    assert again["type"] == "error" and again["code"] == "alreadyPlayed", again
+
+
+def test_a_daily_puzzle_played_on_two_nodes_lands_on_one_board(nodes):
+    run(daily_across, nodes, timeout=120)

@@ -32,12 +32,15 @@ async def hello(url, name, player=None):
     return client
 
 
-async def play_set_to_the_end(url, name, player=None, max_sets=None, settings=None):
+async def play_set_to_the_end(url, name, player=None, max_sets=None, settings=None, daily=False):
     """A solo Set game played to its end (or `max_sets` sets) under `settings` (the server's
-    defaults: course scoring alone); returns its last snapshot."""
+    defaults: course scoring alone), or today's daily puzzle; returns its last snapshot, with
+    the board it was dealt as `_dealt`."""
     client = await hello(url, name, player)
-    message_id = await client.send({"type": "playSolo", "game": "set", **(settings or {})})
+    start = {"type": "playDaily", "game": "set"} if daily else {"type": "playSolo", "game": "set", **(settings or {})}
+    message_id = await client.send(start)
     table = (await reply_to(client, message_id))["table"]
+    dealt = [card["id"] for card in table["board"]]
     sets = 0
     look_back = None
     while not table["over"] and (max_sets is None or sets < max_sets):
@@ -57,6 +60,7 @@ async def play_set_to_the_end(url, name, player=None, max_sets=None, settings=No
     # The diff that ends a game looks back at it.
     assert (look_back is not None) == table["over"], look_back
     table["_lookBack"] = look_back
+    table["_dealt"] = dealt
     return table
 
 

@@ -58,7 +58,7 @@ public enum GameCatalog {
   static func table(
     _ setup: TableSetup, id: String, code: String, isPrivate: Bool,
     solo: (name: String, token: String, player: String?)?, seed: UInt64, rules: TableRules,
-    now: Double
+    now: Double, daily: String? = nil
   ) -> any TableArbiter {
     guard let definition = registry.game(named: setup.game) else {
       preconditionFailure("unknown game \(setup.game)")
@@ -66,7 +66,7 @@ public enum GameCatalog {
     func open<Game: GameDefinition>(_: Game.Type) -> any TableArbiter {
       Game.table(
         setup, id: id, code: code, isPrivate: isPrivate, solo: solo, seed: seed, rules: rules,
-        now: now)
+        now: now, daily: daily)
     }
     return open(definition)
   }

@@ -27,14 +27,16 @@ extension GameDefinition {
   public static func table(
     _ setup: TableSetup, id: String, code: String, isPrivate: Bool,
     solo: (name: String, token: String, player: String?)?, seed: UInt64, rules: TableRules,
-    now: Double
+    now: Double, daily: String? = nil
   ) -> TableState<Card> {
     let turnSeconds = setup.turnSeconds.map(Double.init)
     if let solo {
-      return TableState<Card>(
+      var table = TableState<Card>(
         id: id, settings: setup.settings, seed: seed, names: [solo.name], tokens: [solo.token],
         players: [solo.player], code: code, rules: rules, turnSeconds: turnSeconds,
         selectionsVisible: setup.showSelections, now: now)
+      table.daily = daily
+      return table
     }
     return TableState<Card>(
       id: id, code: code, isPrivate: isPrivate, settings: setup.settings, seed: seed,

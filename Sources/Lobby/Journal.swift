@@ -113,15 +113,19 @@ public struct TableRecord: Hashable, Sendable, Codable {
   public var solo: Bool
   /// The table's last lines of chat, oldest first (nil in a record written before chat).
   public var chat: [ChatLine]?
+  /// The day of the daily puzzle the table deals, or nil.
+  public var daily: String?
 
   /// Creates a record.
   public init(
     id: String, game: String, settings: GameSettings, code: String, isPrivate: Bool,
     showSelections: Bool, turnSeconds: Double?, phase: String, host: Int?,
     seats: [SeatRecord?], names: [String], everSeated: [Int], votes: [Int], version: Int,
-    deal: Int, dealSeed: UInt64, creator: String, solo: Bool, chat: [ChatLine]? = nil
+    deal: Int, dealSeed: UInt64, creator: String, solo: Bool, chat: [ChatLine]? = nil,
+    daily: String? = nil
   ) {
     self.chat = chat
+    self.daily = daily
     self.id = id
     self.game = game
     self.settings = settings

@@ -11,13 +11,19 @@ public struct LobbyEntropy: Sendable {
   /// What the lobby keeps of a session token: the server stores (and journals) only this, and
   /// finds a session by the hash of the token a client presents.
   public var hash: @Sendable (String) -> String
+  /// Today, in UTC (`yyyy-mm-dd`): the day whose daily puzzle is dealt. The server reads the
+  /// wall clock; tests name a day.
+  public var today: @Sendable () -> String
 
-  /// Creates entropy from the three sources; `hash` keeps tokens as they are unless given.
+  /// Creates entropy from the three sources; `hash` keeps tokens as they are unless given, and
+  /// `today` is the first day of 2026 unless given.
   public init(
     seed: @escaping @Sendable () -> UInt64, token: @escaping @Sendable () -> String,
     below: @escaping @Sendable (Int) -> Int,
-    hash: @escaping @Sendable (String) -> String = { $0 }
+    hash: @escaping @Sendable (String) -> String = { $0 },
+    today: @escaping @Sendable () -> String = { "2026-01-01" }
   ) {
+    self.today = today
     self.seed = seed
     self.token = token
     self.below = below

@@ -1,3 +1,4 @@
+import Model
 import Protocol
 
 /// What each client message does: the router's switch over ``ClientMessage``.
@@ -67,6 +68,19 @@ extension LobbyState {
       guard !journalDown else { return refuse(.journalDown, replyTo: replyTo, connection) }
       let event = TableHost.Event.redeal(seat: seat, connection: connection, replyTo: replyTo)
       if handle(event, at: tableID, now: now)?.refusal == nil { settle(tableID, now: now) }
+    case .playDaily(let game):
+      playDaily(game, session, replyTo: replyTo, connection, now: now)
+    case .daily(let game, let yesterday):
+      guard checkGame(game, replyTo: replyTo, connection),
+        checkRecordsKept(replyTo, connection)
+      else { return }
+      let today = entropy.today()
+      let day = yesterday ? DailyDeal.dayBefore(today) ?? today : today
+      out.append(
+        .query(
+          RecordRequest(
+            connection: connection, replyTo: replyTo,
+            kind: .daily(game: game, day: day, who: session.player ?? session.token))))
     case .chat(let text):
       chat(text, session, replyTo: replyTo, connection, now: now)
     case .resync:

@@ -4,15 +4,16 @@ import Protocol
 extension LobbyState {
   mutating func openTable(
     _ setup: TableSetup, isPrivate: Bool, creator: String, solo: Bool = false,
-    name: String = "", player: String? = nil, now: Double
+    name: String = "", player: String? = nil, seed: UInt64? = nil, daily: String? = nil,
+    now: Double
   ) -> String {
     let id = "t\(nextTableNumber)"
     nextTableNumber += 1
     let code = feed.newCode(length: configuration.inviteCodeLength, using: entropy.below)
     let table = GameCatalog.table(
       setup, id: id, code: code, isPrivate: isPrivate, solo: solo ? (name, creator, player) : nil,
-      seed: entropy.seed(), rules: configuration.tableRules,
-      now: now)
+      seed: seed ?? entropy.seed(), rules: configuration.tableRules,
+      now: now, daily: daily)
     host(TableHost(table: table, creator: creator, emptyTableGrace: configuration.emptyTableGrace))
     // Listed once its creator sits (settle), so the lobby never shows it empty.
     return id

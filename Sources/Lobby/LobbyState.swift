@@ -53,6 +53,8 @@ public struct LobbyState: Sendable {
   var pendingHellos: [ConnectionID: PendingHello] = [:]
   /// How many lines of chat each session may still say now.
   var chatAllowances = ChatAllowances()
+  /// Who started which day's daily puzzle on this node (daily sources: day, game, player).
+  var dailyStarted: Set<String> = []
   /// How many `redirect`s this lobby sent (a cluster).
   public internal(set) var redirectsSent = 0
   /// Tables this node took over from dead nodes, and tables other nodes took from it.

@@ -8,6 +8,9 @@ public struct RecordRequest: Hashable, Sendable {
     case scores(ScoresQuery)
     /// One finished game, with its replay.
     case record(id: String)
+    /// The daily puzzle's board of `game` on `day`, for the player `who` (the hash of their
+    /// player token, else of their session's).
+    case daily(game: String, day: String, who: String)
   }
 
   /// Who asked.

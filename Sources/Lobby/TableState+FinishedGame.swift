@@ -38,7 +38,7 @@ extension TableState {
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,
       showSelections: selectionsVisible, players: players,
       moves: zip(moves, journal.times.seconds).map { FinishedMove($0, at: $1) },
-      seconds: max(0, now - playStartedAt), source: "\(id)#\(deal)",
+      seconds: max(0, now - playStartedAt), source: dailySource ?? "\(id)#\(deal)",
       chat: chat.filter { $0.deal == deal })
   }
 
@@ -62,5 +62,13 @@ extension TableState {
       Card.self, settings: game.settings, seed: game.dealSeed, moves: log.moves,
       times: journal.times.seconds
     ).map { ServerMessage.lookBack($0, seats: game.settings.seats) }
+  }
+
+  /// The source a daily puzzle's game is kept under: `daily:<day>:<game>:<who>`, who being the
+  /// player (their player token's hash, else their session's). A store keeps one game per
+  /// source, so a player's first game of the day to end is their result, on any node.
+  var dailySource: String? {
+    guard let daily, let seat = seats.first ?? nil else { return nil }
+    return FinishedGame.dailySource(day: daily, game: Card.gameName, who: seat.player ?? seat.token)
   }
 }

@@ -21,7 +21,7 @@ extension TableState {
       seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token, player: $0.player) } },
       names: names, everSeated: everSeated.sorted(), votes: votes, version: version, deal: deal,
       dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1,
-      chat: chat.isEmpty ? nil : chat)
+      chat: chat.isEmpty ? nil : chat, daily: daily)
   }
 
   /// The table of `record` opened again at `now` after a restart, its current deal replayed
@@ -43,6 +43,7 @@ extension TableState {
     }
     host = record.host
     chat = record.chat ?? []
+    daily = record.daily
     emptySince = seats.contains { $0 != nil } ? nil : now
     let recorded = TablePhase(rawValue: record.phase) ?? .waiting
     switch recorded {

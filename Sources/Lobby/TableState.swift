@@ -102,6 +102,10 @@ public struct TableState<Card: WireCard>: Sendable {
   public internal(set) var deal = 1
   /// What the table owes the journal (nothing unless ``TableRules/journals``).
   var journal: TableJournalQueue
+  /// The UTC day (`yyyy-mm-dd`) whose daily puzzle the table deals, or nil for any other table.
+  /// Its one deal is never dealt again, and the game it ends with is kept as the player's
+  /// result of that day (``dailySource``).
+  public internal(set) var daily: String?
   /// The table's last lines of chat (at most ``chatCap``), oldest first.
   public internal(set) var chat: [ChatLine] = []
   /// How many lines of chat a table keeps (its journal record holds them all; a finished game
@@ -275,6 +279,12 @@ public struct TableState<Card: WireCard>: Sendable {
     guard phase == .playing || phase == .finished else {
       return .failure(
         ProtocolError(.notPlaying, "The game has not started yet.", replyTo: replyTo))
+    }
+    guard daily == nil else {
+      return .failure(
+        ProtocolError(
+          .alreadyPlayed, "The daily puzzle is one deal: it cannot be dealt again.",
+          replyTo: replyTo))
     }
     // Everyone votes, the host included: one player cannot wipe the others' scores alone.
     if seats.count == 1 || !votes.contains(seat) && votes.count + 1 >= votesNeeded {

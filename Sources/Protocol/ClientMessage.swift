@@ -48,6 +48,11 @@ public enum ClientMessage: Hashable, Sendable {
   case scores(ScoresQuery)
   /// One finished game, whole, with its replay.
   case record(id: String)
+  /// Plays today's daily puzzle of `game`: the day's deal, the same for everyone, at a new solo
+  /// table.
+  case playDaily(game: String)
+  /// The daily puzzle's board of results of `game`, today's or yesterday's.
+  case daily(game: String, yesterday: Bool)
   /// A line of chat, trimmed, for everyone at the sender's table (players and spectators), or
   /// in the lobby for everyone who watches the lobby's list.
   case chat(text: String)
@@ -80,7 +85,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
   case tooManyTables, serverFull, tooManyGuesses
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
-  case tooFast
+  case tooFast, alreadyPlayed
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

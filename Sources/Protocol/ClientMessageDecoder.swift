@@ -103,6 +103,15 @@ public enum ClientMessageDecoder {
       }
       return .record(id: id)
     case "chat": return .chat(text: try fields.chatText())
+    case "playDaily":
+      return .playDaily(game: try fields.requiredString(.game, maxBytes: maxGameBytes))
+    case "daily":
+      let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
+      switch try fields.optionalString(.day, maxBytes: 16) {
+      case nil, "today": return .daily(game: game, yesterday: false)
+      case "yesterday": return .daily(game: game, yesterday: true)
+      default: throw fields.badField("Field 'day' must be 'today' or 'yesterday'.")
+      }
     case "leave": return .leave
     case "start": return .start
     case "quickMatch":

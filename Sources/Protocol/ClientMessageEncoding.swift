@@ -21,6 +21,10 @@ extension ClientEnvelope {
       members.append(("record", .string(id)))
     case .chat(let text):
       members.append(("text", .string(text)))
+    case .playDaily(let game):
+      members.append(("game", .string(game)))
+    case .daily(let game, let yesterday):
+      members += [("game", .string(game)), ("day", .string(yesterday ? "yesterday" : "today"))]
     case .playSolo(let game, let options):
       members.append(("game", .string(game)))
       members += options.members
@@ -55,6 +59,8 @@ extension ClientMessage {
     case .resync: "resync"
     case .lobby: "lobby"
     case .chat: "chat"
+    case .playDaily: "playDaily"
+    case .daily: "daily"
     case .quickMatch: "quickMatch"
     case .createTable: "createTable"
     case .join: "join"

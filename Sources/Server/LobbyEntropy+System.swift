@@ -1,4 +1,6 @@
+import Foundation
 import Lobby
+import Model
 import Store
 
 extension LobbyEntropy {
@@ -6,5 +8,6 @@ extension LobbyEntropy {
   /// their SHA-256 (``TokenDigest``): what the server runs with.
   static let system = LobbyEntropy(
     seed: { UInt64.random(in: .min ... .max) }, token: SessionToken.make,
-    below: { Int.random(in: 0..<$0) }, hash: TokenDigest.hex)
+    below: { Int.random(in: 0..<$0) }, hash: TokenDigest.hex,
+    today: { DailyDeal.day(unixSeconds: Date().timeIntervalSince1970) })
 }

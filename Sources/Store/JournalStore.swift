@@ -22,6 +22,10 @@ public protocol JournalStore: AnyObject, Sendable {
   /// The finished game with this id, or nil. May be called from another thread than the
   /// writer's.
   func finishedGame(id: String) throws -> FinishedGame?
+  /// Every daily puzzle result of `game` on `day` (`yyyy-mm-dd`): the games kept under the
+  /// sources ``FinishedGame/dailySource(day:game:who:)`` names, in any order. May be called
+  /// from another thread than the writer's.
+  func daily(game: String, day: String) throws -> [FinishedGame]
   /// Deletes at most `limit` of the finished games that ended before `cutoff` (seconds since
   /// 1970), oldest first, with their players' rows, in one short transaction; returns how many
   /// it deleted (fewer than `limit`: none older is left). Their ids are never given again. May

@@ -31,6 +31,11 @@ public final class MemoryJournalStore: JournalStore, Sendable {
     image.withLock { ScoresPage.select(query, from: $0.finished) }
   }
 
+  public func daily(game: String, day: String) throws -> [FinishedGame] {
+    let prefix = FinishedGame.dailySource(day: day, game: game, who: "")
+    return image.withLock { $0.finished.filter { $0.source.hasPrefix(prefix) } }
+  }
+
   public func finishedGame(id: String) throws -> FinishedGame? {
     image.withLock { image in image.finished.first { $0.id == id } }
   }

@@ -51,6 +51,15 @@ extension PostgresJournalStore {
     }
   }
 
+  public func daily(game: String, day: String) throws -> [FinishedGame] {
+    try perform("cannot read the daily results from \(location)") { connection in
+      try run(
+        "SELECT number, record FROM finished_game WHERE game = \(game) AND daily = \(day)",
+        on: connection
+      ).map { row in try kept(row) }
+    }
+  }
+
   public func finishedGame(id: String) throws -> FinishedGame? {
     guard let number = FinishedGame.number(ofID: id) else { return nil }
     return try perform("cannot read the finished games from \(location)") { connection in

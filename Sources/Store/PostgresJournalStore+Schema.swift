@@ -213,6 +213,18 @@ extension PostgresJournalStore {
     clusterMigration,
     takeoverMigration,
     scoreListMigration,
+    Migration(
+      version: 7, name: "daily puzzle results",
+      statements: [
+        // A daily puzzle's game is kept under `daily:<day>:<game>:<who>`: its day, read from
+        // the source by the database itself (nothing to write), finds a day's board by index.
+        """
+        ALTER TABLE finished_game ADD COLUMN daily TEXT
+          GENERATED ALWAYS AS (
+            CASE WHEN substr(source, 1, 6) = 'daily:' THEN substr(source, 7, 10) END) STORED
+        """,
+        "CREATE INDEX finished_game_daily ON finished_game (game, daily) WHERE daily IS NOT NULL",
+      ]),
   ]
 
   /// Brings the schema up to the last of ``migrations``, each version in a transaction of its

@@ -21,6 +21,9 @@ extension JournalStore {
       switch request.kind {
       case .scores(let query):
         return Frame(ServerMessage.scores(try scores(query), query: query, replyTo: replyTo))
+      case .daily(let game, let day, let who):
+        let board = DailyBoard(game: game, day: day, games: try daily(game: game, day: day))
+        return Frame(ServerMessage.daily(board, who: who, replyTo: replyTo))
       case .record(let id):
         if let kept = replays.replay(id: id) { return kept.answer(replyTo: replyTo) }
         guard let game = try finishedGame(id: id) else {

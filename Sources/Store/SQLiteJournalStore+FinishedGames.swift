@@ -93,6 +93,16 @@ extension SQLiteJournalStore {
     }
   }
 
+  public func daily(game: String, day: String) throws -> [FinishedGame] {
+    let decoder = JSONDecoder()
+    return try reader.read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT number, record FROM finished_game WHERE game = ? AND daily = ?",
+        arguments: [game, day]
+      ).map { try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder) }
+    }
+  }
+
   public func finishedGame(id: String) throws -> FinishedGame? {
     guard let number = FinishedGame.number(ofID: id) else { return nil }
     let decoder = JSONDecoder()

@@ -96,6 +96,17 @@ extension SQLiteJournalStore {
           arguments: [ScoreList(of: game).id, row["number"] as Int])
       }
     }
+    migrator.registerMigration("v5: daily puzzle results") { db in
+      // A daily puzzle's game is kept under `daily:<day>:<game>:<who>`: its day, read from the
+      // source by the database itself (nothing to write), finds a day's board by index.
+      try db.execute(
+        sql: """
+          ALTER TABLE finished_game ADD COLUMN daily TEXT
+            GENERATED ALWAYS AS (
+              CASE WHEN substr(source, 1, 6) = 'daily:' THEN substr(source, 7, 10) END) VIRTUAL;
+          CREATE INDEX finished_game_daily ON finished_game (game, daily) WHERE daily IS NOT NULL;
+          """)
+    }
     return migrator
   }
 }

@@ -19,7 +19,7 @@ struct LobbyHarness {
     self.init(configuration: configuration)
   }
 
-  init(configuration: LobbyConfiguration) {
+  init(configuration: LobbyConfiguration, today: String = "2026-01-01") {
     // Lobby changes go out at once here; coalescing has a test of its own.
     var configuration = configuration
     if configuration.lobbyFlushInterval == LobbyConfiguration().lobbyFlushInterval {
@@ -29,7 +29,7 @@ struct LobbyHarness {
     let codes = Mutex(SeededGenerator(seed: 7))
     let entropy = LobbyEntropy(
       seed: { Self.seed }, token: { tokens.next() },
-      below: { n in codes.withLock { $0.below(n) } })
+      below: { n in codes.withLock { $0.below(n) } }, today: { today })
     lobby = LobbyDriver(
       state: LobbyState(configuration: configuration, entropy: entropy), outbound: outbound,
       now: clock.reader)

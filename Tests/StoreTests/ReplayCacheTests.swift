@@ -72,6 +72,9 @@ import Testing
       reads += 1
       return try inner.finishedGame(id: id)
     }
+    func daily(game: String, day: String) throws -> [FinishedGame] {
+      try inner.daily(game: game, day: day)
+    }
   }
 
   @Test func aKeptReplayIsAnsweredAgainWithoutTheStoreAndTheSameBytes() throws {

@@ -204,10 +204,11 @@ import Testing
     for game in Self.games { try store.write([.finished(game)]) }
     for statement in [
       "ALTER TABLE finished_game DROP COLUMN list",  // its indexes go with it
+      "ALTER TABLE finished_game DROP COLUMN daily",  // version 7's
       "DROP FUNCTION journal_write_v6",
       "CREATE INDEX finished_game_by_score ON finished_game (game, score)",
       "CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds)",
-      "DELETE FROM schema_version WHERE version = 6",
+      "DELETE FROM schema_version WHERE version >= 6",
     ] {
       try store.execute(statement)
     }

@@ -95,4 +95,7 @@ final class GatedStore: JournalStore, @unchecked Sendable {
 
   func scores(_ query: ScoresQuery) throws -> ScoresPage { try inner.scores(query) }
   func finishedGame(id: String) throws -> FinishedGame? { try inner.finishedGame(id: id) }
+  func daily(game: String, day: String) throws -> [FinishedGame] {
+    try inner.daily(game: game, day: day)
+  }
 }
