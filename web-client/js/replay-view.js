@@ -10,6 +10,9 @@ import { BoardView } from './board-view.js';
 import { readPalette } from './card-view.js';
 import { renderReplayScoreboard } from './scoreboard-view.js';
 import { byId } from './dom.js';
+import { lookBackView } from './look-back.js';
+import { renderLookBack } from './look-back-view.js';
+import { matchesHeading } from './games.js';
 
 export class ReplayView {
   constructor({ controller, dispatch }) {
@@ -18,7 +21,7 @@ export class ReplayView {
     this.el = byId([
       'replay', 'replay-title', 'replay-meta', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
       'replay-status', 'replay-board-area', 'replay-board', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
-      'replay-last', 'replay-step', 'replay-time',
+      'replay-last', 'replay-step', 'replay-time', 'replay-look-back', 'replay-look-back-body',
     ]);
     this.board = new BoardView(this.el['replay-board'], this.el['replay-board-area'], { palette: readPalette(), readOnly: true });
     /** The runs last drawn in the replay's status line. */
@@ -70,7 +73,15 @@ export class ReplayView {
     el['replay-last'].disabled = !view.canForward;
     // A step button that has just been disabled (the first or last move) hands the keyboard to the slider.
     if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
-    if (!view.ready) return;
+    if (!view.ready) {
+      el['replay-look-back'].hidden = true;
+      return;
+    }
+    const record = replay.data.record;
+    const names = new Map((Array.isArray(record.players) ? record.players : []).map((p) => [p.seat, p.name]));
+    renderLookBack(el['replay-look-back'], el['replay-look-back-body'], lookBackView(replay.data.lookBack, { game: record.game, names }), {
+      matchesHeading: matchesHeading(record.game),
+    });
     const table = view.table;
     this.board.setShape(boardShape(table.game, table.settings, table.board.length));
     this.board.render(table.board, [], { disabled: true, selectedBy: selectionsByCard(table), mySeat: null });

@@ -3,6 +3,7 @@
 // the game. The states are built once (table-state.js), so stepping back and forth is only an
 // index. Pure: replay-view.js draws the step shown, controller.js keeps the index.
 
+import { readLookBack } from './look-back.js';
 import { applyDiff, applySnapshot } from './table-state.js';
 import { formatAt } from './history.js';
 import { gameInfo } from './games.js';
@@ -46,7 +47,7 @@ export function buildReplay(message) {
     const at = moves[k - 1]?.at;
     times.push(typeof at === 'number' && Number.isFinite(at) && at >= 0 ? at : times[k - 1]);
   }
-  return { record, steps, times, last: steps.length - 1, complete };
+  return { record, steps, times, last: steps.length - 1, complete, lookBack: readLookBack(message.lookBack) };
 }
 
 /** A step index kept within the replay (0 … last). */

@@ -6,7 +6,7 @@
 
 import { mySelection, selectionsByCard } from './table-state.js';
 import { shareLink } from './route.js';
-import { boardShape } from './games.js';
+import { boardShape, matchesHeading } from './games.js';
 import { gameSummary } from './history.js';
 import { matchPop } from './feedback.js';
 import { shownBoard } from './face-hold.js';
@@ -18,6 +18,8 @@ import { HistoryView } from './history-view.js';
 import { PinchZoom } from './pinch.js';
 import { readPalette } from './card-view.js';
 import { byId, part } from './dom.js';
+import { lookBackView, readLookBack } from './look-back.js';
+import { renderLookBack } from './look-back-view.js';
 
 const TICK_MS = 250;
 const POP_MS = 1100;
@@ -32,6 +34,7 @@ export class TableView {
       'stat-matches', 'stat-matches-label', 'score', 'matches', 'deck', 'stat-deck', 'stat-flips', 'flips', 'vote', 'start',
       'status', 'board', 'board-area', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
       'countdown', 'hint', 'redeal', 'gameover', 'gameover-time', 'gameover-vote', 'standings', 'play-again',
+      'look-back', 'look-back-body',
       'table-settings-text', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'leave', 'back-to-lobby',
     ]);
     const { el } = this;
@@ -185,6 +188,10 @@ export class TableView {
         return li;
       }),
     );
+    // Who sat there, by seat: the standings name everyone ranked, the players those still seated.
+    const names = new Map([...table.players, ...(table.standings ?? [])].map((p) => [p.seat, p.name]));
+    const lookBack = lookBackView(readLookBack(table.lookBack ?? null), { game: table.game, names, you: table.you });
+    renderLookBack(el['look-back'], el['look-back-body'], lookBack, { matchesHeading: matchesHeading(table.game) });
     if (wasHidden && !el['play-again'].hidden) el['play-again'].focus();
   }
 
