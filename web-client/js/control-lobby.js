@@ -8,6 +8,7 @@ import { parseRoute } from './route.js';
 import { joinByLink } from './control-session.js';
 import { forgetPending, resetTable } from './control-table.js';
 import { requestScores } from './control-scores.js';
+import { requestDaily } from './control-daily.js';
 import { withLatestList } from './scores.js';
 import { openReplay, requestRecord } from './control-replay.js';
 
@@ -29,6 +30,7 @@ export function enterLobby(c, fx, ctx) {
   else if (route.view === 'replay' && c.replay?.id !== route.record) openReplay(c, fx, ctx, route.record);
   else if (c.replay?.status === 'loading') requestRecord(c, fx, ctx);
   if (c.scores.open) requestScores(c, fx, ctx);
+  if (c.daily.open) requestDaily(c, fx, ctx);
 }
 
 /** No table any more: back to the lobby's list (and its high scores, which may now hold the
@@ -41,6 +43,7 @@ export function backToLobby(c, fx, ctx) {
   else fx.push({ type: 'renderLobby' });
   c.scores = { ...c.scores, query: withLatestList(c.scores.query) };
   if (c.scores.open) requestScores(c, fx, ctx);
+  if (c.daily.open) requestDaily(c, fx, ctx);
 }
 
 /** `lobbySnapshot`: the whole list (ignored at a table). */

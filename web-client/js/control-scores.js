@@ -3,6 +3,7 @@
 // Functions of the controller (controller.js), which passes itself as `c`.
 
 import * as messages from './messages.js';
+import { requestDaily } from './control-daily.js';
 import { initialQuery, readScores, withAnsweredList, withGame, withList, withMine, withPage, withSort } from './scores.js';
 
 /** The tab before it is opened: `open`, the query (scores.js), the last answer (readScores plus
@@ -66,23 +67,29 @@ export function scoresRefused(c, fx, message) {
 
 /** The tab's events: each takes the controller, the event and the effects. */
 export const SCORES_HANDLERS = {
-  /** The lobby's tab: the live tables or the high scores of the game picked. */
+  /** The lobby's tab: the live tables, or the high scores or the daily puzzle of the game
+   * picked. */
   lobbyTab(c, event, fx) {
     const open = event.tab === 'scores';
-    if (open === c.scores.open) return;
+    const daily = event.tab === 'daily';
+    if (open === c.scores.open && daily === c.daily.open) return;
     c.scores = { ...c.scores, open };
+    c.daily = { ...c.daily, open: daily };
     if (open) {
       c.scores = { ...c.scores, query: withGame(c.scores.query, event.game ?? c.scores.query.game) };
       requestScores(c, fx, event);
+    } else if (daily) {
+      requestDaily(c, fx, event);
     } else {
       fx.push({ type: 'renderScores' });
     }
   },
 
-  /** Another game picked in the lobby: its high scores, from the first page. */
+  /** Another game picked in the lobby: its high scores, from the first page, and its daily board. */
   pickGame(c, event, fx) {
     if (typeof event.game !== 'string') return;
     query(c, fx, event, withGame(c.scores.query, event.game));
+    if (c.daily.open) requestDaily(c, fx, event);
   },
 
   /** A sort heading of the high scores clicked: {sort: date | score | duration}. */

@@ -14,6 +14,7 @@ export const RESUME_WAIT_MS = 2000;
 /** The messages a lobby intention sends. `join` and `spectate` carry a code or a table id. */
 const INTENTS = Object.freeze({
   playSolo: (id, i) => messages.playSolo(id, i.game, i.settings ?? {}),
+  playDaily: (id, i) => messages.playDaily(id, i.game),
   quickMatch: (id, i) => messages.quickMatch(id, { game: i.game, seats: i.seats, settings: i.settings ?? {} }),
   createTable: (id, i) =>
     messages.createTable(id, { game: i.game, seats: i.seats, private: true, settings: i.settings ?? {} }),

@@ -27,7 +27,8 @@
 //   focus {target}             focus an element by id
 //   view {view}                show 'lobby', 'table' or 'replay'
 //   render, renderLobby        draw the table (with the faces in `held`), the lobby list
-//   renderScores               draw the lobby's high scores tab (controller.scores)
+//   renderScores               draw the lobby's tabs: the high scores (controller.scores) and
+//                              the daily puzzle's board (controller.daily)
 //   renderReplay               draw the replay view (controller.replay)
 //   lobbyGame {game}           show this game's tab in the lobby (as if picked; no pickGame event)
 //   focusRow {record}          focus the Replay button of that game's row in the high scores
@@ -64,6 +65,8 @@ import {
 } from './control-table.js';
 import { SCORES_HANDLERS, initialScores, scoresAnswered, scoresRefused } from './control-scores.js';
 import { REPLAY_HANDLERS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
+import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js';
+import { initialDaily } from './daily.js';
 
 export { PENDING_MS, HINT_MS } from './control-table.js';
 export { RESUME_WAIT_MS } from './control-session.js';
@@ -102,6 +105,8 @@ export class Controller {
     this.scores = initialScores(pageSize);
     /** The replay shown, or null (control-replay.js). */
     this.replay = null;
+    /** The lobby's Daily tab: the daily puzzle's board (control-daily.js, daily.js). */
+    this.daily = initialDaily();
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -147,6 +152,8 @@ function received(c, fx, ctx, message) {
       return scoresAnswered(c, fx, message);
     case 'record':
       return recordAnswered(c, fx, message);
+    case 'daily':
+      return dailyAnswered(c, fx, message);
     default:
       return undefined; // Messages of later versions are not shown.
   }
@@ -161,6 +168,8 @@ function refused(c, fx, ctx, message) {
       return scoresRefused(c, fx, message); // said in place of the rows, no toast
     case 'record':
       return recordRefused(c, fx, message); // said in the replay view
+    case 'daily':
+      return dailyRefused(c, fx, message); // said in the Daily tab
     case 'lobby':
       return lobbyRefused(c, fx);
     case 'choose':
@@ -185,6 +194,7 @@ const HANDLERS = {
   ...TABLE_HANDLERS,
   ...SCORES_HANDLERS,
   ...REPLAY_HANDLERS,
+  ...DAILY_HANDLERS,
 
   /** A message from the server. */
   message(c, event, fx) {

@@ -22,7 +22,7 @@ export class LobbyView {
       'home-form', 'name', 'name-problem', 'seats', 'quick-match', 'create-private', 'join-code', 'join', 'tables',
       'tables-body', 'tables-empty', 'game-picker', 'lobby-title', 'lobby-lede', 'settings-fields', 'settings-problem',
       'invite-name', 'invite-name-form', 'invite-name-field', 'invite-name-problem', 'invite-watch',
-      'invite-name-title',
+      'invite-name-title', 'play-daily',
     ]);
     /** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
     this.game = pickedGame(loadGame(local));
@@ -41,6 +41,7 @@ export class LobbyView {
       event.preventDefault();
       intent({ kind: 'playSolo', game: this.game, settings: this.settings(1) });
     });
+    el['play-daily'].addEventListener('click', () => intent({ kind: 'playDaily', game: this.game }));
     el['quick-match'].addEventListener('click', () =>
       intent({ kind: 'quickMatch', game: this.game, seats: this.seats(), settings: this.settings(this.seats()) }),
     );

@@ -159,6 +159,17 @@ export function record(id, recordId) {
   return { type: 'record', id, record: recordId };
 }
 
+/** `playDaily`: today's daily puzzle of `game`, at a new one-seat table (PROTOCOL.md, "The daily
+ * puzzle"). */
+export function playDaily(id, game = 'set') {
+  return { type: 'playDaily', id, game };
+}
+
+/** `daily`: the board of `game`'s daily puzzle, today's or (`yesterday`) yesterday's. */
+export function daily(id, game = 'set', yesterday = false) {
+  return { type: 'daily', id, game, day: yesterday ? 'yesterday' : 'today' };
+}
+
 /** `playSolo`: a new one-seat table of `game`, with the table settings (table-settings.js
  * settingsFields) as top-level fields. */
 export function playSolo(id, game = 'set', settings = {}) {

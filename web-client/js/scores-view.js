@@ -3,6 +3,7 @@
 // games". Clicks become controller events through `dispatch`.
 
 import { scoresView } from './scores.js';
+import { dailyView } from './daily.js';
 import { byId, cell, part } from './dom.js';
 
 export class ScoresView {
@@ -11,7 +12,8 @@ export class ScoresView {
     this.dispatch = dispatch;
     this.el = byId([
       'lobby-tabs', 'tab-tables', 'tab-scores', 'tables-panel', 'scores-panel', 'scores-title', 'scores-mine', 'scores',
-      'scores-list-field', 'scores-list',
+      'scores-list-field', 'scores-list', 'tab-daily', 'daily-panel', 'daily-title', 'daily-today', 'daily-yesterday',
+      'daily-day', 'daily-you', 'daily-share', 'daily-results', 'daily-empty',
       'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
     ]);
     this.wire();
@@ -21,9 +23,13 @@ export class ScoresView {
     const { el, dispatch } = this;
     el['tab-tables'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'tables' }));
     el['tab-scores'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'scores' }));
+    el['tab-daily'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'daily' }));
+    el['daily-today'].addEventListener('click', () => dispatch({ type: 'dailyDay', yesterday: false }));
+    el['daily-yesterday'].addEventListener('click', () => dispatch({ type: 'dailyDay', yesterday: true }));
+    el['daily-share'].addEventListener('click', () => this.share());
     // The tab pattern: ← → (and Home, End) move between the tabs and show the one reached.
     el['lobby-tabs'].addEventListener('keydown', (event) => {
-      const tabs = [el['tab-tables'], el['tab-scores']];
+      const tabs = [el['tab-tables'], el['tab-scores'], el['tab-daily']];
       const i = tabs.indexOf(event.target);
       if (i === -1) return;
       const next = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: tabs.length - 1 }[event.key];
@@ -52,12 +58,14 @@ export class ScoresView {
   render() {
     const { el } = this;
     const view = scoresView(this.controller.scores);
-    el['tab-tables'].setAttribute('aria-selected', String(!view.open));
-    el['tab-scores'].setAttribute('aria-selected', String(view.open));
-    el['tab-tables'].tabIndex = view.open ? -1 : 0;
-    el['tab-scores'].tabIndex = view.open ? 0 : -1;
-    el['tables-panel'].hidden = view.open;
-    el['scores-panel'].hidden = !view.open;
+    const daily = this.controller.daily.open;
+    const tab = view.open ? 'scores' : daily ? 'daily' : 'tables';
+    for (const name of ['tables', 'scores', 'daily']) {
+      el[`tab-${name}`].setAttribute('aria-selected', String(tab === name));
+      el[`tab-${name}`].tabIndex = tab === name ? 0 : -1;
+      el[`${name}-panel`].hidden = tab !== name;
+    }
+    this.renderDaily();
     el['scores-title'].textContent = view.title;
     if (!view.open) return;
     el['scores-mine'].checked = view.mine;
@@ -95,6 +103,46 @@ export class ScoresView {
     // A page button that has just been disabled (the first or last page) hands the keyboard on.
     if (document.activeElement === el['scores-prev'] && !view.canPrev && view.canNext) el['scores-next'].focus();
     if (document.activeElement === el['scores-next'] && !view.canNext && view.canPrev) el['scores-prev'].focus();
+  }
+
+  /** The Daily tab: the board of the game picked, today's or yesterday's. */
+  renderDaily() {
+    const { el } = this;
+    const game = this.controller.scores.query.game;
+    const view = dailyView(this.controller.daily, game);
+    el['daily-title'].textContent = view.title;
+    if (!view.open) return;
+    el['daily-today'].setAttribute('aria-pressed', String(!view.yesterday));
+    el['daily-yesterday'].setAttribute('aria-pressed', String(view.yesterday));
+    el['daily-day'].textContent = view.day;
+    el['daily-you'].textContent = view.you;
+    el['daily-you'].hidden = view.you === '';
+    el['daily-share'].hidden = view.share === null;
+    this.shareText = view.share;
+    el['daily-results'].setAttribute('aria-busy', String(view.busy));
+    el['daily-results'].replaceChildren(
+      ...view.rows.map((row) => {
+        const li = document.createElement('li');
+        li.classList.toggle('you', row.you);
+        li.append(part('place', row.place), ' ', part('name', row.name), ' ', part('result', row.result));
+        if (row.you) li.append(' ', part('badge you-badge', 'you'));
+        return li;
+      }),
+    );
+    el['daily-empty'].hidden = view.empty === null;
+    el['daily-empty'].textContent = view.empty ?? '';
+  }
+
+  /** "Share my result": the text on the clipboard, or shown where it cannot go there. */
+  share() {
+    const text = this.shareText;
+    if (typeof text !== 'string') return;
+    const said = (words) => {
+      this.el['daily-you'].dataset.shared = text;
+      this.el['daily-share'].textContent = words;
+    };
+    if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(() => said('Copied'), () => said(text));
+    else said(text);
   }
 
   /** Focus the Replay button of a game's row (back from its replay). */

@@ -104,3 +104,26 @@ test('high-score lists: the server\'s choice is kept for the next page, another 
   assert.equal(Object.hasOwn(asked, 'list'), false);
   assert.equal(controller.scores.query.list, null);
 });
+
+test('the Daily tab asks for the picked game\'s board, today\'s then yesterday\'s; the daily button plays it', () => {
+  const { controller, send } = inLobby();
+  let fx = send({ type: 'lobbyTab', tab: 'daily' });
+  assert.deepEqual(sent(fx), [{ type: 'daily', id: 2, game: 'concentration', day: 'today' }]);
+  assert.deepEqual([controller.daily.open, controller.scores.open, controller.daily.status], [true, false, 'loading']);
+  send({ type: 'message', message: { type: 'daily', replyTo: 2, game: 'concentration', day: '2026-11-27', total: 0, results: [], you: null } });
+  assert.equal(controller.daily.status, 'ready');
+  fx = send({ type: 'dailyDay', yesterday: true });
+  assert.equal(sent(fx)[0].day, 'yesterday');
+  assert.deepEqual(send({ type: 'dailyDay', yesterday: true }), [], 'the same day again asks nothing');
+  // Another game picked: its board.
+  assert.equal(sent(send({ type: 'pickGame' }, { game: 'set' })).find((m) => m.type === 'daily').game, 'set');
+  // A refusal is said in the tab.
+  send({ type: 'message', message: { type: 'error', replyTo: controller.requests.idOf('daily'), code: 'unavailable', message: 'No records.' } });
+  assert.deepEqual([controller.daily.status, controller.daily.error], ['error', 'No records.']);
+  // The high scores tab closes the Daily tab.
+  send({ type: 'lobbyTab', tab: 'scores' });
+  assert.deepEqual([controller.daily.open, controller.scores.open], [false, true]);
+  // The daily button.
+  fx = send({ type: 'intent', intent: { kind: 'playDaily', game: 'set' } });
+  assert.deepEqual(sent(fx).at(-1), { type: 'playDaily', id: sent(fx).at(-1).id, game: 'set' });
+});
