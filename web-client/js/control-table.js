@@ -9,7 +9,7 @@ import { initialLobby } from './lobby-state.js';
 import { tableHash } from './route.js';
 import { leaveNeedsConfirmation } from './seats.js';
 import { lostRaceText } from './feedback.js';
-import { findSets, isValidCard } from './set-cards.js';
+import { findSets, findUltraSet, isValidCard } from './set-cards.js';
 import { soundForError, soundForEvents } from './sounds.js';
 import { holdFaces, HOLD_MS } from './face-hold.js';
 import { backToLobby } from './control-lobby.js';
@@ -261,13 +261,16 @@ export const TABLE_HANDLERS = {
     fx.push({ type: 'toast', text: NOT_CONNECTED });
   },
 
-  /** Solo Set: show one card of a set, then two on the same board (the third is the player's). */
+  /** Solo Set (and Set Junior, UltraSet): show one card of a match, then two on the same board
+   * (the rest is the player's). */
   hint(c, event, fx) {
     const table = c.state.table;
     if (table === null) return;
-    const sets = findSets(table.board.filter(isValidCard));
+    const cards = table.board.filter(isValidCard);
+    const ultra = table.game === 'ultraSet' ? findUltraSet(cards) : null;
+    const sets = table.game === 'ultraSet' ? (ultra === null ? [] : [ultra]) : findSets(cards);
     if (sets.length === 0) {
-      fx.push({ type: 'toast', text: 'No set on this board.' });
+      fx.push({ type: 'toast', text: table.game === 'ultraSet' ? 'No UltraSet on this board.' : 'No set on this board.' });
       return;
     }
     const key = table.board.map((card) => card.id).join(',');

@@ -1,10 +1,19 @@
-// What differs between the three games on the client, as data. Pure.
+// What differs between the games on the client, as data. Pure. Set Junior and UltraSet are
+// played with Set's cards (Junior's all solid), drawn by Set's renderer.
 
 /** The games, with the words the table view uses for them. */
 export const GAMES = Object.freeze({
   set: {
     title: 'Set', match: ['set', 'sets'], step: 3, base: 12, hint: true,
     lede: 'Find three cards where every feature — number, symbol, shading, colour — is all the same or all different on each card. Race others to it, or play alone.',
+  },
+  setJunior: {
+    title: 'Set Junior', match: ['set', 'sets'], step: 3, base: 9, hint: true,
+    lede: 'Set with three features — number, symbol, colour — and 27 cards, all solid: three cards are a set when each feature is all the same or all different.',
+  },
+  ultraSet: {
+    title: 'UltraSet', match: ['UltraSet', 'UltraSets'], step: 3, base: 12, hint: true,
+    lede: 'Find four cards that make two pairs needing the same third card to be a set (that card need not be on the table). Race others to it, or play alone.',
   },
   matchismo: {
     title: 'Matchismo', match: ['match', 'matches'], step: 0, base: 24, hint: false,

@@ -82,6 +82,25 @@ export function thirdCard(a, b) {
 
 /** Every set among `cards`, each as three cards in the order they appear in `cards`; the list is
  * ordered by the position of the first card, then the second. */
+/** An UltraSet among `cards` (four cards making two pairs that need the same third card to be a
+ * set), as [a, b, c, d] (the two pairs), or null when there is none. */
+export function findUltraSet(cards) {
+  // Each pair's missing card; two pairs with no card in common that miss the same card.
+  const byThird = new Map();
+  for (let i = 0; i < cards.length; i += 1) {
+    for (let j = i + 1; j < cards.length; j += 1) {
+      if (cardId(cards[i]) === cardId(cards[j])) continue;
+      const third = thirdCard(cards[i], cards[j]).id;
+      const pairs = byThird.get(third) ?? [];
+      const partner = pairs.find(([a, b]) => a !== i && a !== j && b !== i && b !== j);
+      if (partner !== undefined) return [cards[partner[0]], cards[partner[1]], cards[i], cards[j]];
+      pairs.push([i, j]);
+      byThird.set(third, pairs);
+    }
+  }
+  return null;
+}
+
 export function findSets(cards) {
   const position = new Map();
   cards.forEach((card, i) => position.set(cardId(card), i));

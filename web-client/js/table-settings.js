@@ -41,16 +41,20 @@ export function settingsForm(game, seats = 1) {
             }
           : {}),
       };
-    default:
+    default: {
+      // Set and its variants: Set Junior's 27 cards lie 9 at a time, UltraSet's 12.
+      const sizes = { setJunior: [[6, 9, 12], 9], ultraSet: [[9, 12, 15, 18], 12] }[game] ?? [[12, 15, 18], 12];
+      const point = game === 'ultraSet' ? 'an UltraSet' : 'a set';
       return {
         scoring: {
           label: 'Scoring',
-          options: [['classic', 'Classic (a set is a point)'], ['course', 'Course (points and penalties)']],
+          options: [['classic', `Classic (${point} is a point)`], ['course', 'Course (points and penalties)']],
           default: seats === 1 ? 'course' : 'classic',
         },
-        boardSize: { label: 'Cards', options: [12, 15, 18].map((n) => [n, `${n} cards`]), default: 12 },
+        boardSize: { label: 'Cards', options: sizes[0].map((n) => [n, `${n} cards`]), default: sizes[1] },
         ...others,
       };
+    }
   }
 }
 

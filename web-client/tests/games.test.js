@@ -21,10 +21,32 @@ test('words for matches', () => {
   assert.equal(gameInfo('matchismo').hint, false);
 });
 
-test('the lobby offers the three games, each with a title and a one-line rule', () => {
-  assert.deepEqual(GAME_IDS, ['set', 'matchismo', 'concentration']);
+test('the lobby offers the games, Set\'s variants beside it, each with a title and a one-line rule', () => {
+  assert.deepEqual(GAME_IDS, ['set', 'setJunior', 'ultraSet', 'matchismo', 'concentration']);
+  assert.equal(gameInfo('ultraSet').title, 'UltraSet');
+  assert.equal(gameInfo('setJunior').base, 9);
   for (const id of GAME_IDS) {
     assert.ok(gameInfo(id).title.length > 0);
     assert.ok(gameInfo(id).lede.length > 20);
   }
+});
+
+test('the variants: their settings forms, and a hint that finds an UltraSet', async () => {
+  const { settingsForm } = await import('../js/table-settings.js');
+  assert.deepEqual(settingsForm('setJunior', 1).boardSize.options.map(([n]) => n), [6, 9, 12]);
+  assert.equal(settingsForm('setJunior', 1).boardSize.default, 9);
+  assert.deepEqual(settingsForm('ultraSet', 2).boardSize.options.map(([n]) => n), [9, 12, 15, 18]);
+  assert.match(settingsForm('ultraSet', 1).scoring.options[0][1], /an UltraSet is a point/);
+  const { allCards, findUltraSet, thirdCard, cardId } = await import('../js/set-cards.js');
+  const deck = allCards();
+  // Two pairs that need the same third card: an UltraSet, found among cards that hold no other.
+  const [a, b, c] = [deck[0], deck[10], deck[41]];
+  const third = thirdCard(a, b);
+  const d = thirdCard(c, third);
+  const found = findUltraSet([a, c, deck[79], b, d]);
+  assert.ok(found !== null);
+  const key = (x, y) => thirdCard(x, y).id;
+  assert.equal(key(found[0], found[1]), key(found[2], found[3]));
+  assert.equal(new Set(found.map(cardId)).size, 4);
+  assert.equal(findUltraSet([a, b, c]), null);
 });

@@ -1,0 +1,85 @@
+"""Set's variants end to end (issue 21): Set Junior (`setJunior`, 27 solid cards, three features)
+and UltraSet (`ultraSet`, four cards forming two pairs that need the same third card), each
+served solo to its end and for two players by quick match, against the real server with real
+WebSocket clients."""
+import itertools
+
+import pytest
+
+from mp_support import FAST, connect, run, start_server, until_playing  # noqa: F401  (a fixture)
+from protocol_client import find_sets
+
+
+def third_id(a, b):
+    """The id of the card that makes a set with Set cards `a` and `b` (ids are four base-3
+    digits: each digit of the third is the one that makes the three sum to 0 mod 3)."""
+    result, scale = 0, 1
+    for _ in range(4):
+        result += ((-(a % 3) - (b % 3)) % 3) * scale
+        a, b, scale = a // 3, b // 3, scale * 3
+    return result
+
+
+def find_ultra_set(board):
+    """Four cards of `board` that make two pairs needing the same third card, or None."""
+    ids = [card["id"] for card in board]
+    for (a, b), (c, d) in itertools.combinations(itertools.combinations(ids, 2), 2):
+        if len({a, b, c, d}) == 4 and third_id(a, b) == third_id(c, d):
+            return [a, b, c, d]
+    return None
+
+
+def a_match(game, board):
+    if game == "ultraSet":
+        return find_ultra_set(board)
+    found = find_sets(board)
+    return [card["id"] for card in found[0]] if found else None
+
+
+async def solo_to_the_end(url, game):
+    (ada,) = await connect(url, "Ada")
+    table = (await ada.request({"type": "playSolo", "game": game}))["table"]
+    assert table["game"] == game, table
+    if game == "setJunior":
+        assert len(table["board"]) == 9 and table["deckCount"] == 18, table
+        assert {card["shading"] for card in table["board"]} == {"solid"}
+        assert all(0 <= card["id"] < 27 for card in table["board"])
+    else:
+        assert len(table["board"]) == 12 and table["settings"]["matchSize"] == 4, table
+    matches = 0
+    for _ in range(60):
+        if table["over"]:
+            break
+        cards = a_match(game, table["board"])
+        assert cards is not None, f"no match on a board of a game that is not over: {table['board']}"
+        for card in cards:
+            answer = await ada.request({"type": "choose", "card": card})
+            assert answer["type"] == "diff", answer
+        assert any(e["kind"] == "match" for e in answer["events"]), answer
+        matches += 1
+        table = (await ada.request({"type": "resync"}))["table"]
+    assert table["over"] and table["players"][0]["matches"] == matches, table
+    return matches
+
+
+async def two_by_quick_match(url, game):
+    ada, bob = await connect(url, "Ada", "Bob")
+    first = await ada.request({"type": "quickMatch", "game": game, "seats": 2})
+    second = await bob.request({"type": "quickMatch", "game": game, "seats": 2})
+    assert first["table"]["id"] == second["table"]["id"] and first["table"]["game"] == game
+    await until_playing(ada, bob)
+    cards = a_match(game, ada.state.board)
+    mark = bob.mark()
+    for card in cards:
+        answer = await ada.request({"type": "choose", "card": card})
+        assert answer["type"] == "diff", answer
+    _, event = await bob.event("match", mark, seat=0)
+    assert sorted(event["cards"]) == sorted(cards)
+
+
+@pytest.mark.parametrize("game", ["setJunior", "ultraSet"])
+def test_each_variant_is_served_solo_to_its_end_and_for_two(start_server, game):
+    server = start_server(*FAST, "--rate-limit", "1000")
+    matches = run(solo_to_the_end, server.ws_url, game, timeout=60)
+    assert matches >= (5 if game == "setJunior" else 10)
+    run(two_by_quick_match, server.ws_url, game)
