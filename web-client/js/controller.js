@@ -30,6 +30,9 @@
 //   renderScores               draw the lobby's tabs: the high scores (controller.scores) and
 //                              the daily puzzle's board (controller.daily)
 //   renderReplay               draw the replay view (controller.replay)
+//   renderChat                 draw the chat panels (controller.chat)
+//   clearChatInput {where}     empty the chat input of the table or the lobby after a line went
+//   saveMuted {names}          remember the names muted in chat (localStorage)
 //   lobbyGame {game}           show this game's tab in the lobby (as if picked; no pickGame event)
 //   focusRow {record}          focus the Replay button of that game's row in the high scores
 //   download {name, text, mime}  save a file (Export)
@@ -67,6 +70,8 @@ import { SCORES_HANDLERS, initialScores, scoresAnswered, scoresRefused } from '.
 import { REPLAY_HANDLERS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
 import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js';
 import { initialDaily } from './daily.js';
+import { CHAT_HANDLERS, chatLeft, chatReceived, chatRefused, chatSnapshot } from './control-chat.js';
+import { initialChat } from './chat.js';
 
 export { PENDING_MS, HINT_MS } from './control-table.js';
 export { RESUME_WAIT_MS } from './control-session.js';
@@ -74,7 +79,7 @@ export { RESUME_WAIT_MS } from './control-session.js';
 export class Controller {
   /** `nextId` gives message ids (shared with the connection's hello and resync); `pageSize` the
    * games on one page of the high scores (scores.js pageSizeOf). */
-  constructor({ nextId = messages.createIdSource(), pageSize } = {}) {
+  constructor({ nextId = messages.createIdSource(), pageSize, muted = [] } = {}) {
     this.nextId = nextId;
     /** The table (table-state.js). */
     this.state = initialState();
@@ -107,6 +112,8 @@ export class Controller {
     this.replay = null;
     /** The lobby's Daily tab: the daily puzzle's board (control-daily.js, daily.js). */
     this.daily = initialDaily();
+    /** Chat at the table and in the lobby (control-chat.js, chat.js); `muted`: names muted. */
+    this.chat = initialChat({ muted });
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -135,11 +142,15 @@ function received(c, fx, ctx, message) {
     case 'welcome':
       return welcomed(c, fx, ctx, message);
     case 'snapshot':
-      return snapshot(c, fx, ctx, message);
+      snapshot(c, fx, ctx, message);
+      return chatSnapshot(c, fx, message);
     case 'diff':
       return diff(c, fx, ctx, message);
     case 'left':
+      chatLeft(c, fx);
       return backToLobby(c, fx, ctx);
+    case 'chat':
+      return chatReceived(c, fx, message);
     case 'lobbySnapshot':
       return lobbySnapshot(c, fx, message);
     case 'lobbyDiff':
@@ -170,6 +181,8 @@ function refused(c, fx, ctx, message) {
       return recordRefused(c, fx, message); // said in the replay view
     case 'daily':
       return dailyRefused(c, fx, message); // said in the Daily tab
+    case 'chat':
+      return chatRefused(c, fx, message); // said by the chat's input
     case 'lobby':
       return lobbyRefused(c, fx);
     case 'choose':
@@ -195,6 +208,7 @@ const HANDLERS = {
   ...SCORES_HANDLERS,
   ...REPLAY_HANDLERS,
   ...DAILY_HANDLERS,
+  ...CHAT_HANDLERS,
 
   /** A message from the server. */
   message(c, event, fx) {

@@ -2,7 +2,7 @@
 // handler per effect type, for effects.js runEffects. Each handler only carries the effect out
 // on the view, the connection, the storage or the timers it concerns; none decides anything.
 
-import { forgetTable, rememberTable, saveName } from './storage.js';
+import { forgetTable, rememberTable, saveMuted, saveName } from './storage.js';
 import { download } from './replay-view.js';
 import { redirectTarget } from './net.js';
 
@@ -11,7 +11,7 @@ import { redirectTarget } from './net.js';
  * `sounds` (sound-player.js) and the views: page, lobby, table, scores, replay, dialogs.
  */
 export function effectHandlers({ connection, timers, storage, sounds, views }) {
-  const { page, lobby, table, scores, replay, dialogs } = views;
+  const { page, lobby, table, scores, replay, dialogs, chat } = views;
   return {
     send: (e) => connection.send(e.message),
     toast: (e) => page.toast(e.text),
@@ -30,6 +30,9 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     renderLobby: () => lobby.render(),
     renderScores: () => scores.render(),
     renderReplay: () => replay.render(),
+    renderChat: () => chat.render(),
+    clearChatInput: (e) => chat.clearInput(e.where),
+    saveMuted: (e) => saveMuted(storage.local, e.names),
     lobbyGame: (e) => lobby.pick(e.game, { quiet: true }),
     focusRow: (e) => scores.focusRow(e.record),
     download: (e) => download(e),

@@ -9,7 +9,7 @@ import { Connection } from './net.js';
 import { Controller } from './controller.js';
 import { runEffects, Timers } from './effects.js';
 import { effectHandlers } from './effect-handlers.js';
-import { pageStorage, storedTable } from './storage.js';
+import { loadMuted, pageStorage, storedTable } from './storage.js';
 import { loadPlayer } from './player.js';
 import { pageSizeOf } from './scores.js';
 import { SoundPlayer } from './sound-player.js';
@@ -19,12 +19,17 @@ import { ScoresView } from './scores-view.js';
 import { ReplayView } from './replay-view.js';
 import { DialogsView } from './dialogs-view.js';
 import { PageView } from './page-view.js';
+import { ChatView } from './chat-view.js';
 import { listenForShortcuts } from './keyboard.js';
 
 const storage = pageStorage(window);
 const nextId = messages.createIdSource();
 // `?pageSize=N` (1–50) sets how many finished games a page of the high scores shows.
-const controller = new Controller({ nextId, pageSize: pageSizeOf(new URLSearchParams(window.location.search).get('pageSize')) });
+const controller = new Controller({
+  nextId,
+  pageSize: pageSizeOf(new URLSearchParams(window.location.search).get('pageSize')),
+  muted: loadMuted(storage.local),
+});
 /** This browser's player token (player.js): sent in every hello, for "Only my games". */
 const player = loadPlayer(storage.local);
 // Muted or not as the preferences say (dialogs-view.js applies them).
@@ -60,6 +65,7 @@ views.scores = new ScoresView({ controller, dispatch });
 views.lobby = new LobbyView({ controller, dispatch, local: storage.local, onGame: () => views.scores.render() });
 views.table = new TableView({ controller, dispatch, dialogOpen: () => views.dialogs.anyOpen() });
 views.replay = new ReplayView({ controller, dispatch });
+views.chat = new ChatView({ controller, dispatch });
 views.page = new PageView({ table: views.table, replay: views.replay });
 const handlers = effectHandlers({ connection, timers, storage, sounds, views });
 

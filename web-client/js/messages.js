@@ -159,6 +159,12 @@ export function record(id, recordId) {
   return { type: 'record', id, record: recordId };
 }
 
+/** `chat`: a line for everyone at the table, or in the lobby (PROTOCOL.md, "Chat"). The caller
+ * checked it (chat.js chatProblem). */
+export function chat(id, text) {
+  return { type: 'chat', id, text };
+}
+
 /** `playDaily`: today's daily puzzle of `game`, at a new one-seat table (PROTOCOL.md, "The daily
  * puzzle"). */
 export function playDaily(id, game = 'set') {

@@ -8,6 +8,7 @@
 export const NAME_KEY = 'matchismo.name';
 export const GAME_KEY = 'matchismo.game';
 export const TABLE_KEY = 'matchismo.table';
+export const MUTED_KEY = 'matchismo.muted';
 
 /** The page's storages, or null where reading them throws. */
 export function pageStorage(window) {
@@ -67,4 +68,18 @@ export function rememberTable(session, code) {
 
 export function forgetTable(session) {
   write(session, TABLE_KEY, null);
+}
+
+/** The names this browser's player muted in chat (chat.js), as stored: a JSON list of strings. */
+export function loadMuted(local) {
+  try {
+    const names = JSON.parse(read(local, MUTED_KEY) ?? '[]');
+    return Array.isArray(names) ? names.filter((n) => typeof n === 'string').slice(0, 200) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveMuted(local, names) {
+  write(local, MUTED_KEY, JSON.stringify(names.slice(0, 200)));
 }
