@@ -2,11 +2,13 @@
 the real server, at 1280×900 in the light theme and 390×844 in the dark one: a solo Set game
 played to its end by clicking sets; the game-over box's "Look back" shows each player's sets,
 fastest and mean, the sets that were on the board and nobody took, and every set in order with
-how long it had been there; the replay of the same game, from the high scores, shows it too."""
+how long it had been there; the replay of the same game, from the high scores, shows it too,
+and what was said at the table (as text) up to the step shown."""
 import itertools
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from protocol_client import set_from_ids
@@ -57,6 +59,13 @@ def test_the_look_back_at_a_finished_game_at_its_end_and_in_its_replay(server, b
     driver = browsers()
     open_page(driver, server.http_url, width, height, theme)
     play_solo(driver, server.http_url, "set", {"scoring": "classic"}, cards=12)
+    # A line said at the table, kept with the game for its replay.
+    driver.find_element(By.ID, "chat-button").click()
+    field = driver.find_element(By.ID, "chat-input")
+    field.send_keys("here goes <i>nothing</i>")
+    field.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 10).until(lambda d: "here goes <i>nothing</i>" in text_of(d, "chat-lines"))
+    driver.find_element(By.ID, "chat-back").click()
     taken = play_set_to_the_end(driver)
     shown = look_back_of(driver, "look-back")
     assert shown["players"] and shown["players"][0][0] == "Kim", shown
@@ -78,6 +87,10 @@ def test_the_look_back_at_a_finished_game_at_its_end_and_in_its_replay(server, b
     replayed = look_back_of(driver, "replay-look-back")
     assert replayed["players"] == shown["players"] and replayed["found"] == shown["found"], (replayed, shown)
     assert replayed["missed"] == shown["missed"]
+    # What was said, up to the step shown: the line at the last move.
+    driver.find_element(By.ID, "replay-last").click()
+    WebDriverWait(driver, 10).until(lambda d: "here goes <i>nothing</i>" in text_of(d, "replay-chat-lines"))
+    assert not driver.find_elements(By.CSS_SELECTOR, "#replay-chat-lines i")
     driver.save_screenshot(artifact(f"look-back-replay-{width}x{height}-{theme}.png"))
     assert text_of(driver, "replay-title") != ""
     assert not severe_errors(driver), severe_errors(driver)

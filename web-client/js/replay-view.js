@@ -3,13 +3,13 @@
 // Clicks become controller events through `dispatch`.
 
 import { selectionsByCard } from './table-state.js';
-import { replayView } from './replay.js';
+import { replayChat, replayView } from './replay.js';
 import { boardShape } from './games.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
 import { readPalette } from './card-view.js';
 import { renderReplayScoreboard } from './scoreboard-view.js';
-import { byId } from './dom.js';
+import { byId, part } from './dom.js';
 import { lookBackView } from './look-back.js';
 import { renderLookBack } from './look-back-view.js';
 import { matchesHeading } from './games.js';
@@ -21,7 +21,7 @@ export class ReplayView {
     this.el = byId([
       'replay', 'replay-title', 'replay-meta', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
       'replay-status', 'replay-board-area', 'replay-board', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
-      'replay-last', 'replay-step', 'replay-time', 'replay-look-back', 'replay-look-back-body',
+      'replay-last', 'replay-step', 'replay-time', 'replay-look-back', 'replay-look-back-body', 'replay-chat', 'replay-chat-lines',
     ]);
     this.board = new BoardView(this.el['replay-board'], this.el['replay-board-area'], { palette: readPalette(), readOnly: true });
     /** The runs last drawn in the replay's status line. */
@@ -75,8 +75,21 @@ export class ReplayView {
     if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
     if (!view.ready) {
       el['replay-look-back'].hidden = true;
+      el['replay-chat'].hidden = true;
       return;
     }
+    // What was said up to this step, as text.
+    const said = replayChat(replay.data, view.index);
+    el['replay-chat'].hidden = said.length === 0;
+    el['replay-chat-lines'].replaceChildren(
+      ...said.map((line) => {
+        const li = document.createElement('li');
+        li.append(part('at', line.at), ' ', part('name', line.name));
+        if (line.who !== '') li.append(' ', part('who', line.who));
+        li.append(' ', part('text', line.text));
+        return li;
+      }),
+    );
     const record = replay.data.record;
     const names = new Map((Array.isArray(record.players) ? record.players : []).map((p) => [p.seat, p.name]));
     renderLookBack(el['replay-look-back'], el['replay-look-back-body'], lookBackView(replay.data.lookBack, { game: record.game, names }), {

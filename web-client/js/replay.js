@@ -152,3 +152,19 @@ export function replayView(replay, { locale, timeZone } = {}) {
     canForward: index < data.last,
   };
 }
+
+/** What was said at the table up to step `index` (PROTOCOL.md, "Chat": a record's `chat`, each
+ * line `at` seconds into the game): [{name, who, text, at ("m:ss")}], oldest first. */
+export function replayChat(data, index) {
+  const lines = Array.isArray(data?.record?.chat) ? data.record.chat : [];
+  const until = data.times[Math.max(0, Math.min(index, data.times.length - 1))] ?? 0;
+  return lines
+    .filter((line) => line !== null && typeof line === 'object' && typeof line.name === 'string' && typeof line.text === 'string')
+    .filter((line) => (typeof line.at === 'number' ? line.at : 0) <= until)
+    .map((line) => ({
+      name: line.name,
+      who: Number.isInteger(line.seat) ? `Seat ${line.seat + 1}` : line.spectator === true ? 'watching' : '',
+      text: line.text,
+      at: formatAt(typeof line.at === 'number' ? line.at : 0),
+    }));
+}

@@ -167,3 +167,22 @@ test('the view as drawn: loading, refused, a step', () => {
   cut.replay.diffs[2].version = 7;
   assert.match(replayView({ status: 'ready', data: buildReplay(cut), index: 0 }).meta, /the rest of this game could not be read$/);
 });
+
+test('a replay shows what was said at the table up to the step shown, as text', async () => {
+  const { replayChat } = await import('../js/replay.js');
+  const data = {
+    record: {
+      chat: [
+        { name: 'Ada', seat: 0, text: 'good luck', at: 0 },
+        { name: 'Eve', spectator: true, text: '<b>go</b>', at: 3.4 },
+        { name: 'Bob', seat: 1, text: 'gg', at: 9 },
+        { bad: true },
+      ],
+    },
+    times: [0, 1, 4, 10],
+  };
+  assert.deepEqual(replayChat(data, 0), [{ name: 'Ada', who: 'Seat 1', text: 'good luck', at: '0:00' }]);
+  assert.deepEqual(replayChat(data, 2).map((l) => [l.name, l.who, l.text]), [['Ada', 'Seat 1', 'good luck'], ['Eve', 'watching', '<b>go</b>']]);
+  assert.equal(replayChat(data, 3).length, 3);
+  assert.deepEqual(replayChat({ record: {}, times: [0] }, 0), []);
+});
