@@ -19,6 +19,10 @@ public struct LobbyConfiguration: Sendable {
   public var spectatorLimit = 50
   /// Most tables open at once on this server.
   public var maxTables = 20_000
+  /// Most daily puzzle attempts of the day a node remembers (who may not start again). Past it,
+  /// the node forgets them all and starts counting again: a player who then starts a second
+  /// attempt plays it, and the store still keeps only their first result (~100 bytes each).
+  public var dailyAttemptsKept = 100_000
   /// Most open tables one session may have opened.
   public var tablesPerSession = 4
   /// Characters in an invite code.

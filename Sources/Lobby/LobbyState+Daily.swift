@@ -32,6 +32,7 @@ extension LobbyState {
     if dailyStarted.contains(where: { !$0.hasPrefix(prefix) }) {
       dailyStarted = dailyStarted.filter { $0.hasPrefix(prefix) }
     }
+    if dailyStarted.count >= configuration.dailyAttemptsKept { dailyStarted.removeAll() }
     dailyStarted.insert(source)
     leaveTable(session, now: now)
     let id = openTable(

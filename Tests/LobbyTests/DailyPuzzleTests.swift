@@ -9,8 +9,9 @@ import Testing
 /// game it ends is kept under the player's daily source; the board is asked of the store.
 @Suite struct DailyPuzzleTests {
   /// A lobby that journals, whose day is `today`, with sessions made in order.
-  static func lobby(today: String, seed: UInt64 = 5) throws -> LobbyState {
+  static func lobby(today: String, seed: UInt64 = 5, attemptsKept: Int = 100) throws -> LobbyState {
     var configuration = LobbyConfiguration()
+    configuration.dailyAttemptsKept = attemptsKept
     configuration.journal = true
     configuration.lobbyFlushInterval = 0
     let tokens = SessionDeskTests.Counter()
@@ -79,6 +80,17 @@ import Testing
     let junior = try Self.send(
       #"{"type":"playDaily","id":5,"game":"setJunior"}"#, Self.ada, to: &lobby)
     #expect(junior.first?["type"] == "snapshot")
+  }
+
+  /// The attempts a node remembers are bounded: past the bound it forgets them (the store still
+  /// keeps each player's first result only).
+  @Test func theAttemptsRememberedAreBounded() throws {
+    var lobby = try Self.lobby(today: "2026-11-27", attemptsKept: 2)
+    for i in 0..<5 {
+      let connection = ConnectionID(UInt64(10 + i))
+      #expect(try Self.daily(&lobby, connection, "P\(i)")["type"] == "snapshot")
+      #expect(lobby.dailyStarted.count <= 2)
+    }
   }
 
   @Test func theGameAnAttemptEndsIsKeptUnderThePlayersDailySource() throws {
