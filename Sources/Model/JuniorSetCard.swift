@@ -5,7 +5,7 @@
 /// equal or all different — exactly when the three indices sum to a multiple of three. With one
 /// attribute fewer, any two cards still complete to exactly one third card, so the 27 cards hold
 /// 117 sets, and any ten cards hold one (the largest boards without a set have nine).
-public struct JuniorSetCard: MatchableCard, CustomStringConvertible {
+public struct JuniorSetCard: SetFamilyCard, CustomStringConvertible {
   /// The three attributes, in the order they are packed into a card id: Set's number, symbol
   /// and colour, with their value names.
   public static let attributes: [SetCard.Attribute] = [
@@ -21,7 +21,10 @@ public struct JuniorSetCard: MatchableCard, CustomStringConvertible {
     id = number * 9 + symbol * 3 + color
   }
 
-  private init(id: Int) { self.id = id }
+  /// Set Junior has three features: number, symbol, colour.
+  public static var featureCount: Int { 3 }
+
+  public init(setFamilyID id: Int) { self.id = id }
 
   /// The index of the card's value for attribute `attribute` (0...2: number, symbol, colour).
   public func value(_ attribute: Int) -> Int {
@@ -58,55 +61,7 @@ public struct JuniorSetCard: MatchableCard, CustomStringConvertible {
   }
 
   /// All 27 cards, in id order.
-  public static let fullDeck: [JuniorSetCard] = (0..<27).map(JuniorSetCard.init(id:))
-
-  /// Whether `a`, `b` and `c` form a set.
-  public static func isSet(_ a: JuniorSetCard, _ b: JuniorSetCard, _ c: JuniorSetCard) -> Bool {
-    guard a != b, b != c, a != c else { return false }
-    return (0..<3).allSatisfy { (a.value($0) + b.value($0) + c.value($0)) % 3 == 0 }
-  }
-
-  /// The one card that makes a set with `a` and `b` (which must differ): in each attribute, the
-  /// value that makes the three all the same or all different.
-  public static func thirdCard(_ a: JuniorSetCard, _ b: JuniorSetCard) -> JuniorSetCard {
-    var id = 0
-    for attribute in 0..<3 {
-      id = id * 3 + (6 - a.value(attribute) - b.value(attribute)) % 3
-    }
-    return JuniorSetCard(id: id)
-  }
-
-  /// A set scores one point per card, as in Set: a claimed set is worth 3 × the match bonus.
-  public static func matchScore(_ cards: [JuniorSetCard]) -> Int {
-    cards.count == 3 && isSet(cards[0], cards[1], cards[2]) ? 3 : 0
-  }
-
-  /// Every set among `cards`, each as three cards in board order.
-  public static func allSets(in cards: [JuniorSetCard]) -> [[JuniorSetCard]] {
-    var position = [Int: Int]()
-    for (index, card) in cards.enumerated() { position[card.id] = index }
-    var sets = [[JuniorSetCard]]()
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count {
-        if let k = position[thirdCard(cards[i], cards[j]).id], k > j {
-          sets.append([cards[i], cards[j], cards[k]])
-        }
-      }
-    }
-    return sets
-  }
-
-  /// Whether `cards` hold a set: a pair whose third card is among them.
-  public static func containsMatch(in cards: [JuniorSetCard], size: Int) -> Bool {
-    guard size == 3 else { return false }
-    let ids = Set(cards.map(\.id))
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count where ids.contains(thirdCard(cards[i], cards[j]).id) {
-        return true
-      }
-    }
-    return false
-  }
+  public static let fullDeck: [JuniorSetCard] = (0..<27).map(JuniorSetCard.init(setFamilyID:))
 
   /// Set Junior's sets are three cards; otherwise as ``GameSettings/problem(deckSize:)`` says.
   public static func problem(with settings: GameSettings) -> String? {

@@ -4,7 +4,7 @@
 /// are data, and the rule never looks at them: three cards are a set when, for every attribute,
 /// their values are all equal or all different — exactly when the three indices sum to a
 /// multiple of three.
-public struct SetCard: MatchableCard, CustomStringConvertible {
+public struct SetCard: SetFamilyCard, CustomStringConvertible {
   /// One attribute of a Set card and the names of its three values, in index order.
   public struct Attribute: Hashable, Sendable {
     /// The attribute's name: "number", "symbol", "shading" or "color".
@@ -36,7 +36,10 @@ public struct SetCard: MatchableCard, CustomStringConvertible {
     self.init(number: values[0], symbol: values[1], shading: values[2], color: values[3])
   }
 
-  private init(id: Int) { self.id = id }
+  /// Set has four features: number, symbol, shading, colour.
+  public static var featureCount: Int { 4 }
+
+  public init(setFamilyID id: Int) { self.id = id }
 
   /// The index of the card's value for attribute `attribute` (0...3).
   public func value(_ attribute: Int) -> Int {
@@ -70,53 +73,5 @@ public struct SetCard: MatchableCard, CustomStringConvertible {
   }
 
   /// All 81 cards, in id order.
-  public static let fullDeck: [SetCard] = (0..<81).map(SetCard.init(id:))
-
-  /// Whether `a`, `b` and `c` form a set.
-  public static func isSet(_ a: SetCard, _ b: SetCard, _ c: SetCard) -> Bool {
-    guard a != b, b != c, a != c else { return false }
-    return (0..<4).allSatisfy { (a.value($0) + b.value($0) + c.value($0)) % 3 == 0 }
-  }
-
-  /// The one card that makes a set with `a` and `b` (which must differ): in each attribute, the
-  /// value that makes the three all the same or all different. Built digit by digit, without an
-  /// array: set searches and the lobby fuzz target call it for every pair of a board.
-  public static func thirdCard(_ a: SetCard, _ b: SetCard) -> SetCard {
-    var id = 0
-    for attribute in 0..<4 {
-      id = id * 3 + (6 - a.value(attribute) - b.value(attribute)) % 3
-    }
-    return SetCard(id: id)
-  }
-
-  /// A set scores one point per card: a claimed set is worth 3 × the match bonus.
-  public static func matchScore(_ cards: [SetCard]) -> Int {
-    cards.count == 3 && isSet(cards[0], cards[1], cards[2]) ? 3 : 0
-  }
-
-  /// Every set among `cards`, each as three cards in board order.
-  public static func allSets(in cards: [SetCard]) -> [[SetCard]] {
-    var position = [Int: Int]()
-    for (index, card) in cards.enumerated() { position[card.id] = index }
-    var sets = [[SetCard]]()
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count {
-        if let k = position[thirdCard(cards[i], cards[j]).id], k > j {
-          sets.append([cards[i], cards[j], cards[k]])
-        }
-      }
-    }
-    return sets
-  }
-
-  public static func containsMatch(in cards: [SetCard], size: Int) -> Bool {
-    guard size == 3 else { return false }
-    let ids = Set(cards.map(\.id))
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count where ids.contains(thirdCard(cards[i], cards[j]).id) {
-        return true
-      }
-    }
-    return false
-  }
+  public static let fullDeck: [SetCard] = (0..<81).map(SetCard.init(setFamilyID:))
 }

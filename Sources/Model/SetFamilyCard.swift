@@ -1,0 +1,64 @@
+/// A card of Set's family (Set, Set Junior): `featureCount` features of three values each,
+/// packed into its id as base-3 digits, first feature first. Three cards are a set when, for
+/// every feature, their values are all equal or all different — exactly when each feature's
+/// three values sum to a multiple of three; any two cards complete to exactly one third card.
+/// The rule and the searches live here once, for every such card.
+public protocol SetFamilyCard: MatchableCard {
+  /// How many features a card has.
+  static var featureCount: Int { get }
+  /// The card whose id is `setFamilyID` (in `0..<3^featureCount`).
+  init(setFamilyID: Int)
+  /// The index (0...2) of the card's value for feature `feature`.
+  func value(_ feature: Int) -> Int
+}
+
+extension SetFamilyCard {
+  /// Whether `a`, `b` and `c` form a set.
+  public static func isSet(_ a: Self, _ b: Self, _ c: Self) -> Bool {
+    guard a != b, b != c, a != c else { return false }
+    return (0..<featureCount).allSatisfy { (a.value($0) + b.value($0) + c.value($0)) % 3 == 0 }
+  }
+
+  /// The one card that makes a set with `a` and `b` (which must differ): in each feature, the
+  /// value that makes the three all the same or all different. Built digit by digit, without an
+  /// array: set searches and the lobby fuzz target call it for every pair of a board.
+  public static func thirdCard(_ a: Self, _ b: Self) -> Self {
+    var id = 0
+    for feature in 0..<featureCount {
+      id = id * 3 + (6 - a.value(feature) - b.value(feature)) % 3
+    }
+    return Self(setFamilyID: id)
+  }
+
+  /// A set scores one point per card: a claimed set is worth 3 × the match bonus.
+  public static func matchScore(_ cards: [Self]) -> Int {
+    cards.count == 3 && isSet(cards[0], cards[1], cards[2]) ? 3 : 0
+  }
+
+  /// Every set among `cards`, each as three cards in board order.
+  public static func allSets(in cards: [Self]) -> [[Self]] {
+    var position = [Int: Int]()
+    for (index, card) in cards.enumerated() { position[card.id] = index }
+    var sets = [[Self]]()
+    for i in cards.indices {
+      for j in (i + 1)..<cards.count {
+        if let k = position[thirdCard(cards[i], cards[j]).id], k > j {
+          sets.append([cards[i], cards[j], cards[k]])
+        }
+      }
+    }
+    return sets
+  }
+
+  /// Whether `cards` hold a set: a pair whose third card is among them.
+  public static func containsMatch(in cards: [Self], size: Int) -> Bool {
+    guard size == 3 else { return false }
+    let ids = Set(cards.map(\.id))
+    for i in cards.indices {
+      for j in (i + 1)..<cards.count where ids.contains(thirdCard(cards[i], cards[j]).id) {
+        return true
+      }
+    }
+    return false
+  }
+}
