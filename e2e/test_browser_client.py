@@ -127,7 +127,7 @@ return {
   areaScrolls: area.scrollHeight > area.clientHeight + 1 || area.scrollWidth > area.clientWidth + 1,
   pageScrolls: document.documentElement.scrollHeight > innerHeight + 1 || document.documentElement.scrollWidth > innerWidth + 1,
   inside, count: cards.length, minRatio: Math.min(...ratios), maxRatio: Math.max(...ratios),
-  width: cards[0].width, viewport: [innerWidth, innerHeight],
+  width: cards[0]?.width ?? 0, viewport: [innerWidth, innerHeight],
 };
 """
 

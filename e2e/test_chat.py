@@ -24,6 +24,7 @@ async def barrier(sender, others, text):
     for other, mark in zip(others, marks):
         await other.wait_for(lambda m: m.get("type") == "chat" and m.get("text") == text, mark,
                              what=f"the line {text!r}")
+    return answer
 
 
 async def a_table_chats(url):
@@ -40,7 +41,8 @@ async def a_table_chats(url):
     for client, mark in zip((ada, eve), marks):
         line = await client.wait_for(lambda m: m.get("type") == "chat", mark, what="Bob's line")
         assert line["text"] == MARKUP and line["seat"] == 1 and "replyTo" not in line, line
-    said = await eve.request({"type": "chat", "text": "watching you two"})
+    # Everyone has Eve's line before the next step looks at what arrives after it.
+    said = await barrier(eve, [ada, bob], "watching you two")
     assert said["spectator"] is True and "seat" not in said and said["name"] == "Eve", said
 
     # Not a line: refused, said to nobody (the barrier line after it comes first to the others).
