@@ -28,9 +28,9 @@ extension LobbyState {
       return
     }
     // Only today's attempts matter: yesterday's go when the day turns.
-    let prefix = "daily:\(day):"
-    if dailyStarted.contains(where: { !$0.hasPrefix(prefix) }) {
-      dailyStarted = dailyStarted.filter { $0.hasPrefix(prefix) }
+    if day != dailyStartedDay {
+      dailyStarted.removeAll()
+      dailyStartedDay = day
     }
     if dailyStarted.count >= configuration.dailyAttemptsKept { dailyStarted.removeAll() }
     dailyStarted.insert(source)

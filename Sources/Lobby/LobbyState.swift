@@ -53,8 +53,10 @@ public struct LobbyState: Sendable {
   var pendingHellos: [ConnectionID: PendingHello] = [:]
   /// How many lines of chat each session may still say now.
   var chatAllowances = ChatAllowances()
-  /// Who started which day's daily puzzle on this node (daily sources: day, game, player).
+  /// Who started today's daily puzzle on this node (daily sources: day, game, player), and the
+  /// day they are of.
   var dailyStarted: Set<String> = []
+  var dailyStartedDay = ""
   /// How many `redirect`s this lobby sent (a cluster).
   public internal(set) var redirectsSent = 0
   /// Tables this node took over from dead nodes, and tables other nodes took from it.

@@ -13,15 +13,7 @@ extension JuniorSetCard: WireCard {
   }
 
   public func writeWireObject(to out: inout JSONWriter) {
-    out.raw(#"{"id":"#)
-    out.int(id)
-    out.raw(#","number":"#)
-    out.int(number)
-    out.raw(#","symbol":"#)
-    out.string(valueName(1))
-    out.raw(#","shading":"solid","color":"#)
-    out.string(valueName(2))
-    out.byte(UInt8(ascii: "}"))
+    face.writeWireObject(to: &out, id: id)
   }
 
   /// The solid Set card's run, under this card's id and spoken name.

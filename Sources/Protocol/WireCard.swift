@@ -96,6 +96,12 @@ extension SetCard: WireCard {
   }
 
   public func writeWireObject(to out: inout JSONWriter) {
+    writeWireObject(to: &out, id: id)
+  }
+
+  /// ``writeWireObject(to:)`` under another card's `id`: Set Junior's cards go on the wire as
+  /// the solid Set cards they look like, named by their own ids.
+  func writeWireObject(to out: inout JSONWriter, id: Int) {
     out.raw(#"{"id":"#)
     out.int(id)
     out.raw(#","number":"#)
