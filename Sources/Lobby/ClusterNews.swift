@@ -1,3 +1,5 @@
+import Protocol
+
 /// What a node's lobby hears from the rest of the cluster, through the shared database: the
 /// tables the other nodes hold, and what the database says of a session this node does not
 /// know.
@@ -19,6 +21,10 @@ public enum ClusterNews: Sendable {
   /// node gives them up at once, closing their members' connections before anything more is
   /// sent to them; their clients come back through the front door and are sent on.
   case lost([String])
+  /// What the store holds of `players`' ratings (asked by ``RecordRequest/Kind/ratings(players:table:)``
+  /// for `connection`, at `table`): every rating each of them has, none for a player never
+  /// rated.
+  case ratings([PlayerRating], players: [String], connection: ConnectionID, table: String?)
 }
 
 /// A session looked up in the shared database by the hash of its token.

@@ -115,6 +115,9 @@ public struct TableRecord: Hashable, Sendable, Codable {
   public var chat: [ChatLine]?
   /// The day of the daily puzzle the table deals, or nil.
   public var daily: String?
+  /// Who last sat in each seat this game, by seat (`"0"`): the hashes of their player tokens
+  /// (nil in a record written before ratings).
+  public var playedBy: [String: String]?
 
   /// Creates a record.
   public init(
@@ -122,8 +125,9 @@ public struct TableRecord: Hashable, Sendable, Codable {
     showSelections: Bool, turnSeconds: Double?, phase: String, host: Int?,
     seats: [SeatRecord?], names: [String], everSeated: [Int], votes: [Int], version: Int,
     deal: Int, dealSeed: UInt64, creator: String, solo: Bool, chat: [ChatLine]? = nil,
-    daily: String? = nil
+    daily: String? = nil, playedBy: [String: String]? = nil
   ) {
+    self.playedBy = playedBy
     self.chat = chat
     self.daily = daily
     self.id = id

@@ -16,6 +16,9 @@ public struct JournalImage: Sendable {
   private var highestClosed = 0
   /// Finished games kept so far, deleted ones included (numbers the next).
   private var finishedCount = 0
+  /// Each player's rating per game, by ``ratingKey(player:game:)``; a kept game's players
+  /// carry what it did to theirs (``FinishedPlayer/rating``).
+  public private(set) var ratings: [String: PlayerRating] = [:]
 
   /// An empty journal.
   public init() {}
@@ -89,6 +92,19 @@ public struct JournalImage: Sendable {
     var game = game
     finishedCount += 1
     game.id = FinishedGame.id(number: finishedCount)
+    let before = ratings.filter { $0.value.game == game.game }.reduce(into: [:]) {
+      $0[$1.value.player] = $1.value
+    }
+    for row in game.ratingChanges(before: before) {
+      ratings[Self.ratingKey(player: row.player, game: game.game)] = PlayerRating(
+        player: row.player, game: game.game, rating: row.change.after, games: row.change.games)
+      for i in game.players.indices where game.players[i].player == row.player {
+        game.players[i].rating = row.change
+      }
+    }
     finished.append(game)
   }
+
+  /// The key of `player`'s rating at `game` in ``ratings``.
+  public static func ratingKey(player: String, game: String) -> String { "\(player) \(game)" }
 }

@@ -23,6 +23,10 @@ public struct LobbyConfiguration: Sendable {
   /// the node forgets them all and starts counting again: a player who then starts a second
   /// attempt plays it, and the store still keeps only their first result (~100 bytes each).
   public var dailyAttemptsKept = 100_000
+  /// Most people whose ratings the lobby remembers, to show beside their names (read from the
+  /// store when they say hello, and after each rated game). Past it, one is forgotten for each
+  /// newcomer; a forgotten player's rating is read again at their next `hello`.
+  public var ratingsKept = 100_000
   /// Most open tables one session may have opened.
   public var tablesPerSession = 4
   /// Characters in an invite code.

@@ -6,6 +6,11 @@ import Protocol
 extension LobbyState {
   /// What the cluster said.
   mutating func hear(_ news: ClusterNews, now: Double) {
+    // The store's answer about ratings comes this way on a server on its own too.
+    if case .ratings(let ratings, let players, let connection, let table) = news {
+      heard(ratings, players: players, connection: connection, table: table, now: now)
+      return
+    }
     guard configuration.cluster else { return }
     switch news {
     case .snapshot(let tables):
@@ -28,6 +33,8 @@ extension LobbyState {
       adopt(contents, now: now)
     case .lost(let ids):
       giveUp(ids, now: now)
+    case .ratings:
+      break
     }
   }
 

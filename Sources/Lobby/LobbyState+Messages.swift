@@ -83,6 +83,8 @@ extension LobbyState {
             kind: .daily(game: game, day: day, who: session.player ?? session.token))))
     case .chat(let text):
       chat(text, session, replyTo: replyTo, connection, now: now)
+    case .ratings(let game):
+      ratings(game, session, replyTo: replyTo, connection)
     case .resync:
       guard let tableID = session.tableID, let host = hosts[tableID] else {
         reply(
@@ -129,12 +131,14 @@ extension LobbyState {
       if let tableID = session.tableID, hosts.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
       }
+      askRatings(of: desk.session(for: connection) ?? session, for: connection)
     case .opened(let session, let token):
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: false,
           maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
         to: connection)
+      askRatings(of: session, for: connection)
     }
   }
 

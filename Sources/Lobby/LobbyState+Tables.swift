@@ -66,10 +66,13 @@ extension LobbyState {
     let event = TableHost.Event.sit(
       token: session.token, name: session.name, player: session.player,
       connection: connection, replyTo: replyTo)
+    // Their rating is known to the table before its snapshot is made.
+    if let player = session.player { showRatings(at: id, newcomer: player, now: now) }
     // Callers check sitProblem first; should it refuse anyway, nothing changed.
     guard let seat = handle(event, at: id, now: now)?.seat else { return }
     desk.seat(token: session.token, tableID: id, seat: seat)
     feed.unwatch(connection)
+    if session.player != nil { showRatings(at: id, now: now) }
     settle(id, now: now)
   }
 

@@ -57,6 +57,9 @@ public struct LobbyState: Sendable {
   /// day they are of.
   var dailyStarted: Set<String> = []
   var dailyStartedDay = ""
+  /// The ratings read from the store of the people who said hello (by the hash of their
+  /// player token, then by game; empty: never rated), at most ``LobbyConfiguration/ratingsKept``.
+  var ratingsKnown: [String: [String: PlayerRating]] = [:]
   /// How many `redirect`s this lobby sent (a cluster).
   public internal(set) var redirectsSent = 0
   /// Tables this node took over from dead nodes, and tables other nodes took from it.

@@ -11,6 +11,13 @@ public struct RecordRequest: Hashable, Sendable {
     /// The daily puzzle's board of `game` on `day`, for the player `who` (the hash of their
     /// player token, else of their session's).
     case daily(game: String, day: String, who: String)
+    /// `player`'s rating at `game` and their latest rated games (``RatingHistory``).
+    case ratingHistory(player: String, game: String)
+    /// The ratings of `players` (hashes of player tokens), for the lobby itself rather than for
+    /// a connection: told back as ``ClusterNews/ratings(_:players:connection:table:)``, once
+    /// what the journal had queued before is written (a game that just ended has rated them).
+    /// `table`: the table to show them at; nil: the table of `connection`'s session.
+    case ratings(players: [String], table: String?)
   }
 
   /// Who asked.
@@ -19,6 +26,12 @@ public struct RecordRequest: Hashable, Sendable {
   public var replyTo: MessageID?
   /// What is asked.
   public var kind: Kind
+
+  /// Whether the lobby asks for itself (``Kind/ratings(players:table:)``): the answer is told
+  /// to the lobby, not sent to the connection.
+  public var isTheLobbys: Bool {
+    if case .ratings = kind { true } else { false }
+  }
 
   /// Creates a request.
   public init(connection: ConnectionID, replyTo: MessageID?, kind: Kind) {

@@ -63,6 +63,13 @@ public protocol TableArbiter: Sendable {
   mutating func takeJournal(creator: String) -> [JournalEntry]
   /// `name` at `seat` (nil: a spectator) says `text`: the line as the table keeps it.
   mutating func say(_ text: String, name: String, seat: Int?, now: Double) -> ChatLine
+  /// The people seated (the hashes of their player tokens), in seat order.
+  var seatedPlayers: [String] { get }
+  /// Takes `known` (people's ratings at this table's game, by player) as what the table shows;
+  /// returns the `seatRatings` frame for its members when what they were shown changed.
+  mutating func rate(_ known: [String: PlayerRating]) -> Frame?
+  /// The people a rated game that just ended rated, once (nil: none since the last call).
+  mutating func takeRatedPlayers() -> [String]?
 }
 
 /// One numbered change for everyone at a table, whatever its game: one diff (with the status

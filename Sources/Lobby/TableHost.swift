@@ -63,6 +63,9 @@ public struct TableHost: Sendable {
     /// Time moves on to `now`: what is due happens (a countdown ends, a held seat is given
     /// back, a vote that reached its majority carries).
     case clock
+    /// What is known of people's ratings at the table's game (by the hash of their player
+    /// token): shown beside their names, told to the members when it changed.
+    case ratings([String: PlayerRating])
   }
 
   /// What an event did.
@@ -136,8 +139,24 @@ public struct TableHost: Sendable {
     case .clock:
       clock(now, &outcome)
       outcome.journal = table.takeJournal(creator: creator)
+    case .ratings(let known):
+      if let frame = table.rate(known), !recipients.isEmpty {
+        outcome.actions.append(.send(frame, to: recipients))
+      }
     }
+    askRatings(for: recipients.first ?? ConnectionID(0), into: &outcome.actions)
     return outcome
+  }
+
+  /// When a rated game just ended: the question for its players' new ratings, asked once the
+  /// game is written (on behalf of `connection`, whose questions it counts among).
+  mutating func askRatings(for connection: ConnectionID, into actions: inout [LobbyAction]) {
+    guard let players = table.takeRatedPlayers() else { return }
+    actions.append(
+      .query(
+        RecordRequest(
+          connection: connection, replyTo: nil, kind: .ratings(players: players, table: table.id)
+        )))
   }
 
   /// The move path itself, for a shell that decides moves one after another into one buffer:
@@ -150,7 +169,9 @@ public struct TableHost: Sendable {
   ) -> ProtocolError? {
     let result = table.choose(card: card, by: seat, replyTo: replyTo, now: now)
     for entry in table.takeJournal(creator: creator) { actions.append(.journal(entry)) }
-    return answer(result, connection, into: &actions)
+    let refusal = answer(result, connection, into: &actions)
+    askRatings(for: connection, into: &actions)
+    return refusal
   }
 
   /// The frame a broadcast `b` sends each member: each seat the frame of its seat (spectators

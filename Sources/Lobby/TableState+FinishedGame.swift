@@ -11,16 +11,19 @@ extension TableState {
       standings.filter { everSeated.contains($0.seat) }, byMatches: game.settings.ranksByMatches)
     phase = .finished
     guard journal.isOn else { return ended }
-    if let log = record.record {
-      journal.gameEnded(.finished(finishedGame(ended, moves: log.moves, now: now)))
+    let kept = finishedGame(ended, moves: record.record?.moves ?? [], now: now)
+    // The lobby reads their new ratings once the game is written (``takeRatedPlayers()``).
+    let rated = kept.ratedPlayers.map(\.player)
+    ratedAtEnd = rated.isEmpty ? nil : rated
+    if record.record != nil {
+      journal.gameEnded(.finished(kept))
     } else {
       // Longer than the log keeps: rather than hold every move of a game that may never end
       // (a player toggling a card), the table lets the journal, which holds every move of the
       // deal already (until the next deal or the table's close), give the record its moves in
       // the transaction that keeps it. Memory stays bounded by the cap; the record loses
       // nothing.
-      journal.gameEnded(
-        .finishedInJournal(finishedGame(ended, moves: [], now: now), table: id, deal: deal))
+      journal.gameEnded(.finishedInJournal(kept, table: id, deal: deal))
     }
     return ended
   }
@@ -32,14 +35,14 @@ extension TableState {
       FinishedPlayer(
         seat: row.seat, name: names[row.seat], score: row.score, matches: row.matches,
         mistakes: historyLog.mistakes(of: row.seat), rank: row.rank,
-        player: seats[row.seat]?.player)
+        player: seats[row.seat]?.player ?? playedBy[row.seat])
     }
     return FinishedGame(
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,
       showSelections: selectionsVisible, players: players,
       moves: zip(moves, journal.times.seconds).map { FinishedMove($0, at: $1) },
       seconds: max(0, now - playStartedAt), source: dailySource ?? "\(id)#\(deal)",
-      chat: chat.filter { $0.deal == deal })
+      chat: chat.filter { $0.deal == deal }, rated: rated ? true : nil)
   }
 
   /// Plays a finished game's `move` again at `at` seconds into it: the diff it made, as a

@@ -21,7 +21,9 @@ extension TableState {
       seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token, player: $0.player) } },
       names: names, everSeated: everSeated.sorted(), votes: votes, version: version, deal: deal,
       dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1,
-      chat: chat.isEmpty ? nil : chat, daily: daily)
+      chat: chat.isEmpty ? nil : chat, daily: daily,
+      playedBy: playedBy.isEmpty
+        ? nil : Dictionary(uniqueKeysWithValues: playedBy.map { (String($0.key), $0.value) }))
   }
 
   /// The table of `record` opened again at `now` after a restart, its current deal replayed
@@ -35,6 +37,9 @@ extension TableState {
     deal = record.deal
     names = record.names
     everSeated = Set(record.everSeated)
+    for (seat, player) in record.playedBy ?? [:] {
+      if let seat = Int(seat) { playedBy[seat] = player }
+    }
     seats = record.seats.map {
       $0.map {
         Seat(

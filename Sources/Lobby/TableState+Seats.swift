@@ -27,6 +27,7 @@ extension TableState {
     seats[seat] = Seat(name: name, token: token, awayUntil: nil, player: player)
     names[seat] = name
     everSeated.insert(seat)
+    playedBy[seat] = player
     emptySince = nil
     var events: [Entry] = [.table(.joined(seat: seat, name: name))]
     var runs: [StyledRun] = [.text("\(name) joined.")]

@@ -96,6 +96,9 @@ public struct TableState<Card: WireCard>: Sendable {
   var turnClockPending = false
   /// The seats taken this game (the standings rank them).
   var everSeated: Set<Int>
+  /// Who last sat in each seat this game (the hash of their player token): a player who left
+  /// a rated game before its end is rated all the same.
+  var playedBy: [Int: String] = [:]
   /// The latest diffs, for members catching up.
   var ring: DiffRing
   /// How many deals this table has had (1 for the first): journal moves belong to one deal.
@@ -111,6 +114,14 @@ public struct TableState<Card: WireCard>: Sendable {
   /// How many lines of chat a table keeps (its journal record holds them all; a finished game
   /// keeps those said during it).
   public static var chatCap: Int { 100 }
+  /// The ratings at this game known of the people at the table (by the hash of their player
+  /// token): what its snapshot, its row and `seatRatings` show beside their names.
+  var knownRatings: [String: PlayerRating] = [:]
+  /// What the members were last told of the seats' ratings (`seatRatings`).
+  var shownRatings: [Int: PlayerRating] = [:]
+  /// The people a rated game that just ended rated, until the lobby takes them
+  /// (``takeRatedPlayers()``) to read their new ratings.
+  var ratedAtEnd: [String]?
 
   /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
   /// seat by seat): a solo table, or a test table.
@@ -178,7 +189,11 @@ public struct TableState<Card: WireCard>: Sendable {
       id: id, game: Card.gameName, seats: seats.count, seated: seatedCount,
       spectators: spectators, phase: phase,
       players: seats.compactMap {
-        $0.map { TableListing.Player(name: $0.name, away: $0.awayUntil != nil) }
+        $0.map {
+          TableListing.Player(
+            name: $0.name, away: $0.awayUntil != nil,
+            rating: $0.player.flatMap { knownRatings[$0] })
+        }
       },
       settings: ServerMessage.settings(game.settings, selectionsHidden: !selectionsVisible),
       turnSeconds: turnSeconds.map { Int($0) })
@@ -256,6 +271,9 @@ public struct TableState<Card: WireCard>: Sendable {
       record = GameLog(settings: game.settings, seed: game.dealSeed, cap: rules.recordCap)
       // The new game's standings rank the players sitting now.
       everSeated = Set(seats.indices.filter { seats[$0] != nil })
+      playedBy = playedBy.filter {
+        everSeated.contains($0.key) && seats[$0.key]?.player == $0.value
+      }
       if !votes.isEmpty {
         votes = []
         before.append(.vote(seats: [], needed: votesNeeded))
@@ -350,7 +368,8 @@ public struct TableState<Card: WireCard>: Sendable {
       guard let player else { return nil }
       return SeatView(
         seat: seat, name: player.name, connected: player.awayUntil == nil,
-        away: player.awayUntil.map { max(0, Int(($0 - now).rounded(.up))) })
+        away: player.awayUntil.map { max(0, Int(($0 - now).rounded(.up))) },
+        rating: shownRating(at: seat))
     }
     var meta = TableMeta(
       phase: phase, code: code, isPrivate: isPrivate, seats: seats.count, host: host,

@@ -53,6 +53,8 @@ public enum ClientMessage: Hashable, Sendable {
   case playDaily(game: String)
   /// The daily puzzle's board of results of `game`, today's or yesterday's.
   case daily(game: String, yesterday: Bool)
+  /// The asking player's rating at `game` and their latest rated games of it.
+  case ratings(game: String)
   /// A line of chat, trimmed, for everyone at the sender's table (players and spectators), or
   /// in the lobby for everyone who watches the lobby's list.
   case chat(text: String)

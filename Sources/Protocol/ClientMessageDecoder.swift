@@ -112,6 +112,8 @@ public enum ClientMessageDecoder {
       case "yesterday": return .daily(game: game, yesterday: true)
       default: throw fields.badField("Field 'day' must be 'today' or 'yesterday'.")
       }
+    case "ratings":
+      return .ratings(game: try fields.requiredString(.game, maxBytes: maxGameBytes))
     case "leave": return .leave
     case "start": return .start
     case "quickMatch":

@@ -25,6 +25,8 @@ extension ClientEnvelope {
       members.append(("game", .string(game)))
     case .daily(let game, let yesterday):
       members += [("game", .string(game)), ("day", .string(yesterday ? "yesterday" : "today"))]
+    case .ratings(let game):
+      members.append(("game", .string(game)))
     case .playSolo(let game, let options):
       members.append(("game", .string(game)))
       members += options.members
@@ -61,6 +63,7 @@ extension ClientMessage {
     case .chat: "chat"
     case .playDaily: "playDaily"
     case .daily: "daily"
+    case .ratings: "ratings"
     case .quickMatch: "quickMatch"
     case .createTable: "createTable"
     case .join: "join"

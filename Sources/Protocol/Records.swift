@@ -28,13 +28,18 @@ public struct FinishedGame: Hashable, Sendable, Codable {
   /// What was said at the table during the game (of its last lines of chat), `at` seconds
   /// into it; nil in a record kept before chat.
   public var chat: [ChatLine]?
+  /// Whether the game counts for its players' ratings (``ratedPlayers``): a game of two or
+  /// more players at a public table; nil in a record kept before ratings.
+  public var rated: Bool?
 
   /// Creates a record.
   public init(
     id: String = "", game: String, settings: GameSettings, seed: UInt64,
     showSelections: Bool = true, players: [FinishedPlayer], moves: [FinishedMove],
-    seconds: Double, endedAt: Double = 0, source: String = "", chat: [ChatLine]? = nil
+    seconds: Double, endedAt: Double = 0, source: String = "", chat: [ChatLine]? = nil,
+    rated: Bool? = nil
   ) {
+    self.rated = rated
     self.chat = chat
     self.source = source
     self.id = id
@@ -73,6 +78,9 @@ public struct FinishedPlayer: Hashable, Sendable, Codable {
   public var rank: Int
   /// The hash of the person's player token (`hello`'s `player`), or nil. Never sent.
   public var player: String?
+  /// What the game did to the player's rating, when it was rated: filled in when the game is
+  /// read back (the store keeps it beside the record, not in it).
+  public var rating: RatingChange?
 
   /// Creates a row.
   public init(
@@ -120,11 +128,12 @@ extension ServerMessage {
         "players",
         .array(
           game.players.map {
-            .object([
-              ("seat", .int($0.seat)), ("name", .string($0.name)), ("score", .int($0.score)),
-              ("matches", .int($0.matches)), ("mistakes", .int($0.mistakes)),
-              ("rank", .int($0.rank)),
-            ])
+            .object(
+              [
+                ("seat", .int($0.seat)), ("name", .string($0.name)), ("score", .int($0.score)),
+                ("matches", .int($0.matches)), ("mistakes", .int($0.mistakes)),
+                ("rank", .int($0.rank)),
+              ] + ($0.rating.map { [("rating", .object($0.wireMembers))] } ?? []))
           })
       ),
       (

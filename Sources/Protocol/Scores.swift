@@ -148,6 +148,9 @@ extension ServerMessage {
                 ("name", .string(player.name)), ("score", .int(player.score)),
                 ("matches", .int(player.matches)), ("rank", .int(player.rank)),
               ]
+              if let rating = player.rating {
+                members.append(("rating", .object(rating.wireMembers)))
+              }
               if query.player != nil && player.player == query.player {
                 members.append(("you", .bool(true)))
               }

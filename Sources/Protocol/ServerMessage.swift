@@ -114,6 +114,9 @@ public enum ServerMessage {
             if meta != nil {
               members.append(("connected", .bool(view.connected)))
               if let away = view.away { members.append(("away", .int(away))) }
+              if let rating = view.rating {
+                members.append(("rating", .object(rating.wireMembers)))
+              }
             }
             return .object(members)
           })

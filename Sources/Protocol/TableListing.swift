@@ -6,11 +6,26 @@ public struct TableListing: Hashable, Sendable {
     public var name: String
     /// Whether the seat is held for a player who left (reconnecting).
     public var away: Bool
+    /// Their rating at the table's game (rounded), when known; nil from a node before ratings.
+    public var rating: Int?
+    /// Whether that rating is provisional.
+    public var provisional: Bool?
 
     /// A seated player.
-    public init(name: String, away: Bool = false) {
+    public init(name: String, away: Bool = false, rating: PlayerRating? = nil) {
       self.name = name
       self.away = away
+      self.rating = rating.map { Int($0.rating.rounded()) }
+      self.provisional = rating?.isProvisional
+    }
+
+    /// The player on the wire.
+    var json: JSONValue {
+      var members: [(String, JSONValue)] = [("name", .string(name))]
+      if away { members.append(("away", .bool(true))) }
+      if let rating { members.append(("rating", .int(rating))) }
+      if let provisional { members.append(("provisional", .bool(provisional))) }
+      return .object(members)
     }
   }
 
@@ -67,12 +82,7 @@ public struct TableListing: Hashable, Sendable {
     members.append(
       (
         "players",
-        .array(
-          players.map {
-            $0.away
-              ? .object([("name", .string($0.name)), ("away", .bool(true))])
-              : .object([("name", .string($0.name))])
-          })
+        .array(players.map(\.json))
       ))
     if let settings { members.append(("settings", settings)) }
     if let turnSeconds { members.append(("turnSeconds", .int(turnSeconds))) }

@@ -156,9 +156,14 @@ public struct SeatView: Hashable, Sendable {
   public var connected: Bool
   /// Seconds left before a disconnected player's seat is released.
   public var away: Int?
+  /// The player's rating at the game, when known.
+  public var rating: PlayerRating?
 
   /// Creates a seat view.
-  public init(seat: Int, name: String, connected: Bool, away: Int? = nil) {
+  public init(
+    seat: Int, name: String, connected: Bool, away: Int? = nil, rating: PlayerRating? = nil
+  ) {
+    self.rating = rating
     self.seat = seat
     self.name = name
     self.connected = connected

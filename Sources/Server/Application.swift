@@ -117,6 +117,7 @@ struct Application {
     records?.send = { [transport] frame, connection in
       transport.perform([.sendAtOnce(frame, to: [connection])])
     }
+    records?.tell = { [release] news in release.hear(news) }
     records?.start()
     retention?.start()
     cluster?.relay.start()

@@ -29,6 +29,8 @@ final class RecordReader: @unchecked Sendable {
   /// server's shell sends it at once (`TransportCommand.sendAtOnce`), and high scores and
   /// replays go on while the journal is down.
   var send: @Sendable (Frame, ConnectionID) -> Void = { _, _ in }
+  /// Carries what the store says of ratings back to the lobby (set before the first question).
+  var tell: @Sendable (ClusterNews) -> Void = { _ in }
 
   /// A reader of `store`, whose questions wait for `journal`'s writes, in `queue`, keeping up
   /// to `replayBytes` of replays.
@@ -78,10 +80,20 @@ final class RecordReader: @unchecked Sendable {
       // Not for ever, nor while the journal is down: a journal that cannot write must not
       // silence the high scores.
       _ = journal?.waitUntilWritten(ticket, timeout: 2, onlyWhileUp: true)
-      let answer = store.answer(request, replays: &replays) { [logger] problem in
-        logger.error("\(problem)")
+      if case .ratings(let players, let table) = request.kind {
+        do {
+          let ratings = try store.ratings(of: players)
+          tell(
+            .ratings(ratings, players: players, connection: request.connection, table: table))
+        } catch {
+          logger.error("ratings cannot be read: \(error)")
+        }
+      } else {
+        let answer = store.answer(request, replays: &replays) { [logger] problem in
+          logger.error("\(problem)")
+        }
+        send(answer, request.connection)
       }
-      send(answer, request.connection)
       condition.lock()
       queue.answered(request)
       condition.unlock()

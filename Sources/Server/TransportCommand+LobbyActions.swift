@@ -42,7 +42,8 @@ extension [TransportCommand] {
         holdForEntries()
         // Too many questions waiting: refused at once (nothing in a refusal waits for the
         // journal).
-        if let refusal = outlets.records?.submit(request) {
+        // A question of the lobby's own (ratings to show) is dropped: nobody waits for it.
+        if let refusal = outlets.records?.submit(request), !request.isTheLobbys {
           append(.sendAtOnce(refusal, to: [request.connection]))
         }
       case .publish(let changes):

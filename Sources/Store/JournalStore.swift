@@ -26,8 +26,14 @@ public protocol JournalStore: AnyObject, Sendable {
   /// sources ``FinishedGame/dailySource(day:game:who:)`` names, in any order. May be called
   /// from another thread than the writer's.
   func daily(game: String, day: String) throws -> [FinishedGame]
+  /// The ratings of `players` (hashes of player tokens) at every game they have one of. May be
+  /// called from another thread than the writer's.
+  func ratings(of players: [String]) throws -> [PlayerRating]
+  /// `player`'s rating at `game` and their latest rated games of it, newest first. May be
+  /// called from another thread than the writer's.
+  func ratingHistory(player: String, game: String) throws -> RatingHistory
   /// Deletes at most `limit` of the finished games that ended before `cutoff` (seconds since
-  /// 1970), oldest first, with their players' rows, in one short transaction; returns how many
+  /// 1970), oldest first, with their players' rows and rating changes (the ratings stay), in one short transaction; returns how many
   /// it deleted (fewer than `limit`: none older is left). Their ids are never given again. May
   /// be called from another thread than the writer's (``FinishedGameRetention``'s).
   func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int

@@ -36,6 +36,26 @@ public final class MemoryJournalStore: JournalStore, Sendable {
     return image.withLock { $0.finished.filter { $0.source.hasPrefix(prefix) } }
   }
 
+  public func ratings(of players: [String]) throws -> [PlayerRating] {
+    let wanted = Set(players)
+    return image.withLock { $0.ratings.values.filter { wanted.contains($0.player) } }
+  }
+
+  public func ratingHistory(player: String, game: String) throws -> RatingHistory {
+    image.withLock { image in
+      let entries = image.finished.reversed().filter { $0.game == game }.compactMap {
+        finished -> RatingHistoryEntry? in
+        guard let row = finished.players.first(where: { $0.player == player && $0.rating != nil })
+        else { return nil }
+        return RatingHistoryEntry(
+          gameID: finished.id, endedAt: finished.endedAt, rank: row.rank, change: row.rating!)
+      }
+      return RatingHistory(
+        rating: image.ratings[JournalImage.ratingKey(player: player, game: game)],
+        entries: Array(entries.prefix(RatingHistory.mostEntries)))
+    }
+  }
+
   public func finishedGame(id: String) throws -> FinishedGame? {
     image.withLock { image in image.finished.first { $0.id == id } }
   }

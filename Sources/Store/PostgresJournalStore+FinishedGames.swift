@@ -43,11 +43,15 @@ extension PostgresJournalStore {
           """, on: connection
         ).map { row in try kept(row) }
       }
+      func rated(_ games: [FinishedGame]) throws -> [FinishedGame] {
+        try withRatings(games, on: connection)
+      }
       return ScoresPage(
         list: list, lists: lists, total: lists[list] ?? 0,
-        games: try games(order, limit: query.pageSize, offset: query.page * query.pageSize),
-        best: try games("score DESC, ended_at ASC, number ASC", limit: 1).first,
-        shortest: try games("seconds ASC, ended_at ASC, number ASC", limit: 1).first)
+        games: try rated(
+          games(order, limit: query.pageSize, offset: query.page * query.pageSize)),
+        best: try rated(games("score DESC, ended_at ASC, number ASC", limit: 1)).first,
+        shortest: try rated(games("seconds ASC, ended_at ASC, number ASC", limit: 1)).first)
     }
   }
 
@@ -63,9 +67,10 @@ extension PostgresJournalStore {
   public func finishedGame(id: String) throws -> FinishedGame? {
     guard let number = FinishedGame.number(ofID: id) else { return nil }
     return try perform("cannot read the finished games from \(location)") { connection in
-      try run(
-        "SELECT number, record FROM finished_game WHERE number = \(number)", on: connection
-      ).first.map { row in try kept(row) }
+      try withRatings(
+        run("SELECT number, record FROM finished_game WHERE number = \(number)", on: connection)
+          .map { row in try kept(row) }, on: connection
+      ).first
     }
   }
 
@@ -79,7 +84,9 @@ extension PostgresJournalStore {
           SELECT number FROM finished_game WHERE ended_at < \(cutoff)
           ORDER BY ended_at LIMIT \(max(0, limit))),
         players AS (
-          DELETE FROM finished_player WHERE game_number IN (SELECT number FROM old))
+          DELETE FROM finished_player WHERE game_number IN (SELECT number FROM old)),
+        changes AS (
+          DELETE FROM rating_change WHERE game_number IN (SELECT number FROM old))
         DELETE FROM finished_game WHERE number IN (SELECT number FROM old) RETURNING number
         """, on: connection
       ).reduce(0) { count, _ in count + 1 }

@@ -50,8 +50,10 @@ extension PostgresJournalStore {
     }
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
+    // Each game's rated players (hashes, in order) and their ranks; none when not rated.
+    let rated = finished.map(\.ratedPlayers)
     return """
-      SELECT journal_write_v6(\(owner), \(lease), \(held.map(\.key)), \(held.map(\.value)),
+      SELECT journal_write_v8(\(owner), \(lease), \(held.map(\.key)), \(held.map(\.value)),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
         \(closedIDs),
         \(cleared), \(below),
@@ -61,7 +63,9 @@ extension PostgresJournalStore {
         \(ended), \(batch.released.sorted()),
         \(finished.map(\.source)), \(finished.map(\.game)), \(finished.map(\.endedAt)),
         \(finished.map(\.seconds)), \(finished.map(\.score)), \(finishedRecords),
-        \(finishedPlayers), \(finished.map { ScoreList(of: $0).id }))
+        \(finishedPlayers), \(finished.map { ScoreList(of: $0).id }),
+        \(rated.map { $0.map(\.player).joined(separator: " ") }),
+        \(rated.map { $0.map { String($0.rank) }.joined(separator: " ") }))
       """
   }
 }

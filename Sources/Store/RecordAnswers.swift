@@ -21,6 +21,15 @@ extension JournalStore {
       switch request.kind {
       case .scores(let query):
         return Frame(ServerMessage.scores(try scores(query), query: query, replyTo: replyTo))
+      case .ratingHistory(let player, let game):
+        return Frame(
+          ServerMessage.ratings(
+            try ratingHistory(player: player, game: game), game: game, replyTo: replyTo))
+      case .ratings:
+        // Told to the lobby (``RecordReader``), never answered to a connection.
+        return Frame(
+          ServerMessage.error(
+            ProtocolError(.unavailable, "Ratings are told to the lobby.", replyTo: replyTo)))
       case .daily(let game, let day, let who):
         let board = DailyBoard(game: game, day: day, games: try daily(game: game, day: day))
         return Frame(ServerMessage.daily(board, who: who, replyTo: replyTo))

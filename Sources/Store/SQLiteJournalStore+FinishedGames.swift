@@ -23,6 +23,7 @@ extension SQLiteJournalStore {
         sql: "INSERT OR IGNORE INTO finished_player (player, game_number) VALUES (?, ?)"
       ).execute(arguments: [player, number])
     }
+    try rate(game, number: number, in: db)
   }
 
   public func removeFinishedGames(endedBefore cutoff: Double, limit: Int) throws -> Int {
@@ -36,6 +37,7 @@ extension SQLiteJournalStore {
       guard !numbers.isEmpty else { return 0 }
       let list = numbers.map(String.init).joined(separator: ",")
       try db.execute(sql: "DELETE FROM finished_player WHERE game_number IN (\(list))")
+      try db.execute(sql: "DELETE FROM rating_change WHERE game_number IN (\(list))")
       try db.execute(sql: "DELETE FROM finished_game WHERE number IN (\(list))")
       return numbers.count
     }
@@ -73,9 +75,10 @@ extension SQLiteJournalStore {
       }
       let base = arguments + [list.id]
       func games(_ sql: String, _ more: StatementArguments = []) throws -> [FinishedGame] {
-        try Row.fetchAll(db, sql: sql, arguments: base + more).map {
-          try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder)
-        }
+        try withRatings(
+          Row.fetchAll(db, sql: sql, arguments: base + more).map {
+            try FinishedGame.kept(number: $0["number"], record: $0["record"], decoder: decoder)
+          }, in: db)
       }
       let total = lists[list] ?? 0
       let page = try games(
@@ -109,7 +112,10 @@ extension SQLiteJournalStore {
     return try reader.read { db in
       try String.fetchOne(
         db, sql: "SELECT record FROM finished_game WHERE number = ?", arguments: [number]
-      ).map { try FinishedGame.kept(number: number, record: $0, decoder: decoder) }
+      ).map {
+        try withRatings([FinishedGame.kept(number: number, record: $0, decoder: decoder)], in: db)[
+          0]
+      }
     }
   }
 }

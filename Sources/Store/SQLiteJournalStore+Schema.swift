@@ -107,6 +107,32 @@ extension SQLiteJournalStore {
           CREATE INDEX finished_game_daily ON finished_game (game, daily) WHERE daily IS NOT NULL;
           """)
     }
+    migrator.registerMigration("v6: ratings") { db in
+      // A player's rating per game (``Rating``), and what each rated game did to it: kept in
+      // the transaction that keeps the game (``SQLiteJournalStore/rate(_:number:in:)``).
+      try db.execute(
+        sql: """
+          CREATE TABLE rating (
+            player TEXT NOT NULL,
+            game TEXT NOT NULL,
+            rating REAL NOT NULL,
+            games INTEGER NOT NULL,
+            PRIMARY KEY (player, game)
+          ) WITHOUT ROWID;
+          CREATE TABLE rating_change (
+            game_number INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            game TEXT NOT NULL,
+            ended_at REAL NOT NULL,
+            rank INTEGER NOT NULL,
+            before REAL NOT NULL,
+            after REAL NOT NULL,
+            games INTEGER NOT NULL,
+            PRIMARY KEY (game_number, player)
+          ) WITHOUT ROWID;
+          CREATE INDEX rating_change_by_player ON rating_change (player, game, ended_at);
+          """)
+    }
     return migrator
   }
 }

@@ -9,9 +9,12 @@ import Testing
 /// game it ends is kept under the player's daily source; the board is asked of the store.
 @Suite struct DailyPuzzleTests {
   /// A lobby that journals, whose day is `today`, with sessions made in order.
-  static func lobby(today: String, seed: UInt64 = 5, attemptsKept: Int = 100) throws -> LobbyState {
+  static func lobby(
+    today: String, seed: UInt64 = 5, attemptsKept: Int = 100, ratingsKept: Int = 100
+  ) throws -> LobbyState {
     var configuration = LobbyConfiguration()
     configuration.dailyAttemptsKept = attemptsKept
+    configuration.ratingsKept = ratingsKept
     configuration.journal = true
     configuration.lobbyFlushInterval = 0
     let tokens = SessionDeskTests.Counter()

@@ -205,6 +205,10 @@ import Testing
     for statement in [
       "ALTER TABLE finished_game DROP COLUMN list",  // its indexes go with it
       "ALTER TABLE finished_game DROP COLUMN daily",  // version 7's
+      "DROP FUNCTION journal_write_v8",  // version 8's
+      "DROP FUNCTION rate_game",
+      "DROP TABLE rating",
+      "DROP TABLE rating_change",
       "DROP FUNCTION journal_write_v6",
       "CREATE INDEX finished_game_by_score ON finished_game (game, score)",
       "CREATE INDEX finished_game_by_seconds ON finished_game (game, seconds)",

@@ -98,4 +98,12 @@ final class GatedStore: JournalStore, @unchecked Sendable {
   func daily(game: String, day: String) throws -> [FinishedGame] {
     try inner.daily(game: game, day: day)
   }
+
+  func ratings(of players: [String]) throws -> [PlayerRating] {
+    try inner.ratings(of: players)
+  }
+
+  func ratingHistory(player: String, game: String) throws -> RatingHistory {
+    try inner.ratingHistory(player: player, game: game)
+  }
 }
