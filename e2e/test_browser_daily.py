@@ -1,7 +1,7 @@
 """The daily puzzle (issue 21), seen by a person in headless Chromium against the real server, at
 1280×900 in the light theme and 390×844 in the dark one: another player (a plain WebSocket
 client) finishes today's Set puzzle; the browser's player plays it to its end by clicking sets,
-dealt the same cards; the lobby's Daily tab shows both results, the player's place and a result
+dealt the same cards; its look back compares the game with Theo's; the lobby's Daily tab shows both results, the player's place and a result
 to share as text that gives no card away; a second try is refused; yesterday's board is empty."""
 import re
 
@@ -39,6 +39,18 @@ def test_the_daily_puzzle_is_played_ranked_and_shared(start_server, browsers, wi
     # The same deal as Theo's.
     assert board_ids(driver) == theos_board
     play_set_to_the_end(driver)
+    # The look back says how the game went against everyone's that day (Theo's and Kim's).
+    look_back = driver.find_element(By.ID, "look-back")
+    if look_back.get_attribute("open") is None:
+        driver.execute_script("arguments[0].open = true", look_back)
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#look-back-body .look-back-daily p"))
+    lines = [p.text for p in driver.find_elements(By.CSS_SELECTOR, "#look-back-body .look-back-daily p")]
+    assert re.fullmatch(r"Daily puzzle, \d{4}-\d\d-\d\d: (1st|2nd) of 2\.", lines[0]), lines
+    assert re.fullmatch(r"Quicker than (0|100)% of the others, fewer mistakes than \d+%, more sets than \d+%\.", lines[1]), lines
+    assert "the day's median" in lines[2], lines
+    assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth + 1")
+    driver.save_screenshot(artifact(f"daily-look-back-{width}x{height}-{theme}.png"))
     driver.find_element(By.ID, "back-to-lobby").click()
 
     driver.find_element(By.ID, "tab-daily").click()

@@ -380,6 +380,7 @@ public struct TableState<Card: WireCard>: Sendable {
     meta.turnSeconds = turnSeconds.map { Int($0) }
     meta.turnLeft = turnEnds.map { max(0, Int(($0 - now).rounded(.up))) }
     meta.selectionsHidden = !selectionsVisible
+    meta.daily = daily
     var line = status
     if let you, let seatStatus, seatStatus.indices.contains(you) { line = seatStatus[you] }
     let message = ServerMessage.snapshot(

@@ -93,6 +93,10 @@ extension ServerMessage {
         ("total", .int(board.results.count)),
         ("results", .array(board.results.prefix(DailyBoard.shown).map(row))),
         ("you", mine.map(row) ?? .null),
+        (
+          "compare",
+          who.flatMap { DailyComparison(board: board, who: $0) }?.json(day: board.day) ?? .null
+        ),
       ])
   }
 }

@@ -86,6 +86,7 @@ public enum ServerMessage {
     if dealt, let turn = game.turn { table.append(("turn", .int(turn))) }
     if let seconds = meta?.turnSeconds { table.append(("turnSeconds", .int(seconds))) }
     if dealt, let left = meta?.turnLeft { table.append(("turnLeft", .int(left))) }
+    if let day = meta?.daily { table.append(("daily", .string(day))) }
     let seats: [SeatView] =
       meta?.occupied
       ?? game.players.indices.map {

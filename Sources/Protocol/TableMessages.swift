@@ -200,6 +200,8 @@ public struct TableMeta: Hashable, Sendable {
   public var turnLeft: Int?
   /// Whether players see only their own selection (spectators see every one).
   public var selectionsHidden = false
+  /// The day of the daily puzzle the table deals, or nil.
+  public var daily: String?
 
   /// Creates table metadata.
   public init(
@@ -225,6 +227,7 @@ public struct TableMeta: Hashable, Sendable {
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
       && a.occupied == b.occupied && a.ranked == b.ranked && a.turnSeconds == b.turnSeconds
       && a.turnLeft == b.turnLeft && a.selectionsHidden == b.selectionsHidden
+      && a.daily == b.daily
   }
 
   public func hash(into hasher: inout Hasher) {

@@ -34,7 +34,11 @@ extension JournalStore {
         let board = DailyBoard(game: game, day: day, games: try daily(game: game, day: day))
         return Frame(ServerMessage.daily(board, who: who, replyTo: replyTo))
       case .record(let id):
-        if let kept = replays.replay(id: id) { return kept.answer(replyTo: replyTo) }
+        // A daily puzzle's game compares with the day's others, who may still be playing: its
+        // answer is made afresh each time (one player's game: small).
+        if let kept = replays.replay(id: id), kept.game.dailyDayAndWho == nil {
+          return kept.answer(replyTo: replyTo)
+        }
         guard let game = try finishedGame(id: id) else {
           return Frame(
             ServerMessage.error(
@@ -54,6 +58,9 @@ extension JournalStore {
         }
         guard replay.size <= FinishedGameReplay.mostBytes else {
           return Frame(ServerMessage.error(tooLong))
+        }
+        if let (day, who) = game.dailyDayAndWho {
+          return try comparedWithTheDay(replay, day: day, who: who).answer(replyTo: replyTo)
         }
         // Under the game's own id (a store may read "g007" as g7): kept once.
         replays.keep(replay, id: game.id)
@@ -91,5 +98,20 @@ extension FinishedGame {
     var game = try decoder.decode(FinishedGame.self, from: Data(record.utf8))
     game.id = id(number: number)
     return game
+  }
+}
+
+extension JournalStore {
+  /// A daily puzzle's `replay` with its look back's `daily` part: how its player (`who`)
+  /// compares with everyone's result of `day` (``DailyComparison``).
+  func comparedWithTheDay(_ replay: RecordReplay, day: String, who: String) throws -> RecordReplay {
+    let game = replay.game
+    let board = DailyBoard(game: game.game, day: day, games: try daily(game: game.game, day: day))
+    guard case .object(var members) = replay.lookBack,
+      let comparison = DailyComparison(board: board, who: who)
+    else { return replay }
+    members.append(("daily", comparison.json(day: day)))
+    return RecordReplay(
+      game: game, table: replay.table, diffs: replay.diffs, lookBack: .object(members))
   }
 }

@@ -4,6 +4,7 @@
 
 import * as messages from './messages.js';
 import { readDaily } from './daily.js';
+import { readDailyCompare } from './look-back.js';
 
 /** Ask for the board of the game picked (`ctx.game`); the rows shown stay until it comes. */
 export function requestDaily(c, fx, ctx) {
@@ -14,8 +15,31 @@ export function requestDaily(c, fx, ctx) {
   fx.push({ type: 'renderScores' });
 }
 
+/** A daily puzzle just ended at `table`: ask for today's board, whose `compare` says how the
+ * player did against everyone that day (shown in the game-over look back). */
+export function requestDailyCompare(c, fx, ctx, table) {
+  const id = c.nextId();
+  c.requests.replace(id, 'dailyCompare', { table: table.id });
+  c.send(fx, ctx, messages.daily(id, table.game ?? 'set', false), { quiet: true });
+}
+
+/** The answer to requestDailyCompare: the comparison goes into the table it was asked for (still
+ * the one shown), for its look back. True when it was that answer. */
+function dailyCompareAnswered(c, fx, message) {
+  const asked = c.requests.takeIf(message.replyTo, 'dailyCompare');
+  if (asked === null) return false;
+  const table = c.state.table;
+  const compare = readDailyCompare(message.compare ?? null);
+  if (table !== null && table.id === asked.table && compare !== null && compare.day === table.daily) {
+    c.state = { ...c.state, table: { ...table, dailyCompare: compare } };
+    fx.push({ type: 'render' });
+  }
+  return true;
+}
+
 /** `daily`: the board asked for last (an older question's answer is ignored). */
 export function dailyAnswered(c, fx, message) {
+  if (dailyCompareAnswered(c, fx, message)) return;
   const asked = c.requests.takeIf(message.replyTo, 'daily');
   if (asked === null) return;
   try {

@@ -14,6 +14,7 @@ import { soundForError, soundForEvents } from './sounds.js';
 import { holdFaces, HOLD_MS } from './face-hold.js';
 import { backToLobby } from './control-lobby.js';
 import { endReplay } from './control-replay.js';
+import { requestDailyCompare } from './control-daily.js';
 
 /** How long a chosen card waits for its answer before it stops looking pending. */
 export const PENDING_MS = 3000;
@@ -171,6 +172,8 @@ export function diff(c, fx, ctx, message) {
     (e) => e.kind === 'match' && e.seat !== table.you && Array.isArray(e.cards) && e.cards.some((id) => mineBefore.has(id)),
   );
   if (took) fx.push({ type: 'toast', text: lostRaceText(table, ctx.now) ?? 'Someone was faster' });
+  // A daily puzzle just ended: how did it go against everyone's that day?
+  if (table.daily !== null && table.over && before.table?.over === false) requestDailyCompare(c, fx, ctx, table);
   noteGameStarted(c, ctx.now);
 }
 

@@ -36,7 +36,14 @@ export function renderLookBack(details, body, view, { matchesHeading = 'Sets' } 
     li.append(part('at', f.at), ' ', part('name', f.name), ' ', part('seconds', f.seconds));
     found.append(li);
   }
-  const children = [part('look-back-note', view.note, 'p'), table];
+  const children = [];
+  if (view.daily.length > 0) {
+    const daily = document.createElement('div');
+    daily.className = 'look-back-daily';
+    daily.append(...view.daily.map((line) => part('', line, 'p')));
+    children.push(daily);
+  }
+  children.push(part('look-back-note', view.note, 'p'), table);
   if (view.missedText !== '') children.push(part('look-back-missed', view.missedText, 'p'));
   children.push(found);
   body.replaceChildren(...children);

@@ -3,10 +3,14 @@
 // box and the replay show of it, as data. Pure: look-back-view.js draws it.
 //
 // LookBack = {boardSeen, found: [{seat, cards, at, seconds}], missed: [{cards, from, until, seconds}],
-//             players: [{seat, found, fastest, mean}]}
+//             players: [{seat, found, fastest, mean}], daily: Compare | null}
+// Compare (a daily puzzle's game against everyone's that day) = {day, place, total, quickerThan,
+//   fewerMistakesThan, moreMatchesThan, fasterPaceThan (0–100 or null: nobody else), pace,
+//   median: {seconds, mistakes, matches, pace}}
 
 import { formatAt } from './history.js';
 import { gameInfo } from './games.js';
+import { ordinal } from './daily.js';
 
 /** A look back, checked and copied, or null when there is none or it cannot be read. */
 export function readLookBack(value) {
@@ -25,7 +29,52 @@ export function readLookBack(value) {
     players: value.players
       .filter((p) => p !== null && typeof p === 'object' && Number.isInteger(p.seat))
       .map((p) => ({ seat: p.seat, found: Number.isInteger(p.found) ? p.found : 0, fastest: number(p.fastest), mean: number(p.mean) })),
+    daily: readDailyCompare(value.daily ?? null),
   };
+}
+
+/** A daily puzzle's comparison with the day (`lookBack.daily`, or the `daily` answer's
+ * `compare`), checked and copied, or null. */
+export function readDailyCompare(value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  if (typeof value.day !== 'string' || !Number.isInteger(value.place) || !Number.isInteger(value.total)) return null;
+  const share = (n) => (Number.isInteger(n) && n >= 0 && n <= 100 ? n : null);
+  const number = (n) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null);
+  const median = value.median !== null && typeof value.median === 'object' ? value.median : {};
+  return {
+    day: value.day,
+    place: value.place,
+    total: value.total,
+    quickerThan: share(value.quickerThan),
+    fewerMistakesThan: share(value.fewerMistakesThan),
+    moreMatchesThan: share(value.moreMatchesThan),
+    fasterPaceThan: share(value.fasterPaceThan),
+    pace: number(value.pace),
+    median: { seconds: number(median.seconds), mistakes: number(median.mistakes), matches: number(median.matches), pace: number(median.pace) },
+  };
+}
+
+/** The comparison with the day, in words: a line each (none without one). */
+export function dailyCompareLines(compare, game) {
+  if (compare === null) return [];
+  const [one, many] = gameInfo(game).match;
+  const lines = [`Daily puzzle, ${compare.day}: ${ordinal(compare.place)} of ${compare.total}.`];
+  if (compare.quickerThan === null) {
+    lines.push('Nobody else has finished it yet: come back later to see how you compare.');
+    return lines;
+  }
+  lines.push(
+    `Quicker than ${compare.quickerThan}% of the others, fewer mistakes than ${compare.fewerMistakesThan}%, ` +
+      `more ${many} than ${compare.moreMatchesThan}%.`,
+  );
+  if (compare.pace !== null) {
+    lines.push(
+      `${secondsText(compare.pace)} a ${one} (faster than ${compare.fasterPaceThan ?? 0}%); the day's median: ` +
+        `${secondsText(compare.median.pace)} a ${one}, ${formatAt(compare.median.seconds ?? 0)} in all, ` +
+        `${compare.median.mistakes ?? 0} ${compare.median.mistakes === 1 ? 'mistake' : 'mistakes'}.`,
+    );
+  }
+  return lines;
 }
 
 /** Seconds for people: "4.1 s" ('–' when there are none). */
@@ -36,9 +85,10 @@ export function secondsText(seconds) {
 /**
  * What the look back shows: {players: [{seat, name, found, fastest, mean, you}], found: [{n, name,
  * at, seconds, you}], missedText, missed: [{cards, from, seconds}] (the longest first, at most
- * `missedShown`), note}. `names` maps seats to names; `you` is the viewer's seat (or null).
+ * `missedShown`), note, daily: [line]}. `names` maps seats to names; `you` is the viewer's seat
+ * (or null); `daily`: a daily puzzle's comparison with the day (else the look back's own).
  */
-export function lookBackView(lookBack, { game, names = new Map(), you = null, missedShown = 5 } = {}) {
+export function lookBackView(lookBack, { game, names = new Map(), you = null, missedShown = 5, daily = null } = {}) {
   if (lookBack === null) return null;
   const nameOf = (seat) => names.get(seat) ?? `Seat ${seat + 1}`;
   const [one, many] = gameInfo(game).match;
@@ -70,5 +120,6 @@ export function lookBackView(lookBack, { game, names = new Map(), you = null, mi
     note: lookBack.boardSeen
       ? `Times: how long each ${one} had been on the board when it was taken.`
       : `Times: how long each ${one} took after the one before (the cards were face down).`,
+    daily: dailyCompareLines(daily ?? lookBack.daily ?? null, game),
   };
 }

@@ -12,7 +12,8 @@
 //   Table also has turnSeconds (null: no turn clock), turnUntil (ms deadline of the current turn:
 //   the snapshot's turnLeft, then turnSeconds from each `turn` event), history: [Entry] (oldest
 //   first; a `history` event appends, `redeal` clears) and lastMatch ({seat, cards, at} of the last
-//   `match` event, client-side).
+//   `match` event, client-side), daily (the daily puzzle's day, or null) and dailyCompare (how
+//   that puzzle went against everyone's that day, once asked for at its end: look-back.js).
 //   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
 // Face-down games (Matchismo, Concentration): a board entry's `id` is its slot handle; `flip`
 // replaces the entry with the same id, `hide` turns entries back down, `turn` says whose turn it
@@ -85,6 +86,8 @@ export function applySnapshot(table, now = Date.now()) {
       turnUntil: Number.isInteger(table.turn) && isCount(table.turnLeft) ? now + table.turnLeft * 1000 : null,
       history: Array.isArray(table.history) ? table.history.filter(isHistoryEntry).map(copyEntry) : [],
       lastMatch: null,
+      daily: typeof table.daily === 'string' ? table.daily : null,
+      dailyCompare: null,
     },
     awaitingSnapshot: false,
   };

@@ -190,7 +190,12 @@ export class TableView {
     );
     // Who sat there, by seat: the standings name everyone ranked, the players those still seated.
     const names = new Map([...table.players, ...(table.standings ?? [])].map((p) => [p.seat, p.name]));
-    const lookBack = lookBackView(readLookBack(table.lookBack ?? null), { game: table.game, names, you: table.you });
+    const lookBack = lookBackView(readLookBack(table.lookBack ?? null), {
+      game: table.game,
+      names,
+      you: table.you,
+      daily: table.dailyCompare ?? null,
+    });
     renderLookBack(el['look-back'], el['look-back-body'], lookBack, { matchesHeading: matchesHeading(table.game) });
     if (wasHidden && !el['play-again'].hidden) el['play-again'].focus();
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lookBackView, readLookBack, secondsText } from '../js/look-back.js';
+import { dailyCompareLines, lookBackView, readDailyCompare, readLookBack, secondsText } from '../js/look-back.js';
 
 // PROTOCOL.md's example.
 const EXAMPLE = {
@@ -17,12 +17,12 @@ const EXAMPLE = {
 };
 
 test('a look back is read and checked; what cannot be read is none', () => {
-  assert.deepEqual(readLookBack(EXAMPLE), EXAMPLE);
+  assert.deepEqual(readLookBack(EXAMPLE), { ...EXAMPLE, daily: null });
   for (const bad of [null, undefined, 3, [], {}, { found: [], missed: [] }, { found: 'x', missed: [], players: [] }]) {
     assert.equal(readLookBack(bad), null, JSON.stringify(bad));
   }
   const messy = readLookBack({ boardSeen: 'yes', found: [{ seat: 0, cards: [1, 'x'], at: -1 }, null, { cards: [] }], missed: [null], players: [{ seat: 'a' }] });
-  assert.deepEqual(messy, { boardSeen: false, found: [{ seat: 0, cards: [1], at: 0, seconds: 0 }], missed: [], players: [] });
+  assert.deepEqual(messy, { boardSeen: false, found: [{ seat: 0, cards: [1], at: 0, seconds: 0 }], missed: [], players: [], daily: null });
 });
 
 test('the look back as shown: each player, each set with its time, the sets passed over', () => {
@@ -59,4 +59,41 @@ test('a face-down game: times from the match before, nothing passed over', () =>
   assert.equal(view.players[0].found, '1 pair');
   assert.equal(lookBackView(null, { game: 'set' }), null);
   assert.equal(secondsText(null), '–');
+});
+
+// PROTOCOL.md's example of a daily puzzle's comparison with the day.
+const COMPARE = {
+  day: '2026-11-27', place: 2, total: 5, quickerThan: 75, fewerMistakesThan: 50, moreMatchesThan: 50, fasterPaceThan: 75,
+  pace: 11.1, median: { seconds: 360, mistakes: 1, matches: 27, pace: 15 },
+};
+
+test('a daily puzzle compared with the day: read and checked, in the look back or on its own', () => {
+  assert.deepEqual(readDailyCompare(COMPARE), COMPARE);
+  assert.deepEqual(readLookBack({ ...EXAMPLE, daily: COMPARE }).daily, COMPARE);
+  for (const bad of [null, 3, [], {}, { day: 5, place: 1, total: 1 }, { day: 'x', place: '1', total: 1 }]) {
+    assert.equal(readDailyCompare(bad), null, JSON.stringify(bad));
+  }
+  // A share out of range is none; a median missing is none.
+  const messy = readDailyCompare({ day: 'd', place: 1, total: 2, quickerThan: 140, median: null });
+  assert.equal(messy.quickerThan, null);
+  assert.deepEqual(messy.median, { seconds: null, mistakes: null, matches: null, pace: null });
+});
+
+test('the comparison in words: place, shares of the others beaten, pace against the median', () => {
+  assert.deepEqual(dailyCompareLines(readDailyCompare(COMPARE), 'set'), [
+    'Daily puzzle, 2026-11-27: 2nd of 5.',
+    'Quicker than 75% of the others, fewer mistakes than 50%, more sets than 50%.',
+    "11.1 s a set (faster than 75%); the day's median: 15.0 s a set, 6:00 in all, 1 mistake.",
+  ]);
+  const alone = readDailyCompare({ day: '2026-11-27', place: 1, total: 1, quickerThan: null, pace: 12 });
+  assert.deepEqual(dailyCompareLines(alone, 'setJunior'), [
+    'Daily puzzle, 2026-11-27: 1st of 1.',
+    'Nobody else has finished it yet: come back later to see how you compare.',
+  ]);
+  assert.deepEqual(dailyCompareLines(null, 'set'), []);
+  // The look back shows the comparison it carries (a replay), or the one given (game over).
+  const names = new Map([[0, 'Ada']]);
+  assert.equal(lookBackView(readLookBack({ ...EXAMPLE, daily: COMPARE }), { game: 'set', names }).daily.length, 3);
+  assert.equal(lookBackView(readLookBack(EXAMPLE), { game: 'set', daily: alone }).daily.length, 2);
+  assert.deepEqual(lookBackView(readLookBack(EXAMPLE), { game: 'set' }).daily, []);
 });
