@@ -88,7 +88,9 @@ export const CHAT_HANDLERS = {
    * name typed: a name edited since the hello needs a new session first (the line waits for it). */
   chatSend(c, event, fx) {
     const where = placeOf(event.where);
-    if (where === 'table' && c.state.table === null) return;
+    // The server says a line where its sender is: the table's input only at a table, the lobby's
+    // only in the lobby.
+    if ((where === 'table') !== (c.state.table !== null)) return;
     const problem = chatProblem(event.text);
     if (problem !== null) {
       update(c, fx, withProblem(c.chat, where, problem));
@@ -97,7 +99,7 @@ export const CHAT_HANDLERS = {
     const text = chatText(event.text);
     // Enter pressed again before the answer: the line is on its way already.
     if (c.requests.ofKind('chat').some(([, r]) => r.where === where && r.text === text)) return;
-    if (where === 'lobby' && c.state.table === null) {
+    if (where === 'lobby') {
       if (messages.nameProblem(event.typed) !== null) {
         fx.push({ type: 'nameProblem' });
         update(c, fx, withProblem(c.chat, where, CHAT_NAME_PROBLEM));

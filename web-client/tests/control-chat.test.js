@@ -46,6 +46,11 @@ test('a line the server refuses stays in its input, and the problem is said unde
   assert.equal(controller.chat.problems.table, "Field 'text' must be …");
 });
 
+test('the table\'s input speaks only at a table, the lobby\'s only in the lobby', () => {
+  assert.deepEqual(seated().send({ type: 'chatSend', where: 'lobby', text: 'hi' }), []);
+  assert.deepEqual(inLobby().send({ type: 'chatSend', where: 'table', text: 'hi' }), []);
+});
+
 test('a dropped connection forgets the lines on their way: the same text can be sent again', () => {
   const { controller, send } = seated();
   send({ type: 'chatSend', where: 'table', text: 'hello' });
