@@ -66,7 +66,7 @@ export class ChatView {
     const chat = this.controller.chat;
     const state = this.controller.state;
     const spectator = state.table !== null && isSpectator(state);
-    const myName = this.controller.helloName;
+    const myName = this.controller.sessionName ?? this.controller.helloName;
     const table = chatView(chat, { place: 'table', spectator, myName });
     const lobby = chatView(chat, { place: 'lobby', myName });
     // The table's panel, in place of the board.
@@ -98,16 +98,24 @@ export class ChatView {
     const { el } = this;
     const ids = IDS[where];
     drawLines(el[ids.lines], view.lines);
-    el[ids.problem].textContent = view.problem ?? '';
+    // Set only when it changes: the problem line is an alert, said again whenever it is set.
+    if (el[ids.problem].textContent !== (view.problem ?? '')) el[ids.problem].textContent = view.problem ?? '';
     el[ids.problem].hidden = view.problem === null || !shown;
     el[ids.input].setAttribute('aria-invalid', String(view.problem !== null));
-    el[ids.muted].hidden = view.muted.length === 0;
-    el[ids.muted].replaceChildren(
-      ...(view.muted.length === 0
-        ? []
-        : ['Muted: ', ...view.muted.flatMap((name) => [muteButton(name, true, `Unmute ${name}`), ' '])]),
-    );
+    drawMuted(el[ids.muted], view.muted);
   }
+}
+
+/** The names muted, each with its Unmute button; redrawn only when they change (a button that
+ * has the keyboard keeps it while lines arrive). */
+function drawMuted(box, names) {
+  const key = JSON.stringify(names);
+  if (box.dataset.names === key) return;
+  box.dataset.names = key;
+  box.hidden = names.length === 0;
+  box.replaceChildren(
+    ...(names.length === 0 ? [] : ['Muted: ', ...names.flatMap((name) => [muteButton(name, true, `Unmute ${name}`), ' '])]),
+  );
 }
 
 /** What a row shows: its line's number, and whether it offers Mute (the one thing that changes). */

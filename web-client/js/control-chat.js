@@ -12,6 +12,16 @@ import { isSpectator } from './table-state.js';
 
 /** What the lobby's input says when the name typed cannot be said hello with. */
 export const CHAT_NAME_PROBLEM = 'Fix your name above first: lobby lines are said under it.';
+/** The server's name for a player who gave none (PROTOCOL.md, `hello`). */
+export const DEFAULT_NAME = 'Player';
+
+/** Whether a lobby line typed now would be said under another name than the one in the name
+ * box: the hello asked for another, or the session (resumed) has another. */
+export function staleName(c, typed) {
+  const wanted = messages.normalizeName(typed);
+  if (wanted !== c.helloName) return true;
+  return c.sessionName !== null && c.sessionName !== (wanted === '' ? DEFAULT_NAME : wanted);
+}
 
 function spectating(c) {
   return c.state.table !== null && isSpectator(c.state);
@@ -62,6 +72,7 @@ export function chatWelcomed(c, fx, ctx) {
     c.pendingChat = null;
     return;
   }
+  // (A new session named otherwise than asked is the server's choice: the line goes under it.)
   if (c.helloName !== messages.normalizeName(ctx.typed)) {
     if (!fx.some((e) => e.type === 'restart')) fx.push({ type: 'restart' });
     return;
@@ -106,7 +117,7 @@ export const CHAT_HANDLERS = {
         return;
       }
       const name = messages.normalizeName(event.typed);
-      if (name !== c.helloName) {
+      if (staleName(c, event.typed)) {
         const waiting = c.pendingChat !== null;
         c.pendingChat = text;
         if (waiting) return; // a new session is on its way already

@@ -72,6 +72,8 @@ export function joinByLink(c, fx, ctx, code, game = null) {
  * intention that waited for this session goes now; else the lobby. */
 export function welcomed(c, fx, ctx, message) {
   fx.push({ type: 'cancelTimer', name: 'resume' }, { type: 'cancelTimer', name: 'reload' });
+  // What others see: a resumed session keeps the name it had, whatever this hello asked for.
+  c.sessionName = typeof message.name === 'string' ? message.name : null;
   c.heardFromTable = false;
   c.reloading = false;
   const resumed = message.resumed === true;

@@ -92,6 +92,8 @@ export class Controller {
     this.lobby = initialLobby();
     /** The name sent in this connection's hello (null before the first). */
     this.helloName = null;
+    /** The name the server's welcome says this session has (a resumed one keeps its own), or null. */
+    this.sessionName = null;
     /** A lobby intention waiting for a session under the name typed. */
     this.pendingIntent = null;
     /** Every request whose answer (`replyTo`) is waited on: choices, a join, the lobby, the high

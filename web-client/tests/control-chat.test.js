@@ -77,6 +77,25 @@ test('a lobby line is said under the name typed: a name edited since the hello t
   assert.equal(controller.chat.problems.lobby, CHAT_NAME_PROBLEM);
 });
 
+test('a resumed session keeps the name it had: a lobby line typed under another takes a new session', () => {
+  const { controller, send } = inLobby({ typed: 'Bob' });
+  // The page said hello as Bob, but resumed a session the server knows as Player.
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome', resumed: true, name: 'Player' } });
+  assert.equal(controller.sessionName, 'Player');
+  let fx = send({ type: 'chatSend', where: 'lobby', text: 'hi' });
+  assert.deepEqual(types(fx), ['saveName', 'restart']);
+  send({ type: 'hello' });
+  // The server names the new session as it likes: the line goes, and no new session is asked for.
+  fx = send({ type: 'message', message: { type: 'welcome', resumed: false, name: 'Bob' } });
+  assert.deepEqual(sent(fx).map((m) => m.type), ['lobby', 'chat']);
+  // A blank name is the server's default.
+  const blank = inLobby({ typed: '' });
+  blank.send({ type: 'hello' });
+  blank.send({ type: 'message', message: { type: 'welcome', resumed: false, name: 'Player' } });
+  assert.deepEqual(sent(blank.send({ type: 'chatSend', where: 'lobby', text: 'hi' })).map((m) => m.type), ['chat']);
+});
+
 test('at a table: lines count unread until the panel opens; mute and hide-spectators', () => {
   const { controller, send } = inLobby();
   send({ type: 'message', message: { type: 'snapshot', table: table(), chat: [{ name: 'Bob', seat: 1, text: 'earlier' }] } });
