@@ -1,31 +1,34 @@
-// Chat (PROTOCOL.md, "Chat"): a line checked before it is sent, as the server checks it; lines
-// received read and kept (the table's and the lobby's, the last 100 of each); who is muted and
-// whether a player hides the spectators' lines; and what the chat panels show, as data. Pure:
-// chat-view.js draws it, control-chat.js decides.
+// Chat (PROTOCOL.md, "Chat"): the lines received, read and kept (the table's and the lobby's, the
+// last 100 of each); a snapshot's lines joined to those already seen; who is muted and whether a
+// player hides the spectators' lines; each input's problem line; and what the chat panels show,
+// as data. Pure: chat-text.js checks a line before it goes, chat-view.js draws, control-chat.js
+// decides.
 //
-// State = {table: [Line], lobby: [Line], unread, open, muted: [name], hideSpectators, problem}
+// State = {table: [Line], lobby: [Line], tableId, unread, open, muted: [name], hideSpectators,
+//          problems: {table, lobby}, next}
 //   Line = {n, where: 'table' | 'lobby', name, seat: number | null, spectator, text, mine}
+//   `tableId`: the table whose lines `table` holds; `problems`: what each input says (or null);
+//   `n`: a line's number, never reused (the view keys its rows by it).
 
-/** Most characters (code points) in a line, after trimming: the server's limit. */
-export const CHAT_MAX = 200;
+export { CHAT_MAX, chatProblem } from './chat-text.js';
+
 /** Lines kept per place: the table keeps as many. */
 export const CHAT_KEPT = 100;
 
-// Control characters (a line break included) and bidirectional controls: refused by the server.
-const REFUSED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-
-/** What is wrong with a line about to be sent, in words, or null when it can go. */
-export function chatProblem(raw) {
-  const text = typeof raw === 'string' ? raw.trim() : '';
-  if (text === '') return 'Type something to say.';
-  if ([...text].length > CHAT_MAX) return `A line holds at most ${CHAT_MAX} characters.`;
-  if (REFUSED.test(text)) return 'A line cannot hold line breaks or control characters.';
-  return null;
-}
+/** The places that have a chat, each with its own input. */
+export const PLACES = Object.freeze(['table', 'lobby']);
 
 /** The chat before anything was said. */
 export function initialChat({ muted = [] } = {}) {
-  return { table: [], lobby: [], unread: 0, open: false, muted: [...new Set(muted)], hideSpectators: false, problem: null, next: 1 };
+  return {
+    table: [], lobby: [], tableId: null, unread: 0, open: false, muted: [...new Set(muted)], hideSpectators: false,
+    problems: { table: null, lobby: null }, next: 1,
+  };
+}
+
+/** `place` when it is one, else the table's. */
+export function placeOf(place) {
+  return place === 'lobby' ? 'lobby' : 'table';
 }
 
 /** A `chat` message or a snapshot's line, read, or null when it cannot be. */
@@ -43,9 +46,8 @@ export function readLine(value, where = value?.where) {
   };
 }
 
-function keep(lines, line) {
-  const all = [...lines, line];
-  return all.length > CHAT_KEPT ? all.slice(all.length - CHAT_KEPT) : all;
+function keep(lines) {
+  return lines.length > CHAT_KEPT ? lines.slice(lines.length - CHAT_KEPT) : lines;
 }
 
 /** Whether `line` is shown to a viewer (`spectator`: they watch the table). */
@@ -55,24 +57,88 @@ export function shown(chat, line, { spectator = false } = {}) {
   return !(line.spectator && chat.hideSpectators && !spectator);
 }
 
-/** `line` received: kept with its place's lines; counted unread when the table's panel is closed
- * and it is shown. */
-export function withLine(chat, line, { spectator = false } = {}) {
-  const numbered = { ...line, n: chat.next };
-  const place = line.where === 'lobby' ? 'lobby' : 'table';
-  const unread = place === 'table' && !chat.open && !line.mine && shown(chat, line, { spectator }) ? chat.unread + 1 : chat.unread;
-  return { ...chat, [place]: keep(chat[place], numbered), unread, next: chat.next + 1, problem: line.mine ? null : chat.problem };
+/** Whether a line counts as unread now: the table's, the panel closed, someone else's, shown. */
+function counts(chat, line, spectator) {
+  return line.where === 'table' && !chat.open && !line.mine && shown(chat, line, { spectator });
 }
 
-/** A snapshot's lines: the table's lines are those (a table left or changed starts afresh). */
-export function withSnapshot(chat, lines) {
-  let next = chat.next;
-  const table = (Array.isArray(lines) ? lines : [])
+/** `place`'s input says `problem` (null: nothing). */
+export function withProblem(chat, place, problem) {
+  const key = placeOf(place);
+  if (chat.problems[key] === problem) return chat;
+  return { ...chat, problems: { ...chat.problems, [key]: problem } };
+}
+
+/** `line` received: kept with its place's lines; counted unread when it counts (see counts). My
+ * own line answers my input: its problem goes. */
+export function withLine(chat, line, { spectator = false } = {}) {
+  const place = placeOf(line.where);
+  const next = {
+    ...chat,
+    [place]: keep([...chat[place], { ...line, n: chat.next }]),
+    unread: counts(chat, line, spectator) ? chat.unread + 1 : chat.unread,
+    next: chat.next + 1,
+  };
+  return line.mine ? withProblem(next, place, null) : next;
+}
+
+const sameLine = (a, b) => a.name === b.name && a.seat === b.seat && a.spectator === b.spectator && a.text === b.text;
+
+/**
+ * How many of a snapshot's lines (`theirs`, oldest first) were seen already, as the last lines of
+ * `ours`. The snapshot holds the table's last lines: those we saw, perhaps fewer at the front (the
+ * table keeps 100), then any said since. So the lines seen end at index j ≤ ours.length - 1, and
+ * the largest j whose lines agree with the end of ours is taken (lines carry no id: where the same
+ * words were said again and again while away, fewer may count as new).
+ */
+export function seenCount(ours, theirs) {
+  for (let j = Math.min(ours.length, theirs.length) - 1; j >= 0; j -= 1) {
+    const m = j + 1;
+    let agree = true;
+    for (let k = 0; k < m && agree; k += 1) agree = sameLine(ours[ours.length - m + k], theirs[k]);
+    if (agree) return m;
+  }
+  return 0;
+}
+
+/**
+ * A snapshot of table `tableId` with its `lines` (its `chat`: absent when none). The same table
+ * again (a resync, a reconnection): the lines seen stay as they are (their numbers, whether they
+ * were mine) and only the ones said since are added, and counted unread. Another table: its lines
+ * are those, none unread, its panel closed. `you`: my seat there (my seat's lines are mine).
+ */
+export function withSnapshot(chat, tableId, lines, { spectator = false, you = null } = {}) {
+  const theirs = (Array.isArray(lines) ? lines : [])
     .map((value) => readLine(value, 'table'))
     .filter((line) => line !== null)
-    .map((line) => ({ ...line, mine: false, n: next++ }))
-    .slice(-CHAT_KEPT);
-  return { ...chat, table, unread: 0, next };
+    .map((line) => ({ ...line, mine: Number.isInteger(you) && line.seat === you }));
+  const same = chat.tableId === tableId;
+  const seen = same ? seenCount(chat.table, theirs) : 0;
+  const added = theirs.slice(seen);
+  if (same && added.length === 0 && seen === chat.table.length) {
+    return chat; // nothing new, nothing gone
+  }
+  let next = chat.next;
+  const fresh = added.map((line) => ({ ...line, n: next++ }));
+  if (!same) {
+    const none = fresh.length === 0 && chat.table.length === 0;
+    return { ...withoutTable(chat), tableId, table: none ? chat.table : keep(fresh), next };
+  }
+  const kept = chat.table.slice(chat.table.length - seen);
+  const unread = chat.unread + fresh.filter((line) => counts(chat, line, spectator)).length;
+  return { ...chat, table: keep([...kept, ...fresh]), unread, next };
+}
+
+/** No table any more (however it was left): its lines, unread count, panel and problem go. */
+export function withoutTable(chat) {
+  if (chat.tableId === null && chat.table.length === 0 && chat.unread === 0 && !chat.open && chat.problems.table === null) return chat;
+  return { ...withProblem(chat, 'table', null), table: chat.table.length === 0 ? chat.table : [], tableId: null, unread: 0, open: false };
+}
+
+/** Whether `a` and `b` show the same (they may differ in what is not shown: the table's id, the
+ * next line's number). */
+export function sameShown(a, b) {
+  return ['table', 'lobby', 'unread', 'open', 'muted', 'hideSpectators', 'problems'].every((key) => a[key] === b[key]);
 }
 
 /** Mute or unmute everyone who speaks under `name`. */
@@ -87,7 +153,8 @@ export function withMuted(chat, name, muted) {
  * lobby), problem}. `place` is 'table' or 'lobby'; `spectator` whether the viewer watches.
  */
 export function chatView(chat, { place = 'table', spectator = false, myName = null } = {}) {
-  const lines = chat[place]
+  const key = placeOf(place);
+  const lines = chat[key]
     .filter((line) => shown(chat, line, { spectator }))
     .map((line) => ({
       n: line.n,
@@ -101,7 +168,7 @@ export function chatView(chat, { place = 'table', spectator = false, myName = nu
     lines,
     muted: [...chat.muted],
     unread: chat.unread > 0 ? String(chat.unread) : '',
-    hideSpectators: place === 'table' && !spectator ? chat.hideSpectators : null,
-    problem: chat.problem,
+    hideSpectators: key === 'table' && !spectator ? chat.hideSpectators : null,
+    problem: chat.problems[key],
   };
 }

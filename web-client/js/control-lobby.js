@@ -6,7 +6,7 @@ import * as messages from './messages.js';
 import { applyLobbyDiff, applyLobbySnapshot, awaitLobby } from './lobby-state.js';
 import { parseRoute } from './route.js';
 import { joinByLink } from './control-session.js';
-import { forgetPending, resetTable } from './control-table.js';
+import { resetTable } from './control-table.js';
 import { requestScores } from './control-scores.js';
 import { requestDaily } from './control-daily.js';
 import { withLatestList } from './scores.js';
@@ -36,9 +36,8 @@ export function enterLobby(c, fx, ctx) {
 /** No table any more: back to the lobby's list (and its high scores, which may now hold the
  * game just played). */
 export function backToLobby(c, fx, ctx) {
-  resetTable(c);
-  forgetPending(c, fx);
-  fx.push({ type: 'leftTable' }, { type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' });
+  resetTable(c, fx);
+  fx.push({ type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' });
   if (ctx.connection === 'online') subscribeLobby(c, fx, ctx);
   else fx.push({ type: 'renderLobby' });
   c.scores = { ...c.scores, query: withLatestList(c.scores.query) };

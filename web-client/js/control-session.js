@@ -7,6 +7,7 @@ import * as messages from './messages.js';
 import { parseRoute, tableHash } from './route.js';
 import { enterLobby, subscribeLobby } from './control-lobby.js';
 import { forgetPending, resetTable } from './control-table.js';
+import { chatDisconnected } from './control-chat.js';
 
 /** How long a resumed session waits for its table before it asks (or gives up on it). */
 export const RESUME_WAIT_MS = 2000;
@@ -71,6 +72,8 @@ export function joinByLink(c, fx, ctx, code, game = null) {
  * intention that waited for this session goes now; else the lobby. */
 export function welcomed(c, fx, ctx, message) {
   fx.push({ type: 'cancelTimer', name: 'resume' }, { type: 'cancelTimer', name: 'reload' });
+  // What others see: a resumed session keeps the name it had, whatever this hello asked for.
+  c.sessionName = typeof message.name === 'string' ? message.name : null;
   c.heardFromTable = false;
   c.reloading = false;
   const resumed = message.resumed === true;
@@ -81,10 +84,8 @@ export function welcomed(c, fx, ctx, message) {
       fx.push({ type: 'timer', name: 'resume', ms: RESUME_WAIT_MS });
       return;
     }
-    resetTable(c);
-    forgetPending(c, fx);
+    resetTable(c, fx);
     fx.push(
-      { type: 'leftTable' },
       { type: 'forgetTable' },
       { type: 'hash', hash: null },
       { type: 'view', view: 'lobby' },
@@ -136,14 +137,15 @@ export const SESSION_HANDLERS = {
 
   /** The connection's state changed (net.js). */
   connection(c, event, fx) {
-    if (event.state === 'reconnecting') forgetPending(c, fx);
+    if (event.state === 'reconnecting') {
+      forgetPending(c, fx);
+      chatDisconnected(c);
+    }
     if (event.state === 'stopped' && event.detail?.code === 4001) {
       // Another tab of this browser took the session.
-      resetTable(c);
-      forgetPending(c, fx);
+      resetTable(c, fx);
       fx.push(
         { type: 'toast', text: 'This game continued in another tab.' },
-        { type: 'leftTable' },
         { type: 'forgetTable' },
         { type: 'view', view: 'lobby' },
         { type: 'renderLobby' },

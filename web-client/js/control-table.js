@@ -15,6 +15,7 @@ import { holdFaces, HOLD_MS } from './face-hold.js';
 import { backToLobby } from './control-lobby.js';
 import { endReplay } from './control-replay.js';
 import { requestDailyCompare } from './control-daily.js';
+import { chatLeft } from './control-chat.js';
 
 /** How long a chosen card waits for its answer before it stops looking pending. */
 export const PENDING_MS = 3000;
@@ -45,11 +46,15 @@ export const FINISHED_TEXT = 'Your last game had ended: it is in the high scores
 /** What a message that could not be sent says. */
 export const NOT_CONNECTED = 'Not connected to the server — reconnecting…';
 
-/** No table: its state, the time played and the faces held up go. */
-export function resetTable(c) {
+/** No table any more, however it was left: its state, the time played, the faces held up, the
+ * choices on their way and its chat go, and the table's screen is reset (`leftTable`). */
+export function resetTable(c, fx) {
   c.state = initialState();
   c.playingSince = null;
   c.held = new Map();
+  forgetPending(c, fx);
+  chatLeft(c, fx);
+  fx.push({ type: 'leftTable' });
 }
 
 /** Every choice on its way is forgotten (a new table, a dropped connection). */

@@ -31,7 +31,9 @@
 //                              the daily puzzle's board (controller.daily)
 //   renderReplay               draw the replay view (controller.replay)
 //   renderChat                 draw the chat panels (controller.chat)
-//   clearChatInput {where}     empty the chat input of the table or the lobby after a line went
+//   clearChatInput {where, text}  a line was said: its input ('table' or 'lobby') is emptied if it
+//                              still holds that line (chat-text.js inputHoldsLine)
+//   closeHistory               the history view closes (the chat panel takes its place)
 //   saveMuted {names}          remember the names muted in chat (localStorage)
 //   lobbyGame {game}           show this game's tab in the lobby (as if picked; no pickGame event)
 //   focusRow {record}          focus the Replay button of that game's row in the high scores
@@ -70,7 +72,7 @@ import { SCORES_HANDLERS, initialScores, scoresAnswered, scoresRefused } from '.
 import { REPLAY_HANDLERS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
 import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js';
 import { initialDaily } from './daily.js';
-import { CHAT_HANDLERS, chatLeft, chatReceived, chatRefused, chatSnapshot } from './control-chat.js';
+import { CHAT_HANDLERS, chatReceived, chatRefused, chatSnapshot, chatWelcomed } from './control-chat.js';
 import { initialChat } from './chat.js';
 
 export { PENDING_MS, HINT_MS } from './control-table.js';
@@ -90,6 +92,8 @@ export class Controller {
     this.lobby = initialLobby();
     /** The name sent in this connection's hello (null before the first). */
     this.helloName = null;
+    /** The name the server's welcome says this session has (a resumed one keeps its own), or null. */
+    this.sessionName = null;
     /** A lobby intention waiting for a session under the name typed. */
     this.pendingIntent = null;
     /** Every request whose answer (`replyTo`) is waited on: choices, a join, the lobby, the high
@@ -114,6 +118,8 @@ export class Controller {
     this.daily = initialDaily();
     /** Chat at the table and in the lobby (control-chat.js, chat.js); `muted`: names muted. */
     this.chat = initialChat({ muted });
+    /** A lobby line typed under a new name, waiting for the session under that name. */
+    this.pendingChat = null;
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -140,14 +146,14 @@ export class Controller {
 function received(c, fx, ctx, message) {
   switch (message.type) {
     case 'welcome':
-      return welcomed(c, fx, ctx, message);
+      welcomed(c, fx, ctx, message);
+      return chatWelcomed(c, fx, ctx);
     case 'snapshot':
       snapshot(c, fx, ctx, message);
       return chatSnapshot(c, fx, message);
     case 'diff':
       return diff(c, fx, ctx, message);
     case 'left':
-      chatLeft(c, fx);
       return backToLobby(c, fx, ctx);
     case 'chat':
       return chatReceived(c, fx, message);
@@ -182,7 +188,7 @@ function refused(c, fx, ctx, message) {
     case 'daily':
       return dailyRefused(c, fx, message); // said in the Daily tab
     case 'chat':
-      return chatRefused(c, fx, message); // said by the chat's input
+      return chatRefused(c, fx, message, request); // said under the chat's input
     case 'lobby':
       return lobbyRefused(c, fx);
     case 'choose':

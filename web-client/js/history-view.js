@@ -7,10 +7,12 @@ import { runNodes } from './status-view.js';
 import { byId, part } from './dom.js';
 
 export class HistoryView {
-  /** `onHide()` runs when the view closes at a table (the board is laid out again). */
-  constructor({ controller, onHide }) {
+  /** `onHide()` runs when the view closes at a table (the board is laid out again), `onShow()`
+   * when it opens (the chat panel, which takes the same place, closes). */
+  constructor({ controller, onHide, onShow = () => {} }) {
     this.controller = controller;
     this.onHide = onHide;
+    this.onShow = onShow;
     this.el = byId(['table', 'history-button', 'history-view', 'history-back', 'history-list', 'history-empty']);
     this.showing = false;
     /** What #history-list shows: how many entries, the first one's number, of which table. */
@@ -35,6 +37,7 @@ export class HistoryView {
       this.render();
       el['history-list'].scrollTop = el['history-list'].scrollHeight;
       el['history-back'].focus();
+      this.onShow();
     } else if (table !== null) {
       this.onHide();
       el['history-button'].focus({ preventScroll: true });

@@ -53,7 +53,7 @@ export const SHORTCUTS = Object.freeze([
   { keys: ['1', '…', '9', '0', 'a', '…', 'z'], description: 'Choose the card with that key (the key is shown on the card)' },
   { keys: ['Enter', 'Space'], description: 'Choose the focused card' },
   { keys: ['←', '↑', '→', '↓'], description: 'Move between cards' },
-  { keys: ['Esc'], description: 'Un-choose all my chosen cards (or close this help)' },
+  { keys: ['Esc'], description: 'Un-choose all my chosen cards (or close this help, or the chat)' },
   { keys: ['Backspace'], description: 'Un-choose the card I chose last' },
   { keys: ['r'], description: 'Re-deal (asks first; a vote at a shared table)' },
   { keys: ['h'], description: 'History of matches and mismatches' },

@@ -76,6 +76,7 @@ window.addEventListener('hashchange', () => dispatch({ type: 'route' }));
 
 views.page.showView('lobby');
 views.lobby.render();
+views.chat.render(); // the names muted before, offered to unmute
 connection.start();
 
 /** Hand `event` to the controller with what it needs to know of the page, and carry out the

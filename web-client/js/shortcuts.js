@@ -4,8 +4,13 @@
 // Re-deal and Hint are there to press. The focused card's own keys (Enter, Space, arrows) are
 // board-view.js's; open dialogs keep their own keys (Escape closes them).
 //
+// While the table's chat panel is open (in place of the board) the game's keys are off: Escape
+// closes the panel (from its input too, unless an input method is composing), and a character
+// typed elsewhere in the panel goes to its input; keys typed in any text box are the box's.
+//
 // `page`: {replayShown, tableShown (a table and its screen), dialogs: {help, settings,
-// confirmRedeal, confirmLeave} (open or not), boardLength, showingHistory, canRedeal, canHint}.
+// confirmRedeal, confirmLeave} (open or not), boardLength, showingHistory, showingChat,
+// canRedeal, canHint}.
 // The answer: null (the key is not ours), or {prevent (the browser's own use of the key is
 // stopped), command} where command is one of
 //   {do: 'event', event}     a controller event (replayStep, unchoose, askRedeal, hint)
@@ -14,15 +19,19 @@
 //   {do: 'choose', index}    choose the card in that slot, as a click would
 //   {do: 'closeHistory'}     back from the history view to the board
 //   {do: 'history'}          ask for the history view (the `history` event)
+//   {do: 'closeChat'}        close the table's chat panel
+//   {do: 'focusChat'}        put the keyboard in the chat's input (the key goes on to it)
 //   null                     nothing more
 
 import { keyAction } from './keys.js';
 import { replayKey } from './replay.js';
 
-/** The shortcut for `press` ({key, ctrlKey, metaKey, altKey, repeat, inField}) on `page`. */
+/** The shortcut for `press` ({key, ctrlKey, metaKey, altKey, repeat, inField, composing}) on
+ * `page`. */
 export function shortcut(press, page) {
   const d = page.dialogs;
   const anyDialog = d.help || d.settings || d.confirmRedeal || d.confirmLeave;
+  if (page.tableShown && page.showingChat) return anyDialog ? null : chatPanelKey(press);
   if (page.replayShown && !anyDialog) {
     // The replay's steps: ← → Home End (the slider, when focused, moves itself).
     const how = replayKey(press);
@@ -59,4 +68,14 @@ function tableCommand(action, page) {
     default:
       return null;
   }
+}
+
+/** A key while the table's chat panel is open. */
+function chatPanelKey(press) {
+  if (press.composing || press.ctrlKey || press.metaKey || press.altKey) return null;
+  if (press.key === 'Escape') return { prevent: true, command: { do: 'closeChat' } };
+  if (press.inField) return null;
+  // A character (not a named key like Enter or an arrow): typing, meant for the chat.
+  if ([...press.key].length === 1) return { prevent: false, command: { do: 'focusChat' } };
+  return null;
 }

@@ -49,7 +49,11 @@ export class TableView {
       palette: readPalette(),
     });
     this.zoom = new PinchZoom(el['board-area'], el.board, document.getElementById('zoom-reset'));
-    this.history = new HistoryView({ controller, onHide: () => requestAnimationFrame(() => this.board.layout()) });
+    this.history = new HistoryView({
+      controller,
+      onHide: () => requestAnimationFrame(() => this.board.layout()),
+      onShow: () => dispatch({ type: 'historyShown' }),
+    });
     this.tickTimer = null;
     /** The runs array last drawn, to skip redrawing an unchanged line. */
     this.drawnStatus = null;

@@ -25,6 +25,20 @@ test('in the history view a card key does nothing and Escape goes back to the bo
   assert.deepEqual(shortcut(press('Escape'), at({ showingHistory: true })).command, { do: 'closeHistory' });
 });
 
+test('with the chat panel open the game\'s keys are off: Escape closes it, a character goes to its input', () => {
+  const chat = at({ showingChat: true });
+  assert.deepEqual(shortcut(press('Escape'), chat), { prevent: true, command: { do: 'closeChat' } });
+  assert.deepEqual(shortcut(press('Escape', { inField: true }), chat), { prevent: true, command: { do: 'closeChat' } }, 'from its input too');
+  assert.equal(shortcut(press('Escape', { inField: true, composing: true }), chat), null, 'an input method cancels first');
+  for (const key of ['3', 'a', 'r', 'h', 'i', 'm', '?', 'é']) {
+    assert.equal(shortcut(press(key, { inField: true }), chat), null, `${key} typed in the input is the input's`);
+    assert.deepEqual(shortcut(press(key), chat), { prevent: false, command: { do: 'focusChat' } }, `${key} typed elsewhere in the panel`);
+  }
+  for (const key of ['Backspace', 'Enter', 'ArrowLeft', 'Tab']) assert.equal(shortcut(press(key), chat), null, key);
+  assert.equal(shortcut(press('a', { ctrlKey: true }), chat), null);
+  assert.equal(shortcut(press('Escape'), at({ showingChat: true, dialogs: { ...CLOSED, help: true } })), null, 'a dialog keeps its keys');
+});
+
 test('? opens help anywhere but over another dialog; m toggles sound but not under a dialog', () => {
   const lobby = at({ tableShown: false, boardLength: 0 });
   assert.deepEqual(shortcut(press('?'), lobby), { prevent: true, command: { do: 'help' } });
