@@ -29,7 +29,7 @@
 /// seated player's move decided on its table's shard alone, as the sharded executors decide it
 /// (``LobbyState/choose(_:replyTo:from:ticket:now:)``); a turn-based table's moves
 /// (Concentration) stay with the whole state, as on the server. Tables are opened for Set, Set
-/// Junior, UltraSet, Matchismo, Concentration or a game the server does not deal, with or
+/// Junior, UltraSet, Set-Chain, Matchismo, Concentration or a game the server does not deal, with or
 /// without fuzzed table settings. Half the first bytes also turn the journal on: every entry
 /// goes into a `JournalImage` as the writer would write it, two event kinds take the journal
 /// down or bring it back (a player's move journaled meanwhile is a crash) and stop the server

@@ -49,6 +49,8 @@ class TableState:
         self.version = table["version"]
         self.status = table.get("status", [])
         self.board = [dict(c) for c in table["board"]]
+        # Set-Chain's chain (the previous set, beside the board); None in other games.
+        self.chain = [dict(c) for c in table["chain"]] if "chain" in table else None
         self.deck_count = table["deckCount"]
         self.over = table["over"]
         self.players = {p["seat"]: {"score": p["score"], "matches": p["matches"],
@@ -94,7 +96,7 @@ class TableState:
         """Everything every client at the table must agree on; not `you`, and not the seconds
         left of a countdown or an away seat (a snapshot says how many are left *now*)."""
         players = {seat: {k: v for k, v in p.items() if k != "away"} for seat, p in self.players.items()}
-        return {"id": self.id, "version": self.version, "board": self.board,
+        return {"id": self.id, "version": self.version, "board": self.board, "chain": self.chain,
                 "deckCount": self.deck_count, "over": self.over, "players": players,
                 "phase": self.phase, "code": self.code, "private": self.private,
                 "seats": self.seats, "host": self.host, "spectators": self.spectators,
@@ -151,8 +153,13 @@ class TableState:
             self.board.extend(dict(c) for c in e["cards"])
         elif kind == "deck":
             self.deck_count = e["count"]
+        elif kind == "chain":
+            assert self.chain is not None, "a chain event in a game without a chain"
+            self.chain = [dict(c) for c in e["cards"]]
         elif kind == "redeal":
             self.board = [dict(c) for c in e["board"]]
+            if self.chain is not None:
+                self.chain = []
             self.deck_count = e["deckCount"]
             self.over = False
             self.standings = None

@@ -214,12 +214,13 @@ extension LobbyRun {
     return true
   }
 
-  /// The game field: mostly Set, also its variants (Set Junior, UltraSet), Matchismo and
-  /// Concentration, now and then one the server does not deal.
+  /// The game field: mostly Set, also its variants (Set Junior, UltraSet, Set-Chain),
+  /// Matchismo and Concentration, now and then one the server does not deal.
   mutating func writeGame() {
     switch input.below(16) {
     case 0: field(#""game":"chess""#)
-    case 1...7: field(#""game":"set""#)
+    case 1...6: field(#""game":"set""#)
+    case 7: field(#""game":"setChain""#)
     case 8: field(#""game":"setJunior""#)
     case 9: field(#""game":"ultraSet""#)
     case 10...12: field(#""game":"matchismo""#)

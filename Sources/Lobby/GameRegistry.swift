@@ -12,6 +12,7 @@ public struct GameRegistry: Sendable {
     .adding(ConcentrationGame.self)
     .adding(SetJuniorGame.self)
     .adding(UltraSetGame.self)
+    .adding(SetChainGame.self)
 
   private var games: [String: any GameDefinition.Type] = [:]
 

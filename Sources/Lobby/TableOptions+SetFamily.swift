@@ -1,7 +1,7 @@
 import Model
 import Protocol
 
-/// The settings Set and its variants (Set Junior, UltraSet) share: the scoring chosen (`classic`
+/// The settings Set and its variants (Set Junior, UltraSet, Set-Chain) share: the scoring chosen (`classic`
 /// with others and `course` alone unless the table says, or `custom` constants), a board size
 /// from the game's list, the game's match size and nothing else.
 extension TableOptions {

@@ -49,6 +49,16 @@ extension TableState {
     case .alreadyChosen(let id):
       ProtocolError(
         .alreadyChosen, "Card \(id) is already turned up; choose another.", replyTo: replyTo)
+    case .secondChainCard(let id):
+      ProtocolError(
+        .chainRule,
+        "A chain set takes one card of the chain: let go of the one you chose to take card \(id).",
+        replyTo: replyTo)
+    case .chainCardNeeded(let id):
+      ProtocolError(
+        .chainRule,
+        "A chain set takes one card of the chain and two of the board: choose a card of the chain"
+          + " before card \(id).", replyTo: replyTo)
     }
   }
 }

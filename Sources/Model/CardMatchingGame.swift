@@ -24,6 +24,10 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
   public private(set) var isOver = false
   /// The seat whose turn it is, in a turn-based game (nil otherwise).
   public private(set) var turn: Int?
+  /// The previous match, shown beside the board, when matches chain (``MatchableCard/chainsMatches``):
+  /// its cards are chosen by id like the board's and the next match takes exactly one of them.
+  /// Empty before the first match of a deal, and always in other games.
+  public internal(set) var chain: [Card] = []
 
   /// The seed the current deal was shuffled from. Secret: it gives away the deck's order, so it
   /// is for the table's record only and never goes on the wire.
@@ -68,9 +72,10 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     matchedOnBoard.isEmpty ? board : board.filter { !matchedOnBoard.contains($0.id) }
   }
 
-  /// Whether the playable cards hold a match.
+  /// Whether a match can be claimed: among the playable cards, or, once a chain is showing,
+  /// one card of the chain with the rest from the board (``hasChainMatch``).
   public var boardHasMatch: Bool {
-    Card.containsMatch(in: playableCards, size: settings.matchSize)
+    isChained ? hasChainMatch : Card.containsMatch(in: playableCards, size: settings.matchSize)
   }
 
   /// Total points of every seat.
@@ -140,7 +145,7 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     let id = card.id
     guard !isOver else { throw .gameOver }
     if let turn, turn != seat { throw .notYourTurn(seat) }
-    guard board.contains(card) else { throw .cardNotOnTable(handle) }
+    guard board.contains(card) || chain.contains(card) else { throw .cardNotOnTable(handle) }
     guard !matchedOnBoard.contains(id) else { throw .cardAlreadyMatched(handle) }
 
     if let index = players[seat].selection.firstIndex(of: id) {
@@ -150,6 +155,7 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
       return [.deselected(seat: seat, card: card)] + turnDown([card])
     }
 
+    if let refusal = chainRefusal(adding: card, to: players[seat].selection) { throw refusal }
     var events: [GameEvent<Card>] = [.selected(seat: seat, card: card)]
     players[seat].selection.append(id)
     if settings.faceDown {
@@ -171,7 +177,10 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
       players[seat].selection = []
       events.append(.matched(seat: seat, cards: chosen, points: points))
       events.append(.scored(seat: seat, score: players[seat].score))
-      events += dropFromOtherSelections(chosen, except: seat)
+      // The chain's other cards leave play with the match: no selection keeps them.
+      let unchained = chain.filter { !chosen.contains($0) }
+      events += dropFromOtherSelections(chosen + unchained, except: seat)
+      events += advanceChain(to: chosen)
       events += retire(chosen)
       events += dealWhileNoMatch()
       if !boardHasMatch && (deck.isEmpty || !settings.dealsMoreWhenNoMatch) {
@@ -264,54 +273,11 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
     generator.shuffle(&deck)
     board = draw(settings.boardSize)
     matchedOnBoard = []
+    chain = []
     players = Array(repeating: PlayerState(), count: settings.seats)
     isOver = false
     turn = settings.turnBased ? 0 : nil
     _ = dealWhileNoMatch()
     if !boardHasMatch && (deck.isEmpty || !settings.dealsMoreWhenNoMatch) { isOver = true }
-  }
-}
-
-/// A whole game as data: enough to rebuild it exactly. It may start at the game's first deal
-/// (and list every re-deal) or at its latest deal (seeded with ``CardMatchingGame/dealSeed``).
-public struct GameRecord: Hashable, Sendable, Codable {
-  /// The rules.
-  public var settings: GameSettings
-  /// The deal seed (secret while the game is live).
-  public var seed: UInt64
-  /// Every accepted move, in the order applied.
-  public var moves: [Move]
-
-  /// Creates a record.
-  public init(settings: GameSettings, seed: UInt64, moves: [Move] = []) {
-    self.settings = settings
-    self.seed = seed
-    self.moves = moves
-  }
-}
-
-/// A move in a record that the game refused: the record is not a real game.
-public struct ReplayError: Error, Hashable, Sendable {
-  /// Position of the refused move in the record.
-  public let index: Int
-  /// Why it was refused.
-  public let rejection: MoveRejection
-}
-
-extension CardMatchingGame {
-  /// Rebuilds the game that `record` describes, with every event in order.
-  public static func replay(_ record: GameRecord) throws(ReplayError) -> (
-    game: CardMatchingGame, events: [GameEvent<Card>]
-  ) {
-    var game = CardMatchingGame(settings: record.settings, seed: record.seed)
-    var events: [GameEvent<Card>] = []
-    for (index, move) in record.moves.enumerated() {
-      do {
-        events += try game.apply(move)
-      } catch {
-        throw ReplayError(index: index, rejection: error)
-      }
-    }
-    return (game, events)
   }
 }

@@ -1,6 +1,8 @@
 /// A look back at a game played to its end: for each match, who made it, when, and how long it
 /// had been there to be found; the matches that were on the board and nobody took, and for how
-/// long; each seat's reaction times. Made by playing the game's moves again.
+/// long; each seat's reaction times. Made by playing the game's moves again. In a chained game
+/// (Set-Chain) a match is there only while it may be claimed: one card of the chain with the
+/// rest from the board (``CardMatchingGame/claimableMatches``); a new chain ends the old one's.
 ///
 /// "There to be found" needs the board to be seen: for a game dealt face up (Set) a match is
 /// there from the moment its last card arrived on the board. On a face-down board nothing can
@@ -86,7 +88,7 @@ public struct GameLookBack: Hashable, Sendable {
           let since = lookBack.boardSeen ? there[ids] ?? lastFound : lastFound
           lookBack.found.append(Found(seat: seat, cards: ids, at: at, seconds: max(0, at - since)))
           lastFound = at
-        case .replaced, .removed, .dealt, .redealt:
+        case .replaced, .removed, .dealt, .redealt, .chained:
           boardChanged = true
         default:
           break
@@ -106,15 +108,9 @@ public struct GameLookBack: Hashable, Sendable {
     return lookBack
   }
 
-  /// Every match among the board's playable cards, as sorted card ids.
+  /// Every match a player could claim, as sorted card ids: among the board's playable cards,
+  /// or, in a chained game (Set-Chain) once a chain is showing, the chain matches only.
   static func matches<Card: MatchableCard>(on game: CardMatchingGame<Card>) -> Set<[Int]> {
-    let cards = game.playableCards
-    var found: Set<[Int]> = []
-    forEachCombination(of: cards.count, choose: game.settings.matchSize) { indices in
-      let chosen = indices.map { cards[$0] }
-      if Card.matchScore(chosen) > 0 { found.insert(chosen.map(\.id).sorted()) }
-      return true
-    }
-    return found
+    Set(game.claimableMatches.map { $0.map(\.id).sorted() })
   }
 }

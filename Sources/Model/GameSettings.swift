@@ -112,6 +112,13 @@ public struct GameSettings: Hashable, Sendable, Codable {
     return settings
   }
 
+  /// Set-Chain: Set's 81 cards, board and scoring; each set after the first takes one card of
+  /// the one before (the chain: ``SetChainCard``), and 3 more cards come while the board holds
+  /// no set the chain allows.
+  public static func setChain(seats: Int = 1, scoring: Scoring = .course) -> GameSettings {
+    set(seats: seats, scoring: scoring)
+  }
+
   /// Matchismo: 24 playing cards dealt face down, 2-card (or 3-card) matches that stay on the
   /// board, the course's scoring.
   public static func matchismo(matchSize: Int = 2, seats: Int = 1, boardSize: Int = 24)

@@ -25,9 +25,16 @@ public protocol MatchableCard: Hashable, Sendable {
   /// Why `settings` cannot make a game of this card type, or nil when they can. The default
   /// checks them against the full deck.
   static func problem(with settings: GameSettings) -> String?
+
+  /// Whether matches chain (Set-Chain): after the first match, every match is one card of the
+  /// previous match (``CardMatchingGame/chain``, out of the board) and the rest from the board,
+  /// and it becomes the next chain. False by default: any match on the board counts.
+  static var chainsMatches: Bool { get }
 }
 
 extension MatchableCard {
+  public static var chainsMatches: Bool { false }
+
   public static func deck(for settings: GameSettings, using generator: inout SeededGenerator)
     -> [Self]
   {

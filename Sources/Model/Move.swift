@@ -41,6 +41,12 @@ public enum MoveRejection: Error, Hashable, Sendable {
   case notTurnBased
   /// In a turn-based game, the card is already turned up by this seat (it cannot be taken back).
   case alreadyChosen(Int)
+  /// A chained game (Set-Chain): the card is of the chain, and the seat's selection already
+  /// holds a card of the chain (a chain match takes exactly one).
+  case secondChainCard(Int)
+  /// A chained game (Set-Chain): the card is of the board, and the seat's selection already
+  /// holds all the board cards a chain match takes, but no card of the chain.
+  case chainCardNeeded(Int)
 }
 
 /// One row of the final standings.
@@ -126,4 +132,7 @@ public enum GameEvent<Card: MatchableCard>: Hashable, Sendable {
   case turnedDown([Card])
   /// It is now this seat's turn (turn-based games).
   case turn(seat: Int)
+  /// The chain is now these cards: the match just made (chained games only; a re-deal empties
+  /// the chain without this event).
+  case chained([Card])
 }

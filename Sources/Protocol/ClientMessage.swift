@@ -87,7 +87,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case unknownTable, tableFull, alreadyStarted, notPlaying, spectator, notHost, spectatorLimit
   case tooManyTables, serverFull, tooManyGuesses
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
-  case tooFast, alreadyPlayed
+  case tooFast, alreadyPlayed, chainRule
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

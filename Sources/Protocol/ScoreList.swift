@@ -5,7 +5,7 @@ import Model
 /// (``GameSettings/Scoring``, or `custom`) and, for a game played on one board to the end
 /// (matched cards stay: Matchismo, Concentration), how many cards were dealt and how many make
 /// a match, since the points there grow with the board. The board size of Set and its variants
-/// (Set Junior, UltraSet: matched cards replaced) does not enter: the whole deck is played
+/// (Set Junior, UltraSet, Set-Chain: matched cards replaced) does not enter: the whole deck is played
 /// whatever the board shows. Lists are per game (``ScoresQuery/game``).
 ///
 /// Its id is what `scores` takes and answers as `list`: `solo.course`, `multiplayer.classic`,
@@ -17,7 +17,7 @@ public struct ScoreList: Hashable, Sendable, Comparable {
   /// `classic`, `course` or `custom` (constants of its own: Concentration's).
   public var scoring: String
   /// The cards dealt, for a game played on one board; nil for Set's kind of game (Set, Set
-  /// Junior, UltraSet).
+  /// Junior, UltraSet, Set-Chain).
   public var cards: Int?
   /// How many cards make a match, with ``cards``.
   public var matchSize: Int?

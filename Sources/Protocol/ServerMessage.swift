@@ -79,6 +79,10 @@ public enum ServerMessage {
       ("settings", settings(game.settings, selectionsHidden: meta?.selectionsHidden == true)),
       ("board", .array(board)),
     ]
+    // A chained game (Set-Chain) shows its chain beside the board, empty until the first match.
+    if Card.chainsMatches {
+      table.append(("chain", .array(dealt ? game.chain.map(\.wireObject) : [])))
+    }
     if dealt && !game.matchedOnBoard.isEmpty {
       let matched = game.board.filter { game.matchedOnBoard.contains($0.id) }
       table.append(("matched", .array(matched.map { naming.handle($0) }.sorted().map { .int($0) })))
@@ -216,6 +220,8 @@ public enum ServerMessage {
       return .object([("kind", "hide"), ("cards", ids(cards))])
     case .turn(let seat):
       return .object([("kind", "turn"), ("seat", .int(seat))])
+    case .chained(let cards):
+      return .object([("kind", "chain"), ("cards", .array(cards.map(\.wireObject)))])
     }
   }
 
@@ -315,6 +321,9 @@ public enum ServerMessage {
     case .turn(let seat):
       out.raw(#"{"kind":"turn","seat":"#)
       out.int(seat)
+    case .chained(let cards):
+      out.raw(#"{"kind":"chain","cards":"#)
+      arriving(cards, firstSlot: 0)
     }
     out.byte(UInt8(ascii: "}"))
   }

@@ -66,7 +66,8 @@ public enum StatusLine {
         sentences.append([.text("New deal. ")] + newGame(Card.self))
       case .ended(let standings):
         sentences.append(gameOver(standings, names: names))
-      case .deselected, .scored, .replaced, .removed, .deckCount, .turnedUp, .turnedDown:
+      case .deselected, .scored, .replaced, .removed, .deckCount, .turnedUp, .turnedDown,
+        .chained:
         break
       }
     }

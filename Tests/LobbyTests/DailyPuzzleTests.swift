@@ -66,6 +66,13 @@ import Testing
     var other = try Self.lobby(today: "2026-11-27")
     let ultra = try Self.daily(&other, Self.ada, "Ada", game: "ultraSet")
     #expect(ultra["type"] == "snapshot" && ultra["table"]?["board"] != ada["table"]?["board"])
+    // Set-Chain's puzzle: the same for everyone that day, its chain empty at the start.
+    let chain = try Self.daily(&other, Self.bob, "Bob", game: "setChain")
+    var again = try Self.lobby(today: "2026-11-27", seed: 99)
+    let chainAgain = try Self.daily(&again, Self.ada, "Cy", game: "setChain")
+    #expect(chain["table"]?["game"] == "setChain" && chain["table"]?["chain"] == .array([]))
+    #expect(chain["table"]?["board"] == chainAgain["table"]?["board"])
+    #expect(chain["table"]?["board"] != ada["table"]?["board"])
   }
 
   @Test func oneAttemptEachAndItsDealIsNeverDealtAgain() throws {

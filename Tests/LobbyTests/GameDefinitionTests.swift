@@ -7,13 +7,15 @@ import Testing
 
 /// A game is one ``GameDefinition`` and one registration: ``TwinsGame``, defined only in the
 /// tests, is dealt, played, journaled, restored and replayed through the same code as the
-/// five games served; a game the server does not deal stops a restore with an error.
+/// six games served; a game the server does not deal stops a restore with an error.
 @Suite struct GameDefinitionTests {
   let c = (1...3).map { ConnectionID(UInt64($0)) }
 
-  @Test func theStandardRegistryServesTheFiveGames() {
+  @Test func theStandardRegistryServesTheSixGames() {
     #expect(
-      GameRegistry.standard.names == ["set", "matchismo", "concentration", "setJunior", "ultraSet"])
+      GameRegistry.standard.names == [
+        "set", "matchismo", "concentration", "setJunior", "ultraSet", "setChain",
+      ])
     #expect(GameCatalog.games == GameRegistry.standard.names)
     #expect(GameRegistry.standard.game(named: "set") == SetGame.self)
     #expect(GameRegistry.standard.game(named: "twins") == nil)

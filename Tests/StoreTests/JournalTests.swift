@@ -131,7 +131,7 @@ import Testing
   /// Random play at a table of each game for two, a crash at a random moment (whatever was
   /// written is all there is), a new lobby from the journal: the game is the same, the version
   /// goes on, both players resume with their tokens and play on.
-  @Test(arguments: ["set", "matchismo", "concentration", "setJunior", "ultraSet"])
+  @Test(arguments: ["set", "matchismo", "concentration", "setJunior", "ultraSet", "setChain"])
   func aRestartedLobbyPlaysOnWhereTheOldOneStopped(_ game: String) throws {
     let old = Journaled()
     let adaToken = try #require(

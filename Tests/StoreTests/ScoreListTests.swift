@@ -70,7 +70,7 @@ import Testing
         == "multiplayer.custom.16x2")
   }
 
-  /// Set Junior and UltraSet are Set's kind of game (matched cards replaced): their lists have
+  /// Set Junior, UltraSet and Set-Chain are Set's kind of game (matched cards replaced): their lists have
   /// no board, and they are their own game's lists, never Set's.
   @Test func setsVariantsHaveListsOfTheirOwn() {
     #expect(ScoreList(settings: .setJunior(seats: 1), players: 1).id == "solo.course")
@@ -81,11 +81,18 @@ import Testing
       Self.games + [
         Self.game(.setJunior(), score: 70, endedAt: 1700, game: "setJunior"),
         Self.game(.ultraSet(), score: 150, endedAt: 1800, game: "ultraSet"),
+        Self.game(.setChain(), score: 90, endedAt: 1900, game: "setChain"),
       ]
     let junior = ScoresPage.select(ScoresQuery(game: "setJunior"), from: kept)
     #expect(junior.list == Self.soloCourse)
     #expect(junior.lists == [Self.soloCourse: 1])
     #expect(junior.games.map(\.game) == ["setJunior"])
+    // Set-Chain's settings are Set's: its games are in its own lists all the same.
+    #expect(ScoreList(settings: .setChain(seats: 1), players: 1).id == "solo.course")
+    let chain = ScoresPage.select(ScoresQuery(game: "setChain"), from: kept)
+    #expect(chain.list == Self.soloCourse)
+    #expect(chain.lists == [Self.soloCourse: 1])
+    #expect(chain.games.map(\.game) == ["setChain"])
     let set = ScoresPage.select(ScoresQuery(game: "set", list: Self.soloCourse), from: kept)
     #expect(set.total == 2)
     #expect(set.games.allSatisfy { $0.game == "set" })

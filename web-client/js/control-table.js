@@ -9,7 +9,8 @@ import { initialLobby } from './lobby-state.js';
 import { tableHash } from './route.js';
 import { leaveNeedsConfirmation } from './seats.js';
 import { lostRaceText } from './feedback.js';
-import { findSets, findUltraSet, isValidCard } from './set-cards.js';
+import { findUltraSet, isValidCard } from './set-cards.js';
+import { chainChoiceProblem, takeableSets } from './chain.js';
 import { soundForError, soundForEvents } from './sounds.js';
 import { holdFaces, HOLD_MS } from './face-hold.js';
 import { backToLobby } from './control-lobby.js';
@@ -73,6 +74,12 @@ function settleChoice(c, fx, replyTo, seat) {
  * pending only once the message is on its way. */
 function choose(c, fx, ctx, card) {
   if (!mayChoose(c.state)) return;
+  // Set-Chain: a choice the chain rule refuses is not sent; the player is told why.
+  const problem = chainChoiceProblem(c.state.table, mySelection(c.state), card);
+  if (problem !== null) {
+    fx.push({ type: 'toast', text: problem });
+    return;
+  }
   const id = c.nextId();
   if (!c.send(fx, ctx, messages.choose(id, card))) return;
   c.requests.add(id, 'choose', { card });
@@ -269,19 +276,20 @@ export const TABLE_HANDLERS = {
     fx.push({ type: 'toast', text: NOT_CONNECTED });
   },
 
-  /** Solo Set (and Set Junior, UltraSet): show one card of a match, then two on the same board
-   * (the rest is the player's). */
+  /** Solo Set (and Set Junior, UltraSet, Set-Chain): show one card of a match, then two on the
+   * same board (the rest is the player's). Set-Chain's hint is a chain set, its chain card first. */
   hint(c, event, fx) {
     const table = c.state.table;
     if (table === null) return;
     const cards = table.board.filter(isValidCard);
     const ultra = table.game === 'ultraSet' ? findUltraSet(cards) : null;
-    const sets = table.game === 'ultraSet' ? (ultra === null ? [] : [ultra]) : findSets(cards);
+    const sets = table.game === 'ultraSet' ? (ultra === null ? [] : [ultra]) : takeableSets(table);
     if (sets.length === 0) {
-      fx.push({ type: 'toast', text: table.game === 'ultraSet' ? 'No UltraSet on this board.' : 'No set on this board.' });
+      const none = { ultraSet: 'No UltraSet on this board.', setChain: 'No chain set on this board.' };
+      fx.push({ type: 'toast', text: none[table.game] ?? 'No set on this board.' });
       return;
     }
-    const key = table.board.map((card) => card.id).join(',');
+    const key = [...(table.chain ?? []), ...table.board].map((card) => card.id).join(',');
     c.hint = { key, shown: c.hint.key === key ? Math.min(2, c.hint.shown + 1) : 1 };
     fx.push({ type: 'flash', cards: sets[0].slice(0, c.hint.shown).map((card) => card.id), kind: 'hint', ms: HINT_MS });
     fx.push({ type: 'toast', text: HINT_TEXT[c.hint.shown] });

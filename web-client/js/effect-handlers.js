@@ -43,9 +43,18 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     timer: (e) => timers.start(e.name, e.ms, e.id),
     cancelTimer: (e) => timers.cancel(e.name),
     sound: (e) => sounds.play(e.name),
-    flash: (e) => table.board.flash(e.cards, e.kind, e.ms),
-    markPending: (e) => table.board.markPending(e.card),
-    clearPending: () => table.board.clearPending(),
+    flash: (e) => {
+      table.board.flash(e.cards, e.kind, e.ms);
+      table.chain.flash(e.cards, e.kind, e.ms);
+    },
+    markPending: (e) => {
+      table.board.markPending(e.card);
+      table.chain.markPending(e.card);
+    },
+    clearPending: () => {
+      table.board.clearPending();
+      table.chain.clearPending();
+    },
     measureMatches: (e) => table.measureMatches(e.table, e.matches),
     showMatches: () => table.showMatches(),
     tableChanged: () => table.tableChanged(),

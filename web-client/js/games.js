@@ -1,5 +1,6 @@
-// What differs between the games on the client, as data. Pure. Set Junior and UltraSet are
-// played with Set's cards (Junior's all solid), drawn by Set's renderer.
+// What differs between the games on the client, as data. Pure. Set Junior, UltraSet and
+// Set-Chain are played with Set's cards (Junior's all solid), drawn by Set's renderer. Set-Chain
+// (`chain: true`) shows the chain, the previous set, beside the board (chain-view.js).
 
 /** The games, with the words the table view uses for them. */
 export const GAMES = Object.freeze({
@@ -14,6 +15,10 @@ export const GAMES = Object.freeze({
   ultraSet: {
     title: 'UltraSet', match: ['UltraSet', 'UltraSets'], step: 3, base: 12, hint: true,
     lede: 'Find four cards that make two pairs needing the same third card to be a set (that card need not be on the table). Race others to it, or play alone.',
+  },
+  setChain: {
+    title: 'Set-Chain', match: ['set', 'sets'], step: 3, base: 12, hint: true, chain: true,
+    lede: 'Set, chained: the first set is any set; after it, every set takes exactly one card of the set before (the chain, shown above the board) and two cards of the table, and becomes the next chain.',
   },
   matchismo: {
     title: 'Matchismo', match: ['match', 'matches'], step: 0, base: 24, hint: false,

@@ -7,6 +7,7 @@ import { replayChat, replayView } from './replay.js';
 import { boardShape } from './games.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
+import { ChainView } from './chain-view.js';
 import { readPalette } from './card-view.js';
 import { renderReplayScoreboard } from './scoreboard-view.js';
 import { byId, part } from './dom.js';
@@ -20,10 +21,14 @@ export class ReplayView {
     this.dispatch = dispatch;
     this.el = byId([
       'replay', 'replay-title', 'replay-meta', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
-      'replay-status', 'replay-board-area', 'replay-board', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
+      'replay-status', 'replay-board-area', 'replay-board', 'replay-chain-area', 'replay-chain', 'replay-chain-empty', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
       'replay-last', 'replay-step', 'replay-time', 'replay-look-back', 'replay-look-back-body', 'replay-chat', 'replay-chat-lines',
     ]);
     this.board = new BoardView(this.el['replay-board'], this.el['replay-board-area'], { palette: readPalette(), readOnly: true });
+    // Set-Chain's chain at this step, shown like the table's (nothing can be chosen).
+    this.chain = new ChainView(this.el['replay-chain-area'], this.el['replay-chain'], this.el['replay-chain-empty'], {
+      palette: this.board.palette,
+    });
     /** The runs last drawn in the replay's status line. */
     this.drawnStatus = null;
     this.wire();
@@ -74,6 +79,7 @@ export class ReplayView {
     // A step button that has just been disabled (the first or last move) hands the keyboard to the slider.
     if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
     if (!view.ready) {
+      el['replay-chain-area'].hidden = true;
       el['replay-look-back'].hidden = true;
       el['replay-chat'].hidden = true;
       return;
@@ -98,6 +104,7 @@ export class ReplayView {
     const table = view.table;
     this.board.setShape(boardShape(table.game, table.settings, table.board.length));
     this.board.render(table.board, [], { disabled: true, selectedBy: selectionsByCard(table), mySeat: null });
+    this.chain.render(table.chain ?? null, [], { disabled: true });
     if (table.status !== this.drawnStatus) {
       this.drawnStatus = table.status;
       renderStatus(el['replay-status'], table.status);

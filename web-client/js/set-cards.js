@@ -101,6 +101,23 @@ export function findUltraSet(cards) {
   return null;
 }
 
+/** Every chain set (Set-Chain): one card of `chain` and two of `board` that make a set, each as
+ * [chain card, board card, board card] with the board cards in board order; chain cards in
+ * chain order, then by the position of the first board card. */
+export function findChainSets(chain, board) {
+  const position = new Map();
+  board.forEach((card, i) => position.set(cardId(card), i));
+  const sets = [];
+  for (const anchor of chain) {
+    for (let i = 0; i < board.length; i += 1) {
+      if (cardId(board[i]) === cardId(anchor)) continue;
+      const k = position.get(thirdCard(anchor, board[i]).id);
+      if (k !== undefined && k > i) sets.push([anchor, board[i], board[k]]);
+    }
+  }
+  return sets;
+}
+
 export function findSets(cards) {
   const position = new Map();
   cards.forEach((card, i) => position.set(cardId(card), i));

@@ -60,9 +60,15 @@ const EVENT_HANDLERS = {
   deck(table, e) {
     table.deckCount = requireInteger(e.count, 'count');
   },
+  chain(table, e) {
+    // Set-Chain: the set just taken is the chain now; the old chain's cards are gone.
+    table.chain = requireArray(e.cards, 'cards').map(copyCard);
+  },
   redeal(table, e) {
     table.board = requireArray(e.board, 'board').map(copyCard);
     table.deckCount = requireInteger(e.deckCount, 'deckCount');
+    // A new deal's chain is empty until its first set (Set-Chain; other games have none).
+    if (Array.isArray(table.chain)) table.chain = [];
     for (const p of table.players) {
       p.selection = [];
       p.score = 0;

@@ -42,8 +42,10 @@ export function settingsForm(game, seats = 1) {
           : {}),
       };
     default: {
-      // Set and its variants: Set Junior's 27 cards lie 9 at a time, UltraSet's 12.
-      const sizes = { setJunior: [[6, 9, 12], 9], ultraSet: [[9, 12, 15, 18], 12] }[game] ?? [[12, 15, 18], 12];
+      // Set and its variants: Set Junior's 27 cards lie 9 at a time, UltraSet's and Set-Chain's 12.
+      const sizes =
+        { setJunior: [[6, 9, 12], 9], ultraSet: [[9, 12, 15, 18], 12], setChain: [[9, 12, 15, 18], 12] }[game] ??
+        [[12, 15, 18], 12];
       const point = game === 'ultraSet' ? 'an UltraSet' : 'a set';
       return {
         scoring: {

@@ -4,7 +4,7 @@
 //
 // State shape:
 //   { table: null | Table, awaitingSnapshot: boolean }
-//   Table = { id, game, version, you, over, deckCount, settings, board: [Card],
+//   Table = { id, game, version, you, over, deckCount, settings, board: [Card], chain: null | [Card],
 //             players: [Player], status: [Run], standings: null | [{seat, name, score, matches, rank}],
 //             phase, code, private, seats, host, spectators,
 //             countdown, countdownUntil, vote, turn }
@@ -15,6 +15,9 @@
 //   `match` event, client-side), daily (the daily puzzle's day, or null) and dailyCompare (how
 //   that puzzle went against everyone's that day, once asked for at its end: look-back.js).
 //   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
+// Set-Chain: `chain` is the previous set, beside the board (its cards are chosen by id like the
+// board's); `[]` before a deal's first set; a `chain` event replaces it, `redeal` empties it.
+// Other games have no chain (null).
 // Face-down games (Matchismo, Concentration): a board entry's `id` is its slot handle; `flip`
 // replaces the entry with the same id, `hide` turns entries back down, `turn` says whose turn it
 // is (Concentration; `turn` is null otherwise) and players carry `flips`.
@@ -69,6 +72,7 @@ export function applySnapshot(table, now = Date.now()) {
       deckCount: Number.isInteger(table.deckCount) ? table.deckCount : 0,
       settings: { ...(table.settings ?? {}) },
       board: table.board.map(copyCard),
+      chain: Array.isArray(table.chain) ? table.chain.map(copyCard) : null,
       players,
       status: Array.isArray(table.status) ? table.status.map((run) => ({ ...run })) : [],
       standings: over ? standingsFrom(table.standings, players) : null,

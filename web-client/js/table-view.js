@@ -14,6 +14,7 @@ import { clockModel, tableModel, takesKeyboard } from './table-model.js';
 import { renderAway, renderScoreboard } from './scoreboard-view.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
+import { ChainView } from './chain-view.js';
 import { HistoryView } from './history-view.js';
 import { PinchZoom } from './pinch.js';
 import { readPalette } from './card-view.js';
@@ -32,7 +33,7 @@ export class TableView {
     this.el = byId([
       'table', 'phase', 'invite', 'table-code', 'share-link', 'spectators', 'spectating', 'scoreboard', 'stat-score',
       'stat-matches', 'stat-matches-label', 'score', 'matches', 'deck', 'stat-deck', 'stat-flips', 'flips', 'vote', 'start',
-      'status', 'board', 'board-area', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
+      'status', 'board', 'board-area', 'chain-area', 'chain', 'chain-empty', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
       'countdown', 'hint', 'redeal', 'gameover', 'gameover-time', 'gameover-vote', 'standings', 'play-again',
       'look-back', 'look-back-body',
       'table-settings-text', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'leave', 'back-to-lobby',
@@ -47,6 +48,10 @@ export class TableView {
     this.board = new BoardView(el.board, el['board-area'], {
       onChoose: (card) => dispatch({ type: 'choose', card }),
       palette: readPalette(),
+    });
+    this.chain = new ChainView(el['chain-area'], el.chain, el['chain-empty'], {
+      onChoose: (card) => dispatch({ type: 'choose', card }),
+      palette: this.board.palette,
     });
     this.zoom = new PinchZoom(el['board-area'], el.board, document.getElementById('zoom-reset'));
     this.history = new HistoryView({
@@ -80,6 +85,7 @@ export class TableView {
       selectedBy: selectionsByCard(table),
       mySeat: table.you,
     });
+    this.chain.render(table.chain ?? null, mySelection(state), { disabled: m.boardDisabled });
     el.score.textContent = m.score;
     el.matches.textContent = m.matches;
     el.deck.textContent = m.deck;

@@ -22,7 +22,7 @@ test('words for matches', () => {
 });
 
 test('the lobby offers the games, Set\'s variants beside it, each with a title and a one-line rule', () => {
-  assert.deepEqual(GAME_IDS, ['set', 'setJunior', 'ultraSet', 'matchismo', 'concentration']);
+  assert.deepEqual(GAME_IDS, ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration']);
   assert.equal(gameInfo('ultraSet').title, 'UltraSet');
   assert.equal(gameInfo('setJunior').base, 9);
   for (const id of GAME_IDS) {

@@ -43,6 +43,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
   var settings: JSONValue
   /// Card objects in display order.
   var board: [JSONValue]
+  /// A chained game's chain (Set-Chain: the previous set, beside the board); nil in others.
+  var chain: [JSONValue]?
   /// Occupied seats only.
   var players: [Int: Player]
   var status: JSONValue
@@ -61,7 +63,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
     (a.tableID, a.version, a.you, a.phase) == (b.tableID, b.version, b.you, b.phase)
       && (a.code, a.isPrivate, a.seatCount, a.host) == (b.code, b.isPrivate, b.seatCount, b.host)
       && (a.spectators, a.over, a.deckCount) == (b.spectators, b.over, b.deckCount)
-      && a.settings == b.settings && a.board == b.board && a.players == b.players
+      && a.settings == b.settings && a.board == b.board && a.chain == b.chain
+      && a.players == b.players
       && a.status == b.status && a.standings == b.standings && a.history == b.history
       && a.matched == b.matched && a.turn == b.turn
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
@@ -85,6 +88,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
     deckCount = try #require(table["deckCount"]?.intValue)
     settings = try #require(table["settings"])
     board = try #require(table["board"]?.elements)
+    chain = table["chain"]?.elements
     players = [:]
     for player in try #require(table["players"]?.elements) {
       let seat = try #require(player["seat"]?.intValue)
@@ -175,8 +179,12 @@ struct TableClientView: Equatable, CustomStringConvertible {
       #expect(event["reason"] == "noMatch")
     case "deck":
       deckCount = try int(event, "count")
+    case "chain":
+      try #require(chain != nil, "a chain event in a game without a chain")
+      chain = try #require(event["cards"]?.elements)
     case "redeal":
       board = try #require(event["board"]?.elements)
+      if chain != nil { chain = [] }
       deckCount = try int(event, "deckCount")
       for seat in players.keys {
         players[seat]?.selection = []
@@ -275,7 +283,10 @@ struct TableClientView: Equatable, CustomStringConvertible {
   }
 
   var description: String {
-    let cards = board.map { $0["id"]?.text ?? "?" }.joined(separator: " ")
+    var cards = board.map { $0["id"]?.text ?? "?" }.joined(separator: " ")
+    if let chain {
+      cards += " chain: " + chain.map { $0["id"]?.text ?? "?" }.joined(separator: " ")
+    }
     let seats = players.keys.sorted().map { "\($0):\(players[$0]!)" }.joined(separator: " ")
     return "v\(version) \(phase) host:\(host.map(String.init) ?? "-") spectators:\(spectators)"
       + " over:\(over) deck:\(deckCount) board:[\(cards)] players:[\(seats)]"
