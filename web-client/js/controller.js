@@ -3,7 +3,8 @@
 // controller events and carries out the effects it returns, in order (effects.js), and node
 // --test drives it directly (web-client/tests/control-*.test.js). The decisions live by concern:
 // control-session.js (hello, welcome, the lobby's intentions), control-lobby.js (the list of
-// tables), control-table.js (the table, choices), control-scores.js and control-replay.js; this
+// tables), control-table.js (the table, choices), control-scores.js, control-replay.js and
+// control-ratings.js (ratings beside names, "Your rating"); this
 // file holds the state they share and routes events, answers and refusals to them.
 //
 // Every event carries its context, filled in by main.js:
@@ -27,8 +28,9 @@
 //   focus {target}             focus an element by id
 //   view {view}                show 'lobby', 'table' or 'replay'
 //   render, renderLobby        draw the table (with the faces in `held`), the lobby list
-//   renderScores               draw the lobby's tabs: the high scores (controller.scores) and
-//                              the daily puzzle's board (controller.daily)
+//   renderScores               draw the lobby's tabs: the high scores (controller.scores, with
+//                              "Your rating": controller.myRating) and the daily puzzle's board
+//                              (controller.daily)
 //   renderReplay               draw the replay view (controller.replay)
 //   renderChat                 draw the chat panels (controller.chat)
 //   clearChatInput {where}     empty the chat input of the table or the lobby after a line went
@@ -72,6 +74,8 @@ import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js'
 import { initialDaily } from './daily.js';
 import { CHAT_HANDLERS, chatLeft, chatReceived, chatRefused, chatSnapshot } from './control-chat.js';
 import { initialChat } from './chat.js';
+import { ratingsAfterSnapshot, ratingsAnswered, ratingsRefused, seatRatingsReceived } from './control-ratings.js';
+import { initialMyRating } from './rating-history.js';
 
 export { PENDING_MS, HINT_MS } from './control-table.js';
 export { RESUME_WAIT_MS } from './control-session.js';
@@ -114,6 +118,8 @@ export class Controller {
     this.daily = initialDaily();
     /** Chat at the table and in the lobby (control-chat.js, chat.js); `muted`: names muted. */
     this.chat = initialChat({ muted });
+    /** "Your rating" at the High scores tab's game (control-ratings.js, rating-history.js). */
+    this.myRating = initialMyRating();
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -141,9 +147,12 @@ function received(c, fx, ctx, message) {
   switch (message.type) {
     case 'welcome':
       return welcomed(c, fx, ctx, message);
-    case 'snapshot':
+    case 'snapshot': {
+      const before = c.state;
       snapshot(c, fx, ctx, message);
+      ratingsAfterSnapshot(c, before);
       return chatSnapshot(c, fx, message);
+    }
     case 'diff':
       return diff(c, fx, ctx, message);
     case 'left':
@@ -165,6 +174,10 @@ function received(c, fx, ctx, message) {
       return recordAnswered(c, fx, message);
     case 'daily':
       return dailyAnswered(c, fx, message);
+    case 'seatRatings':
+      return seatRatingsReceived(c, fx, message);
+    case 'ratings':
+      return ratingsAnswered(c, fx, message);
     default:
       return undefined; // Messages of later versions are not shown.
   }
@@ -181,6 +194,8 @@ function refused(c, fx, ctx, message) {
       return recordRefused(c, fx, message); // said in the replay view
     case 'daily':
       return dailyRefused(c, fx, message); // said in the Daily tab
+    case 'ratings':
+      return ratingsRefused(c, fx, message); // said in the High scores tab's "Your rating"
     case 'chat':
       return chatRefused(c, fx, message); // said by the chat's input
     case 'lobby':

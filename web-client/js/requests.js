@@ -6,6 +6,7 @@
 //   lobby            the lobby subscription (its refusal: this server lists no tables)
 //   scores           the high scores page asked for (only the newest query's answer counts)
 //   record           the finished game asked for by the replay view
+//   ratings {game}   the player's rating and history asked for by the High scores tab
 // Pure: no clock, no socket (controller.js decides what to add, take and drop).
 
 export class PendingRequests {

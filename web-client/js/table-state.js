@@ -8,12 +8,15 @@
 //             players: [Player], status: [Run], standings: null | [{seat, name, score, matches, rank}],
 //             phase, code, private, seats, host, spectators,
 //             countdown, countdownUntil, vote, turn }
-//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil, flips? }
+//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil, flips?,
+//              rating? (ratings.js: absent when none is shown) }
 //   Table also has turnSeconds (null: no turn clock), turnUntil (ms deadline of the current turn:
 //   the snapshot's turnLeft, then turnSeconds from each `turn` event), history: [Entry] (oldest
 //   first; a `history` event appends, `redeal` clears) and lastMatch ({seat, cards, at} of the last
 //   `match` event, client-side).
 //   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
+//   ratingChanges ({seat: change}) is what the game just played did to each seat's rating, once
+//   `seatRatings` says (ratings.js applySeatRatings; a re-deal empties it).
 // Face-down games (Matchismo, Concentration): a board entry's `id` is its slot handle; `flip`
 // replaces the entry with the same id, `hide` turns entries back down, `turn` says whose turn it
 // is (Concentration; `turn` is null otherwise) and players carry `flips`.
@@ -85,6 +88,7 @@ export function applySnapshot(table, now = Date.now()) {
       turnUntil: Number.isInteger(table.turn) && isCount(table.turnLeft) ? now + table.turnLeft * 1000 : null,
       history: Array.isArray(table.history) ? table.history.filter(isHistoryEntry).map(copyEntry) : [],
       lastMatch: null,
+      ratingChanges: {},
     },
     awaitingSnapshot: false,
   };
