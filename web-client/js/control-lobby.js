@@ -9,6 +9,7 @@ import { joinByLink } from './control-session.js';
 import { resetTable } from './control-table.js';
 import { requestScores } from './control-scores.js';
 import { requestDaily } from './control-daily.js';
+import { refreshRatings } from './control-ratings.js';
 import { withLatestList } from './scores.js';
 import { openReplay, requestRecord } from './control-replay.js';
 
@@ -30,6 +31,7 @@ export function enterLobby(c, fx, ctx) {
   else if (route.view === 'replay' && c.replay?.id !== route.record) openReplay(c, fx, ctx, route.record);
   else if (c.replay?.status === 'loading') requestRecord(c, fx, ctx);
   if (c.scores.open) requestScores(c, fx, ctx);
+  refreshRatings(c, fx, ctx);
   if (c.daily.open) requestDaily(c, fx, ctx);
 }
 
@@ -42,6 +44,7 @@ export function backToLobby(c, fx, ctx) {
   else fx.push({ type: 'renderLobby' });
   c.scores = { ...c.scores, query: withLatestList(c.scores.query) };
   if (c.scores.open) requestScores(c, fx, ctx);
+  refreshRatings(c, fx, ctx);
   if (c.daily.open) requestDaily(c, fx, ctx);
 }
 

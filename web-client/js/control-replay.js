@@ -8,6 +8,7 @@ import { withGame } from './scores.js';
 import { buildReplay, exportFile, stepTo } from './replay.js';
 import { GAME_IDS } from './games.js';
 import { requestScores } from './control-scores.js';
+import { ratingsForGame } from './control-ratings.js';
 
 /** What a refused `record` says in the replay view. */
 const RECORD_ERRORS = Object.freeze({
@@ -77,6 +78,7 @@ export function closeReplay(c, fx, ctx, { hash = true } = {}) {
   c.scores = { ...c.scores, open: true, query: next };
   if (stale) requestScores(c, fx, ctx);
   else fx.push({ type: 'renderScores' });
+  ratingsForGame(c, fx, ctx);
   fx.push({ type: 'focusRow', record: id });
 }
 

@@ -4,6 +4,7 @@
 
 import * as messages from './messages.js';
 import { requestDaily } from './control-daily.js';
+import { ratingsForGame, requestRatings } from './control-ratings.js';
 import { initialQuery, readScores, withAnsweredList, withGame, withList, withMine, withPage, withSort } from './scores.js';
 
 /** The tab before it is opened: `open`, the query (scores.js), the last answer (readScores plus
@@ -78,6 +79,7 @@ export const SCORES_HANDLERS = {
     if (open) {
       c.scores = { ...c.scores, query: withGame(c.scores.query, event.game ?? c.scores.query.game) };
       requestScores(c, fx, event);
+      requestRatings(c, fx, event);
     } else if (daily) {
       requestDaily(c, fx, event);
     } else {
@@ -89,6 +91,7 @@ export const SCORES_HANDLERS = {
   pickGame(c, event, fx) {
     if (typeof event.game !== 'string') return;
     query(c, fx, event, withGame(c.scores.query, event.game));
+    ratingsForGame(c, fx, event);
     if (c.daily.open) requestDaily(c, fx, event);
   },
 

@@ -3,7 +3,8 @@
 // controller events and carries out the effects it returns, in order (effects.js), and node
 // --test drives it directly (web-client/tests/control-*.test.js). The decisions live by concern:
 // control-session.js (hello, welcome, the lobby's intentions), control-lobby.js (the list of
-// tables), control-table.js (the table, choices), control-scores.js and control-replay.js; this
+// tables), control-table.js (the table, choices), control-scores.js, control-replay.js and
+// control-ratings.js (ratings beside names, "Your rating"); this
 // file holds the state they share and routes events, answers and refusals to them.
 //
 // Every event carries its context, filled in by main.js:
@@ -27,8 +28,9 @@
 //   focus {target}             focus an element by id
 //   view {view}                show 'lobby', 'table' or 'replay'
 //   render, renderLobby        draw the table (with the faces in `held`), the lobby list
-//   renderScores               draw the lobby's tabs: the high scores (controller.scores) and
-//                              the daily puzzle's board (controller.daily)
+//   renderScores               draw the lobby's tabs: the high scores (controller.scores, with
+//                              "Your rating": controller.myRating) and the daily puzzle's board
+//                              (controller.daily)
 //   renderReplay               draw the replay view (controller.replay)
 //   renderChat                 draw the chat panels (controller.chat)
 //   clearChatInput {where, text}  a line was said: its input ('table' or 'lobby') is emptied if it
@@ -74,6 +76,8 @@ import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js'
 import { initialDaily } from './daily.js';
 import { CHAT_HANDLERS, chatReceived, chatRefused, chatSnapshot, chatWelcomed } from './control-chat.js';
 import { initialChat } from './chat.js';
+import { ratingsAfterSnapshot, ratingsAnswered, ratingsRefused, seatRatingsReceived } from './control-ratings.js';
+import { initialMyRating } from './rating-history.js';
 
 export { PENDING_MS, HINT_MS } from './control-table.js';
 export { RESUME_WAIT_MS } from './control-session.js';
@@ -120,6 +124,8 @@ export class Controller {
     this.chat = initialChat({ muted });
     /** A lobby line typed under a new name, waiting for the session under that name. */
     this.pendingChat = null;
+    /** "Your rating" at the High scores tab's game (control-ratings.js, rating-history.js). */
+    this.myRating = initialMyRating();
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -148,9 +154,12 @@ function received(c, fx, ctx, message) {
     case 'welcome':
       welcomed(c, fx, ctx, message);
       return chatWelcomed(c, fx, ctx);
-    case 'snapshot':
+    case 'snapshot': {
+      const before = c.state;
       snapshot(c, fx, ctx, message);
+      ratingsAfterSnapshot(c, before);
       return chatSnapshot(c, fx, message);
+    }
     case 'diff':
       return diff(c, fx, ctx, message);
     case 'left':
@@ -171,6 +180,10 @@ function received(c, fx, ctx, message) {
       return recordAnswered(c, fx, message);
     case 'daily':
       return dailyAnswered(c, fx, message);
+    case 'seatRatings':
+      return seatRatingsReceived(c, fx, message);
+    case 'ratings':
+      return ratingsAnswered(c, fx, message);
     default:
       return undefined; // Messages of later versions are not shown.
   }
@@ -187,6 +200,8 @@ function refused(c, fx, ctx, message) {
       return recordRefused(c, fx, message); // said in the replay view
     case 'daily':
       return dailyRefused(c, fx, message); // said in the Daily tab
+    case 'ratings':
+      return ratingsRefused(c, fx, message); // said in the High scores tab's "Your rating"
     case 'chat':
       return chatRefused(c, fx, message, request); // said under the chat's input
     case 'lobby':

@@ -2,13 +2,16 @@
 //
 // State shape:
 //   { version: null | number, tables: [Listing], awaitingSnapshot: boolean }
-//   Listing = { id, game, seats, seated, spectators, phase, players: [{name, away}], settings, turnSeconds }
+//   Listing = { id, game, seats, seated, spectators, phase, players: [{name, away, rating?}], settings,
+//               turnSeconds } (rating: ratings.js readListedRating, only where the row has one)
 // `tables` keeps the server's order for tables it already knew and appends new ones.
 //
 // Versions (PROTOCOL.md, "Lobby and multiplayer tables"): a `lobbyDiff` is applied only when its
 // version is exactly one more than ours. An older or equal one is a duplicate and ignored. A newer
 // one means we missed changes: the caller sends `lobby` again (resync: true) and diffs are ignored
 // until the new `lobbySnapshot`.
+
+import { readListedRating, shownRating } from './ratings.js';
 
 /** The lobby before any snapshot: nothing to show, a snapshot is awaited. */
 export function initialLobby() {
@@ -105,17 +108,25 @@ function copyListing(t) {
     players: Array.isArray(t.players)
       ? t.players
           .filter((p) => p !== null && typeof p === 'object' && typeof p.name === 'string')
-          .map((p) => ({ name: p.name, away: p.away === true }))
+          .map((p) => ({ name: p.name, away: p.away === true, ...ratingOf(p) }))
       : [],
     settings: t.settings !== null && typeof t.settings === 'object' && !Array.isArray(t.settings) ? { ...t.settings } : null,
     turnSeconds: Number.isInteger(t.turnSeconds) && t.turnSeconds > 0 ? t.turnSeconds : null,
   };
 }
 
-/** Who sits at a listed table, as text: "Ada, Bob (away)"; '' when nobody does. A player
- * without a name is "Seat N" in the order listed. */
-export function playersText(listing) {
-  return (listing.players ?? [])
-    .map((p, i) => `${p.name === '' ? `Player ${i + 1}` : p.name}${p.away ? ' (away)' : ''}`)
-    .join(', ');
+/** A listed player's rating (ratings.js), kept only where the row has one. */
+function ratingOf(player) {
+  const rating = readListedRating(player);
+  return rating === null ? {} : { rating };
+}
+
+/** Who sits at a listed table, in seat order: [{name, away, rating (ratings.js shownRating, or
+ * null)}]. A player without a name is "Player N" in the order listed. */
+export function listingPlayers(listing) {
+  return (listing.players ?? []).map((p, i) => ({
+    name: p.name === '' ? `Player ${i + 1}` : p.name,
+    away: p.away === true,
+    rating: shownRating(p.rating),
+  }));
 }

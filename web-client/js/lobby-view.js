@@ -4,7 +4,8 @@
 // events through `dispatch`; the list is drawn from controller.lobby.
 
 import * as messages from './messages.js';
-import { gameLabel, joinable, phaseLabel, playersText, seatsLabel, tablesOf } from './lobby-state.js';
+import { gameLabel, joinable, listingPlayers, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
+import { ratingParts } from './ratings-view.js';
 import { gameInfo } from './games.js';
 import { settingsForm, settingsText } from './table-settings.js';
 import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
@@ -229,8 +230,8 @@ function tableRow(t) {
   const settings = t.settings === null ? '' : settingsText(t.game, t.settings, t.turnSeconds);
   if (settings !== '') game.append(part('listing-settings', settings));
   const seated = cell('seated', seatsLabel(t));
-  const names = playersText(t);
-  if (names !== '') seated.append(part('listing-players', names));
+  const players = listingPlayers(t);
+  if (players.length > 0) seated.append(playersPart(players));
   tr.append(
     game,
     seated,
@@ -239,4 +240,17 @@ function tableRow(t) {
     action,
   );
   return tr;
+}
+
+/** Who sits at a listed table: "Ada 1532?, Bob 1468 (away)", each rating with its title. */
+function playersPart(players) {
+  const box = part('listing-players', '');
+  players.forEach((p, i) => {
+    const one = part('listing-player', '');
+    one.append(part('name', p.name));
+    if (p.rating !== null) one.append(' ', ...ratingParts(p.rating, 'rating'));
+    if (p.away) one.append(' (away)');
+    box.append(...(i === 0 ? [] : [', ']), one);
+  });
+  return box;
 }

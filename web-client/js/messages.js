@@ -159,6 +159,13 @@ export function record(id, recordId) {
   return { type: 'record', id, record: recordId };
 }
 
+/** `ratings`: the asking player's rating at `game` and their latest rated games (PROTOCOL.md,
+ * "Ratings"). */
+export function ratings(id, game) {
+  if (typeof game !== 'string' || game === '') throw new TypeError('ratings needs a game');
+  return { type: 'ratings', id, game };
+}
+
 /** `chat`: a line for everyone at the table, or in the lobby (PROTOCOL.md, "Chat"). The caller
  * checked it (chat.js chatProblem). */
 export function chat(id, text) {

@@ -7,6 +7,7 @@
 //   scores           the high scores page asked for (only the newest query's answer counts)
 //   record           the finished game asked for by the replay view
 //   dailyCompare {table}  the day's board asked for when a daily puzzle ended, for its look back
+//   ratings {game}   the player's rating and history asked for by the High scores tab
 // Pure: no clock, no socket (controller.js decides what to add, take and drop).
 
 export class PendingRequests {

@@ -1,8 +1,9 @@
-// DOM: the table's scoreboard (table-model.js scoreboardModel), updated in place by seat so rows
-// keep their elements, and the replay's simpler one.
+// DOM: the table's scoreboard (table-model.js scoreboardModel: names with their ratings, scores),
+// updated in place by seat so rows keep their elements, and the replay's simpler one.
 
 import { replayScoreboard, scoreboardModel } from './table-model.js';
 import { part } from './dom.js';
+import { fillRating } from './ratings-view.js';
 
 /** Draw `table`'s scoreboard into `list` (#scoreboard). */
 export function renderScoreboard(list, table) {
@@ -15,6 +16,7 @@ export function renderScoreboard(list, table) {
     rows.delete(key);
     li.querySelector('.swatch').setAttribute('aria-hidden', 'true');
     li.querySelector('.name').textContent = row.name;
+    fillRating(li.querySelector('.rating'), li.querySelector('.rating-label'), row.rating);
     li.querySelector('.score').textContent = row.score;
     li.querySelector('.sets').textContent = row.detail;
     li.querySelector('.host-badge').hidden = !row.host;
@@ -55,6 +57,8 @@ function newSeatRow(key) {
   li.append(
     part('swatch', ''),
     part('name', ''),
+    part('rating', ''),
+    part('visually-hidden rating-label', ''),
     part('badge host-badge', 'host'),
     part('badge you-badge', 'you'),
     part('away', ''),

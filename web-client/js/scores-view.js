@@ -1,10 +1,13 @@
 // DOM: the lobby's two tabs and the high scores of the game picked (controller.scores, as
-// scores.js scoresView says to show them): the sortable table, its rows, the pager, "Only my
-// games". Clicks become controller events through `dispatch`.
+// scores.js scoresView says to show them): the sortable table, its rows (with each player's
+// rating change), the pager, "Only my games", and "Your rating" (ratings-view.js). Clicks become
+// controller events through `dispatch`.
 
 import { scoresView } from './scores.js';
 import { dailyView } from './daily.js';
 import { byId, cell, part } from './dom.js';
+import { renderMyRating, scoreRatingPart } from './ratings-view.js';
+import { myRatingView } from './rating-history.js';
 
 export class ScoresView {
   constructor({ controller, dispatch }) {
@@ -15,6 +18,7 @@ export class ScoresView {
       'scores-list-field', 'scores-list', 'tab-daily', 'daily-panel', 'daily-title', 'daily-today', 'daily-yesterday',
       'daily-day', 'daily-you', 'daily-share', 'daily-results', 'daily-empty',
       'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
+      'my-rating', 'my-rating-title', 'my-rating-now', 'my-rating-history', 'my-rating-empty', 'my-rating-note',
     ]);
     this.wire();
   }
@@ -52,6 +56,11 @@ export class ScoresView {
       const row = button?.closest('tr[data-record]');
       if (row) dispatch({ type: 'openReplay', record: row.dataset.record });
     });
+    // "Your rating": each rated game opens its replay, as a row of the high scores does.
+    el['my-rating-history'].addEventListener('click', (event) => {
+      const item = event.target.closest?.('button.replay')?.closest('li[data-record]');
+      if (item) dispatch({ type: 'openReplay', record: item.dataset.record });
+    });
   }
 
   /** The tabs, and the high scores of the game picked. */
@@ -68,6 +77,10 @@ export class ScoresView {
     this.renderDaily();
     el['scores-title'].textContent = view.title;
     if (!view.open) return;
+    renderMyRating(
+      { title: el['my-rating-title'], now: el['my-rating-now'], history: el['my-rating-history'], empty: el['my-rating-empty'], note: el['my-rating-note'] },
+      myRatingView(this.controller.myRating, this.controller.scores.query.game),
+    );
     el['scores-mine'].checked = view.mine;
     el['scores-list-field'].hidden = view.lists.length === 0;
     const shownLists = [...el['scores-list'].options].map((o) => `${o.value} ${o.textContent}`).join('|');
@@ -179,6 +192,7 @@ function scoresRow(row) {
     const li = document.createElement('li');
     li.classList.toggle('you', p.you);
     li.append(part('name', p.name), ' ', part('player-score', p.score));
+    if (p.rating !== null) li.append(' ', scoreRatingPart(p.rating));
     if (p.you) li.append(' ', part('badge you-badge', 'you'));
     list.append(li);
   }

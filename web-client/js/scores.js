@@ -8,13 +8,15 @@
 //          games: [Game], best, shortest}
 //   List = {id, kind: 'solo'|'multiplayer', scoring, cards, matchSize, total}: only games whose
 //   scores compare share one (who played, the scoring, and the board where it is the whole game).
-//   Game = {id, endedAt, seconds, seats, score, mine, players: [{name, score, matches, rank, you}]}
+//   Game = {id, endedAt, seconds, seats, score, mine, players: [{name, score, matches, rank, you,
+//          rating? (ratings.js readScoreRating: after that game, with its change)}]}
 //   best = {id, score} | null, shortest = {id, seconds} | null: over all pages, not just this one.
 
 import { SCORE_LIST, SCORE_SORTS, MAX_PAGE_SIZE } from './messages.js';
 import { formatAt } from './history.js';
 import { gameInfo } from './games.js';
 import { listChoices, listOf, listText } from './score-lists.js';
+import { readScoreRating, scoreRatingShown } from './ratings.js';
 
 /** Games on one page unless the page asks for another size (main.js: `?pageSize=N`). */
 export const DEFAULT_PAGE_SIZE = 10;
@@ -160,6 +162,7 @@ function readGame(game) {
       matches: Number.isInteger(p.matches) ? p.matches : 0,
       rank: Number.isInteger(p.rank) ? p.rank : null,
       you: p.you === true,
+      ...(readScoreRating(p.rating) === null ? {} : { rating: readScoreRating(p.rating) }),
     })),
   };
 }
@@ -192,7 +195,8 @@ export function scoreText(score) {
 
 /**
  * The rows of one page, as data:
- * {id, position, ended, players: [{name, score, you}], score, seconds, duration, best, shortest,
+ * {id, position, ended, players: [{name, score, you, rating (ratings.js scoreRatingShown, or null)}],
+ *  score, seconds, duration, best, shortest,
  *  mine, badges: ['Best score', 'Shortest'], replayLabel}.
  * `position` counts from 1 over all pages in the order asked for.
  */
@@ -202,7 +206,7 @@ export function scoreRows(answer, { locale, timeZone } = {}) {
     const best = answer.best !== null && answer.best.id === game.id;
     const shortest = answer.shortest !== null && answer.shortest.id === game.id;
     const ended = formatEnded(game.endedAt, { locale, timeZone });
-    const players = game.players.map((p) => ({ name: p.name, score: scoreText(p.score), you: p.you }));
+    const players = game.players.map((p) => ({ name: p.name, score: scoreText(p.score), you: p.you, rating: scoreRatingShown(p.rating) }));
     const who = players.map((p) => `${p.name} ${p.score}`).join(', ');
     return {
       id: game.id,

@@ -86,6 +86,7 @@ const EVENT_HANDLERS = {
     table.vote = null;
     table.history = [];
     table.lastMatch = null;
+    table.ratingChanges = {};
   },
   over(table, e) {
     table.over = true;

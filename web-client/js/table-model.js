@@ -8,6 +8,7 @@ import { gameInfo, matchesHeading, matchesText } from './games.js';
 import { settingsText } from './table-settings.js';
 import { playAgainText } from './history.js';
 import { clockText, turnFraction, turnSecondsLeft, turnText } from './turns.js';
+import { shownRating } from './ratings.js';
 
 /** The table screen of `state` (a table is shown) apart from its clocks (clockModel). */
 export function tableModel(state) {
@@ -110,6 +111,8 @@ export function scoreboardModel(table) {
     rows: table.players.map((p) => ({
       seat: p.seat,
       name: p.name,
+      // The rating beside the name (null: none shown).
+      rating: shownRating(p.rating),
       score: String(p.score),
       detail: seatDetail(table.game, p),
       host: p.seat === table.host,

@@ -8,13 +8,16 @@
 //             players: [Player], status: [Run], standings: null | [{seat, name, score, matches, rank}],
 //             phase, code, private, seats, host, spectators,
 //             countdown, countdownUntil, vote, turn }
-//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil, flips? }
+//   Player = { seat, name, score, matches, selection: [cardId], connected, away, awayUntil, flips?,
+//              rating? (ratings.js: absent when none is shown) }
 //   Table also has turnSeconds (null: no turn clock), turnUntil (ms deadline of the current turn:
 //   the snapshot's turnLeft, then turnSeconds from each `turn` event), history: [Entry] (oldest
 //   first; a `history` event appends, `redeal` clears) and lastMatch ({seat, cards, at} of the last
 //   `match` event, client-side), daily (the daily puzzle's day, or null) and dailyCompare (how
 //   that puzzle went against everyone's that day, once asked for at its end: look-back.js).
 //   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
+//   ratingChanges ({seat: change}) is what the game just played did to each seat's rating, once
+//   `seatRatings` says (ratings.js applySeatRatings; a re-deal empties it).
 // Set-Chain: `chain` is the previous set, beside the board (its cards are chosen by id like the
 // board's); `[]` before a deal's first set; a `chain` event replaces it, `redeal` empties it.
 // Other games have no chain (null).
@@ -92,6 +95,7 @@ export function applySnapshot(table, now = Date.now()) {
       lastMatch: null,
       daily: typeof table.daily === 'string' ? table.daily : null,
       dailyCompare: null,
+      ratingChanges: {},
     },
     awaitingSnapshot: false,
   };

@@ -2,6 +2,8 @@
 // (table-state.js and table-events.js): a field that is not what PROTOCOL.md says throws a
 // TypeError or RangeError, which makes the caller ask for a snapshot instead of guessing.
 
+import { readRating } from './ratings.js';
+
 /** The table phases, in order. */
 export const PHASES = Object.freeze(['waiting', 'countdown', 'playing', 'finished']);
 
@@ -109,5 +111,7 @@ export function copyPlayer(p, now) {
     awayUntil: away === null ? null : now + away * 1000,
     // Only face-down games count flips; a player record without them stays as it was.
     ...(Number.isInteger(p.flips) ? { flips: p.flips } : {}),
+    // A rating beside the name (ratings.js), only where the server knows one.
+    ...(readRating(p.rating) === null ? {} : { rating: readRating(p.rating) }),
   };
 }

@@ -21,6 +21,8 @@ import { readPalette } from './card-view.js';
 import { byId, part } from './dom.js';
 import { lookBackView, readLookBack } from './look-back.js';
 import { renderLookBack } from './look-back-view.js';
+import { standingsRatings } from './ratings.js';
+import { standingRating } from './ratings-view.js';
 
 const TICK_MS = 250;
 const POP_MS = 1100;
@@ -187,6 +189,7 @@ export class TableView {
     });
     // The time played is fixed once shown (the client's clock would keep running).
     if (wasHidden || el['gameover-time'].textContent === '') el['gameover-time'].textContent = summary.timeText;
+    const ratings = standingsRatings(table);
     el.standings.replaceChildren(
       ...summary.rows.map((s) => {
         const li = document.createElement('li');
@@ -195,6 +198,9 @@ export class TableView {
         if (s.mistakes !== null) li.dataset.mistakes = String(s.mistakes);
         if (s.you) li.classList.add('you');
         li.append(part('rank', `${s.rank}.`), part('name', String(s.name ?? '')), part('score', `${s.score} points`), part('detail', s.detail));
+        // Once the new ratings are in: the rating now and what this game did to it.
+        const rated = ratings.get(s.seat);
+        if (rated !== undefined) li.append(standingRating(rated));
         return li;
       }),
     );

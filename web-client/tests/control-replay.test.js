@@ -9,13 +9,13 @@ test('Replay asks for the record, shows it loading, then step by step', () => {
   send({ type: 'lobbyTab', tab: 'scores' });
   send(scoresAnswer(2));
   let fx = send({ type: 'openReplay', record: 'g4' });
-  assert.deepEqual(sent(fx), [{ type: 'record', id: 3, record: 'g4' }]);
+  assert.deepEqual(sent(fx), [{ type: 'record', id: 4, record: 'g4' }]);
   assert.deepEqual(types(fx), ['hash', 'view', 'send', 'renderReplay']);
   assert.deepEqual(fx[0], { type: 'hash', hash: '#/replay/g4' });
   assert.deepEqual(fx[1], { type: 'view', view: 'replay' });
   assert.equal(controller.replay.status, 'loading');
   assert.deepEqual(send({ type: 'replayStep', how: 'next' }), [], 'nothing to step through yet');
-  fx = send(recordAnswer(3));
+  fx = send(recordAnswer(4));
   assert.deepEqual(types(fx), ['renderReplay']);
   assert.deepEqual([controller.replay.status, controller.replay.index, controller.replay.data.last], ['ready', 0, 1]);
   assert.deepEqual(types(send({ type: 'replayStep', how: 'next' })), ['renderReplay']);
@@ -47,12 +47,12 @@ test('"Back to high scores" shows the replayed game\'s list and focuses its row'
   send({ type: 'lobbyTab', tab: 'scores' });
   send(scoresAnswer(2));
   send({ type: 'openReplay', record: 'g4' });
-  send(recordAnswer(3));
+  send(recordAnswer(4));
   // The replayed game is Set while the lobby shows Concentration: the lobby switches to Set.
   const fx = send({ type: 'closeReplay' });
-  assert.deepEqual(types(fx), ['hash', 'view', 'lobbyGame', 'send', 'renderScores', 'focusRow']);
+  assert.deepEqual(types(fx), ['hash', 'view', 'lobbyGame', 'send', 'renderScores', 'send', 'renderScores', 'focusRow']);
   assert.deepEqual(fx[2], { type: 'lobbyGame', game: 'set' });
-  assert.equal(sent(fx)[0].game, 'set');
+  assert.deepEqual(sent(fx).map((m) => [m.type, m.game]), [['scores', 'set'], ['ratings', 'set']]);
   assert.deepEqual(fx.at(-1), { type: 'focusRow', record: 'g4' });
   assert.equal(controller.replay, null);
   assert.equal(controller.scores.open, true);
@@ -63,7 +63,8 @@ test('back from a replay of the game shown, the list already there is not asked 
   send({ type: 'lobbyTab', tab: 'scores' });
   send(scoresAnswer(2, { game: 'set' }));
   send({ type: 'openReplay', record: 'g4' });
-  send(recordAnswer(3));
+  send(recordAnswer(4));
+  // Nor the rating at that game, already asked for.
   assert.deepEqual(types(send({ type: 'closeReplay' })), ['hash', 'view', 'renderScores', 'focusRow']);
 });
 

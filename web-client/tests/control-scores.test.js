@@ -9,8 +9,12 @@ import { types, sent, table, inLobby, scoresAnswer } from './controller-fixtures
 test('the high scores tab asks for the picked game\'s newest games, a page at a time', () => {
   const { controller, send } = inLobby();
   const fx = send({ type: 'lobbyTab', tab: 'scores' });
-  assert.deepEqual(sent(fx), [{ type: 'scores', id: 2, game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: 3, mine: false }]);
-  assert.deepEqual(types(fx), ['send', 'renderScores']);
+  // The player's rating at that game too ("Your rating").
+  assert.deepEqual(sent(fx), [
+    { type: 'scores', id: 2, game: 'concentration', sort: 'date', order: 'desc', page: 0, pageSize: 3, mine: false },
+    { type: 'ratings', id: 3, game: 'concentration' },
+  ]);
+  assert.deepEqual(types(fx), ['send', 'renderScores', 'send', 'renderScores']);
   assert.equal(controller.scores.status, 'loading');
   const answered = send(scoresAnswer(2));
   assert.deepEqual(types(answered), ['renderScores']);
@@ -28,22 +32,23 @@ test('sorting, paging, "only mine" and another game each ask again; an older ans
   send({ type: 'lobbyTab', tab: 'scores' });
   send(scoresAnswer(2));
   let fx = send({ type: 'scoresSort', sort: 'score' });
-  assert.deepEqual(sent(fx)[0], { type: 'scores', id: 3, game: 'concentration', sort: 'score', order: 'desc', page: 0, pageSize: 3, mine: false });
+  assert.deepEqual(sent(fx), [{ type: 'scores', id: 4, game: 'concentration', sort: 'score', order: 'desc', page: 0, pageSize: 3, mine: false }], 'the rating is not asked again');
   fx = send({ type: 'scoresSort', sort: 'score' });
   assert.equal(sent(fx)[0].order, 'asc', 'the active sort flips');
   // The answer to the first sort comes late: it is not shown.
-  assert.deepEqual(send(scoresAnswer(3, { games: [] })), []);
+  assert.deepEqual(send(scoresAnswer(4, { games: [] })), []);
   assert.equal(controller.scores.answer.games.length, 2);
-  send(scoresAnswer(4, { sort: 'score', order: 'asc' }));
+  send(scoresAnswer(5, { sort: 'score', order: 'asc' }));
   fx = send({ type: 'scoresPage', by: 1 });
   assert.deepEqual([sent(fx)[0].page, sent(fx)[0].sort, sent(fx)[0].order], [1, 'score', 'asc']);
-  send(scoresAnswer(5, { page: 1 }));
+  send(scoresAnswer(6, { page: 1 }));
   assert.deepEqual(sent(send({ type: 'scoresPage', by: 1 })), [], '5 games fill only two pages of 3');
   assert.equal(sent(send({ type: 'scoresPage', by: -1 }))[0].page, 0);
   fx = send({ type: 'scoresMine', mine: true });
   assert.deepEqual([sent(fx)[0].mine, sent(fx)[0].page], [true, 0]);
   fx = send({ type: 'pickGame' }, { game: 'set' });
   assert.deepEqual([sent(fx)[0].game, sent(fx)[0].mine, sent(fx)[0].sort], ['set', true, 'score']);
+  assert.deepEqual(sent(fx)[1], { type: 'ratings', id: sent(fx)[0].id + 1, game: 'set' }, 'and the rating at that game');
   assert.deepEqual(send({ type: 'pickGame' }, { game: 'set' }), [], 'the same game again asks nothing');
 });
 
@@ -61,7 +66,7 @@ test('a server that keeps no records says so in the tab; a refused query shows w
   assert.equal(controller.scores.status, 'unavailable');
   assert.equal(controller.scores.error, 'No records are kept.', "the server's words");
   send({ type: 'scoresSort', sort: 'duration' });
-  send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'badField', message: 'pageSize must be 1–50' } });
+  send({ type: 'message', message: { type: 'error', replyTo: 4, code: 'badField', message: 'pageSize must be 1–50' } });
   assert.deepEqual([controller.scores.status, controller.scores.error], ['error', 'pageSize must be 1–50']);
   // An error for something else is not the tab's.
   assert.equal(controller.requests.idOf('scores'), null);
@@ -70,14 +75,14 @@ test('a server that keeps no records says so in the tab; a refused query shows w
 test('offline, the tab waits and asks once welcomed; leaving a table asks again', () => {
   const { controller, send } = inLobby();
   const fx = send({ type: 'lobbyTab', tab: 'scores' }, { connection: 'reconnecting' });
-  assert.deepEqual(types(fx), ['renderScores']);
+  assert.deepEqual(types(fx), ['renderScores', 'renderScores']);
   assert.equal(controller.scores.status, 'loading');
   const welcome = send({ type: 'message', message: { type: 'welcome', resumed: false } });
-  assert.deepEqual(sent(welcome).map((m) => m.type), ['lobby', 'scores']);
+  assert.deepEqual(sent(welcome).map((m) => m.type), ['lobby', 'scores', 'ratings']);
   // A finished game just played shows when the player comes back from the table.
   send({ type: 'message', message: { type: 'snapshot', table: table() } });
   const back = send({ type: 'message', message: { type: 'left' } });
-  assert.deepEqual(sent(back).map((m) => m.type), ['lobby', 'scores']);
+  assert.deepEqual(sent(back).map((m) => m.type), ['lobby', 'scores', 'ratings'], 'a game just played may have changed the rating');
 });
 
 test('high-score lists: the server\'s choice is kept for the next page, another list asks again, a table left shows the latest', () => {

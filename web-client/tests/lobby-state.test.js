@@ -7,7 +7,7 @@ import {
   gameLabel,
   initialLobby,
   phaseLabel,
-  playersText,
+  listingPlayers,
   seatsLabel,
 } from '../js/lobby-state.js';
 
@@ -129,8 +129,35 @@ test('a listing carries who sits there and the table settings (issue 21); bad on
   assert.deepEqual(t.players, [{ name: 'Ada', away: false }, { name: 'Bob', away: true }, { name: '', away: false }]);
   assert.deepEqual(t.settings, { scoring: 'classic', boardSize: 12 });
   assert.equal(t.turnSeconds, 30);
-  assert.equal(playersText(t), 'Ada, Bob (away), Player 3');
-  assert.equal(playersText(listed({ id: 'x' })), '');
+  assert.deepEqual(listingPlayers(t), [
+    { name: 'Ada', away: false, rating: null },
+    { name: 'Bob', away: true, rating: null },
+    { name: 'Player 3', away: false, rating: null },
+  ]);
+  assert.deepEqual(listingPlayers(listed({ id: 'x' })), []);
   const odd = applyLobbySnapshot({ version: 1, tables: [{ id: 'y', players: 'Ada', settings: [1], turnSeconds: -1 }] }).tables[0];
   assert.deepEqual([odd.players, odd.settings, odd.turnSeconds], [[], null, null]);
+});
+
+test('a listed player carries their rating where the row has one (issue 21: ratings)', () => {
+  const row = {
+    id: 't4', game: 'set', seats: 2, seated: 2, spectators: 0, phase: 'playing',
+    players: [{ name: 'Ada', rating: 1532, provisional: true }, { name: 'Bob', rating: 1611.6, provisional: false }, { name: 'Cy', rating: 'high' }],
+  };
+  const t = applyLobbySnapshot({ version: 1, tables: [row] }).tables[0];
+  assert.deepEqual(t.players, [
+    { name: 'Ada', away: false, rating: { rating: 1532, games: null, provisional: true } },
+    { name: 'Bob', away: false, rating: { rating: 1612, games: null, provisional: false } },
+    { name: 'Cy', away: false },
+  ]);
+  const shown = listingPlayers(t);
+  assert.deepEqual(shown.map((p) => p.rating?.text ?? null), ['1532?', '1612', null]);
+  assert.equal(shown[0].rating.title, 'provisional rating');
+  assert.equal(shown[1].rating.title, 'rating');
+  assert.equal(shown[0].rating.label, 'provisional rating 1532');
+  // A diff's upsert reads them the same way.
+  const { state } = applyLobbyDiff(applyLobbySnapshot({ version: 1, tables: [] }), {
+    version: 2, changes: [{ op: 'upsert', table: { ...row, players: [{ name: 'Di', rating: 1468, provisional: true, away: true }] } }],
+  });
+  assert.deepEqual(listingPlayers(state.tables[0]), [{ name: 'Di', away: true, rating: { text: '1468?', title: 'provisional rating', label: 'provisional rating 1468' } }]);
 });

@@ -192,4 +192,7 @@ test('record asks for one finished game by its id', () => {
   assert.equal(m.encode(m.record(8, 'g2')), '{"type":"record","id":8,"record":"g2"}');
   assert.throws(() => m.record(8, ''), TypeError);
   assert.throws(() => m.record(8, 2), TypeError);
+  // "Your rating": the asking player's rating and history at one game (PROTOCOL.md, "Ratings").
+  assert.equal(m.encode(m.ratings(9, 'set')), '{"type":"ratings","id":9,"game":"set"}');
+  assert.throws(() => m.ratings(9, ''), TypeError);
 });

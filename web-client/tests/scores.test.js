@@ -159,7 +159,7 @@ test('the rows of a page: position, players, best and shortest marked, a label f
   assert.equal(rows.length, 2);
   const [first, second] = rows;
   assert.deepEqual([first.position, second.position], [1, 2]);
-  assert.deepEqual(first.players, [{ name: 'Ada', score: '9', you: true }, { name: 'Bob', score: '6', you: false }]);
+  assert.deepEqual(first.players, [{ name: 'Ada', score: '9', you: true, rating: null }, { name: 'Bob', score: '6', you: false, rating: null }]);
   assert.equal(first.duration, '5:12');
   assert.equal(first.score, '9');
   assert.equal(second.score, '1');
