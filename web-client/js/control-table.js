@@ -1,6 +1,6 @@
 // The controller's table: its snapshot and diffs (and what they show: sounds, flashes, points,
-// "Bob took that set"), the cards chosen and their answers, re-deal, start, leave, hint, and the
-// errors that concern the table. Functions of the controller (controller.js), which passes itself
+// "Bob took that set"), the cards chosen and their answers, re-deal, start, leave, and the errors
+// that concern the table (the hint: control-hint.js). Functions of the controller (controller.js), which passes itself
 // as `c`; `fx` is the list of effects to fill, `ctx` the event's context.
 
 import * as messages from './messages.js';
@@ -9,8 +9,7 @@ import { initialLobby } from './lobby-state.js';
 import { tableHash } from './route.js';
 import { leaveNeedsConfirmation } from './seats.js';
 import { lostRaceText } from './feedback.js';
-import { findUltraSet, isValidCard } from './set-cards.js';
-import { chainChoiceProblem, takeableSets } from './chain.js';
+import { chainChoiceProblem } from './chain.js';
 import { soundForError, soundForEvents } from './sounds.js';
 import { holdFaces, HOLD_MS } from './face-hold.js';
 import { backToLobby } from './control-lobby.js';
@@ -20,17 +19,10 @@ import { chatLeft } from './control-chat.js';
 
 /** How long a chosen card waits for its answer before it stops looking pending. */
 export const PENDING_MS = 3000;
-/** How long a hint's cards flash. */
-export const HINT_MS = 2500;
 /** How long the card a mismatch left chosen is pointed at. */
 export const KEPT_MS = 2500;
 /** What the player reads when a mismatch leaves their last card chosen (course scoring). */
 export const KEPT_TEXT = 'No set. Your last card stays chosen (course rules): pick two more to go with it, or click it to let it go.';
-/** What a hint says beside the cards it outlines. */
-export const HINT_TEXT = {
-  1: 'Hint: the outlined card is part of a set. Hints are free. Ask again for a second card.',
-  2: 'Hint: the two outlined cards are part of a set; find the third. Hints are free.',
-};
 
 /** The cards of my mismatch that are still chosen after it (the course's rule keeps the last
  * one): empty when the mismatch let go of all of them, or was not mine. Pure. */
@@ -274,25 +266,6 @@ export const TABLE_HANDLERS = {
     fx.push({ type: 'clearPending' });
     for (const [, entry] of c.requests.ofKind('choose')) fx.push({ type: 'markPending', card: entry.card });
     fx.push({ type: 'toast', text: NOT_CONNECTED });
-  },
-
-  /** Solo Set (and Set Junior, UltraSet, Set-Chain): show one card of a match, then two on the
-   * same board (the rest is the player's). Set-Chain's hint is a chain set, its chain card first. */
-  hint(c, event, fx) {
-    const table = c.state.table;
-    if (table === null) return;
-    const cards = table.board.filter(isValidCard);
-    const ultra = table.game === 'ultraSet' ? findUltraSet(cards) : null;
-    const sets = table.game === 'ultraSet' ? (ultra === null ? [] : [ultra]) : takeableSets(table);
-    if (sets.length === 0) {
-      const none = { ultraSet: 'No UltraSet on this board.', setChain: 'No chain set on this board.' };
-      fx.push({ type: 'toast', text: none[table.game] ?? 'No set on this board.' });
-      return;
-    }
-    const key = [...(table.chain ?? []), ...table.board].map((card) => card.id).join(',');
-    c.hint = { key, shown: c.hint.key === key ? Math.min(2, c.hint.shown + 1) : 1 };
-    fx.push({ type: 'flash', cards: sets[0].slice(0, c.hint.shown).map((card) => card.id), kind: 'hint', ms: HINT_MS });
-    fx.push({ type: 'toast', text: HINT_TEXT[c.hint.shown] });
   },
 };
 

@@ -74,12 +74,14 @@ import { SCORES_HANDLERS, initialScores, scoresAnswered, scoresRefused } from '.
 import { REPLAY_HANDLERS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
 import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js';
 import { initialDaily } from './daily.js';
+import { HINT_HANDLERS } from './control-hint.js';
 import { CHAT_HANDLERS, chatReceived, chatRefused, chatSnapshot, chatWelcomed } from './control-chat.js';
 import { initialChat } from './chat.js';
 import { ratingsAfterSnapshot, ratingsAnswered, ratingsRefused, seatRatingsReceived } from './control-ratings.js';
 import { initialMyRating } from './rating-history.js';
 
-export { PENDING_MS, HINT_MS } from './control-table.js';
+export { PENDING_MS } from './control-table.js';
+export { HINT_MS } from './control-hint.js';
 export { RESUME_WAIT_MS } from './control-session.js';
 
 export class Controller {
@@ -226,6 +228,7 @@ function refused(c, fx, ctx, message) {
 const HANDLERS = {
   ...SESSION_HANDLERS,
   ...TABLE_HANDLERS,
+  ...HINT_HANDLERS,
   ...SCORES_HANDLERS,
   ...REPLAY_HANDLERS,
   ...DAILY_HANDLERS,

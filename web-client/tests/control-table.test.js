@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PENDING_MS } from '../js/controller.js';
-import { FINISHED_TEXT, HINT_TEXT, KEPT_MS, KEPT_TEXT, keptAfterMismatch } from '../js/control-table.js';
+import { FINISHED_TEXT, KEPT_MS, KEPT_TEXT, keptAfterMismatch } from '../js/control-table.js';
+import { HINT_TEXT } from '../js/control-hint.js';
 import { cardFromId } from '../js/set-cards.js';
 import { NOW, setUp, types, sent, toasts, table, seated, diff } from './controller-fixtures.js';
 
