@@ -21,6 +21,10 @@ public protocol TableArbiter: Sendable {
   var spectators: Int { get }
   /// The lobby's row for the table.
   var listing: TableListing { get }
+  /// The game's wire name (what ``listing`` says, without building the row).
+  var gameName: String { get }
+  /// The phase (what ``listing`` says, without building the row).
+  var phase: TablePhase { get }
   /// Since when nobody has been seated (nil while someone is).
   var emptySince: Double? { get }
   /// When the table next needs ``tick(now:)``.

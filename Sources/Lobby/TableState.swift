@@ -183,6 +183,8 @@ public struct TableState<Card: WireCard>: Sendable {
     seats.firstIndex { $0?.token == token }
   }
 
+  public var gameName: String { Card.gameName }
+
   /// The lobby's row for this table.
   public var listing: TableListing {
     TableListing(
