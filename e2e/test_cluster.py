@@ -5,7 +5,8 @@ HAProxy with the generated configuration; a client reaches a given node with `/w
 redirect's path does). A table made on one node is listed on the others within half a second;
 joining, watching, quick match and invite codes across nodes answer with a `redirect` that the
 client follows with its session; the game is played to its end on the table's node, seen alike
-by everyone; a high score finished on one node is read on another, and its replay; a `hello`
+by everyone; a high score finished on one node is read on another, and its replay; a rated
+game's ratings are the same on every node; a `hello`
 that resumes on the wrong node is sent on; a forged table or node in the URL never reaches a
 table through a node that does not hold it; each node counts what it did."""
 import asyncio
@@ -20,7 +21,8 @@ import pytest
 from conftest import BINARY, ROOT, RunningServer, free_port, scrape_metric
 from mp_support import FAST, converge, run, until_playing
 from protocol_client import LiveClient, find_sets
-from test_records import ask, play_set_to_the_end
+from test_records import PLAYER_A as RATED_A, PLAYER_B as RATED_B, ask, play_set_to_the_end
+from test_ratings import a_rated_quick_match
 
 
 class Node:
@@ -320,3 +322,19 @@ async def daily_across(nodes):
 
 def test_a_daily_puzzle_played_on_two_nodes_lands_on_one_board(nodes):
     run(daily_across, nodes, timeout=120)
+
+
+async def ratings_across(nodes):
+    """A rated quick match on n1 (test_ratings: Ada takes every set from Bob): every node reads
+    the same ratings from the shared database."""
+    n1, n2, n3 = nodes
+    await a_rated_quick_match(n1.ws_url)
+    for node in (n2, n3):
+        ada = await ask(node.ws_url, {"type": "ratings", "game": "set"}, RATED_A)
+        bob = await ask(node.ws_url, {"type": "ratings", "game": "set"}, RATED_B)
+        assert (ada["rating"], ada["games"], [h["change"] for h in ada["history"]]) == (1532, 1, [32]), ada
+        assert (bob["rating"], bob["games"], [h["change"] for h in bob["history"]]) == (1468, 1, [-32]), bob
+
+
+def test_a_rated_game_on_one_node_is_rated_the_same_on_every_node(nodes):
+    run(ratings_across, nodes, timeout=120)
