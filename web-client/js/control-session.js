@@ -7,7 +7,7 @@ import * as messages from './messages.js';
 import { parseRoute, tableHash } from './route.js';
 import { enterLobby, subscribeLobby } from './control-lobby.js';
 import { forgetPending, resetTable } from './control-table.js';
-import { chatDisconnected } from './control-chat.js';
+import { chatDisconnected, staleName } from './control-chat.js';
 
 /** How long a resumed session waits for its table before it asks (or gives up on it). */
 export const RESUME_WAIT_MS = 2000;
@@ -45,7 +45,9 @@ export function act(c, fx, ctx, intent) {
   }
   const name = messages.normalizeName(ctx.typed);
   fx.push({ type: 'saveName', name });
-  if (ctx.connection === 'online' && (!needsName || name === c.helloName)) {
+  // A resumed session keeps the name it had (PROTOCOL.md, `hello`): one edited since needs a new
+  // session too, or the table would show the old name.
+  if (ctx.connection === 'online' && (!needsName || !staleName(c, ctx.typed))) {
     c.send(fx, ctx, messageFor(c, intent));
     return;
   }

@@ -38,6 +38,27 @@ test('a name edited since the hello starts a new session, and the action goes af
   assert.deepEqual(sent(welcome)[1], { type: 'quickMatch', id: 2, game: 'set', seats: 2 });
 });
 
+test('a resumed session keeps its old name: a lobby action under the name typed starts a new one', () => {
+  const { controller, send } = setUp();
+  send({ type: 'hello' }, { typed: 'Ann' });
+  // A reload resumed the session the server knows as "Ada", whatever this hello asked for.
+  send({ type: 'message', message: { type: 'welcome', resumed: true, name: 'Ada' } }, { typed: 'Ann' });
+  assert.equal(controller.sessionName, 'Ada');
+  const fx = send({ type: 'intent', intent: { kind: 'quickMatch', game: 'set', seats: 2 } }, { typed: 'Ann' });
+  assert.deepEqual(types(fx), ['saveName', 'restart']);
+  // The new session is "Ann": the quick match goes, and nothing restarts again.
+  send({ type: 'hello' }, { typed: 'Ann' });
+  const welcome = send({ type: 'message', message: { type: 'welcome', resumed: false, name: 'Ann' } }, { typed: 'Ann' });
+  assert.deepEqual(sent(welcome).map((m) => m.type), ['lobby', 'quickMatch']);
+  const again = send({ type: 'intent', intent: { kind: 'playSolo', game: 'set' } }, { typed: 'Ann' });
+  assert.deepEqual(types(again), ['saveName', 'send']);
+  // No name typed: the server's default, "Player", is the same name.
+  const plain = setUp({ typed: '' });
+  plain.send({ type: 'hello' });
+  plain.send({ type: 'message', message: { type: 'welcome', resumed: false, name: 'Player' } });
+  assert.deepEqual(types(plain.send({ type: 'intent', intent: { kind: 'playSolo', game: 'set' } })), ['saveName', 'send']);
+});
+
 test('a name edited again while the new hello was on its way starts yet another session', () => {
   const { send } = setUp();
   send({ type: 'hello' }, { typed: 'Ada' });
