@@ -21,16 +21,7 @@ extension PostgresJournalStore {
       changes[number, default: [:]][player] = RatingChange(
         before: before, after: after, games: count)
     }
-    return games.map { game in
-      guard let number = FinishedGame.number(ofID: game.id), let rated = changes[number] else {
-        return game
-      }
-      var game = game
-      for i in game.players.indices {
-        game.players[i].rating = game.players[i].player.flatMap { rated[$0] }
-      }
-      return game
-    }
+    return games.map { $0.withRatingChanges(changes) }
   }
 
   public func ratings(of players: [String]) throws -> [PlayerRating] {

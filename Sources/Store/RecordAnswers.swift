@@ -115,3 +115,18 @@ extension JournalStore {
       game: game, table: replay.table, diffs: replay.diffs, lookBack: .object(members))
   }
 }
+
+extension FinishedGame {
+  /// The game with each rated player's change (``FinishedPlayer/rating``) from `changes`: the
+  /// `rating_change` rows read for a page of games, by game number, then by player.
+  func withRatingChanges(_ changes: [Int: [String: RatingChange]]) -> FinishedGame {
+    guard let number = FinishedGame.number(ofID: id), let rated = changes[number] else {
+      return self
+    }
+    var game = self
+    for i in game.players.indices {
+      game.players[i].rating = game.players[i].player.flatMap { rated[$0] }
+    }
+    return game
+  }
+}

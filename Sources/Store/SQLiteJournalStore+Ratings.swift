@@ -57,16 +57,7 @@ extension SQLiteJournalStore {
       changes[row["game_number"], default: [:]][row["player"]] = RatingChange(
         before: row["before"], after: row["after"], games: row["games"])
     }
-    return games.map { game in
-      guard let number = FinishedGame.number(ofID: game.id), let rated = changes[number] else {
-        return game
-      }
-      var game = game
-      for i in game.players.indices {
-        game.players[i].rating = game.players[i].player.flatMap { rated[$0] }
-      }
-      return game
-    }
+    return games.map { $0.withRatingChanges(changes) }
   }
 
   public func ratings(of players: [String]) throws -> [PlayerRating] {
