@@ -8,7 +8,7 @@
 // (role="img", not focusable).
 
 import { CARD_ASPECT } from './card-view.js';
-import { createBoardCard, faceKey, updateBoardCard } from './card-element.js';
+import { createBoardCard, faceKey, flashElements, updateBoardCard } from './card-element.js';
 import { cardKeys } from './keys.js';
 import { chooseStableGrid } from './layout.js';
 
@@ -172,14 +172,7 @@ export class BoardView {
 
   /** Add `className` to the cards `ids` for `ms` milliseconds (mismatch shake, hint…). */
   flash(ids, className, ms) {
-    for (const id of ids) {
-      const el = this.cards.get(id);
-      if (el === undefined) continue;
-      el.classList.remove(className);
-      void el.offsetWidth; // restart the animation if it is running
-      el.classList.add(className);
-      setTimeout(() => el.classList.remove(className), ms);
-    }
+    flashElements(ids.map((id) => this.cards.get(id)), className, ms);
   }
 
   /** Mark a card as chosen-and-waiting-for-the-server (cleared by clearPending). */

@@ -119,3 +119,15 @@ function drawFace(element, entry) {
     kind === 'down' ? cardBackDrawing() : kind === 'playing' ? playingCardDrawing(entry) : kind === 'emoji' ? emojiCardDrawing(entry) : playingCardDrawing(null);
   element.prepend(createDrawing(drawing, kind === 'down' ? 'card-back' : 'card-face'));
 }
+
+/** Add `className` to each of `elements` (undefined ones skipped) for `ms` milliseconds,
+ * restarting its animation if it is running (a mismatch's shake, a hint). */
+export function flashElements(elements, className, ms) {
+  for (const el of elements) {
+    if (el === undefined) continue;
+    el.classList.remove(className);
+    void el.offsetWidth; // restart the animation if it is running
+    el.classList.add(className);
+    setTimeout(() => el.classList.remove(className), ms);
+  }
+}

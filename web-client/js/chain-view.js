@@ -3,7 +3,7 @@
 // or Enter/Space reports `onChoose(cardId)`. Hidden at tables whose game has no chain; before a
 // deal's first set it says that the first set starts the chain.
 
-import { createBoardCard, faceKey } from './card-element.js';
+import { createBoardCard, faceKey, flashElements } from './card-element.js';
 
 export class ChainView {
   /**
@@ -61,14 +61,7 @@ export class ChainView {
 
   /** Add `className` to the chain's cards among `ids` for `ms` milliseconds (a hint…). */
   flash(ids, className, ms) {
-    for (const id of ids) {
-      const el = this.card(id);
-      if (el === undefined) continue;
-      el.classList.remove(className);
-      void el.offsetWidth; // restart the animation if it is running
-      el.classList.add(className);
-      setTimeout(() => el.classList.remove(className), ms);
-    }
+    flashElements(ids.map((id) => this.card(id)), className, ms);
   }
 
   markPending(id) {
