@@ -156,6 +156,11 @@ def test_ratings_beside_names_at_the_table_in_the_lobby_and_in_the_high_scores(
     driver.find_element(By.CSS_SELECTOR, "#my-rating-history button.replay").click()
     wait.until(lambda d: d.find_element(By.ID, "replay").is_displayed())
     assert driver.execute_script("return location.hash") == f"#/replay/{game['id']}"
+    # The replay says what the game did to both ratings (the browser's player lost every set).
+    wait.until(lambda d: d.find_element(By.ID, "replay-ratings").is_displayed())
+    rated = driver.find_element(By.ID, "replay-ratings").text
+    assert rated.startswith("Rated: ") and "1532? (+32)" in rated and "1468? (−32)" in rated, rated
+    check_fits(driver, "replay", "the replay")
     driver.find_element(By.ID, "replay-back").click()
     wait.until(lambda d: d.find_element(By.ID, "scores-panel").is_displayed())
     assert not severe_errors(driver), severe_errors(driver)

@@ -151,6 +151,21 @@ export function scoreRatingShown(rating) {
   };
 }
 
+/** What a rated game did to its players' ratings, as a replay's line: "Rated: Ada 1532? (+32) ·
+ * Bob 1468? (−32)", in the record's player order; '' for a game nobody was rated in. */
+export function replayRatingsText(players) {
+  const rated = (Array.isArray(players) ? players : [])
+    .filter((p) => isObject(p) && typeof p.name === 'string')
+    .map((p) => ({ name: p.name, rating: readScoreRating(p.rating) }))
+    .filter((p) => p.rating !== null);
+  if (rated.length === 0) return '';
+  const shown = rated.map(({ name, rating }) => {
+    const change = changeText(rating.change);
+    return `${name} ${ratingText(rating)}${change === '' ? '' : ` (${change})`}`;
+  });
+  return `Rated: ${shown.join(' · ')}`;
+}
+
 function isObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

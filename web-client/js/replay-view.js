@@ -14,13 +14,14 @@ import { byId, part } from './dom.js';
 import { lookBackView } from './look-back.js';
 import { renderLookBack } from './look-back-view.js';
 import { matchesHeading } from './games.js';
+import { replayRatingsText } from './ratings.js';
 
 export class ReplayView {
   constructor({ controller, dispatch }) {
     this.controller = controller;
     this.dispatch = dispatch;
     this.el = byId([
-      'replay', 'replay-title', 'replay-meta', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
+      'replay', 'replay-title', 'replay-meta', 'replay-ratings', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
       'replay-status', 'replay-board-area', 'replay-board', 'replay-chain-area', 'replay-chain', 'replay-chain-empty', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
       'replay-last', 'replay-step', 'replay-time', 'replay-look-back', 'replay-look-back-body', 'replay-chat', 'replay-chat-lines',
     ]);
@@ -80,6 +81,7 @@ export class ReplayView {
     if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
     if (!view.ready) {
       el['replay-chain-area'].hidden = true;
+      el['replay-ratings'].hidden = true;
       el['replay-look-back'].hidden = true;
       el['replay-chat'].hidden = true;
       return;
@@ -97,6 +99,9 @@ export class ReplayView {
       }),
     );
     const record = replay.data.record;
+    const rated = replayRatingsText(record.players);
+    el['replay-ratings'].hidden = rated === '';
+    el['replay-ratings'].textContent = rated;
     const names = new Map((Array.isArray(record.players) ? record.players : []).map((p) => [p.seat, p.name]));
     renderLookBack(el['replay-look-back'], el['replay-look-back-body'], lookBackView(replay.data.lookBack, { game: record.game, names }), {
       matchesHeading: matchesHeading(record.game),

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   applySeatRatings, changeDirection, changeText, gamesText, keepRatingChanges, ratingChange, ratingText, ratingTitle,
-  readListedRating, readRating, readScoreRating, scoreRatingShown, shownRating, standingsRatings,
+  readListedRating, readRating, readScoreRating, replayRatingsText, scoreRatingShown, shownRating, standingsRatings,
 } from '../js/ratings.js';
 import { applyDiff, applySnapshot } from '../js/table-state.js';
 import { scoreboardModel } from '../js/table-model.js';
@@ -164,4 +164,16 @@ test('the high scores show each player\'s rating after the game and its change, 
     null,
   ]);
   assert.equal(scoreRatingShown({ rating: 1600, games: 20, provisional: false, change: null }).title, 'rating after this game: 1600');
+});
+
+test('a replay says what a rated game did to each rating; an unrated game says nothing', () => {
+  const players = [
+    { seat: 0, name: 'Ada', score: 25, rating: { rating: 1532, change: 32, games: 1, provisional: true } },
+    { seat: 1, name: 'Bob', score: 0, rating: { rating: 1468, change: -32, games: 1, provisional: true } },
+    { seat: 2, name: 'Cy', score: 0 },
+  ];
+  assert.equal(replayRatingsText(players), 'Rated: Ada 1532? (+32) · Bob 1468? (−32)');
+  const established = [{ name: 'Dee', rating: { rating: 1710.4, change: 0, games: 30, provisional: false } }];
+  assert.equal(replayRatingsText(established), 'Rated: Dee 1710 (±0)');
+  for (const none of [[], [{ name: 'Ada', score: 3 }], undefined, null, [null, 'x']]) assert.equal(replayRatingsText(none), '');
 });
