@@ -92,8 +92,9 @@ public struct JournalImage: Sendable {
     var game = game
     finishedCount += 1
     game.id = FinishedGame.id(number: finishedCount)
-    let before = ratings.filter { $0.value.game == game.game }.reduce(into: [:]) {
-      $0[$1.value.player] = $1.value
+    var before: [String: PlayerRating] = [:]
+    for row in game.ratedPlayers {
+      before[row.player] = ratings[Self.ratingKey(player: row.player, game: game.game)]
     }
     for row in game.ratingChanges(before: before) {
       ratings[Self.ratingKey(player: row.player, game: game.game)] = PlayerRating(

@@ -31,7 +31,9 @@ extension LobbyState {
       for rating in ratings where rating.player == player { games[rating.game] = rating }
       ratingsKnown[player] = games
     }
-    if let id = table ?? desk.session(for: connection)?.tableID { showRatings(at: id, now: now) }
+    guard let id = table ?? desk.session(for: connection)?.tableID else { return }
+    showRatings(at: id, now: now)
+    if let table = hosts[id]?.table { publishRow(of: table, now: now) }
   }
 
   /// The ratings at `game` known of `players`: a person read from the store and never rated at
@@ -48,13 +50,13 @@ extension LobbyState {
   }
 
   /// Gives table `id` what is known of its players' ratings (and of `newcomer`'s, about to
-  /// sit); its members hear of any change, and its row in the lobby shows them.
+  /// sit); its members hear of any change. Its row in the lobby shows them once the caller
+  /// publishes it.
   mutating func showRatings(at id: String, newcomer: String? = nil, now: Double) {
     guard let table = hosts[id]?.table else { return }
     let known = knownRatings(
-      of: table.seatedPlayers + (newcomer.map { [$0] } ?? []), game: table.listing.game)
+      of: table.seatedPlayers + (newcomer.map { [$0] } ?? []), game: table.gameName)
     handle(.ratings(known), at: id, now: now)
-    if newcomer == nil, let table = hosts[id]?.table { publishRow(of: table, now: now) }
   }
 
   /// A `ratings` question: the asking person's rating at `game` and its history, from the

@@ -72,6 +72,7 @@ extension LobbyState {
     guard let seat = handle(event, at: id, now: now)?.seat else { return }
     desk.seat(token: session.token, tableID: id, seat: seat)
     feed.unwatch(connection)
+    // The members hear the newcomer's rating; settle publishes the row with it.
     if session.player != nil { showRatings(at: id, now: now) }
     settle(id, now: now)
   }

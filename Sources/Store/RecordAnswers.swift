@@ -34,11 +34,7 @@ extension JournalStore {
         let board = DailyBoard(game: game, day: day, games: try daily(game: game, day: day))
         return Frame(ServerMessage.daily(board, who: who, replyTo: replyTo))
       case .record(let id):
-        // A daily puzzle's game compares with the day's others, who may still be playing: its
-        // answer is made afresh each time (one player's game: small).
-        if let kept = replays.replay(id: id), kept.game.dailyDayAndWho == nil {
-          return kept.answer(replyTo: replyTo)
-        }
+        if let kept = replays.replay(id: id) { return kept.answer(replyTo: replyTo) }
         guard let game = try finishedGame(id: id) else {
           return Frame(
             ServerMessage.error(
@@ -59,6 +55,8 @@ extension JournalStore {
         guard replay.size <= FinishedGameReplay.mostBytes else {
           return Frame(ServerMessage.error(tooLong))
         }
+        // A daily puzzle's game compares with the day's others, who may still be playing: its
+        // answer is made afresh each time (one player's game: small), never kept.
         if let (day, who) = game.dailyDayAndWho {
           return try comparedWithTheDay(replay, day: day, who: who).answer(replyTo: replyTo)
         }

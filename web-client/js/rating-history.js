@@ -6,7 +6,7 @@
 // Answer (readRatings) = {game, rating: Rating (ratings.js), history: [Entry]}
 //   Entry = {id (a finished game's, for `record`), endedAt, rank, rating: Rating, change}
 
-import { changeDirection, changeText, gamesText, readRating, shownRating } from './ratings.js';
+import { changeDirection, changeText, gamesText, ratingText, readRating, shownRating } from './ratings.js';
 import { formatEnded } from './scores.js';
 import { ordinal } from './daily.js';
 import { gameInfo } from './games.js';
@@ -70,7 +70,7 @@ export function myRatingView({ status, answer, error }, game, { locale, timeZone
 export function summaryText(rating) {
   const games = rating.games === null ? '' : gamesText(rating.games);
   const words = [rating.provisional ? 'provisional' : '', games].filter((w) => w !== '').join(', ');
-  return `${rating.rating}${rating.provisional ? '?' : ''}${words === '' ? '' : ` · ${words}`}`;
+  return `${ratingText(rating)}${words === '' ? '' : ` · ${words}`}`;
 }
 
 function historyRow(entry, { locale, timeZone }) {

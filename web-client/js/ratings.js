@@ -160,8 +160,8 @@ export function replayRatingsText(players) {
     .filter((p) => p.rating !== null);
   if (rated.length === 0) return '';
   const shown = rated.map(({ name, rating }) => {
-    const change = changeText(rating.change);
-    return `${name} ${ratingText(rating)}${change === '' ? '' : ` (${change})`}`;
+    const { text, change } = scoreRatingShown(rating);
+    return `${name} ${text}${change === '' ? '' : ` (${change})`}`;
   });
   return `Rated: ${shown.join(' · ')}`;
 }
