@@ -9,7 +9,8 @@
 # project's 2-core machine with both rows, eighteen at the very most.
 #
 #   scripts/bench.sh              every scenario, journal on and off
-#   scripts/bench.sh a play       only the named ones (a b c10k c19k lin25 lin250 lin2500 play)
+#   scripts/bench.sh a play       only the named ones (a b c10k c19k lin25 lin250 lin2500 play
+#                                 fastplay)
 #   JOURNAL=off scripts/bench.sh a           one row: --no-journal (or on, full, postgres)
 #   JOURNAL="on postgres" scripts/bench.sh a SQLite and a local PostgreSQL, one row each
 #   BENCH_SERVER_ARGS="--executors 2" scripts/bench.sh a b   extra options for every server
@@ -112,7 +113,11 @@ wanted lin25 && each lin25 "" --mode open --tables 25 --seats 4 --rate 200 --war
 wanted lin250 && each lin250 "" --mode open --tables 250 --seats 4 --rate 2000 --warmup 2 --duration 8
 wanted lin2500 && each lin2500 "" --mode open --tables 2500 --seats 4 --rate 20000 --warmup 2 \
   --duration 8
-wanted play && each play "" --mode play --tables 100 --seats 4 --warmup 2 --duration 10
+# Bots that really play Set (sets found, deals, games ending and kept): 500 tables of two, with
+# people's reactions (2 s) and with fast bots (0.3 s: every table ends a game every few seconds).
+wanted play && each play "" --mode play --tables 500 --seats 2 --reaction 2 --warmup 2 --duration 10
+wanted fastplay && each fastplay "" --mode play --tables 500 --seats 2 --reaction 0.3 --warmup 2 \
+  --duration 10
 
 echo
 echo "matchismo $(git rev-parse --short HEAD 2>/dev/null || echo '?')${BENCH_SERVER_ARGS:+ $BENCH_SERVER_ARGS}, $(nproc) cores," \
@@ -158,3 +163,13 @@ while read -r row; do
     "$sizes |"
   unset v
 done <"$RAW.rows"
+
+# Issue 32's target for real play: with the journal on, p99 at most twice its p99 without, plus
+# 1 ms, at both speeds. One line per play scenario run both ways.
+for name in play fastplay; do
+  on=$(awk -v n="$name" '$1 == "name=" n && $2 == "journal=on"' "$RAW.rows" | grep -o 'lat_p99_us=[0-9]*' | cut -d= -f2)
+  off=$(awk -v n="$name" '$1 == "name=" n && $2 == "journal=off"' "$RAW.rows" | grep -o 'lat_p99_us=[0-9]*' | cut -d= -f2)
+  [[ -n "$on" && -n "$off" ]] || continue
+  verdict=$(awk -v on="$on" -v off="$off" 'BEGIN { print (on <= 2 * off + 1000) ? "met" : "NOT met" }')
+  echo "$name: journal on p99 $(ms "$on") ms against 2 × $(ms "$off") + 1 ms without: target $verdict"
+done

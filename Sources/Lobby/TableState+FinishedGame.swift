@@ -54,17 +54,34 @@ extension TableState {
     return b.frame
   }
 
+  /// The accepted `move`'s `events` go into the look back at the game (a re-deal starts a new
+  /// one), while the game's record keeps every move and its time.
+  mutating func followLookBack(_ move: Move, _ events: [GameEvent<Card>]) {
+    guard journal.isOn else { return }
+    if case .redeal = move {
+      lookBack = LookBackTracker(game: game)
+    } else if !record.isTruncated {
+      lookBack?.note(events, in: game, at: journal.times.lastSeconds)
+    }
+  }
+
   /// The look back at the game that just ended (``GameLookBack``), encoded for its `lookBack`
   /// event; nil when the table does not journal (it keeps no move times) or the game was longer
-  /// than its log keeps.
+  /// than its log keeps. The one the table kept as the game went, unless it did not see every
+  /// move (a table opened again from the journal): then the moves are played again.
   func lookBackAtEnd() -> JSONValue? {
-    guard let log = record.record, journal.times.seconds.count == log.moves.count else {
+    guard let log = record.record, journal.times.count == log.moves.count else {
       return nil
     }
-    return GameLookBack.of(
-      Card.self, settings: game.settings, seed: game.dealSeed, moves: log.moves,
-      times: journal.times.seconds
-    ).map { ServerMessage.lookBack($0, seats: game.settings.seats) }
+    let seen: GameLookBack?
+    if let lookBack, lookBack.moves == log.moves.count {
+      seen = lookBack.lookBack
+    } else {
+      seen = GameLookBack.of(
+        Card.self, settings: game.settings, seed: game.dealSeed, moves: log.moves,
+        times: journal.times.seconds)
+    }
+    return seen.map { ServerMessage.lookBack($0, seats: game.settings.seats) }
   }
 
   /// The source a daily puzzle's game is kept under: `daily:<day>:<game>:<who>`, who being the

@@ -122,6 +122,9 @@ public struct TableState<Card: WireCard>: Sendable {
   /// The people a rated game that just ended rated, until the lobby takes them
   /// (``takeRatedPlayers()``) to read their new ratings.
   var ratedAtEnd: [String]?
+  /// The look back at the current game, kept as it is played when the table journals (the
+  /// journal keeps the game, and its record the look back): ready when the game ends.
+  var lookBack: LookBackTracker?
 
   /// A table already playing with every seat taken by `names` (held by the sessions `tokens`,
   /// seat by seat): a solo table, or a test table.
@@ -170,6 +173,7 @@ public struct TableState<Card: WireCard>: Sendable {
     self.status = [.text("Waiting for players.")]
     self.ring = DiffRing(capacity: rules.ringSize)
     self.journal = TableJournalQueue(isOn: rules.journals)
+    self.lookBack = rules.journals ? LookBackTracker(game: game) : nil
   }
 
   /// How many seats are taken.
@@ -235,6 +239,7 @@ public struct TableState<Card: WireCard>: Sendable {
       return .failure(refusal(for: error, replyTo: replyTo))
     }
     let before = accepted(move, now: now)
+    followLookBack(move, events)
     let entries = historyLog.note(events, at: max(0, now - playStartedAt))
     // The standings only rank seats taken this game; the game's end finishes the table (and,
     // kept whole, is written down).

@@ -21,13 +21,7 @@ extension CardMatchingGame {
   public var claimableMatches: [[Card]] {
     if isChained { return chainMatches(stoppingAtFirst: false) }
     let cards = playableCards
-    var found: [[Card]] = []
-    forEachCombination(of: cards.count, choose: settings.matchSize) { indices in
-      let chosen = indices.map { cards[$0] }
-      if Card.matchScore(chosen) > 0 { found.append(chosen) }
-      return true
-    }
-    return found
+    return Card.matchPositions(in: cards, size: settings.matchSize).map { $0.map { cards[$0] } }
   }
 
   /// The chain matches on the board (only the first one when `stoppingAtFirst`).

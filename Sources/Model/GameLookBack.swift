@@ -69,48 +69,11 @@ public struct GameLookBack: Hashable, Sendable {
   ) -> GameLookBack? {
     guard moves.count == times.count else { return nil }
     var game = CardMatchingGame<Card>(settings: settings, seed: seed)
-    var lookBack = GameLookBack(boardSeen: !settings.faceDown)
-    // The matches complete on the board, each with when it became so.
-    var there: [[Int]: Double] = [:]
-    if lookBack.boardSeen {
-      for match in matches(on: game) { there[match] = 0 }
-    }
-    var lastFound = 0.0
+    var tracker = LookBackTracker(game: game)
     for (move, at) in zip(moves, times) {
       guard let events = try? game.apply(move) else { return nil }
-      var taken: [Int]?
-      var boardChanged = false
-      for event in events {
-        switch event {
-        case .matched(let seat, let cards, _):
-          let ids = cards.map(\.id).sorted()
-          taken = ids
-          let since = lookBack.boardSeen ? there[ids] ?? lastFound : lastFound
-          lookBack.found.append(Found(seat: seat, cards: ids, at: at, seconds: max(0, at - since)))
-          lastFound = at
-        case .replaced, .removed, .dealt, .redealt, .chained:
-          boardChanged = true
-        default:
-          break
-        }
-      }
-      guard lookBack.boardSeen, boardChanged || taken != nil else { continue }
-      let now = matches(on: game)
-      let gone = there.filter { !now.contains($0.key) }.sorted {
-        $0.value != $1.value ? $0.value < $1.value : $0.key.lexicographicallyPrecedes($1.key)
-      }
-      for (match, since) in gone {
-        there[match] = nil
-        if match != taken { lookBack.missed.append(Missed(cards: match, from: since, until: at)) }
-      }
-      for match in now where there[match] == nil { there[match] = at }
+      tracker.note(events, in: game, at: at)
     }
-    return lookBack
-  }
-
-  /// Every match a player could claim, as sorted card ids: among the board's playable cards,
-  /// or, in a chained game (Set-Chain) once a chain is showing, the chain matches only.
-  static func matches<Card: MatchableCard>(on game: CardMatchingGame<Card>) -> Set<[Int]> {
-    Set(game.claimableMatches.map { $0.map(\.id).sorted() })
+    return tracker.lookBack
   }
 }

@@ -17,6 +17,11 @@ public protocol MatchableCard: Hashable, Sendable {
   /// type may answer faster.
   static func containsMatch(in cards: [Self], size: Int) -> Bool
 
+  /// Every `size` cards among `cards` that match, each as their positions in `cards`,
+  /// ascending, the groups in lexicographic order. The default tries every combination; a card
+  /// type may answer faster (the look back at a game asks after every change of its board).
+  static func matchPositions(in cards: [Self], size: Int) -> [[Int]]
+
   /// The cards a game with `settings` is dealt from, before the shuffle. The default is the
   /// full deck; a card type with variants (Concentration's themes) picks its cards here,
   /// drawing from `generator` if it must choose.
@@ -55,6 +60,15 @@ extension MatchableCard {
   public static func card(withID id: Int) -> Self? {
     let deck = fullDeck
     return deck.indices.contains(id) ? deck[id] : nil
+  }
+
+  public static func matchPositions(in cards: [Self], size: Int) -> [[Int]] {
+    var found: [[Int]] = []
+    forEachCombination(of: cards.count, choose: size) { indices in
+      if matchScore(indices.map { cards[$0] }) > 0 { found.append(indices) }
+      return true
+    }
+    return found
   }
 
   public static func containsMatch(in cards: [Self], size: Int) -> Bool {

@@ -54,6 +54,9 @@ public struct MoveTimes: Hashable, Sendable {
     return times
   }
 
+  /// The last time appended, in seconds (whole tenths), as ``seconds`` ends; 0 when none is.
+  public var lastSeconds: Double { Double(lastTenths) / 10 }
+
   /// Bytes the times take (the array may have reserved more).
   public var byteCount: Int { bytes.count }
 

@@ -37,14 +37,22 @@ extension SetFamilyCard {
 
   /// Every set among `cards`, each as three cards in board order.
   public static func allSets(in cards: [Self]) -> [[Self]] {
-    var position = [Int: Int]()
+    matchPositions(in: cards, size: 3).map { $0.map { cards[$0] } }
+  }
+
+  /// Every set among `cards` as positions: each pair's third card looked up by its id, one
+  /// pass over the pairs (never over the C(n, 3) triples), with no dictionary.
+  public static func matchPositions(in cards: [Self], size: Int) -> [[Int]] {
+    guard size == 3, cards.count >= 3 else { return [] }
+    var deckSize = 1
+    for _ in 0..<featureCount { deckSize *= 3 }
+    var position = [Int](repeating: -1, count: deckSize)
     for (index, card) in cards.enumerated() { position[card.id] = index }
-    var sets = [[Self]]()
+    var sets: [[Int]] = []
     for i in cards.indices {
       for j in (i + 1)..<cards.count {
-        if let k = position[thirdCard(cards[i], cards[j]).id], k > j {
-          sets.append([cards[i], cards[j], cards[k]])
-        }
+        let k = position[thirdCard(cards[i], cards[j]).id]
+        if k > j { sets.append([i, j, k]) }
       }
     }
     return sets

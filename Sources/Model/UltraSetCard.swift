@@ -74,6 +74,21 @@ public struct UltraSetCard: MatchableCard, CustomStringConvertible {
     return found
   }
 
+  /// Every UltraSet among `cards` as positions, each group ascending, the groups in
+  /// lexicographic order (one pass over the pairs).
+  public static func matchPositions(in cards: [UltraSetCard], size: Int) -> [[Int]] {
+    guard size == 4 else { return [] }
+    var found: [[Int]] = []
+    for (_, pairs) in pairsByThird(in: cards) {
+      for p in pairs.indices {
+        for q in (p + 1)..<pairs.count {
+          found.append([pairs[p].0, pairs[p].1, pairs[q].0, pairs[q].1].sorted())
+        }
+      }
+    }
+    return found.sorted { $0.lexicographicallyPrecedes($1) }
+  }
+
   /// Whether `cards` (which must differ, as a board's do) hold an UltraSet: two pairs that need
   /// the same third card. One pass over the pairs, never over the C(n, 4) groups of four.
   public static func containsMatch(in cards: [UltraSetCard], size: Int) -> Bool {

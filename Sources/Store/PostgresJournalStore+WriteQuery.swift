@@ -45,9 +45,7 @@ extension PostgresJournalStore {
       players.append(session.player ?? "")
     }
     let finished = batch.finished
-    let finishedRecords = try finished.map {
-      String(decoding: try encoder.encode($0), as: UTF8.self)
-    }
+    let finishedRecords = try finished.map { try $0.storedJSON(encoder: encoder) }
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
     // Each game's rated players (hashes, in order) and their ranks; none when not rated.

@@ -13,7 +13,7 @@ extension SQLiteJournalStore {
         """
     ).execute(arguments: [
       game.source, game.game, ScoreList(of: game).id, game.endedAt, game.seconds, game.score,
-      String(decoding: try encoder.encode(game), as: UTF8.self),
+      try game.storedJSON(encoder: encoder),
     ])
     // Kept already (one game per source).
     guard db.changesCount > 0 else { return }
