@@ -130,25 +130,18 @@ struct LobbyRun {
 
   /// What the shell does after each event: whatever came due meanwhile happens.
   mutating func catchUp() {
-    if let due = state.nextDeadline(), due <= now {
-      apply(state.advance(to: now))
-    }
+    apply(state.catchUp(now: now))
   }
 
   mutating func send(_ bytes: [UInt8], from slot: Int) {
     let connection = connections[slot]
     let decoded = ClientMessageDecoder.decode(bytes)
     // As a sharded executor does: a seated player's move needs only its table's shard.
-    if movesOnShards, case .success(let envelope) = decoded,
-      case .choose(let card) = envelope.message, let ticket = state.moveTicket(of: connection),
-      !ticket.isTurnBased
-    {
+    if movesOnShards, let move = state.shardMove(decoded, from: connection) {
       let before = state.movesAccepted
       // On the shard lent, as `ShardedLobby` plays it.
       var shards = state.lendShards()
-      let (actions, accepted) = LobbyState.choose(
-        card, replyTo: envelope.id, from: connection, ticket: ticket,
-        in: &shards[ticket.shard], now: now)
+      let (actions, accepted) = LobbyState.play(move, in: &shards[move.shard], now: now)
       state.takeBack(shards)
       precondition(
         state.movesAccepted == before + (accepted ? 1 : 0), "a move accepted but not counted")

@@ -69,25 +69,7 @@ extension LobbyState {
   /// journal (they are not this node's to write) nor to the cluster (the new owner publishes
   /// them).
   mutating func giveUp(_ ids: [String], now: Double) {
-    for id in ids {
-      guard let host = hosts.removeValue(forKey: id) else { continue }
-      openTables[id] = nil
-      openedBy[host.creator, default: 1] -= 1
-      if openedBy[host.creator] == 0 { openedBy[host.creator] = nil }
-      deadlines.schedule(.table(id), at: nil)
-      for connection in host.recipients {
-        feed.unwatch(connection)
-        out.append(
-          .closeAtOnce(
-            connection, code: CloseCode.tableMoved, reason: "table moved; connect again"))
-      }
-      for session in desk.registry.all where session.tableID == id {
-        desk.release(token: session.token)
-        deadlines.schedule(.session(session.token), at: nil)
-      }
-      if let at = feed.forget(id, now: now) { deadlines.schedule(.lobbyFlush, at: at) }
-      tablesGivenUp += 1
-    }
+    for id in ids { retire(id, .givenUp, now: now) }
   }
 
   /// Every table of this node's, to publish when the node joins the cluster (its rows from

@@ -1,10 +1,11 @@
 import Protocol
 
 /// The one path of a move (`choose`), whoever decides it: ``moveTicket(of:)`` checks that the
-/// connection may move, ``choose(_:replyTo:from:ticket:now:)`` plays the move at its table. The
-/// inline shell reaches both through ``handle(_:now:)``; the sharded shell calls them
-/// itself on the shards it borrowed (``lendShards()``), holding only the ticket's shard, when
-/// the table does not take turns.
+/// connection may move, and the move goes to its table's host as a `choose` event, whose
+/// outcome carries its journal entries like any other event's. The inline shell reaches it
+/// through ``handle(_:now:)``; the sharded shell asks ``shardMove(_:from:)`` whether a message
+/// is a move its table's shard decides alone and plays it there (``play(_:in:now:)``) on the
+/// shards it borrowed (``lendShards()``), holding only that shard.
 extension LobbyState {
   /// Why a connection may not move now.
   enum MoveRefusal: Error {
@@ -18,19 +19,40 @@ extension LobbyState {
   /// then answers why.
   ///
   /// For a concurrent shell: this reads only what changes under an exclusive hold of the whole
-  /// state, so a thread may call it (the shards lent, ``lendShards()``), and then
-  /// ``choose(_:replyTo:from:ticket:in:now:)`` while holding the ticket's shard, while other
-  /// threads do the same for other shards.
+  /// state, so a thread may call it (the shards lent, ``lendShards()``), and then play the move
+  /// while holding the ticket's shard (``shardMove(_:from:)``, ``play(_:in:now:)``), while
+  /// other threads do the same for other shards.
   public func moveTicket(of connection: ConnectionID) -> MoveTicket? {
     guard let session = desk.session(for: connection) else { return nil }
     return try? moveTicket(for: session).get()
   }
 
-  /// The shard of a move by `connection` that needs no more than its shard: a ticket at a table
-  /// that does not take turns (``moveTicket(of:)``).
+  /// The shard of a move by `connection` that needs no more than its shard (``shardTicket(of:)``).
   public func playingShard(of connection: ConnectionID) -> Int? {
+    shardTicket(of: connection)?.shard
+  }
+
+  /// `decoded` from `connection` as a move its table's shard decides alone, or nil when it
+  /// needs the whole state (anything but a `choose`, a move that is refused before it reaches a
+  /// table, a move at a table that takes turns). The one test of it, for every shell, the fuzz
+  /// target and the tests: a ``ShardMove`` is made nowhere else.
+  ///
+  /// For a concurrent shell, as ``moveTicket(of:)``: it reads only what changes under an
+  /// exclusive hold of the whole state.
+  public func shardMove(
+    _ decoded: Result<ClientEnvelope, ProtocolError>, from connection: ConnectionID
+  ) -> ShardMove? {
+    guard case .success(let envelope) = decoded, case .choose(let card) = envelope.message,
+      let ticket = shardTicket(of: connection)
+    else { return nil }
+    return ShardMove(card: card, replyTo: envelope.id, connection: connection, ticket: ticket)
+  }
+
+  /// The ticket of a move by `connection` at a table that does not take turns (a turn-based
+  /// table's move restarts its clock, a deadline of the whole lobby).
+  private func shardTicket(of connection: ConnectionID) -> MoveTicket? {
     guard let ticket = moveTicket(of: connection), !ticket.isTurnBased else { return nil }
-    return ticket.shard
+    return ticket
   }
 
   /// The checks every move passes, in the order their refusals are answered.
@@ -46,7 +68,8 @@ extension LobbyState {
       MoveTicket(tableID: tableID, seat: seat, shard: shard, isTurnBased: isTurnBased))
   }
 
-  /// A `choose` from `connection` within the whole state: refused, or played by its ticket.
+  /// A `choose` from `connection` within the whole state: refused, or played by its ticket,
+  /// its entries and frames going out as every other table event's do.
   mutating func receiveMove(
     _ card: Int, replyTo: MessageID?, from connection: ConnectionID,
     session: SessionRegistry.Session, now: Double
@@ -55,69 +78,57 @@ extension LobbyState {
     case .failure(let refusal):
       refuse(refusal, replyTo: replyTo, connection)
     case .success(let ticket):
-      Self.play(
-        card, ticket: ticket, replyTo: replyTo, from: connection,
-        in: &hosts.shards[ticket.shard], now: now, into: &out)
+      let event = TableHost.Event.choose(
+        card: card, seat: ticket.seat, connection: connection, replyTo: replyTo)
+      if let outcome = Self.play(event, ticket: ticket, in: &hosts.shards[ticket.shard], now: now) {
+        journal += outcome.journal
+        out += outcome.actions
+      }
       // A turn-based table's move restarts its turn clock.
       if ticket.isTurnBased { settle(ticket.tableID, now: now) }
     }
   }
 
-  /// Decides a `choose` of `card` by the player `connection` with its `ticket`: the decision
-  /// ``handle(_:now:)`` makes. Returns its actions (its journal entries first) and whether the
-  /// move was accepted. A turn-based table's move also restarts its clock: decide those through
-  /// ``handle(_:now:)``.
-  public mutating func choose(
-    _ card: Int, replyTo: MessageID?, from connection: ConnectionID, ticket: MoveTicket,
-    now: Double
-  ) -> (actions: [LobbyAction], accepted: Bool) {
-    precondition(!hosts.lent, "the shards are lent: play on the lent shard")
-    return Self.choose(
-      card, replyTo: replyTo, from: connection, ticket: ticket, in: &hosts.shards[ticket.shard],
-      now: now)
-  }
-
-  /// ``choose(_:replyTo:from:ticket:now:)`` on `shard`, the ticket's shard as lent to a shell
-  /// that plays moves on several threads at once (``lendShards()``): it touches nothing else,
-  /// so threads can play on different shards at once, each holding its own.
-  public static func choose(
-    _ card: Int, replyTo: MessageID?, from connection: ConnectionID, ticket: MoveTicket,
-    in shard: inout TableShard, now: Double
-  ) -> (actions: [LobbyAction], accepted: Bool) {
+  /// Decides `move` on `shard`, its ticket's shard as lent to a shell that plays moves on
+  /// several threads at once (``lendShards()``): it touches nothing else, so threads can play
+  /// on different shards at once, each holding its own. Returns its actions (its journal
+  /// entries first, as ``TableHost/Outcome/emit(into:)`` puts them) and whether it was
+  /// accepted.
+  public static func play(_ move: ShardMove, in shard: inout TableShard, now: Double) -> (
+    actions: [LobbyAction], accepted: Bool
+  ) {
+    let event = TableHost.Event.choose(
+      card: move.card, seat: move.ticket.seat, connection: move.connection,
+      replyTo: move.replyTo)
+    guard let outcome = play(event, ticket: move.ticket, in: &shard, now: now) else {
+      return ([], false)
+    }
     var actions: [LobbyAction] = []
-    let accepted = play(
-      card, ticket: ticket, replyTo: replyTo, from: connection, in: &shard, now: now,
-      into: &actions)
-    return (actions, accepted)
+    outcome.emit(into: &actions)
+    return (actions, outcome.refusal == nil)
   }
 
-  /// The one place moves are decided: the move goes to its table's host, in its shard, which
-  /// appends its journal entries to `actions`, then its frames.
-  @discardableResult
+  /// The one place moves are decided: the move goes to its table's host, in its shard, and is
+  /// counted; nil when the table is not there.
   private static func play(
-    _ card: Int, ticket: MoveTicket, replyTo: MessageID?, from connection: ConnectionID,
-    in shard: inout TableShard, now: Double, into actions: inout [LobbyAction]
-  ) -> Bool {
+    _ event: TableHost.Event, ticket: MoveTicket, in shard: inout TableShard, now: Double
+  ) -> TableHost.Outcome? {
     // One look-up of the host, changed where it is stored. The ticket was taken under the same
     // hold: its table is there.
-    let decided = shard.withHost(ticket.tableID) { host in
-      host.choose(
-        card, seat: ticket.seat, connection: connection, replyTo: replyTo, now: now,
-        into: &actions)
+    guard let outcome = shard.withHost(ticket.tableID, { $0.handle(event, now: now) }) else {
+      return nil
     }
-    // nil: no such table; .some(nil): accepted; .some(error): refused.
-    guard let decided else { return false }
-    if let refusal = decided {
+    if let refusal = outcome.refusal {
       shard.movesRejected[refusal.code, default: 0] += 1
-      return false
+    } else {
+      shard.movesAccepted += 1
     }
-    shard.movesAccepted += 1
-    return true
+    return outcome
   }
 
   /// Lends every shard to a shell that decides moves on several threads at once: each thread
-  /// plays on the shard it holds (``choose(_:replyTo:from:ticket:in:now:)``), asking the lobby
-  /// only for tickets (``moveTicket(of:)``). Until ``takeBack(_:)`` nothing else may be asked
+  /// plays on the shard it holds (``play(_:in:now:)``), asking the lobby only which moves a
+  /// shard decides (``shardMove(_:from:)``). Until ``takeBack(_:)`` nothing else may be asked
   /// of it (``handle(_:now:)`` stops the program): the tables are not here.
   public mutating func lendShards() -> [TableShard] {
     precondition(!hosts.lent, "the shards are lent already")

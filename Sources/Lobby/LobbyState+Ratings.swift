@@ -49,14 +49,18 @@ extension LobbyState {
     return known
   }
 
-  /// Gives table `id` what is known of its players' ratings (and of `newcomer`'s, about to
-  /// sit); its members hear of any change. Its row in the lobby shows them once the caller
-  /// publishes it.
-  mutating func showRatings(at id: String, newcomer: String? = nil, now: Double) {
+  /// Gives table `id` what is known of its players' ratings; its members hear of any change.
+  /// Its row in the lobby shows them once the caller publishes it.
+  mutating func showRatings(at id: String, now: Double) {
     guard let table = hosts[id]?.table else { return }
-    let known = knownRatings(
-      of: table.seatedPlayers + (newcomer.map { [$0] } ?? []), game: table.gameName)
-    handle(.ratings(known), at: id, now: now)
+    handle(.ratings(knownRatings(of: table.seatedPlayers, game: table.gameName)), at: id, now: now)
+  }
+
+  /// What is known of the ratings of table `id`'s players and of `newcomer`, about to sit:
+  /// what the sit carries in (``TableHost/Event/sit(token:name:player:ratings:connection:replyTo:)``).
+  func ratingsAtSit(_ id: String, newcomer: String) -> [String: PlayerRating] {
+    guard let table = hosts[id]?.table else { return [:] }
+    return knownRatings(of: table.seatedPlayers + [newcomer], game: table.gameName)
   }
 
   /// A `ratings` question: the asking person's rating at `game` and its history, from the

@@ -27,22 +27,36 @@ extension LobbyState {
     openedBy[host.creator, default: 0] += 1
   }
 
-  private mutating func closeTable(_ id: String, now: Double) {
+  /// Takes table `id` off every book the router keeps (its map, the open tables, its
+  /// creator's count, its deadline, its members' sessions, the lobby list) as it leaves this
+  /// node `how` (``TableHost/retire(_:)``): closing and giving up are this one path.
+  mutating func retire(_ id: String, _ how: TableHost.Retirement, now: Double) {
     guard let host = hosts.removeValue(forKey: id) else { return }
+    let outcome = host.retire(how)
+    journal += outcome.journal
     openTables[id] = nil
-    if configuration.journal { journal.append(.tableClosed(id)) }
-    if !host.recipients.isEmpty {
-      out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: host.recipients))
-    }
-    for connection in host.recipients {
-      if let session = desk.session(for: connection), session.tableID == id {
-        desk.seat(token: session.token, tableID: nil, seat: nil)
-      }
-    }
     openedBy[host.creator, default: 1] -= 1
     if openedBy[host.creator] == 0 { openedBy[host.creator] = nil }
     deadlines.schedule(.table(id), at: nil)
-    unlist(id, now: now)
+    switch how {
+    case .closed:
+      out += outcome.actions
+      for connection in host.recipients {
+        if let session = desk.session(for: connection), session.tableID == id {
+          desk.seat(token: session.token, tableID: nil, seat: nil)
+        }
+      }
+      unlist(id, now: now)
+    case .givenUp:
+      for connection in host.recipients { feed.unwatch(connection) }
+      out += outcome.actions
+      for session in desk.registry.all where session.tableID == id {
+        desk.release(token: session.token)
+        deadlines.schedule(.session(session.token), at: nil)
+      }
+      if let at = feed.forget(id, now: now) { deadlines.schedule(.lobbyFlush, at: at) }
+      tablesGivenUp += 1
+    }
   }
 
   /// Hands `event` to table `id`'s host and takes its frames and journal entries; nil when the
@@ -54,7 +68,7 @@ extension LobbyState {
     guard
       let outcome = hosts.withHost(id, { host in host.handle(event, now: now) })
     else { return nil }
-    if configuration.journal { journal += outcome.journal }
+    journal += outcome.journal
     out += outcome.actions
     return outcome
   }
@@ -63,17 +77,16 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
     replyTo: MessageID?, now: Double
   ) {
+    // Their rating goes in with them: the snapshot shows it, the members hear it, and settle
+    // publishes the row with it.
+    let ratings = session.player.map { ratingsAtSit(id, newcomer: $0) } ?? [:]
     let event = TableHost.Event.sit(
-      token: session.token, name: session.name, player: session.player,
+      token: session.token, name: session.name, player: session.player, ratings: ratings,
       connection: connection, replyTo: replyTo)
-    // Their rating is known to the table before its snapshot is made.
-    if let player = session.player { showRatings(at: id, newcomer: player, now: now) }
     // Callers check sitProblem first; should it refuse anyway, nothing changed.
     guard let seat = handle(event, at: id, now: now)?.seat else { return }
     desk.seat(token: session.token, tableID: id, seat: seat)
     feed.unwatch(connection)
-    // The members hear the newcomer's rating; settle publishes the row with it.
-    if session.player != nil { showRatings(at: id, now: now) }
     settle(id, now: now)
   }
 
@@ -162,7 +175,7 @@ extension LobbyState {
       desk.seat(token: token, tableID: nil, seat: nil)
     }
     if outcome.closes {
-      closeTable(id, now: now)
+      retire(id, .closed, now: now)
       return
     }
     deadlines.schedule(.table(id), at: outcome.deadline)

@@ -1,7 +1,7 @@
 /// A seated player's leave to move: the table and seat a `choose` is played at, and the shard
 /// that holds the table. ``LobbyState/moveTicket(of:)`` hands one out after the checks every
-/// move passes, whoever decides it; ``LobbyState/choose(_:replyTo:from:ticket:now:)`` (or its
-/// form on a lent shard) plays it.
+/// move passes, whoever decides it; the table's host plays it (on a lent shard, as a
+/// ``ShardMove``).
 public struct MoveTicket: Hashable, Sendable {
   /// The table.
   let tableID: String

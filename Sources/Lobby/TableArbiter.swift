@@ -65,6 +65,9 @@ public protocol TableArbiter: Sendable {
   func snapshot(replyTo: MessageID?, you: Int?, now: Double) -> JSONValue
   /// The journal entries since the last call (empty unless the table journals).
   mutating func takeJournal(creator: String) -> [JournalEntry]
+  /// The table closes: what the journal must be told (``JournalEntry/tableClosed(_:)``, unless
+  /// the table does not journal).
+  func closingJournal() -> [JournalEntry]
   /// `name` at `seat` (nil: a spectator) says `text`: the line as the table keeps it.
   mutating func say(_ text: String, name: String, seat: Int?, now: Double) -> ChatLine
   /// The people seated (the hashes of their player tokens), in seat order.

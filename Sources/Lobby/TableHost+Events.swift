@@ -3,9 +3,14 @@ import Protocol
 /// The events that need more than a line of ``TableHost/handle(_:now:)``.
 extension TableHost {
   mutating func sit(
-    _ token: String, _ name: String, _ player: String?, _ connection: ConnectionID,
-    _ replyTo: MessageID?, _ now: Double, _ outcome: inout Outcome
+    _ token: String, _ name: String, _ player: String?, _ ratings: [String: PlayerRating],
+    _ connection: ConnectionID, _ replyTo: MessageID?, _ now: Double, _ outcome: inout Outcome
   ) {
+    // The newcomer's rating is known to the table before its snapshot is made (the members hear
+    // only of changes at the seats taken: the newcomer does not sit yet).
+    if !ratings.isEmpty, let frame = table.rate(ratings), !recipients.isEmpty {
+      outcome.actions.append(.send(frame, to: recipients))
+    }
     switch table.sit(token: token, name: name, player: player, replyTo: replyTo, now: now) {
     case .failure(let error):
       outcome.refusal = answer(.failure(error), connection, into: &outcome.actions)
@@ -15,6 +20,10 @@ extension TableHost {
       add(connection, as: .player(seat: seat))
       outcome.seat = seat
       send(table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection, &outcome)
+      // Then every member hears the seats' ratings, the newcomer's now among them.
+      if !ratings.isEmpty, let frame = table.rate([:]) {
+        outcome.actions.append(.send(frame, to: recipients))
+      }
     }
   }
 

@@ -36,10 +36,11 @@ public struct TableHost: Sendable {
   /// Something that happens at the table.
   public enum Event: Sendable {
     /// A session sits in the lowest free seat; `connection` gets the snapshot, the members
-    /// already there the diff.
+    /// already there the diff. `ratings`: what is known of the ratings at the table's game of
+    /// the people seated and of the newcomer, shown in the snapshot and told to the members.
     case sit(
-      token: String, name: String, player: String?, connection: ConnectionID,
-      replyTo: MessageID?)
+      token: String, name: String, player: String?, ratings: [String: PlayerRating] = [:],
+      connection: ConnectionID, replyTo: MessageID?)
     /// The creator of a solo table, seated when it was dealt, comes to it.
     case enterSolo(connection: ConnectionID, replyTo: MessageID?)
     /// A session starts watching.
@@ -72,9 +73,9 @@ public struct TableHost: Sendable {
   public struct Outcome: Sendable {
     /// Frames to send, in order.
     public var actions: [LobbyAction] = []
-    /// The table's journal entries, taken by the clock (the router runs the clock after every
-    /// other change, in the same event): written before any frame of the event may leave. A
-    /// move's entries come first in ``actions`` instead, ahead of its frames.
+    /// The table's journal entries: written before any frame of the event may leave. The one
+    /// channel for every event's entries, a move's included; ``emit(into:)`` puts them ahead of
+    /// the frames (``LobbyState/journalFirst(_:into:)``).
     public var journal: [JournalEntry] = []
     /// The refusal sent back (in `actions`) when the table changed nothing.
     public var refusal: ProtocolError?
@@ -94,8 +95,8 @@ public struct TableHost: Sendable {
   public mutating func handle(_ event: Event, now: Double) -> Outcome {
     var outcome = Outcome()
     switch event {
-    case .sit(let token, let name, let player, let connection, let replyTo):
-      sit(token, name, player, connection, replyTo, now, &outcome)
+    case .sit(let token, let name, let player, let ratings, let connection, let replyTo):
+      sit(token, name, player, ratings, connection, replyTo, now, &outcome)
     case .enterSolo(let connection, let replyTo):
       add(connection, as: .player(seat: 0))
       outcome.seat = 0
@@ -124,9 +125,11 @@ public struct TableHost: Sendable {
     case .rejoin(let connection, let replacing, let seat, let version):
       rejoin(connection, replacing: replacing, seat: seat, version: version, now, &outcome)
     case .choose(let card, let seat, let connection, let replyTo):
-      outcome.refusal = choose(
-        card, seat: seat, connection: connection, replyTo: replyTo, now: now,
-        into: &outcome.actions)
+      let result = table.choose(card: card, by: seat, replyTo: replyTo, now: now)
+      outcome.journal = table.takeJournal(creator: creator)
+      outcome.refusal = answer(result, connection, into: &outcome.actions)
+      // A game it ended may be rated: the question counts among the mover's.
+      askRatings(for: connection, into: &outcome.actions)
     case .start(let seat, let connection, let replyTo):
       outcome.refusal = answer(
         table.start(by: seat, replyTo: replyTo, now: now), connection, into: &outcome.actions)
@@ -157,21 +160,6 @@ public struct TableHost: Sendable {
         RecordRequest(
           connection: connection, replyTo: nil, kind: .ratings(players: players, table: table.id)
         )))
-  }
-
-  /// The move path itself, for a shell that decides moves one after another into one buffer:
-  /// ``Event/choose(card:seat:connection:replyTo:)`` appended to `actions` — the move's journal
-  /// entries first (it is written down before its diff may leave), then its frames; returns the
-  /// refusal, if the table refused it.
-  public mutating func choose(
-    _ card: Int, seat: Int, connection: ConnectionID, replyTo: MessageID?, now: Double,
-    into actions: inout [LobbyAction]
-  ) -> ProtocolError? {
-    let result = table.choose(card: card, by: seat, replyTo: replyTo, now: now)
-    for entry in table.takeJournal(creator: creator) { actions.append(.journal(entry)) }
-    let refusal = answer(result, connection, into: &actions)
-    askRatings(for: connection, into: &actions)
-    return refusal
   }
 
   /// The frame a broadcast `b` sends each member: each seat the frame of its seat (spectators
@@ -206,5 +194,45 @@ public struct TableHost: Sendable {
     guard let role = members.removeValue(forKey: connection) else { return nil }
     recipients.removeAll { $0 == connection }
     return role
+  }
+}
+
+extension TableHost {
+  /// How a table leaves this node.
+  public enum Retirement: Sendable {
+    /// Nobody is left to wait for: the journal forgets it, its members hear they `left`.
+    case closed
+    /// Another node took it over: its members are closed at once (nothing held for them is
+    /// shown), and the journal is not told (the table is not this node's to write).
+    case givenUp
+  }
+
+  /// The table leaves this node `how`: what its members and the journal are told. The one
+  /// retirement of a table (``LobbyState/retire(_:_:now:)`` takes it off the router's books).
+  public func retire(_ how: Retirement) -> Outcome {
+    var outcome = Outcome()
+    switch how {
+    case .closed:
+      outcome.journal = table.closingJournal()
+      if !recipients.isEmpty {
+        outcome.actions.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: recipients))
+      }
+    case .givenUp:
+      for connection in recipients {
+        outcome.actions.append(
+          .closeAtOnce(
+            connection, code: CloseCode.tableMoved, reason: "table moved; connect again"))
+      }
+    }
+    return outcome
+  }
+}
+
+extension TableHost.Outcome {
+  /// The outcome as the shell carries it out, appended to `actions`: its journal entries first
+  /// (``LobbyState/journalFirst(_:into:)``), then its frames.
+  public func emit(into actions: inout [LobbyAction]) {
+    LobbyState.journalFirst(journal, into: &actions)
+    actions += self.actions
   }
 }

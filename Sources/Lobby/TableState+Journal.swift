@@ -12,6 +12,10 @@ extension TableState {
     return journal.take(record: journal.recordDue ? journalRecord(creator: creator) : nil)
   }
 
+  public func closingJournal() -> [JournalEntry] {
+    journal.isOn ? [.tableClosed(id)] : []
+  }
+
   /// The table around its game as the journal keeps it.
   public func journalRecord(creator: String) -> TableRecord {
     TableRecord(

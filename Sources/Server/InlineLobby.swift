@@ -45,8 +45,7 @@ final class InlineLobby: ServiceThreadHandler {
   ) {
     // The journal failing (or writing again) is news for the lobby: it refuses moves meanwhile.
     if let journal = outlets.journal {
-      let failing = journal.failing.load(ordering: .relaxed)
-      if failing != state.journalDown { state.journalAvailable(!failing) }
+      state.noteJournal(failing: journal.failing.load(ordering: .relaxed))
     }
     switch event {
     case .opened:
@@ -69,10 +68,7 @@ final class InlineLobby: ServiceThreadHandler {
       // Its commands are carried out before the service thread takes anything else.
       done()
     }
-    // Whatever came due meanwhile (the timer may not have fired yet in this pass).
-    if let due = state.nextDeadline(), due <= now {
-      commands.append(actions: state.handle(.clock, now: now), to: outlets)
-    }
+    commands.append(actions: state.catchUp(now: now), to: outlets)
     export(now: now, state: &state, metrics: &metrics)
   }
 

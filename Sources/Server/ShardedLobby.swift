@@ -214,19 +214,19 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
           holdExclusively(&hold, &pending)
           // Read again under the hold: another executor may have told the lobby meanwhile.
           let failing = journal.failing.load(ordering: .relaxed)
-          state.journalAvailable(!failing)
+          state.noteJournal(failing: failing)
           journalDown.store(failing, ordering: .relaxed)
         }
         let decoded = ClientMessageDecoder.decode(message)
-        if case .success(let envelope) = decoded, case .choose(let card) = envelope.message {
+        if case .success(let envelope) = decoded, case .choose = envelope.message {
           if case .exclusive = hold { release(&hold, &pending) }
           if case .none = hold {
             lock.readLock()
             hold = .shared(shard: nil)
           }
-          // A turn-based table's move restarts its clock: the whole state decides it.
-          if let ticket = state.moveTicket(of: connection), !ticket.isTurnBased {
-            let shard = ticket.shard
+          // Whether its shard decides it alone, asked under the shared hold.
+          if let move = state.shardMove(decoded, from: connection) {
+            let shard = move.shard
             if case .shared(let held) = hold, held != shard {
               if let held {
                 handOver(&pending)
@@ -235,9 +235,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
               slots[shard].lock.lock()
               hold = .shared(shard: shard)
             }
-            let (actions, accepted) = LobbyState.choose(
-              card, replyTo: envelope.id, from: connection, ticket: ticket,
-              in: &slots[shard].shard, now: now())
+            let (actions, accepted) = LobbyState.play(move, in: &slots[shard].shard, now: now())
             pending.actions += actions
             // With metrics, each accepted move's latency ends when its frames leave.
             if accepted && measuresLatency { pending.movesReceivedAt.append(receivedAt) }
@@ -288,9 +286,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       if let shard { slots[shard].lock.unlock() }
     case .exclusive:
       let time = now()
-      if let due = state.nextDeadline(), due <= time {
-        pending.actions += state.handle(.clock, now: time)
-      }
+      pending.actions += state.catchUp(now: time)
       handOver(&pending)
       if metrics != nil && time >= lastExport + Self.exportInterval {
         metrics!.export(state, now: time)

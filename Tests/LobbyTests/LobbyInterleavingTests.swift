@@ -149,20 +149,15 @@ import Testing
       var message = text
       message.removeLast()
       message += #","id":\#(messageID)}"#
-      let bytes = Array(message.utf8)
-      if movesOnShards, case .success(let envelope) = ClientMessageDecoder.decode(bytes),
-        case .choose(let card) = envelope.message, let ticket = state.moveTicket(of: connection),
-        !ticket.isTurnBased
-      {
+      let decoded = ClientMessageDecoder.decode(Array(message.utf8))
+      if movesOnShards, let move = state.shardMove(decoded, from: connection) {
         // As `ShardedLobby` plays it: on the shard lent, the rest of the state untouched.
         var shards = state.lendShards()
-        let decided = LobbyState.choose(
-          card, replyTo: envelope.id, from: connection, ticket: ticket,
-          in: &shards[ticket.shard], now: now)
+        let decided = LobbyState.play(move, in: &shards[move.shard], now: now)
         state.takeBack(shards)
         try apply(decided.actions)
       } else {
-        try apply(state.receive(ClientMessageDecoder.decode(bytes), from: connection, now: now))
+        try apply(state.receive(decoded, from: connection, now: now))
       }
       try apply(state.advance(to: now))
     }

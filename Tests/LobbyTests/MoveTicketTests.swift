@@ -46,9 +46,21 @@ import Testing
     #expect(memory.shard == 2)
     #expect(memory.isTurnBased)
     #expect(state.playingShard(of: bob) == nil, "a turn-based move needs the whole lobby")
+    // The one test of a move a shard decides alone: a decoded `choose`, by a seated player, at a
+    // table that does not take turns.
+    let choose = ClientMessageDecoder.decode(Array(#"{"type":"choose","id":4,"card":7}"#.utf8))
+    let move = try #require(state.shardMove(choose, from: ada))
+    #expect(move.shard == 1 && move.ticket == set && move.card == 7 && move.replyTo == .int(4))
+    #expect(state.shardMove(choose, from: bob) == nil, "a turn-based table's move")
+    #expect(state.shardMove(choose, from: cy) == nil, "at no table")
+    let redeal = ClientMessageDecoder.decode(Array(#"{"type":"redeal"}"#.utf8))
+    #expect(state.shardMove(redeal, from: ada) == nil, "not a move")
+    let broken = ClientMessageDecoder.decode(Array(#"{"type":"choose","card":"x"}"#.utf8))
+    #expect(state.shardMove(broken, from: ada) == nil, "not decoded")
 
     state.journalAvailable(false)
     #expect(state.moveTicket(of: ada) == nil)
+    #expect(state.shardMove(choose, from: ada) == nil, "the journal is down")
     state.journalAvailable(true)
     #expect(state.moveTicket(of: ada) == set)
 
@@ -90,19 +102,24 @@ import Testing
     let before = state
     let version = try #require(state.table("t1")?.version)
 
-    let ticket = try #require(state.moveTicket(of: ada))
+    func choose(_ card: Int) -> Result<ClientEnvelope, ProtocolError> {
+      ClientMessageDecoder.decode(Array(#"{"type":"choose","card":\#(card)}"#.utf8))
+    }
     // A card on the board: the first one a throwaway copy of the lobby accepts.
     let card = try #require(
       (0..<81).first { card in
         var probe = state
-        return probe.choose(card, replyTo: nil, from: ada, ticket: ticket, now: 10).accepted
+        guard let move = probe.shardMove(choose(card), from: ada) else { return false }
+        var shards = probe.lendShards()
+        defer { probe.takeBack(shards) }
+        return LobbyState.play(move, in: &shards[move.shard], now: 10).accepted
       })
     #expect(state.table("t1")?.version == version, "the probes played on copies")
     var shards = state.lendShards()
     #expect(shards.count == 3)
-    #expect(state.moveTicket(of: ada) == ticket, "tickets are asked for while the shards are lent")
-    let (actions, accepted) = LobbyState.choose(
-      card, replyTo: nil, from: ada, ticket: ticket, in: &shards[ticket.shard], now: 10)
+    let move = try #require(
+      state.shardMove(choose(card), from: ada), "moves are asked for while the shards are lent")
+    let (actions, accepted) = LobbyState.play(move, in: &shards[move.shard], now: 10)
     #expect(accepted)
     #expect(actions.contains { if case .send = $0 { true } else { false } })
     state.takeBack(shards)
@@ -111,9 +128,10 @@ import Testing
     #expect(state.movesAccepted == 1)
     #expect(before.table("t1")?.version == version, "the copy made before is its own")
     #expect(before.movesAccepted == 0)
-    // The mutating form plays on the state's own shard, the same way.
+    // Within the whole state, the same move plays on the state's own shard, the same way.
     var copy = state
-    #expect(copy.choose(card, replyTo: nil, from: ada, ticket: ticket, now: 10).accepted)
+    _ = copy.receive(choose(card), from: ada, now: 10)
+    #expect(copy.movesAccepted == 2)
     #expect(copy.table("t1")?.version == version + 2)
     #expect(state.table("t1")?.version == version + 1)
   }

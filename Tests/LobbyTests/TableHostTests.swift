@@ -76,13 +76,21 @@ struct TableHostTests {
     let outcome = host.handle(.choose(card: card, seat: 0, connection: ada, replyTo: nil), now: 2)
     #expect(outcome.refusal == nil)
     #expect(recipients(outcome) == [[ada, bob, eve]])
-    // The move's journal entry comes first, ahead of the frame it holds back.
-    guard case .journal(.move(let move)) = outcome.actions.first else {
-      Issue.record("the move's journal entry does not come first: \(outcome.actions)")
+    // The move's journal entry goes in the one channel every event's entries go in, never
+    // among the frames; emitted, it comes first, ahead of the frame it holds back.
+    #expect(!outcome.actions.contains { if case .journal = $0 { true } else { false } })
+    guard case .move(let move) = outcome.journal.first, outcome.journal.count == 1 else {
+      Issue.record("the move's journal entry is not the outcome's: \(outcome.journal)")
       return
     }
     #expect(move.index == 0 && move.move == .choose(seat: 0, card: card))
-    #expect(outcome.actions.count == 2)
+    var emitted: [LobbyAction] = []
+    outcome.emit(into: &emitted)
+    guard case .journal(.move(move)) = emitted.first else {
+      Issue.record("the move's journal entry does not come first: \(emitted)")
+      return
+    }
+    #expect(emitted.count == 2)
   }
 
   @Test func aDroppedPlayerKeepsTheSeatAndASpectatorLeaves() {
