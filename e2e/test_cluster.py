@@ -20,7 +20,8 @@ import pytest
 
 from conftest import BINARY, ROOT, RunningServer, free_port, scrape_metric
 from mp_support import FAST, converge, run, until_playing
-from protocol_client import LiveClient, find_sets
+from protocol_client import LiveClient
+from table_state import find_sets
 from test_records import PLAYER_A as RATED_A, PLAYER_B as RATED_B, ask, play_set_to_the_end
 from test_ratings import a_rated_quick_match
 

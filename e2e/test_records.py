@@ -7,7 +7,8 @@ import signal
 
 from conftest import RunningServer
 from mp_support import run, start_server  # noqa: F401 (a fixture)
-from protocol_client import Client, find_sets
+from protocol_client import Client
+from table_state import find_sets
 
 PLAYER_A = "playerAAAAAAAAAAAAAAAA"
 PLAYER_B = "playerBBBBBBBBBBBBBBBB"
