@@ -109,9 +109,13 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings),
+    // LoadGenerator: its options' defaults are checked against LoadKit's (LoadOptionTests).
     .testTarget(
-      name: "LoadKitTests", dependencies: ["LoadKit", "Model"], swiftSettings: swiftSettings),
+      name: "LoadKitTests", dependencies: ["LoadKit", "LoadGenerator", "Model"],
+      swiftSettings: swiftSettings),
+    // LoadKit: the load generator's defaults are checked against the server's (ServerOptionTests).
     .testTarget(
-      name: "ServerTests", dependencies: ["Server", "TestSupport"], swiftSettings: swiftSettings),
+      name: "ServerTests", dependencies: ["Server", "LoadKit", "TestSupport"],
+      swiftSettings: swiftSettings),
   ]
 )

@@ -4,7 +4,8 @@ import json
 
 import websockets
 
-from protocol_client import SUBPROTOCOL, Client, TableState, find_sets
+from protocol_client import SUBPROTOCOL, Client
+from table_state import TableState, find_sets
 
 
 class Victim:

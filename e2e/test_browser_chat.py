@@ -15,7 +15,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
-from test_browser_games import CARDS, CODE, open_lobby, severe_errors, start_concentration_for_two
+from browser_games import CARDS, CODE, open_lobby, record_sockets, severe_errors, start_concentration_for_two
 from test_browser_rough_edges import SIZES, Seat, artifact, open_page, text_of
 
 MARKUP = '<b>bold</b> <img src=x onerror="window.pwned=1"> & &amp;'
@@ -107,18 +107,6 @@ def test_two_players_and_a_spectator_chat_as_text_with_mute_and_hide(start_serve
         eve.close()
 
 
-# Records the page's WebSockets (before its own scripts run), so that a test can send on the
-# page's connection what the page itself would send: a `resync`.
-RECORD_SOCKETS = """
-(() => {
-  const Native = window.WebSocket;
-  window.__sockets = [];
-  window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets.push(this); }
-  };
-})();"""
-
-
 def texts(driver):
     return [line["text"] for line in chat_lines(driver)]
 
@@ -172,7 +160,7 @@ def start_untimed_concentration(server, ann, bob):
 def test_chat_keys_panels_refusals_resync_and_leaving(start_server, browsers, width, height, theme):
     server = start_server(*FAST)
     ann, bob = browsers(), browsers()
-    bob.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_SOCKETS})
+    record_sockets(bob)
     for driver in (ann, bob):
         open_page(driver, server.http_url, width, height, theme)
     start_untimed_concentration(server, ann, bob)

@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
-from test_browser_games import severe_errors
+from browser_games import severe_errors
 from test_browser_look_back import play_set_to_the_end
 from test_browser_rough_edges import SIZES, Seat, artifact, board_ids, open_page, text_of
 

@@ -10,7 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import RunningServer
 from mp_support import run
-from protocol_client import set_from_ids
+from table_state import set_from_ids
 from test_records import ask
 
 CARDS = "#board .card"

@@ -11,8 +11,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from protocol_client import set_from_ids
-from test_browser_games import play_solo, severe_errors
+from table_state import set_from_ids
+from browser_games import play_solo, severe_errors
 from test_browser_rough_edges import SIZES, artifact, board_ids, click_card, open_page, text_of
 
 CARDS = "#board .card"

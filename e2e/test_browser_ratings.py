@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
-from test_browser_games import severe_errors
+from browser_games import severe_errors
 from test_browser_rough_edges import SIZES, Seat, artifact, open_page, text_of
 
 BOB = "ratingsBob000000000000B7"

@@ -15,9 +15,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from websockets.sync.client import connect
 
-from protocol_client import find_sets, set_from_ids
+from table_state import find_sets, set_from_ids
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
-from test_browser_games import (flip, play_concentration_to_the_end, play_solo, severe_errors,
+from browser_games import (flip, play_concentration_to_the_end, play_solo, severe_errors,
                                 start_concentration_for_two)
 
 CARDS = "#board .card"

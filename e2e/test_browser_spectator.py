@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
-from protocol_client import set_from_ids
+from table_state import set_from_ids
 
 CODE = re.compile(r"^[A-Z2-9]{10}$")
 

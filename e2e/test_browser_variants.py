@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_browser_games import severe_errors
+from browser_games import severe_errors
 from test_browser_rough_edges import SIZES, artifact, board_ids, click_card, open_page, text_of
 from test_variants import third_id
 

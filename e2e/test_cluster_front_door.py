@@ -107,7 +107,7 @@ def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, br
     """Ann's page is on n1 and Bob's on n2 (each opened with `?node=`); Bob follows Ann's invite
     link: n2 sends his page to n1, which seats him, and the two race through one game of Set to
     its end, seeing the same standings."""
-    from test_browser_games import race_to_the_end, seat_two_through_the_front_door, severe_errors, standings_of
+    from browser_games import race_to_the_end, seat_two_through_the_front_door, severe_errors, standings_of
 
     door = front_door["url"]
     ann, bob = browsers(), browsers()

@@ -3,156 +3,21 @@
 middle of play: each table plays again on another node within 5 s, with every move any client
 saw, every player back in their seat, and versions that go on. A node frozen past its lease
 (SIGSTOP) and woken again (SIGCONT) writes nothing more: a move it is sent is refused, its client
-is closed (4005) and comes back at the table's new node."""
+is closed (4005) and comes back at the table's new node. Repeated kills time the failover; a page plays on through a reconnect while its node is
+killed (restarts: test_failover_restarts.py)."""
 import asyncio
 import json
-import os
 import pathlib
 import random
-import signal
 import subprocess
-import tempfile
 import time
 
-import pytest
-import websockets
-
-from conftest import BINARY, ROOT, free_port
+from conftest import BINARY
+from failover_cluster import SCRIPT, cluster, come_back, database_rows, lasting, pid_of, play_some, seat_pair  # noqa: F401
 from mp_support import converge, run, until_playing
-from protocol_client import LiveClient, find_sets
+from protocol_client import LiveClient
+from table_state import find_sets
 from test_cluster_front_door import node_metric
-
-SCRIPT = ROOT / "scripts" / "cluster.sh"
-DATABASE = []
-
-
-def cluster_up(folder, nodes, database, *node_args):
-    """`scripts/cluster.sh up` in `folder`: its cluster.json with `dir` and `door` (the front
-    door's WebSocket URL)."""
-    port = free_port()
-    up = subprocess.run(
-        [str(SCRIPT), "up", "--dir", str(folder), "--nodes", str(nodes), "--port", str(port),
-         "--database", database, "--binary", BINARY, "--", "--countdown", "0", *node_args],
-        capture_output=True, text=True, timeout=90)
-    assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
-    DATABASE[:] = [database]
-    state = json.loads((folder / "cluster.json").read_text())
-    state.update(dir=str(folder), door=f"ws://127.0.0.1:{port}/")
-    return state
-
-
-def cluster_down(request, folder):
-    """Wakes any frozen node, stops everything, and prints the logs when the test failed."""
-    for node in json.loads((folder / "cluster.json").read_text())["nodes"]:
-        try:
-            os.kill(node["pid"], signal.SIGCONT)
-        except ProcessLookupError:
-            pass
-    subprocess.run([str(SCRIPT), "down", "--dir", str(folder)], timeout=60)
-    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-        for log in sorted(folder.glob("*.log")):
-            print(f"---- {log.name} ----\n{log.read_text(errors='replace')}")
-
-
-@pytest.fixture
-def cluster(request, pg_cluster):
-    """3 nodes behind the front door on a fresh database (cluster_up's state)."""
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-failover-"))
-    try:
-        yield cluster_up(folder, 3, pg_cluster.new_database())
-    finally:
-        cluster_down(request, folder)
-
-
-
-def pid_of(state, node_id):
-    return next(n["pid"] for n in state["nodes"] if n["id"] == node_id)
-
-
-def lasting(table_state):
-    """What a player saw of a game that must survive: the board, the scores, the selections,
-    the history (not who is connected, nor the versions their coming and going took)."""
-    seen = table_state.comparable()
-    players = {seat: {k: p.get(k) for k in ("name", "score", "matches", "selection")}
-               for seat, p in seen["players"].items()}
-    return {"id": seen["id"], "board": seen["board"], "deckCount": seen["deckCount"],
-            "over": seen["over"], "matched": seen["matched"], "history": seen["history"],
-            "players": players}
-
-
-async def seat_pair(door, node, names):
-    """Two players on `node` (through the front door) at a new 2-seat Set table, playing."""
-    url = f"{door}ws?node={node}"
-    a, _ = await LiveClient.open(url, names[0], names[0])
-    b, _ = await LiveClient.open(url, names[1], names[1])
-    created = await a.request({"type": "createTable", "game": "set", "seats": 2})
-    joined = await b.request({"type": "join", "table": created["table"]["id"]})
-    assert joined["type"] == "snapshot", joined
-    await until_playing(a, b)
-    return a, b
-
-
-async def play_some(players, rng, sets=2, misses=1):
-    """A few sets and a miss or two (selections left on the board), one mover at a time."""
-    for step in range(sets + misses):
-        mover = players[step % 2]
-        await mover.until(lambda m=mover: m.state.version == max(p.state.version for p in players),
-                          5, "caught up")
-        board = [c for c in mover.state.board if not c.get("matched")]
-        if step < sets:
-            for card in find_sets(board)[0]:
-                reply = await mover.request({"type": "choose", "card": card["id"]})
-                assert reply["type"] == "diff", reply
-        else:
-            reply = await mover.request({"type": "choose", "card": rng.choice(board)["id"]})
-            assert reply["type"] == "diff", reply
-    await converge(*players)
-
-
-async def come_back(old, door, first_url, deadline):
-    """What the web client does after its connection drops: say hello again (with its session
-    and the last version it applied) where it was, following any redirect, trying again until
-    it sits at its table. Returns the new client. A snapshot that comes back must be at least
-    at the version the client had seen (a lost move would take the table back)."""
-    url = first_url
-    seen_version = old.state.version
-    while True:
-        if time.monotonic() >= deadline:
-            import glob
-            psql = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
-            dump = subprocess.run([psql, DATABASE[0], "-c", "SELECT id, owner, epoch, open FROM game_table",
-                                   "-c", "SELECT token, table_id, seat, owner FROM session",
-                                   "-c", "SELECT id, lease_until, now() FROM cluster_node"],
-                                  capture_output=True, text=True)
-            print(dump.stdout, dump.stderr)
-        assert time.monotonic() < deadline, f"{old.label} not back in time"
-        try:
-            client, welcome = await LiveClient.open(
-                url, old.label, old.label + "'", resume=old.session, version=old.state.version,
-                read=False)
-        except Exception:
-            await asyncio.sleep(0.1)
-            url = first_url
-            continue
-        assert welcome["resumed"] is True, welcome
-        client.state = old.state
-        client.seat = old.seat
-        client.start_reading()
-        try:
-            arrived = await client.wait_for(
-                lambda m: m.get("type") in ("redirect", "snapshot", "diff"), 0,
-                max(0.1, deadline - time.monotonic()), "the table or a redirect")
-        except AssertionError as error:
-            await client.shutdown()
-            continue
-        if arrived["type"] == "snapshot":
-            assert arrived["table"]["version"] >= seen_version, (arrived["table"]["version"], seen_version)
-        if arrived["type"] == "redirect":
-            await client.shutdown()
-            await asyncio.sleep(0.1)  # the web client backs off redirects that chase each other
-            url = door.rstrip("/") + arrived["path"]
-            continue
-        return client
 
 
 async def killed_mid_play(state):
@@ -197,14 +62,6 @@ def test_a_killed_nodes_tables_play_again_on_another_node_within_5_s(cluster):
     played_again = run(killed_mid_play, cluster, timeout=90)
     print(f"tables played again {', '.join(f'{t:.2f}' for t in played_again)} s after the kill")
     assert max(played_again) < 5, f"tables played again after {played_again} s"
-
-
-def database_rows(query):
-    import glob
-    psql = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
-    answer = subprocess.run([psql, DATABASE[0], "-Atc", query], capture_output=True, text=True,
-                            check=True)
-    return answer.stdout.strip()
 
 
 async def frozen_then_woken(state):
@@ -255,94 +112,6 @@ async def frozen_then_woken(state):
 
 def test_a_node_frozen_past_its_lease_writes_nothing_when_it_wakes(cluster):
     run(frozen_then_woken, cluster, timeout=90)
-
-
-class Mover:
-    """A pair of players who keep playing (toggling cards, one move at a time) through every
-    reconnect, until told to stop; what they saw is checked at the end."""
-
-    def __init__(self, door, pair, node):
-        self.door = door
-        self.players = list(pair)
-        self.urls = [f"{door}ws?table={pair[0].state.id}&node={node}"] * 2
-        self.accepted = 0
-        self.errors = []
-        self.reconnects = 0
-        self.stopping = False
-
-    async def back(self, index):
-        old = self.players[index]
-        self.reconnects += 1
-        self.players[index] = await come_back(old, self.door, self.urls[index], time.monotonic() + 20)
-
-    async def run(self, rng):
-        turn = 0
-        while not self.stopping:
-            index = turn % 2
-            turn += 1
-            for i, player in enumerate(self.players):
-                if player.closed.is_set():
-                    await self.back(i)
-            mover = self.players[index]
-            try:
-                await mover.until(
-                    lambda: mover.state.version >= max(p.state.version for p in self.players)
-                    or mover.closed.is_set(), 5, "caught up")
-                if mover.closed.is_set():
-                    continue
-                board = [c for c in mover.state.board if not c.get("matched")]
-                reply = await mover.request({"type": "choose", "card": rng.choice(board)["id"]}, 5)
-            except (AssertionError, websockets.ConnectionClosed):
-                continue  # its connection closed meanwhile: it comes back at the top
-            if reply["type"] == "diff":
-                self.accepted += 1
-            else:
-                self.errors.append(reply)
-            await asyncio.sleep(0.02)
-
-
-async def rolling_restart(state):
-    door = state["door"]
-    rng = random.Random(5)
-    movers = []
-    for index, node in enumerate(("n1", "n2", "n3")):
-        pair = await seat_pair(door, node, (f"A{index}", f"B{index}"))
-        movers.append(Mover(door, pair, node))
-    tasks = [asyncio.create_task(m.run(rng)) for m in movers]
-    try:
-        for node in ("n1", "n2", "n3"):
-            marks = [m.accepted for m in movers]
-            restarted = await asyncio.to_thread(
-                subprocess.run, [str(SCRIPT), "restart", "--dir", state["dir"], "--node", node],
-                capture_output=True, text=True, timeout=60)
-            assert restarted.returncode == 0, restarted.stderr
-            # Every table plays on after this node's restart before the next one restarts.
-            deadline = time.monotonic() + 20
-            while any(m.accepted < mark + 5 for m, mark in zip(movers, marks)):
-                for task in tasks:
-                    if task.done():
-                        task.result()  # a mover that failed says why
-                assert time.monotonic() < deadline, [m.accepted - k for m, k in zip(movers, marks)]
-                await asyncio.sleep(0.05)
-    finally:
-        for m in movers:
-            m.stopping = True
-        await asyncio.gather(*tasks, return_exceptions=True)
-    for m in movers:
-        for i, player in enumerate(m.players):
-            if player.closed.is_set():
-                await m.back(i)
-        # Nothing lost: the states built from every diff (with no version gap) agree with a
-        # fresh snapshot; no move was refused.
-        await converge(*m.players)
-        assert not m.errors, m.errors
-        assert all(not p.problems for p in m.players)
-    return [(m.accepted, m.reconnects) for m in movers]
-
-
-def test_a_rolling_restart_of_every_node_loses_no_move(cluster):
-    counts = run(rolling_restart, cluster, timeout=150)
-    print(f"moves accepted and reconnects per table: {counts}")
 
 
 async def repeated_kills(state, kills):
@@ -422,7 +191,7 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
     game goes on there: a set claimed after the kill is seen by both, with the same scores."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-    from test_browser_games import (CARDS, SHOWN_CARDS, claim_a_set, seat_two_through_the_front_door,
+    from browser_games import (CARDS, SHOWN_CARDS, claim_a_set, seat_two_through_the_front_door,
                                     severe_errors)
 
     door = cluster["door"].replace("ws://", "http://")
@@ -452,89 +221,3 @@ def test_a_page_plays_on_through_a_reconnect_while_its_node_is_killed(cluster, b
     assert taken == 1, taken
     for driver in (ann, bob):
         assert not severe_errors(driver), severe_errors(driver)
-
-
-@pytest.fixture
-def own_database_cluster(request):
-    """2 nodes behind the front door on a PostgreSQL server of this test's own (it stops it),
-    with 6 s leases: an outage (stop, wait, start) shorter than that, and one longer."""
-    from pg_support import Postgres
-    postgres = Postgres()
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-dbrestart-"))
-    try:
-        state = cluster_up(folder, 2, postgres.new_database(), "--lease", "6000")
-        state["postgres"] = postgres
-        yield state
-    finally:
-        if not postgres_running(postgres):
-            postgres.start()
-        cluster_down(request, folder)
-        postgres.destroy()
-
-
-def postgres_running(postgres):
-    return os.path.exists(os.path.join(postgres.data, "postmaster.pid"))
-
-
-async def database_restarts(state):
-    door = state["door"]
-    postgres = state["postgres"]
-    rng = random.Random(13)
-    pairs = [await seat_pair(door, node, (f"A{node}", f"B{node}")) for node in ("n1", "n2")]
-    for pair in pairs:
-        await play_some(pair, rng, sets=1, misses=0)
-    for outage in (1.0, 8.0):
-        await asyncio.to_thread(postgres.stop)
-        # Moves are refused with `unavailable` while the journal cannot be written; nothing
-        # else changes for the players.
-        for a, _ in pairs:
-            board = [c for c in a.state.board if not c.get("matched")]
-            refused = None
-            for _ in range(40):
-                # The first move may be taken before a write fails: its diff then waits until
-                # the database is back (nobody sees a move the journal does not have).
-                sent = await a.send({"type": "choose", "card": rng.choice(board)["id"]})
-                try:
-                    answer = await a.reply(sent, 0.5)
-                except AssertionError:
-                    continue
-                if answer["type"] == "error":
-                    refused = answer
-                    break
-            assert refused and refused["code"] == "unavailable", refused
-        await asyncio.sleep(outage)
-        await asyncio.to_thread(postgres.start)
-        # Every table plays again, on its node after a short outage, maybe on the other after
-        # a long one (its node's lease ran out while the database was away: it gives the table
-        # up cleanly, and its players come back at the new owner).
-        deadline = time.monotonic() + 20
-        for index, pair in enumerate(pairs):
-            players = list(pair)
-            while True:
-                for i, player in enumerate(players):
-                    if player.closed.is_set():
-                        node = ("n1", "n2")[index]
-                        players[i] = await come_back(
-                            player, door, f"{door}ws?table={player.state.id}&node={node}", deadline)
-                a = players[0]
-                board = [c for c in a.state.board if not c.get("matched")]
-                try:
-                    answer = await a.request(
-                        {"type": "choose", "card": rng.choice(board)["id"]}, 5)
-                except (AssertionError, websockets.ConnectionClosed):
-                    continue
-                if answer["type"] == "diff":
-                    break
-                assert answer["code"] == "unavailable", answer
-                assert time.monotonic() < deadline, "the table did not play again"
-                await asyncio.sleep(0.2)
-            await converge(*players)
-            pairs[index] = tuple(players)
-        takeovers = sum(node_metric(state, node, "matchismo_takeovers_total") for node in ("n1", "n2"))
-        if outage < 6:
-            assert takeovers == 0, "a short outage moved a table"
-        print(f"after a {outage:.0f} s outage: {takeovers:.0f} tables taken over in all")
-
-
-def test_the_database_restarted_while_games_run_loses_nothing(own_database_cluster):
-    run(database_restarts, own_database_cluster, timeout=120)

@@ -11,7 +11,8 @@ import pytest
 
 from conftest import RunningServer
 from mp_support import connect, converge, run, shutdown
-from protocol_client import LiveClient, find_sets
+from protocol_client import LiveClient
+from table_state import find_sets
 
 PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
 

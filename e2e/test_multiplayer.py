@@ -6,7 +6,7 @@ import itertools
 
 from mp_support import (FAST, connect, converge, replies_ok, run, seat_at_new_table, shutdown,
                         start_server, until_playing)  # noqa: F401  (start_server is a fixture)
-from protocol_client import find_sets
+from table_state import find_sets
 
 ROUNDS = 4
 

@@ -18,7 +18,7 @@ from conftest import BINARY, RunningServer, free_port
 from mp_support import connect, converge, run
 from pg_support import Postgres
 from test_journal import pair_at, restart, resume, without_version
-from test_journal_faults import game_through_a_fault
+from journal_faults import game_through_a_fault
 
 
 def open_cards(client):

@@ -8,7 +8,7 @@ import asyncio
 
 from conftest import RunningServer
 from mp_support import run
-from protocol_client import find_sets
+from table_state import find_sets
 from test_records import PLAYER_A, PLAYER_B, ask, hello, reply_to
 
 QUICK = {"type": "quickMatch", "game": "set", "seats": 2, "scoring": "classic"}

@@ -6,7 +6,8 @@ import time
 
 from mp_support import (FAST, connect, converge, replies_ok, run, seat_at_new_table, shutdown,
                         start_server, until_playing)  # noqa: F401  (start_server is a fixture)
-from protocol_client import LiveClient, find_sets
+from protocol_client import LiveClient
+from table_state import find_sets
 from test_metrics import scrape_until, value
 
 

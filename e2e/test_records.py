@@ -7,7 +7,8 @@ import signal
 
 from conftest import RunningServer
 from mp_support import run, start_server  # noqa: F401 (a fixture)
-from protocol_client import Client, find_sets
+from protocol_client import Client
+from table_state import find_sets
 
 PLAYER_A = "playerAAAAAAAAAAAAAAAA"
 PLAYER_B = "playerBBBBBBBBBBBBBBBB"
@@ -113,9 +114,12 @@ async def finished_games_are_kept(url):
     assert record["type"] == "record", record
     kept = record["record"]
     assert kept["id"] == ada["id"] and kept["game"] == "set"
-    assert int(kept["seed"]) >= 0 and "rules" in kept
+    assert "rules" in kept and kept["seed"].isdigit(), kept  # a decimal string (PROTOCOL.md)
     assert [(p["name"], p["score"]) for p in kept["players"]] == final_scores(first)
     replay = record["replay"]
+    # The seed kept is the game's: the replay, played again from it, deals the very board Ada was
+    # dealt live (a seed lost or changed on its way through the journal deals another).
+    assert [c["id"] for c in replay["table"]["board"]] == first["_dealt"], (kept["seed"], replay["table"])
     assert len(replay["diffs"]) == len(kept["moves"]) > 0
     assert [d["version"] for d in replay["diffs"]] == list(range(1, len(kept["moves"]) + 1))
     # The replay's diffs rebuild the final score (score events), and the last one ends the game.

@@ -1,7 +1,8 @@
 """A whole solo Set game over a real WebSocket against the real binary."""
 import asyncio
 
-from protocol_client import Client, TableState, find_non_set, find_sets
+from protocol_client import Client
+from table_state import TableState, find_non_set, find_sets
 
 
 def test_whole_solo_game_state_from_diffs_equals_snapshots(server):

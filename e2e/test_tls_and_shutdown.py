@@ -9,7 +9,8 @@ import pytest
 import websockets
 
 from conftest import RunningServer
-from protocol_client import Client, TableState
+from protocol_client import Client
+from table_state import TableState
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from mp_support import FAST, connect, run, start_server, until_playing  # noqa: F401  (a fixture)
-from protocol_client import find_sets
+from table_state import find_sets
 
 
 def third_id(a, b):

@@ -2,7 +2,8 @@ import ArgumentParser
 import Glibc
 import LoadKit
 
-/// The `matchismo-load` command: a thin shell over LoadKit's runner.
+/// The `matchismo-load` command: a thin shell over LoadKit's runner. Each option's default is
+/// ``LoadConfiguration/defaults``' (an optional one has none: nil), never written here again.
 @main
 struct MatchismoLoad: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -10,46 +11,46 @@ struct MatchismoLoad: ParsableCommand {
     abstract: "Load generator for a matchismo server on this machine (loopback only).")
 
   @Option(help: "Scenario: open, closed, idle or play.")
-  var mode: LoadMode = .open
+  var mode = LoadConfiguration.defaults.mode
 
   @Option(help: "Server address; must be loopback (127.0.0.0/8 or localhost).")
-  var host = "127.0.0.1"
+  var host = LoadConfiguration.defaults.host
 
   @Option(help: "Server port.")
-  var port = 8080
+  var port = LoadConfiguration.defaults.port
 
   @Option(help: "Tables.")
-  var tables = 250
+  var tables = LoadConfiguration.defaults.tables
 
   @Option(help: "Players per table (1-8).")
-  var seats = 4
+  var seats = LoadConfiguration.defaults.seats
 
   @Option(help: "Spectators per table.")
-  var spectators = 0
+  var spectators = LoadConfiguration.defaults.spectators
 
   @Option(help: "Aggregate moves per second (open mode).")
-  var rate = 5000.0
+  var rate = LoadConfiguration.defaults.rate
 
   @Option(help: "Seconds of load before the measured window.")
-  var warmup = 2.0
+  var warmup = LoadConfiguration.defaults.warmup
 
   @Option(help: "Seconds measured (idle: seconds the connections are held; at most a day).")
-  var duration = 10.0
+  var duration = LoadConfiguration.defaults.duration
 
   @Option(help: "The server's process id: sample its CPU and memory from /proc.")
   var serverPID: Int32?
 
   @Option(help: "Event-loop threads.")
-  var threads = 1
+  var threads = LoadConfiguration.defaults.threads
 
   @Option(help: "Bots' mean reaction time in seconds (play mode).")
-  var reaction = 1.0
+  var reaction = LoadConfiguration.defaults.reaction
 
   @Option(help: "Most seconds for connecting and seating everyone.")
-  var setupTimeout = 60.0
+  var setupTimeout = LoadConfiguration.defaults.setupTimeout
 
   @Option(help: "Most seconds to wait for the idle mode's liveness moves to be answered.")
-  var livenessTimeout = 10.0
+  var livenessTimeout = LoadConfiguration.defaults.livenessTimeout
 
   @Option(
     help: ArgumentHelp(
@@ -59,13 +60,13 @@ struct MatchismoLoad: ParsableCommand {
   var sampleEvery: Double?
 
   @Option(help: "WebSocket subprotocol to ask for; an empty string asks for none.")
-  var subprotocol = "matchismo.v2"
+  var subprotocol = LoadConfiguration.defaults.subprotocol ?? ""
 
   @Option(
     help: ArgumentHelp(
       "The path of every connection's upgrade: /ws?node=N pins them to node N behind a cluster's front door.",
       valueName: "path"))
-  var path = "/"
+  var path = LoadConfiguration.defaults.path
 
   @Option(
     help: ArgumentHelp(
@@ -74,13 +75,13 @@ struct MatchismoLoad: ParsableCommand {
   var stallAt: Double?
 
   @Option(help: "Tables that get a stalled seat (with --stall-at).")
-  var stallTables = 1
+  var stallTables = LoadConfiguration.defaults.stallTables
 
   @Option(help: "Seconds between two tables' stalls (with --stall-at).")
-  var stallEvery = 0.0
+  var stallEvery = LoadConfiguration.defaults.stallEvery
 
   @Option(help: "Seconds of each latency window compared around the stall (with --stall-at).")
-  var stallWindow = 5.0
+  var stallWindow = LoadConfiguration.defaults.stallWindow
 
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false

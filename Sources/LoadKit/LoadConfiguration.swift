@@ -11,11 +11,15 @@ public enum LoadMode: String, CaseIterable, Sendable {
   case play
 }
 
-/// Everything a run needs; validated before any socket is opened.
-public struct LoadConfiguration: Sendable {
-  /// The server's loopback address (IPv4 dotted form).
+/// Everything a run needs; validated before any socket is opened. The defaults are written once,
+/// here: the `matchismo-load` command's options read them from ``defaults``.
+public struct LoadConfiguration: Sendable, Equatable {
+  /// The values of every option that is not given.
+  public static let defaults = LoadConfiguration()
+
+  /// The server's loopback address (IPv4 dotted form): the server's own default.
   public var host = "127.0.0.1"
-  /// The server's port.
+  /// The server's port: the server's own default (a test holds the two together).
   public var port = 8080
   /// Which scenario.
   public var mode = LoadMode.open

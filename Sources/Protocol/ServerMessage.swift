@@ -144,17 +144,6 @@ public enum ServerMessage {
     return object("snapshot", replyTo: replyTo, [("table", .object(table))])
   }
 
-  /// What one accepted move changed, with the status line it brought.
-  public static func diff<Card: WireCard>(
-    tableID: String, version: Int, seat: Int, replyTo: MessageID?,
-    events: [GameEvent<Card>], names: [String], status: [StyledRun]? = nil,
-    naming: CardNaming<Card> = .byID
-  ) -> JSONValue {
-    diff(
-      tableID: tableID, version: version, seat: seat, replyTo: replyTo,
-      encodedEvents: events.map { event($0, names: names, naming: naming) }, status: status)
-  }
-
   /// A refusal.
   public static func error(_ error: ProtocolError) -> JSONValue {
     object(
@@ -162,71 +151,9 @@ public enum ServerMessage {
       [("code", .string(error.code.rawValue)), ("message", .string(error.message))])
   }
 
-  /// One game event as a diff entry; `naming` says how its cards are named (by slot in a
-  /// face-down game).
-  public static func event<Card: WireCard>(
-    _ event: GameEvent<Card>, names: [String], naming: CardNaming<Card> = .byID
-  ) -> JSONValue {
-    func ids(_ cards: [Card]) -> JSONValue { .array(cards.map { .int(naming.handle($0)) }) }
-    switch event {
-    case .selected(let seat, let card):
-      return .object([
-        ("kind", "select"), ("seat", .int(seat)), ("card", .int(naming.handle(card))),
-      ])
-    case .deselected(let seat, let card):
-      return .object([
-        ("kind", "deselect"), ("seat", .int(seat)), ("card", .int(naming.handle(card))),
-      ])
-    case .matched(let seat, let cards, let points):
-      return .object([
-        ("kind", "match"), ("seat", .int(seat)), ("cards", ids(cards)), ("points", .int(points)),
-      ])
-    case .mismatched(let seat, let cards, let penalty):
-      return .object([
-        ("kind", "mismatch"), ("seat", .int(seat)), ("cards", ids(cards)),
-        ("penalty", .int(penalty)),
-      ])
-    case .scored(let seat, let score):
-      return .object([("kind", "score"), ("seat", .int(seat)), ("score", .int(score))])
-    case .replaced(let slot, let card):
-      return .object([
-        ("kind", "replace"), ("slot", .int(slot)), ("card", naming.arriving(card, slot: slot)),
-      ])
-    case .removed(let cards):
-      return .object([("kind", "remove"), ("cards", ids(cards))])
-    case .dealt(let cards, let reason):
-      let first = (naming.faceDownBoard?.count ?? cards.count) - cards.count
-      return .object([
-        ("kind", "deal"),
-        (
-          "cards",
-          .array(cards.enumerated().map { naming.arriving($1, slot: first + $0) })
-        ),
-        ("reason", .string(reason.rawValue)),
-      ])
-    case .deckCount(let count):
-      return .object([("kind", "deck"), ("count", .int(count))])
-    case .redealt(let board, let deckCount):
-      return .object([
-        ("kind", "redeal"),
-        ("board", .array(board.enumerated().map { naming.arriving($1, slot: $0) })),
-        ("deckCount", .int(deckCount)),
-      ])
-    case .ended(let rows):
-      return .object([("kind", "over"), ("standings", standings(rows, names: names))])
-    case .turnedUp(let seat, let card):
-      return .object([("kind", "flip"), ("seat", .int(seat)), ("card", naming.turnedUp(card))])
-    case .turnedDown(let cards):
-      return .object([("kind", "hide"), ("cards", ids(cards))])
-    case .turn(let seat):
-      return .object([("kind", "turn"), ("seat", .int(seat))])
-    case .chained(let cards):
-      return .object([("kind", "chain"), ("cards", .array(cards.map(\.wireObject)))])
-    }
-  }
-
-  /// Writes one game event as a diff entry: the same bytes as ``event(_:names:naming:)``,
-  /// without building it (the hot path writes Set's events this way).
+  /// Writes one game event as a diff entry; `names` name the seats in standings, `naming` the
+  /// cards (by slot in a face-down game). The one encoder of game events: every diff, live or
+  /// replayed, is written through it, straight into its frame.
   public static func writeEvent<Card: WireCard>(
     _ event: GameEvent<Card>, names: [String], naming: CardNaming<Card> = .byID,
     to out: inout JSONWriter

@@ -27,37 +27,10 @@ public enum TableEvent: Hashable, Sendable {
   case history(JSONValue)
   /// The game just ended: its look back (``ServerMessage/lookBack(_:seats:)``), encoded.
   case lookBack(JSONValue)
-
-  /// The event as a diff entry.
-  public var json: JSONValue {
-    switch self {
-    case .joined(let seat, let name):
-      .object([("kind", "join"), ("seat", .int(seat)), ("name", .string(name))])
-    case .left(let seat): .object([("kind", "leave"), ("seat", .int(seat))])
-    case .away(let seat, let seconds):
-      .object([("kind", "away"), ("seat", .int(seat)), ("seconds", .int(seconds))])
-    case .back(let seat): .object([("kind", "back"), ("seat", .int(seat))])
-    case .host(let seat?): .object([("kind", "host"), ("seat", .int(seat))])
-    case .host(nil): .object([("kind", "host")])
-    case .spectators(let count): .object([("kind", "spectators"), ("count", .int(count))])
-    case .phase(let phase, let countdown):
-      .object(
-        [("kind", "phase"), ("phase", .string(phase.rawValue))]
-          + (countdown.map { [("countdown", .int($0))] } ?? []))
-    case .vote(let seats, let needed):
-      .object([
-        ("kind", "vote"), ("seats", .array(seats.map { .int($0) })), ("needed", .int(needed)),
-      ])
-    case .history(let entry):
-      .object([("kind", "history"), ("entry", entry)])
-    case .lookBack(let lookBack):
-      .object([("kind", "lookBack"), ("lookBack", lookBack)])
-    }
-  }
 }
 
 extension TableEvent {
-  /// Writes the event as a diff entry: the same bytes as ``json``, without building it.
+  /// Writes the event as a diff entry (its one encoder).
   public func write(to out: inout JSONWriter) {
     switch self {
     case .joined(let seat, let name):
@@ -262,11 +235,10 @@ extension ServerMessage {
     return .object(members)
   }
 
-  /// The frame of a diff whose events `events` writes: the same bytes as
-  /// ``diff(tableID:version:seat:replyTo:encodedEvents:status:)`` with those events, encoded
-  /// straight into the frame (the hot path: one per accepted move). `seat` is nil when the
-  /// server caused the change; `status` is the table's new status line, if the change brought
-  /// one.
+  /// The frame of a diff whose events `events` writes, encoded straight into the frame (the one
+  /// encoder of diffs: one per accepted move). `seat` is nil when the server caused the change;
+  /// `status` is the table's new status line, if the change brought one (protocol v2: the status
+  /// travels inside the diff, so one change is one frame).
   public static func diffFrame(
     tableID: String, version: Int, seat: Int?, replyTo: MessageID?, status: [StyledRun]?,
     events: (inout DiffEvents) -> Void
@@ -300,22 +272,5 @@ extension ServerMessage {
       }
       out.byte(UInt8(ascii: "}"))
     }
-  }
-
-  /// A diff made of already-encoded events; `seat` is nil when the server caused it. `status`
-  /// is the table's new status line when the change brought one (protocol v2: the status
-  /// travels inside the diff, so one change is one frame).
-  public static func diff(
-    tableID: String, version: Int, seat: Int?, replyTo: MessageID?, encodedEvents: [JSONValue],
-    status: [StyledRun]? = nil
-  ) -> JSONValue {
-    var members: [(String, JSONValue)] = [
-      ("type", "diff"), ("table", .string(tableID)), ("version", .int(version)),
-    ]
-    if let seat { members.append(("seat", .int(seat))) }
-    if let replyTo { members.append(("replyTo", replyTo.json)) }
-    members.append(("events", .array(encodedEvents)))
-    if let status { members.append(("status", .array(status.map(\.json)))) }
-    return .object(members)
   }
 }

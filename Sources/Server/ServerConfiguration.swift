@@ -7,9 +7,12 @@ import Store
 ///
 /// The `matchismo` command's options are exactly these fields, and their defaults are read from
 /// ``defaults``: a default is written once, here, or for the lobby's and its tables' settings in
-/// `LobbyConfiguration`, which these fields read. ``validationProblem()`` is the command's
-/// validation, and ``transportConfiguration(webRoot:)`` and ``lobbyConfiguration`` hand each
-/// component the part it needs, so the command and the components cannot disagree.
+/// `LobbyConfiguration`, which these fields read; each option's name and help are written once
+/// in ``ServerOption``. ``validationProblem()`` is the command's validation (naming options by
+/// ``ServerOption/flag``), and ``transportConfiguration(webRoot:)`` and ``lobbyConfiguration``
+/// hand each component the part it needs, so the command and the components cannot disagree.
+/// `ServerOptionTests` fails when the command writes a default of its own, when an option
+/// reaches no field, or when the load generator's defaults are not the server's.
 struct ServerConfiguration: Sendable, Equatable {
   /// The values used for every option that is not given.
   static let defaults = ServerConfiguration()
@@ -138,37 +141,46 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Why the values cannot be used, naming the command-line option; `nil` when they can.
   func validationProblem() -> String? {
     if (tlsCertificatePath == nil) != (tlsPrivateKeyPath == nil) {
-      return "--tls-cert and --tls-key go together."
+      return "\(ServerOption.tlsCert.flag) and \(ServerOption.tlsKey.flag) go together."
     }
-    if !(0...65535).contains(port) { return "--port must be 0...65535." }
+    if !(0...65535).contains(port) { return "\(ServerOption.port.flag) must be 0...65535." }
     if !(256...(16 << 20)).contains(maxMessageBytes) {
-      return "--max-message-bytes must be 256...16777216."
+      return "\(ServerOption.maxMessageBytes.flag) must be 256...16777216."
     }
-    if let problem = Self.secondsProblem(reconnectGrace, "--reconnect-grace", allowsZero: false)
-      ?? Self.secondsProblem(countdown, "--countdown", allowsZero: true)
-      ?? Self.secondsProblem(emptyTableGrace, "--empty-table-grace", allowsZero: false)
+    if let problem = Self.secondsProblem(
+      reconnectGrace, ServerOption.reconnectGrace.flag, allowsZero: false)
+      ?? Self.secondsProblem(countdown, ServerOption.countdown.flag, allowsZero: true)
+      ?? Self.secondsProblem(emptyTableGrace, ServerOption.emptyTableGrace.flag, allowsZero: false)
     {
       return problem
     }
-    if spectatorLimit < 1 { return "--spectator-limit must be at least 1." }
-    if !(0...1).contains(commitInterval) { return "--commit-interval must be 0...1000 ms." }
+    if spectatorLimit < 1 { return "\(ServerOption.spectatorLimit.flag) must be at least 1." }
+    if !(0...1).contains(commitInterval) {
+      return "\(ServerOption.commitInterval.flag) must be 0...1000 ms."
+    }
     if !(0.01...60).contains(journalStallLimit) {
-      return "--journal-stall-limit must be 10...60000 ms."
+      return "\(ServerOption.journalStallLimit.flag) must be 10...60000 ms."
     }
     if let databaseURL {
-      guard journal else { return "--database and --no-journal do not go together." }
+      guard journal else {
+        return
+          "\(ServerOption.database.flag) and \(ServerOption.noJournal.flag) do not go together."
+      }
       do {
         _ = try PostgresLocation(url: databaseURL)
       } catch {
-        return "--database: \(error.message)."
+        return "\(ServerOption.database.flag): \(error.message)."
       }
     } else if journal && dataDirectory.isEmpty {
-      return "--data-dir must name a folder."
+      return "\(ServerOption.dataDirectory.flag) must name a folder."
     }
     if let keepFinishedDays {
-      guard journal else { return "--keep-finished-days and --no-journal do not go together." }
+      guard journal else {
+        return
+          "\(ServerOption.keepFinishedDays.flag) and \(ServerOption.noJournal.flag) do not go together."
+      }
       guard (1...Self.mostKeptDays).contains(keepFinishedDays) else {
-        return "--keep-finished-days must be 1...\(Self.mostKeptDays)."
+        return "\(ServerOption.keepFinishedDays.flag) must be 1...\(Self.mostKeptDays)."
       }
     }
     if let nodeID,
@@ -176,48 +188,54 @@ struct ServerConfiguration: Sendable, Equatable {
         || !nodeID.allSatisfy(Self.isNodeIDCharacter)
     {
       return
-        "--node-id must be 1...\(Self.longestNodeID) characters: letters, digits, '-', '_', '.', ':'."
+        "\(ServerOption.nodeID.flag) must be 1...\(Self.longestNodeID) characters: letters, digits, '-', '_', '.', ':'."
     }
     if !(lease.isFinite && (0.5...300).contains(lease)) {
-      return "--lease must be 500...300000 ms."
+      return "\(ServerOption.lease.flag) must be 500...300000 ms."
     }
     if let leaseRenewal,
       !(leaseRenewal.isFinite && leaseRenewal >= 0.05 && leaseRenewal <= lease / 2)
     {
-      return "--lease-renewal must be at least 50 ms and at most half of --lease."
+      return
+        "\(ServerOption.leaseRenewal.flag) must be at least 50 ms and at most half of \(ServerOption.lease.flag)."
     }
     if let advertisedURL {
       guard databaseURL != nil else {
-        return "--advertise-url is for the nodes of a cluster: it needs --database."
+        return
+          "\(ServerOption.advertiseURL.flag) is for the nodes of a cluster: it needs \(ServerOption.database.flag)."
       }
       guard let url = URL(string: advertisedURL), ["ws", "wss"].contains(url.scheme),
         url.host != nil, advertisedURL.count <= 512
       else {
-        return "--advertise-url must be a ws:// or wss:// URL of at most 512 characters."
+        return
+          "\(ServerOption.advertiseURL.flag) must be a ws:// or wss:// URL of at most 512 characters."
       }
     }
     if !(0...Self.maxExecutors).contains(executors) {
-      return "--executors must be 0...\(Self.maxExecutors)."
+      return "\(ServerOption.executors.flag) must be 0...\(Self.maxExecutors)."
     }
     if !(0...(16 << 20)).contains(sendBufferBytes) || (1..<4096).contains(sendBufferBytes) {
-      return "--send-buffer must be 0 (the kernel's sizing) or 4096...16777216 bytes."
+      return
+        "\(ServerOption.sendBuffer.flag) must be 0 (the kernel's sizing) or 4096...16777216 bytes."
     }
-    if let problem = Self.secondsProblem(drainTimeout, "--drain-timeout", allowsZero: true) {
+    if let problem = Self.secondsProblem(
+      drainTimeout, ServerOption.drainTimeout.flag, allowsZero: true)
+    {
       return problem
     }
     if drainTimeout > 0 && drainTimeout < 0.5 {
-      return "--drain-timeout must be 0 (never) or at least 0.5 seconds."
+      return "\(ServerOption.drainTimeout.flag) must be 0 (never) or at least 0.5 seconds."
     }
     if !(0...1_000_000).contains(maxConnectionsPerAddress) {
-      return "--max-connections-per-address must be 0...1000000 (0: no limit)."
+      return "\(ServerOption.maxConnectionsPerAddress.flag) must be 0...1000000 (0: no limit)."
     }
     // No upper bound: benchmarks lift the limit with a huge value (a closed loop).
     guard rateLimit.isFinite, rateLimit > 0 else {
-      return "--rate-limit must be a positive number of messages per second."
+      return "\(ServerOption.rateLimit.flag) must be a positive number of messages per second."
     }
     for origin in allowedOrigins {
       if let problem = OriginPolicy.problem(withAllowedOrigin: origin) {
-        return "--allowed-origin: \(problem)."
+        return "\(ServerOption.allowedOrigin.flag): \(problem)."
       }
     }
     return nil

@@ -23,31 +23,32 @@ public struct Takeover: Sendable {
 }
 
 extension PostgresClusterLink {
-  /// Takes over up to `limit` open tables whose owner's lease has run out (or that nobody
-  /// holds), or only those of `only`: each becomes this node's at the next epoch, with the
-  /// sessions at it, in one transaction whose row locks exclude the old owner's writes
-  /// (`journal_write_v5`). Nodes that take over at once skip each other's rows. Throws a
+  /// Takes over up to `limit` open tables whose owner's lease has run out at ``clock``'s time
+  /// (or that nobody holds), or only those of `only`: each becomes this node's at the next
+  /// epoch, with the sessions at it, in one transaction whose row locks exclude the old owner's
+  /// writes (`journal_write_v5`). Nodes that take over at once skip each other's rows. Throws a
   /// ``StoreError`` when the database cannot be reached.
   public func takeOver(lease: Double, limit: Int = 100, only: [String]? = nil) throws -> Takeover {
     try connector.perform("cannot take tables over in \(connector.location)") { connection in
       try connector.transaction(on: connection) {
         var takeover = Takeover()
         let decoder = JSONDecoder()
+        let now = clock.sql
         let rows = try connector.run(
           """
           WITH dead AS (
             SELECT g.id, g.owner, n.lease_until AS until FROM game_table g
             LEFT JOIN cluster_node n ON n.id = g.owner
             WHERE g.open AND g.owner IS DISTINCT FROM \(node)
-              AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < now())
+              AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
               AND (\(only == nil) OR g.id = ANY (\(only ?? [])))
             ORDER BY g.number LIMIT \(limit)
             FOR UPDATE OF g SKIP LOCKED)
           UPDATE game_table g SET owner = \(node), epoch = g.epoch + 1,
-            lease_until = now() + make_interval(secs => \(lease))
+            lease_until = \(unescaped: now) + make_interval(secs => \(lease))
           FROM dead WHERE g.id = dead.id
           RETURNING g.record, g.epoch, dead.owner,
-            EXTRACT(EPOCH FROM now() - (dead.until - make_interval(secs => \(lease))))::FLOAT8
+            EXTRACT(EPOCH FROM \(unescaped: now) - (dead.until - make_interval(secs => \(lease))))::FLOAT8
           """, on: connection)
         for row in rows {
           let (text, epoch, from, since) = try row.decode((String, Int, String?, Double?).self)

@@ -23,6 +23,8 @@ public final class PostgresClusterLink: Sendable {
   public let node: String
   /// This node's own WebSocket URL, if it gives one.
   public let url: String?
+  /// The time leases are decided at: the database's clock, unless a test gives its own.
+  public let clock: LeaseClock
   let connector: PostgresConnector
   private let logger: Logger
   /// Where what is heard goes.
@@ -44,14 +46,16 @@ public final class PostgresClusterLink: Sendable {
     var stopped = false
   }
 
-  /// A link for `node` (at `url`) to the cluster whose database is at `location`.
+  /// A link for `node` (at `url`) to the cluster whose database is at `location`, deciding
+  /// leases at `clock`'s time.
   public init(
-    location: PostgresLocation, node: String, url: String?, logger: Logger,
-    hear: @escaping @Sendable (ClusterNews) -> Void,
+    location: PostgresLocation, node: String, url: String?, clock: LeaseClock = .database,
+    logger: Logger, hear: @escaping @Sendable (ClusterNews) -> Void,
     received: @escaping @Sendable (Int, Double) -> Void = { _, _ in }
   ) {
     self.node = node
     self.url = url
+    self.clock = clock
     self.logger = logger
     self.hear = hear
     self.received = received
@@ -161,7 +165,8 @@ public final class PostgresClusterLink: Sendable {
   // MARK: - Sessions
 
   /// The session whose token hashes to `token`, claimed for this node unless its table is
-  /// open under another node's live lease (`session_claim_v5`); ``SessionLookup/orphaned(_:)``
+  /// open under another node's live lease at ``clock``'s time (`session_claim_v9`);
+  /// ``SessionLookup/orphaned(_:)``
   /// when its table's node is dead (take the table over, then look again). Throws a
   /// ``StoreError`` when the database cannot be reached.
   public func claimSession(token: String) throws -> SessionLookup {
@@ -170,7 +175,7 @@ public final class PostgresClusterLink: Sendable {
         let row = try connector.run(
           """
           SELECT o_outcome, o_name, o_table, o_seat, o_player, o_node, o_url
-          FROM session_claim_v5(\(node), \(token))
+          FROM session_claim_v9(\(node), \(token), \(unescaped: clock.sql))
           """, on: connection
         ).first
       else { return .unknown }

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresJournalStore {
   /// Renews this node's lease (one row of `cluster_node`, whatever the number of its tables)
-  /// for ``lease`` seconds from now.
+  /// for ``lease`` seconds from now (on ``clock``).
   public func renewLeases() throws {
     try perform("cannot renew the lease in \(location)") { connection in
       try renewLease(on: connection)
@@ -15,7 +15,7 @@ extension PostgresJournalStore {
     _ = try run(
       """
       INSERT INTO cluster_node (id, lease_until)
-      VALUES (\(owner), now() + make_interval(secs => \(lease)))
+      VALUES (\(owner), \(unescaped: clock.sql) + make_interval(secs => \(lease)))
       ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until
       """, on: connection)
   }

@@ -226,6 +226,7 @@ extension PostgresJournalStore {
         "CREATE INDEX finished_game_daily ON finished_game (game, daily) WHERE daily IS NOT NULL",
       ]),
     ratingMigration,
+    leaseClockMigration,
   ]
 
   /// Brings the schema up to the last of ``migrations``, each version in a transaction of its

@@ -18,7 +18,8 @@ import Synchronization
 /// clash across servers and restarts, with no round trip when a table opens.
 ///
 /// **Leases.** A table belongs to one server at a time: its row names the ``owner`` and holds
-/// the lease until `lease_until` (the database's clock, so servers' clocks do not matter).
+/// the lease until `lease_until` (the database's clock, so servers' clocks do not matter; a
+/// test gives the store a ``LeaseClock`` of its own and moves it on).
 /// ``load()`` takes only the open tables whose lease is free (nobody's, or ``owner``'s own) or
 /// has run out, and claims them for ``lease`` seconds; writes renew the caller's leases once a
 /// third of the time has gone, and ``startLeaseRenewal()`` renews them while no write comes. A
@@ -62,6 +63,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   public let renewal: Double
   /// What a commit waits for (see the type's documentation).
   public let durability: Durability
+  /// The time leases are decided at: the database's clock, unless a test gives its own.
+  public let clock: LeaseClock
 
   /// How many table numbers each ``load()`` reserves.
   public static let tableBlock = 1_000_000_000_000
@@ -91,9 +94,11 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   ///   - lease: seconds a table stays this server's without a renewal.
   ///   - renewal: seconds between two renewals (``startLeaseRenewal()``); a quarter of the
   ///     lease unless given.
+  ///   - clock: the time leases are decided at (``LeaseClock``).
   public init(
     location: PostgresLocation, owner: String, lease: Double = 30, renewal: Double? = nil,
-    durability: Durability = .process, logger: Logger = Logger(label: "journal.postgres")
+    durability: Durability = .process, clock: LeaseClock = .database,
+    logger: Logger = Logger(label: "journal.postgres")
   ) throws {
     precondition(lease > 0, "a lease must last")
     self.location = location
@@ -101,6 +106,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     self.lease = lease
     self.renewal = renewal ?? lease / 4
     self.durability = durability
+    self.clock = clock
     self.logger = logger
     connector = PostgresConnector(
       location: location, startup: [("synchronous_commit", durability == .full ? "on" : "off")],
@@ -123,12 +129,13 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
         try renewLease(on: connection)
         // Claimed and read in one statement: another server starting now skips these rows.
         var epochs: [String: Int] = [:]
+        let now = clock.sql
         let claimed = try run(
           """
           UPDATE game_table g SET owner = \(owner), epoch = g.epoch + 1,
-            lease_until = now() + make_interval(secs => \(lease))
+            lease_until = \(unescaped: now) + make_interval(secs => \(lease))
           WHERE g.open AND (g.owner IS NULL OR g.owner = \(owner) OR NOT EXISTS (
-            SELECT 1 FROM cluster_node n WHERE n.id = g.owner AND n.lease_until > now()))
+            SELECT 1 FROM cluster_node n WHERE n.id = g.owner AND n.lease_until > \(unescaped: now)))
           RETURNING g.number, g.record, g.epoch
           """, on: connection
         ).map { row in
@@ -145,11 +152,11 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
           WHERE s.owner IS DISTINCT FROM \(owner)
             AND NOT EXISTS (SELECT 1 FROM game_table g JOIN cluster_node n ON n.id = g.owner
               WHERE g.id = s.table_id AND g.open AND g.owner <> \(owner)
-                AND n.lease_until > now())
+                AND n.lease_until > \(unescaped: now))
             AND (s.owner IS NULL
               OR s.table_id IN (SELECT id FROM game_table WHERE owner = \(owner) AND open)
               OR NOT EXISTS (SELECT 1 FROM cluster_node n WHERE n.id = s.owner
-                AND n.lease_until > now()))
+                AND n.lease_until > \(unescaped: now)))
           """, on: connection)
         contents.sessions = try run(
           """

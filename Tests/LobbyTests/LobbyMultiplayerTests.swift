@@ -143,8 +143,8 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
           == [
             [
               JSONValue.parse(#"{"kind":"phase","phase":"playing"}"#)!,
-              ServerMessage.event(
-                GameEvent<SetCard>.redealt(board: game.board, deckCount: game.deckCount), names: []),
+              Written.json(
+                GameEvent<SetCard>.redealt(board: game.board, deckCount: game.deckCount)),
             ]
           ])
     }

@@ -75,8 +75,7 @@ enum Multi {
   }
 
   static func redealEvent(_ game: CardMatchingGame<SetCard>) -> JSONValue {
-    ServerMessage.event(
-      GameEvent<SetCard>.redealt(board: game.board, deckCount: game.deckCount), names: [])
+    Written.json(GameEvent<SetCard>.redealt(board: game.board, deckCount: game.deckCount))
   }
 }
 

@@ -1,10 +1,13 @@
 import Model
 import Protocol
+import TestSupport
 import Testing
 
-/// The diff written straight into its frame (``ServerMessage/diffFrame``) must be the very
-/// bytes the `JSONValue` builders encode (``ServerMessage/diff``, ``TableEvent/json``,
-/// ``StyledRun/json``), which stay as the oracle.
+/// The diff a table writes straight into its frame (``ServerMessage/diffFrame``, the one encoder
+/// of diffs) reads back to what happened: random games of Set, Matchismo, Concentration and
+/// Set-Chain, with names, table ids and reply ids that need escaping; every diff parses as JSON,
+/// its envelope says what it was given, its events read back (``WireEventReader``) to the very
+/// events of the move and its status to the runs a snapshot shows (``StyledRun/json``).
 @Suite struct DiffEncodingTests {
   /// Names and ids that need escaping, and some that do not.
   static let awkward = [
@@ -23,59 +26,132 @@ import Testing
     }
   }
 
-  /// Plays `moves` random moves of a game of `Card` and checks every accepted move's diff.
-  static func checkGame<Card: WireCard>(
-    _: Card.Type, settings: GameSettings, seed: UInt64, moves: Int
-  ) -> Int {
+  /// Plays `moves` moves of a game of `Card` (each from `next`), checks the diff of every
+  /// accepted one, and returns the kinds of the events read back.
+  static func play<Card: WireCard>(
+    _: Card.Type, settings: GameSettings, seed: UInt64, moves: Int,
+    next: (CardMatchingGame<Card>, inout SeededGenerator) -> Move
+  ) throws -> Set<String> {
     var random = SeededGenerator(seed: seed)
     var game = CardMatchingGame<Card>(settings: settings, seed: seed)
     let names = (0..<settings.seats).map { _ in pick(awkward, &random) }
-    var checked = 0
+    var kinds = Set<String>()
     for version in 1...moves {
-      let seat = Int(random.next() % UInt64(settings.seats))
-      let move: Move =
-        random.next() % 40 == 0
-        ? .redeal(seat: seat)
-        : .choose(seat: seat, card: pick(game.board, &random).id)
-      guard let events = try? game.apply(move) else { continue }
+      guard let events = try? game.apply(next(game, &random)) else { continue }
       let status = StatusLine.runs(for: events, names: names)
       let tableID = pick(["t1", "t\(version)", "odd \"id\""], &random)
       let replyTo = replyTo(&random)
-      let diffSeat: Int? = random.next() % 5 == 0 ? nil : seat
+      let seat: Int? = random.next() % 5 == 0 ? nil : 0
       let withStatus = random.next() % 4 != 0
-      let expected = ServerMessage.diff(
-        tableID: tableID, version: version, seat: diffSeat, replyTo: replyTo,
-        encodedEvents: events.map { ServerMessage.event($0, names: names) },
-        status: withStatus ? status : nil
-      ).encoded
-      let frame = ServerMessage.diffFrame(
-        tableID: tableID, version: version, seat: diffSeat, replyTo: replyTo,
-        status: withStatus ? status : nil
-      ) { list in
-        for event in events { list.add(event, names: names) }
-      }
-      #expect(frame.payload == expected, "move \(version) of seed \(seed): \(events)")
-      if frame.payload != expected { return checked }
-      checked += 1
+      let frame = Written.diff(
+        tableID: tableID, version: version, seat: seat, replyTo: replyTo, events: events,
+        names: names, status: withStatus ? status : nil)
+      let where_ = "move \(version) of seed \(seed): \(Written.text(frame))"
+      let diff = try #require(JSONValue.parse(frame.payload), "not JSON: \(where_)")
+      var keys: Set<String> = ["type", "table", "version", "events"]
+      if seat != nil { keys.insert("seat") }
+      if replyTo != nil { keys.insert("replyTo") }
+      if withStatus { keys.insert("status") }
+      #expect(Set(diff.keys) == keys, "\(where_)")
+      #expect(diff["type"] == "diff" && diff["table"] == .string(tableID), "\(where_)")
+      #expect(diff["version"] == .int(version) && diff["seat"] == seat.map { .int($0) })
+      #expect(diff["replyTo"] == replyTo?.json, "\(where_)")
+      if withStatus { #expect(diff["status"] == .array(status.map(\.json)), "\(where_)") }
+      let written = try #require(diff["events"]?.elements, "\(where_)")
+      let read = written.map { WireEventReader.gameEvent($0, names: names, as: Card.self) }
+      #expect(read == events.map { Optional($0) }, "\(where_)")
+      if read != events.map({ Optional($0) }) { return kinds }
+      kinds.formUnion(written.compactMap { $0["kind"]?.stringValue })
       if game.isOver { game = CardMatchingGame<Card>(settings: settings, seed: random.next()) }
     }
-    return checked
+    return kinds
   }
 
-  @Test(arguments: 1...24)
-  func setGamesEncodeAsTheOracle(seed: UInt64) {
-    let seats = Int(seed % 4) + 1
-    #expect(
-      Self.checkGame(SetCard.self, settings: .set(seats: seats), seed: seed, moves: 400) > 100)
+  /// A random card of the board, now and then a re-deal; at a turn-based table, from the seat
+  /// whose turn it is.
+  static func anyCard<Card: WireCard>(
+    _ game: CardMatchingGame<Card>, _ random: inout SeededGenerator
+  )
+    -> Move
+  {
+    let seat = game.turn ?? Int(random.next() % UInt64(game.settings.seats))
+    if random.next() % 40 == 0 { return .redeal(seat: seat) }
+    return .choose(seat: seat, card: pick(game.board, &random).id)
+  }
+
+  static func setGame(seed: UInt64) throws -> Set<String> {
+    var player = SetPlayer(seed: seed)
+    player.redealPercent = 1
+    return try play(SetCard.self, settings: .set(seats: 2), seed: seed, moves: 400) { game, _ in
+      player.nextMove(in: game, seat: 0)
+    }
+  }
+
+  static func matchismoGame(seed: UInt64) throws -> Set<String> {
+    let settings = GameSettings.matchismo(matchSize: Int(seed % 2) + 2, seats: Int(seed % 3) + 1)
+    return try play(PlayingCard.self, settings: settings, seed: seed, moves: 300, next: anyCard)
+  }
+
+  static func concentrationGame(seed: UInt64) throws -> Set<String> {
+    try play(
+      EmojiCard.self, settings: .concentration(pairs: 4, seats: 2), seed: seed, moves: 300,
+      next: anyCard)
+  }
+
+  /// Set-Chain: mostly a set of the board, chosen after letting go of the selection (refused
+  /// when it breaks the chain), else a card.
+  static func setChainGame(seed: UInt64) throws -> Set<String> {
+    var plan: [Move] = []
+    return try play(SetChainCard.self, settings: .setChain(), seed: seed, moves: 300) {
+      game, random in
+      if !plan.isEmpty { return plan.removeFirst() }
+      let sets = SetChainCard.allSets(in: game.board)
+      if !sets.isEmpty && random.next() % 4 != 0 {
+        plan =
+          game.players[0].selection.map { .choose(seat: 0, card: $0) }
+          + pick(sets, &random).map { .choose(seat: 0, card: $0.id) }
+        return plan.removeFirst()
+      }
+      return anyCard(game, &random)
+    }
   }
 
   @Test(arguments: 1...12)
-  func matchismoGamesEncodeAsTheOracle(seed: UInt64) {
-    let settings = GameSettings.matchismo(matchSize: Int(seed % 2) + 2, seats: Int(seed % 3) + 1)
-    #expect(Self.checkGame(PlayingCard.self, settings: settings, seed: seed, moves: 300) > 50)
+  func setDiffsReadBackToTheirEvents(seed: UInt64) throws {
+    #expect(try Self.setGame(seed: seed).isSuperset(of: ["select", "match", "replace", "score"]))
   }
 
-  @Test func everyTableEventEncodesAsTheOracle() {
+  @Test(arguments: 1...8)
+  func matchismoDiffsReadBackToTheirEvents(seed: UInt64) throws {
+    #expect(try Self.matchismoGame(seed: seed).isSuperset(of: ["select", "flip", "score"]))
+  }
+
+  @Test(arguments: 1...6)
+  func concentrationDiffsReadBackToTheirEvents(seed: UInt64) throws {
+    #expect(try Self.concentrationGame(seed: seed).isSuperset(of: ["flip", "turn"]))
+  }
+
+  @Test(arguments: 1...6)
+  func setChainDiffsReadBackToTheirEvents(seed: UInt64) throws {
+    _ = try Self.setChainGame(seed: seed)
+  }
+
+  /// Between them, the games write every kind of game event there is: one the reader cannot
+  /// read back fails the tests above.
+  @Test func theGamesWriteEveryKindOfEvent() throws {
+    var kinds = Set<String>()
+    for seed: UInt64 in 1...12 { kinds.formUnion(try Self.setGame(seed: seed)) }
+    for seed: UInt64 in 1...8 { kinds.formUnion(try Self.matchismoGame(seed: seed)) }
+    for seed: UInt64 in 1...6 { kinds.formUnion(try Self.concentrationGame(seed: seed)) }
+    for seed: UInt64 in 1...6 { kinds.formUnion(try Self.setChainGame(seed: seed)) }
+    #expect(
+      kinds == [
+        "select", "deselect", "match", "mismatch", "score", "replace", "remove", "deal", "deck",
+        "redeal", "over", "flip", "hide", "turn", "chain",
+      ])
+  }
+
+  @Test func everyTableEventReadsBack() {
     var random = SeededGenerator(seed: 7)
     for _ in 0..<500 {
       let n = Int(random.next() % 9) - 1
@@ -86,20 +162,20 @@ import Testing
         .phase(Self.pick([.waiting, .countdown, .playing, .finished], &random), countdown: nil),
         .phase(.countdown, countdown: n), .vote(seats: [], needed: n),
         .vote(seats: Array(0..<max(0, n)), needed: n),
+        .history(.object([("n", .int(n)), ("who", .string(Self.pick(Self.awkward, &random)))])),
+        .lookBack(.object([("boardSeen", .bool(n > 3))])),
       ]
       for event in events {
         let frame = ServerMessage.diffFrame(
           tableID: "t1", version: 1, seat: nil, replyTo: nil, status: nil
         ) { $0.add(event) }
-        let expected = ServerMessage.diff(
-          tableID: "t1", version: 1, seat: nil, replyTo: nil, encodedEvents: [event.json]
-        ).encoded
-        #expect(frame.payload == expected)
+        let written = Written.json(frame)["events"]?.elements ?? []
+        #expect(written.map(WireEventReader.tableEvent) == [event], "\(Written.text(frame))")
       }
     }
   }
 
-  @Test func statusRunsEncodeAsTheOracle() {
+  @Test func statusRunsReadBackAsTheSnapshotShowsThem() {
     let numbers: [Double?] = [nil, 0, -0.0, 1, 0.35, 2, 1e15, 1e16, -3.25, .infinity, .nan]
     var random = SeededGenerator(seed: 11)
     for _ in 0..<300 {
@@ -113,11 +189,11 @@ import Testing
       let frame = ServerMessage.diffFrame(
         tableID: "t", version: 2, seat: 0, replyTo: .int(1), status: [run, .text(" ")]
       ) { _ in }
-      let expected = ServerMessage.diff(
-        tableID: "t", version: 2, seat: 0, replyTo: .int(1), encodedEvents: [],
-        status: [run, .text(" ")]
-      ).encoded
-      #expect(frame.payload == expected)
+      // Byte for byte: the diff's writer of runs and the snapshot's (``StyledRun/json``).
+      #expect(
+        Written.text(frame)
+          == #"{"type":"diff","table":"t","version":2,"seat":0,"replyTo":1,"events":[],"status":["#
+          + run.json.text + #",{"text":" "}]}"#)
     }
   }
 
@@ -127,12 +203,9 @@ import Testing
     let events: [GameEvent<SetCard>] = [
       .selected(seat: 1, card: card), .scored(seat: 1, score: -1),
     ]
-    let frame = ServerMessage.diffFrame(
-      tableID: "t3", version: 12, seat: 1, replyTo: .int(40),
-      status: StatusLine.runs(for: events, names: ["Ada", "Bob"])
-    ) { list in
-      for event in events { list.add(event, names: ["Ada", "Bob"]) }
-    }
+    let frame = Written.diff(
+      tableID: "t3", version: 12, seat: 1, replyTo: .int(40), events: events,
+      names: ["Ada", "Bob"], status: StatusLine.runs(for: events, names: ["Ada", "Bob"]))
     let run = card.statusRun
     let text =
       #"{"type":"diff","table":"t3","version":12,"seat":1,"replyTo":40,"events":["#
@@ -141,7 +214,7 @@ import Testing
       + #""\#(run.symbol!)","count":\#(run.count!),"color":"\#(run.color!)","shading":"#
       + #""\#(run.shading!)","alpha":\#(Self.number(run.alpha!)),"#
       + #""stroke":\#(Self.number(run.stroke!)),"label":"\#(run.label!)"}]}"#
-    #expect(String(decoding: frame.payload, as: UTF8.self) == text)
+    #expect(Written.text(frame) == text)
   }
 
   static func number(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }

@@ -70,9 +70,10 @@ import Testing
       guard let events = try? game.apply(move) else { continue }
       seen.formUnion(game.board.map(\.id))
       status = StatusLine.runs(for: events, names: ["Ada"])
-      let diff = ServerMessage.diff(
-        tableID: "t1", version: version, seat: 0, replyTo: .int(version), events: events,
-        names: ["Ada"], status: status)
+      let diff = Written.json(
+        Written.diff(
+          version: version, replyTo: .int(version), events: events, names: ["Ada"],
+          status: status))
       try check(diff, "diff v\(version)")
       // Cards a diff shows in full are on the board after it.
       diff.forEachObject { members in

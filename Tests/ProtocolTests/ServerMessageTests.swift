@@ -17,6 +17,19 @@ func expect(
     sourceLocation: sourceLocation)
 }
 
+/// Checks that `frame`, as the server sends it, is the fixture at `path`: the same JSON, and
+/// byte for byte the fixture without its whitespace (so members come in the documented order).
+func expect(
+  _ frame: Frame, matches path: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let expected = try Fixture.json(path)
+  let text = Written.text(frame)
+  #expect(Written.json(frame) == expected, "\(path): got \(text)", sourceLocation: sourceLocation)
+  #expect(
+    text == compacted(try Fixture.text(path)), "\(path): member order differs",
+    sourceLocation: sourceLocation)
+}
+
 /// A one-seat Set table driven by hand, building messages the way a table does.
 private struct ScriptedTable {
   var game: CardMatchingGame<SetCard>
@@ -32,15 +45,14 @@ private struct ScriptedTable {
       status: status)
   }
 
-  /// Chooses `card`, returning the diff (which carries the new status line).
-  mutating func choose(_ card: Int, id: MessageID?) throws -> JSONValue {
+  /// Chooses `card`, returning the diff's frame (which carries the new status line).
+  mutating func choose(_ card: Int, id: MessageID?) throws -> Frame {
     let events = try game.apply(.choose(seat: 0, card: card))
     version += 1
     status = StatusLine.runs(for: events, names: names)
-    let diff = ServerMessage.diff(
+    return Written.diff(
       tableID: "t1", version: version, seat: 0, replyTo: id, events: events, names: names,
       status: status)
-    return diff
   }
 }
 
@@ -133,16 +145,21 @@ private struct ScriptedTable {
         Standing(seat: 2, score: 3, matches: 1, rank: 3),
       ]),
     ]
-    let encoded = events.map { ServerMessage.event($0, names: ["Ada", "Bob"]) }
-    try expect(.array(encoded), matches: "server/events.json")
+    // What the server writes for each, read back.
+    let texts = events.map { Written.text($0, names: ["Ada", "Bob"]) }
+    let encoded = events.map { Written.json($0, names: ["Ada", "Bob"]) }
+    #expect(.array(encoded) == (try Fixture.json("server/events.json")))
+    #expect(
+      "[" + texts.joined(separator: ",") + "]" == compacted(try Fixture.text("server/events.json")),
+      "member order differs")
 
     var kinds = Set<String>()
-    for event in encoded {
+    for (event, text) in zip(encoded, texts) {
       let kind = try #require(event["kind"]?.stringValue)
       kinds.insert(kind)
       let fields = try #require(Self.documentedFields[kind], "undocumented kind \(kind)")
-      #expect(event.keys.first == "kind")
-      #expect(Set(event.keys.dropFirst()) == fields, "\(kind): \(event.keys)")
+      #expect(text.hasPrefix(#"{"kind":"#), "\(text)")
+      #expect(Set(event.keys) == fields.union(["kind"]), "\(kind): \(event.keys)")
     }
     #expect(kinds == Set(Self.documentedFields.keys))
   }
@@ -157,10 +174,12 @@ private struct ScriptedTable {
   ]
 
   @Test func diffWithoutReplyToOmitsIt() {
-    let diff = ServerMessage.diff(
-      tableID: "t9", version: 3, seat: 0, replyTo: nil,
-      events: [GameEvent<SetCard>.deckCount(3)], names: [])
-    #expect(diff.keys == ["type", "table", "version", "seat", "events"])
+    let diff = Written.diff(
+      tableID: "t9", version: 3, seat: 0, replyTo: nil, events: [GameEvent<SetCard>.deckCount(3)])
+    #expect(
+      Written.text(diff)
+        == #"{"type":"diff","table":"t9","version":3,"seat":0,"events":[{"kind":"deck","count":3}]}"#
+    )
   }
 
   @Test func spectatorSnapshotHasNoSeat() throws {

@@ -100,9 +100,8 @@ import Testing
     let status = StatusLine.runs(for: events, names: ["Ada"])
     #expect(status.first == .text("Ada matched "))
     #expect(status.compactMap(\.card) == match.map(\.id))
-    let diff = ServerMessage.diff(
-      tableID: "t2", version: 4, seat: 0, replyTo: nil, events: events, names: ["Ada"],
-      status: status)
+    let diff = Written.json(
+      Written.diff(tableID: "t2", version: 4, events: events, names: ["Ada"], status: status))
     let kinds = diff["events"]?.elements?.compactMap { $0["kind"]?.stringValue } ?? []
     #expect(kinds.contains("match"))
     #expect(kinds.filter { $0 == "replace" }.count == 4)

@@ -83,18 +83,19 @@ import Testing
 
   /// A second server does not take the tables of a live first one, nor write to them; once the
   /// first one's lease has run out, it takes them (with their moves), and then the first one
-  /// can no longer write to them.
+  /// can no longer write to them. Both decide leases on one ``LeaseClock`` the test moves on.
   @Test func aTableIsOneServersUntilItsLeaseRunsOut() throws {
     let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: TakeoverTests.start)
     let first = try PostgresJournalStore(
-      location: location, owner: "first", lease: 2, logger: PostgresCluster.quiet)
+      location: location, owner: "first", lease: 2, clock: clock, logger: PostgresCluster.quiet)
     _ = try first.load()
     try first.write([
       .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 7)),
       .session(SessionRecord(token: "hash-ada", name: "Ada", tableID: "t1", seat: 0)),
     ])
     let second = try PostgresJournalStore(
-      location: location, owner: "second", lease: 2, logger: PostgresCluster.quiet)
+      location: location, owner: "second", lease: 2, clock: clock, logger: PostgresCluster.quiet)
     let early = try second.load()
     #expect(early.tables.isEmpty)
     #expect(early.sessions.isEmpty)
@@ -103,8 +104,11 @@ import Testing
     } throws: { error in
       (error as? FencedTables)?.tables == ["t1"]
     }
+    // Still the first one's a moment before its lease runs out.
+    clock.advance(by: 1.9)
+    #expect(try second.load().tables.isEmpty)
 
-    Thread.sleep(forTimeInterval: 2.5)
+    clock.advance(by: 0.6)
     let late = try second.load()
     #expect(late.tables.map(\.record.id) == ["t1"])
     #expect(late.tables.first?.moves.map(\.move) == [.choose(seat: 0, card: 7)])
@@ -115,25 +119,28 @@ import Testing
     try second.write([.move(JournalStoreTests.move("t1", 1, card: 8))])
   }
 
-  /// Writes and renewals keep a lease; a clean close frees it at once; the same owner takes
-  /// its own tables back without waiting.
+  /// Renewals keep a lease past its first term; a clean close frees it at once; the same owner
+  /// takes its own tables back without waiting.
   @Test func renewedLeasesHoldAndClosedOnesAreFree() throws {
     let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: TakeoverTests.start)
     let first = try PostgresJournalStore(
-      location: location, owner: "first", lease: 3, logger: PostgresCluster.quiet)
+      location: location, owner: "first", lease: 3, clock: clock, logger: PostgresCluster.quiet)
+    _ = try first.load()
     try first.write([
       .table(JournalStoreTests.record("t1")), .table(JournalStoreTests.record("t2")),
     ])
     let other = try PostgresJournalStore(
-      location: location, owner: "other", lease: 3, logger: PostgresCluster.quiet)
-    for _ in 0..<3 {
-      Thread.sleep(forTimeInterval: 1)
+      location: location, owner: "other", lease: 3, clock: clock, logger: PostgresCluster.quiet)
+    // Renewed every second for 4 s: past the 3 s its first term lasted, the tables stay.
+    for _ in 0..<4 {
+      clock.advance(by: 1)
       try first.renewLeases()
     }
     #expect(try other.load().tables.isEmpty)
     // The same owner (a restarted server) takes its tables back at once.
     let restarted = try PostgresJournalStore(
-      location: location, owner: "first", lease: 3, logger: PostgresCluster.quiet)
+      location: location, owner: "first", lease: 3, clock: clock, logger: PostgresCluster.quiet)
     #expect(try restarted.load().tables.map(\.record.id) == ["t1", "t2"])
     restarted.close()
     #expect(try other.load().tables.map(\.record.id) == ["t1", "t2"])

@@ -1,0 +1,115 @@
+import ArgumentParser
+
+/// One option of the `matchismo` command, described once: its long name and what `--help` says
+/// of it. The command's options read their name and help here and their default from
+/// ``ServerConfiguration/defaults``; ``ServerConfiguration/validationProblem()`` names options
+/// by these names.
+struct ServerOption: Sendable {
+  /// The long name, without its dashes ("send-buffer").
+  let name: String
+  /// What `--help` says of it (and the name of its value, where it shows one).
+  let help: ArgumentHelp
+
+  /// `--name`, as messages name it.
+  var flag: String { "--" + name }
+
+  /// The name as ArgumentParser takes it.
+  var long: NameSpecification { .customLong(name) }
+
+  private init(_ name: String, _ help: ArgumentHelp) {
+    self.name = name
+    self.help = help
+  }
+
+  static let host = Self("host", "Interface to listen on (0.0.0.0 for every interface).")
+  static let port = Self("port", "Port for HTTP and WebSocket (0 picks a free one).")
+  static let webRoot = Self("web-root", "Folder of the web client, served at /.")
+  static let logLevel = Self(
+    "log-level", "Log level: trace, debug, info, notice, warning, error, critical.")
+  static let tlsCert = Self("tls-cert", "PEM certificate: serve https and wss (needs --tls-key).")
+  static let tlsKey = Self("tls-key", "PEM private key for --tls-cert.")
+  static let maxMessageBytes = Self(
+    "max-message-bytes", "Largest message a client may send, in bytes.")
+  static let reconnectGrace = Self(
+    "reconnect-grace", "Seconds a dropped player's session is kept for a resume.")
+  static let countdown = Self(
+    "countdown", "Seconds of countdown between a table's start and its deal.")
+  static let emptyTableGrace = Self(
+    "empty-table-grace", "Seconds a table with nobody seated stays open.")
+  static let spectatorLimit = Self("spectator-limit", "Most spectators at one table.")
+  static let executors = Self(
+    "executors",
+    "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move); K spreads the tables over K threads by table number. Default: 0 up to 2 cores, else one per core but one."
+  )
+  static let dataDirectory = Self(
+    "data-dir", "Folder of the embedded journal (made if missing).")
+  static let database = Self(
+    "database",
+    ArgumentHelp(
+      "A PostgreSQL database for the journal instead of the embedded file (--data-dir is then unused). The servers sharing one are the nodes of a cluster: each holds its own tables, and every node lists them all and sends players to the table's node.",
+      valueName: "postgres://user:password@host:port/name"))
+  static let noJournal = Self(
+    "no-journal",
+    "Keep everything in memory only: nothing is written, nothing restored at start.")
+  static let sync = Self(
+    "sync",
+    "Journal durability: 'process' (a write leaves the server before anyone sees it: reaches the OS, or PostgreSQL with synchronous_commit off; survives a crash of the server) or 'full' (on the disk: an fsync per commit, or synchronous_commit on; survives a power loss)."
+  )
+  static let commitInterval = Self(
+    "commit-interval",
+    "Milliseconds from the start of one journal commit to the start of the next (0: commit as soon as the last one ends). Longer shares a commit among more moves (less CPU), shorter answers sooner."
+  )
+  static let journalStallLimit = Self(
+    "journal-stall-limit",
+    "Milliseconds a journal write may take before moves are refused with 'unavailable' until it ends (a disk or database that hangs rather than fails)."
+  )
+  static let keepFinishedDays = Self(
+    "keep-finished-days",
+    ArgumentHelp(
+      "Days a finished game (high scores, replays) is kept after it ended; older ones are deleted 50 at a time, off the move path. Default: kept for ever.",
+      valueName: "days"))
+  static let rateLimit = Self(
+    "rate-limit", "Messages per second one connection may send (bursts of twice as many).")
+  static let sendBuffer = Self(
+    "send-buffer",
+    ArgumentHelp(
+      "Bytes of the kernel's send buffer per WebSocket connection (0: the kernel's own sizing, up to 4 MiB).",
+      valueName: "bytes"))
+  static let drainTimeout = Self(
+    "drain-timeout",
+    ArgumentHelp(
+      "Seconds a connection may stay blocked (the client does not read: its receive window is shut) without progress before it is cut with 4000 (0: never).",
+      valueName: "seconds"))
+  static let maxConnectionsPerAddress = Self(
+    "max-connections-per-address",
+    "Most WebSocket connections one address may hold; one more is closed with 4002 (0: no limit; behind a proxy, limit there)."
+  )
+  static let allowedOrigin = Self(
+    "allowed-origin",
+    ArgumentHelp(
+      "A browser origin (scheme://host[:port]) allowed to open WebSockets besides the page's own; repeatable. '*' allows any.",
+      valueName: "origin"))
+  static let nodeID = Self(
+    "node-id", "This server's id in a cluster, named in welcome (default: host name and port).")
+  static let advertiseURL = Self(
+    "advertise-url",
+    ArgumentHelp(
+      "This node's own WebSocket URL, sent in redirects beside the front door's path (with --database), for clients that connect to nodes directly.",
+      valueName: "ws://host:port/ws"))
+  static let lease = Self(
+    "lease",
+    "Milliseconds a node of a cluster holds its tables without renewing its lease (renewed every quarter of it); a node that dies is taken over once it runs out."
+  )
+  static let leaseRenewal = Self(
+    "lease-renewal",
+    "Milliseconds between two renewals of a node's lease, and between two looks for the tables of dead nodes (default: a quarter of --lease; at most half of it)."
+  )
+
+  /// Every option, in the order `--help` lists them.
+  static let all: [ServerOption] = [
+    host, port, webRoot, logLevel, tlsCert, tlsKey, maxMessageBytes, reconnectGrace, countdown,
+    emptyTableGrace, spectatorLimit, executors, dataDirectory, database, noJournal, sync,
+    commitInterval, journalStallLimit, keepFinishedDays, rateLimit, sendBuffer, drainTimeout,
+    maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,
+  ]
+}

@@ -1,0 +1,138 @@
+import Lobby
+import Testing
+
+@testable import Store
+
+/// Takeover and fencing on a real PostgreSQL: a node's tables are taken over only once its
+/// lease runs out, each at the next epoch; the old owner's writes are then refused (and only
+/// for those tables), also after it takes the table back at a newer epoch; a short outage of a
+/// node that nobody took over from loses nothing. Every store and link of a test decides leases
+/// on one ``LeaseClock`` that the test moves on: a lease runs out when the test says, not after
+/// a wait.
+@Suite struct TakeoverTests {
+  /// Where each test's clock starts (seconds since 1970).
+  static let start = 1_000_000.0
+
+  static func store(
+    _ node: String, at location: PostgresLocation, clock: LeaseClock, lease: Double = 1
+  ) throws -> PostgresJournalStore {
+    try PostgresJournalStore(
+      location: location, owner: node, lease: lease, clock: clock, logger: PostgresCluster.quiet)
+  }
+
+  static func link(_ node: String, at location: PostgresLocation, clock: LeaseClock)
+    -> PostgresClusterLink
+  {
+    PostgresClusterLink(
+      location: location, node: node, url: nil, clock: clock, logger: PostgresCluster.quiet,
+      hear: { _ in })
+  }
+
+  @Test func aDeadNodesTablesAreTakenOverOnceItsLeaseRunsOutAndItsWritesAreFenced() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: Self.start)
+    let a = try Self.store("a", at: location, clock: clock)
+    let b = try Self.store("b", at: location, clock: clock)
+    _ = try a.load()
+    _ = try b.load()
+    try a.write([
+      .table(JournalStoreTests.record("t1")), .table(JournalStoreTests.record("t2")),
+      .session(SessionRecord(token: "h1", name: "Ada", tableID: "t1", seat: 0)),
+    ])
+    try b.write([.table(JournalStoreTests.record("t3"))])
+    let linkB = Self.link("b", at: location, clock: clock)
+    // a's lease is live: nothing to take, up to the last moment of it.
+    try a.renewLeases()
+    #expect(try linkB.takeOver(lease: 1).taken.isEmpty)
+    clock.advance(by: 0.9)
+    try b.renewLeases()
+    #expect(try linkB.takeOver(lease: 1).taken.isEmpty, "a's lease holds for 1 s")
+    // a stops renewing (killed); once its lease runs out b takes its tables, not its own.
+    clock.advance(by: 0.6)
+    try b.renewLeases()
+    let takeover = try linkB.takeOver(lease: 1)
+    #expect(takeover.taken.map(\.table).sorted() == ["t1", "t2"])
+    #expect(takeover.taken.allSatisfy { $0.from == "a" && $0.secondsSinceRenewal == 1.5 })
+    #expect(takeover.epochs == ["t1": 2, "t2": 2])
+    #expect(takeover.contents.sessions.map(\.token) == ["h1"])
+    #expect(try linkB.takeOver(lease: 1).taken.isEmpty, "taken once")
+    b.hold(takeover.epochs)
+    // a wakes up: its write for t1 is refused, naming t1, and nothing of it is written.
+    #expect {
+      try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+    } throws: { error in
+      (error as? FencedTables)?.tables == ["t1"]
+    }
+    #expect(try a.rowCounts().moves == 0)
+    // b writes t1 at the new epoch.
+    try b.write([.move(JournalStoreTests.move("t1", 0, card: 7))])
+    #expect(try b.rowCounts().moves == 1)
+  }
+
+  @Test func aTableRegainedAtANewerEpochStillFencesTheStaleCopy() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: Self.start)
+    let a = try Self.store("a", at: location, clock: clock)
+    _ = try a.load()
+    try a.write([.table(JournalStoreTests.record("t1"))])
+    // b takes t1 over (a's lease ran out), then b dies and a takes it back: epoch 3.
+    clock.advance(by: 1.5)
+    let linkB = Self.link("b", at: location, clock: clock)
+    let b = try Self.store("b", at: location, clock: clock)
+    _ = try b.load()
+    #expect(try linkB.takeOver(lease: 1).epochs == [:], "b's load took it already")
+    let stale = a.epochs(of: ["t1"])
+    #expect(stale == ["t1": 1])
+    clock.advance(by: 1.5)
+    try a.renewLeases()
+    let regained = try Self.link("a", at: location, clock: clock).takeOver(lease: 1)
+    #expect(regained.epochs == ["t1": 3])
+    // a's store still holds t1 at epoch 1 (a stale copy): its write is refused.
+    #expect(throws: FencedTables.self) {
+      try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+    }
+    a.hold(regained.epochs)
+    try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+  }
+
+  @Test func aNodeNobodyTookOverFromKeepsItsTablesAfterItsLeaseRanOut() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: Self.start)
+    let a = try Self.store("a", at: location, clock: clock)
+    _ = try a.load()
+    try a.write([.table(JournalStoreTests.record("t1"))])
+    clock.advance(by: 1.5)
+    // The database was away longer than the lease, but no other node took t1: a writes on.
+    try a.write([.move(JournalStoreTests.move("t1", 0, card: 5))])
+    try a.renewLeases()
+    #expect(try Self.link("b", at: location, clock: clock).takeOver(lease: 1).taken.isEmpty)
+  }
+
+  /// A session at a table whose node's lease is live stays there; once the lease has run out
+  /// (on the same clock) the session is orphaned: its table is to be taken over first.
+  @Test func aSessionIsOrphanedOnceItsTablesLeaseRunsOut() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: Self.start)
+    let a = try Self.store("a", at: location, clock: clock)
+    _ = try a.load()
+    try a.write([
+      .table(JournalStoreTests.record("t1")),
+      .session(SessionRecord(token: "h(ada)", name: "Ada", tableID: "t1", seat: 0)),
+    ])
+    let linkB = Self.link("b", at: location, clock: clock)
+    try linkB.join([])
+    defer { linkB.leave() }
+    clock.advance(by: 0.9)
+    guard case .elsewhere(_, let node, _) = try linkB.claimSession(token: "h(ada)") else {
+      Issue.record("not elsewhere while a's lease holds")
+      return
+    }
+    #expect(node == "a")
+    clock.advance(by: 0.6)
+    guard case .orphaned(let record) = try linkB.claimSession(token: "h(ada)") else {
+      Issue.record("not orphaned once a's lease ran out")
+      return
+    }
+    #expect(record.tableID == "t1" && record.seat == 0)
+  }
+}
