@@ -81,8 +81,7 @@ extension LobbyState {
       let event = TableHost.Event.choose(
         card: card, seat: ticket.seat, connection: connection, replyTo: replyTo)
       if let outcome = Self.play(event, ticket: ticket, in: &hosts.shards[ticket.shard], now: now) {
-        journal += outcome.journal
-        out += outcome.actions
+        take(outcome)
       }
       // A turn-based table's move restarts its turn clock.
       if ticket.isTurnBased { settle(ticket.tableID, now: now) }

@@ -33,14 +33,13 @@ extension LobbyState {
   mutating func retire(_ id: String, _ how: TableHost.Retirement, now: Double) {
     guard let host = hosts.removeValue(forKey: id) else { return }
     let outcome = host.retire(how)
-    journal += outcome.journal
     openTables[id] = nil
     openedBy[host.creator, default: 1] -= 1
     if openedBy[host.creator] == 0 { openedBy[host.creator] = nil }
     deadlines.schedule(.table(id), at: nil)
     switch how {
     case .closed:
-      out += outcome.actions
+      take(outcome)
       for connection in host.recipients {
         if let session = desk.session(for: connection), session.tableID == id {
           desk.seat(token: session.token, tableID: nil, seat: nil)
@@ -49,7 +48,7 @@ extension LobbyState {
       unlist(id, now: now)
     case .givenUp:
       for connection in host.recipients { feed.unwatch(connection) }
-      out += outcome.actions
+      take(outcome)
       for session in desk.registry.all where session.tableID == id {
         desk.release(token: session.token)
         deadlines.schedule(.session(session.token), at: nil)
@@ -68,8 +67,7 @@ extension LobbyState {
     guard
       let outcome = hosts.withHost(id, { host in host.handle(event, now: now) })
     else { return nil }
-    journal += outcome.journal
-    out += outcome.actions
+    take(outcome)
     return outcome
   }
 

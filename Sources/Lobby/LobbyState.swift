@@ -67,7 +67,9 @@ public struct LobbyState: Sendable {
   public internal(set) var tablesGivenUp = 0
   /// The actions of the event being handled.
   var out: [LobbyAction] = []
-  /// Journal entries of the event being handled (``LobbyConfiguration/journal``).
+  /// The tables' journal entries of the event being handled (``take(_:)``): written ahead of
+  /// every frame of the event, since a table's change may be taken by its clock after the frame
+  /// that shows it (a seat taken, then the clock that settles the table).
   var journal: [JournalEntry] = []
   /// Moves refused before they reached a table.
   var ownStatistics = Statistics() {
@@ -265,7 +267,17 @@ public struct LobbyState: Sendable {
     out.append(.send(frame, to: [connection]))
   }
 
-  /// The event's actions, its journal entries first (``journalFirst(_:into:)``).
+  /// Takes a table's `outcome` into the event's: its journal entries with the event's, its
+  /// actions after the event's (the one way a host's outcome reaches the whole state's actions;
+  /// on a lent shard, ``TableHost/Outcome/emit(into:)``, the same for an event of one outcome).
+  mutating func take(_ outcome: TableHost.Outcome) {
+    // Most events take one outcome: its arrays become the event's, with no copy.
+    if journal.isEmpty { journal = outcome.journal } else { journal += outcome.journal }
+    if out.isEmpty { out = outcome.actions } else { out += outcome.actions }
+  }
+
+  /// The event's actions: its journal entries first (``journalFirst(_:into:)``: the tables',
+  /// then the sessions'), then what it decided.
   mutating func takeActions() -> [LobbyAction] {
     if configuration.journal {
       journal += desk.takeJournal()
@@ -277,13 +289,15 @@ public struct LobbyState: Sendable {
       out.append(.publish(changes))
     }
     var actions: [LobbyAction] = []
-    if !journal.isEmpty {
+    if journal.isEmpty {
+      swap(&actions, &out)
+    } else {
       actions.reserveCapacity(journal.count + out.count)
       Self.journalFirst(journal, into: &actions)
       journal = []
+      actions += out
+      out = []
     }
-    if actions.isEmpty { swap(&actions, &out) } else { actions += out }
-    out = []
     return actions
   }
 

@@ -130,6 +130,7 @@ public struct TableHost: Sendable {
       outcome.refusal = answer(result, connection, into: &outcome.actions)
       // A game it ended may be rated: the question counts among the mover's.
       askRatings(for: connection, into: &outcome.actions)
+      return outcome
     case .start(let seat, let connection, let replyTo):
       outcome.refusal = answer(
         table.start(by: seat, replyTo: replyTo, now: now), connection, into: &outcome.actions)
@@ -229,9 +230,17 @@ extension TableHost {
 }
 
 extension TableHost.Outcome {
-  /// The outcome as the shell carries it out, appended to `actions`: its journal entries first
-  /// (``LobbyState/journalFirst(_:into:)``), then its frames.
+  /// The outcome as a shell carries it out, appended to `actions`: its journal entries first
+  /// (``LobbyState/journalFirst(_:into:)``), then its frames: for a move played on a lent shard
+  /// (in the whole state, ``LobbyState/take(_:)`` gathers an event's outcomes the same way).
   public func emit(into actions: inout [LobbyAction]) {
+    // A move that journals nothing into an event that has done nothing else: its frames are
+    // the actions, with no copy.
+    if journal.isEmpty && actions.isEmpty {
+      actions = self.actions
+      return
+    }
+    actions.reserveCapacity(actions.count + journal.count + self.actions.count)
     LobbyState.journalFirst(journal, into: &actions)
     actions += self.actions
   }
