@@ -18,7 +18,7 @@ ARGS ?=
 
 .PHONY: run test build release bench soak system-deps test-deps swift-test js-test e2e-test e2e-sizes format clean
 .PHONY: cluster
-.PHONY: fuzz fuzz-smoke
+.PHONY: fuzz fuzz-smoke e2e-and-fuzz
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
 run: system-deps release
@@ -37,7 +37,7 @@ cluster: system-deps release
 	  while sleep 3600; do :; done
 
 ## Every test: Swift, web-client JS, end-to-end and browser, and a short run of each fuzz target.
-test: e2e-sizes test-deps build swift-test js-test e2e-test fuzz-smoke
+test: e2e-sizes test-deps build swift-test js-test e2e-and-fuzz
 
 # No file of the end-to-end tests passes 400 lines: a longer one is split by feature.
 e2e-sizes:
@@ -52,9 +52,10 @@ fuzz:
 	@for target in $(FUZZ_TARGETS); do ./scripts/fuzz.sh $$target $(FUZZ_RUNS) || exit 1; done
 
 # A bounded run of each fuzz target (100,000 inputs or 10 s): a crash fails the build.
+FUZZ_SMOKE = for target in $(FUZZ_TARGETS); do \
+  ./scripts/fuzz.sh $$target 100000 -max_total_time=10 || exit 1; done
 fuzz-smoke:
-	@for target in $(FUZZ_TARGETS); do \
-	  ./scripts/fuzz.sh $$target 100000 -max_total_time=10 || exit 1; done
+	@$(FUZZ_SMOKE)
 
 release: system-deps
 	swift build -c release --product matchismo
@@ -90,9 +91,23 @@ js-test:
 # where 2 took 3 min 30 s. Load tests that time the server under load (marked `alone`) run
 # afterwards, one at a time with nothing beside them.
 E2E_WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
+E2E_PARALLEL = MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs \
+  -n $(E2E_WORKERS) --dist loadfile -m "not alone" e2e
+E2E_ALONE = MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -m alone e2e
 e2e-test: build test-deps
-	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -n $(E2E_WORKERS) --dist loadfile -m "not alone" e2e
-	MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -m alone e2e
+	$(E2E_PARALLEL)
+	$(E2E_ALONE)
+
+# `make test`'s end: the fuzz targets' smoke run (their own instrumented build, one compiler at
+# a time: 111 s on 2 cores) beside the end-to-end tests' parallel pass, which mostly waits on
+# servers, browsers and deadlines; its output follows the pass's. Then the load tests, alone.
+e2e-and-fuzz: build test-deps
+	@log=$$(mktemp); ( $(FUZZ_SMOKE) ) >"$$log" 2>&1 & fuzz=$$!; \
+	  $(E2E_PARALLEL); e2e=$$?; \
+	  wait $$fuzz; smoke=$$?; cat "$$log"; rm -f "$$log"; \
+	  if [ $$smoke != 0 ]; then echo "The fuzz targets' smoke run failed (above)."; fi; \
+	  [ $$e2e = 0 ] && [ $$smoke = 0 ]
+	$(E2E_ALONE)
 
 # Installs the Debian packages that are missing (apt-get update only when something is).
 system-deps:
