@@ -132,7 +132,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: pending.replyTo, session: pending.resume, name: record.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+          games: GameCatalog.registry.descriptionsJSON),
         to: connection)
       redirectsSent += 1
       let redirect = Redirect(

@@ -126,7 +126,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+          games: GameCatalog.registry.descriptionsJSON),
         to: connection)
       if let tableID = session.tableID, hosts.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
@@ -136,7 +137,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: false,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+          games: GameCatalog.registry.descriptionsJSON),
         to: connection)
       askRatings(of: session, for: connection)
     }
