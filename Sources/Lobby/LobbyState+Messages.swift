@@ -85,6 +85,14 @@ extension LobbyState {
       chat(text, session, replyTo: replyTo, connection, now: now)
     case .ratings(let game):
       ratings(game, session, replyTo: replyTo, connection)
+    case .hint:
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection),
+        let host = hosts[tableID]
+      else { return }
+      switch host.table.hint(for: seat, replyTo: replyTo) {
+      case .success(let answer): send(answer, to: connection)
+      case .failure(let refusal): reply(refusal, to: connection)
+      }
     case .resync:
       guard let tableID = session.tableID, let host = hosts[tableID] else {
         reply(
