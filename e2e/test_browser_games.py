@@ -167,7 +167,7 @@ def play_concentration_to_the_end(driver, seen, slots=8):
 
 def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     driver = browsers()
-    play_solo(driver, server.http_url, "concentration", {"pairs": 4, "theme": 0})
+    play_solo(driver, server.http_url, "concentration", {"boardSize": 8, "theme": 0})
     assert len(driver.find_elements(By.CSS_SELECTOR, CARDS)) == 8
     # The settings line names the theme (issue 21: it used to leave it out).
     assert text_of(driver, "table-settings-text") == "4 pairs · Animals · no turn limit"
@@ -219,7 +219,7 @@ def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
 
 def start_concentration_for_two(server, ann, bob, pairs=4):
     """Ann creates a 2-seat Concentration table (`pairs` pairs, 20 s turns); Bob joins by its link."""
-    open_lobby(ann, server.http_url, "Ann", "concentration", {"pairs": pairs, "turnSeconds": 20})
+    open_lobby(ann, server.http_url, "Ann", "concentration", {"boardSize": 2 * pairs, "turnSeconds": 20})
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
@@ -551,10 +551,10 @@ def test_hidden_selections_keep_each_players_picks_to_themselves(start_server, b
     open_lobby(ann, server.http_url, "Ann", "set")
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     # The form offers the setting with others (Set and Matchismo), shown by default.
-    picks = Select(ann.find_element(By.ID, "opt-selections"))
+    picks = Select(ann.find_element(By.ID, "opt-showSelections"))
     assert [o.text for o in picks.options] == ["shown", "hidden"]
     assert picks.first_selected_option.text == "shown"
-    picks.select_by_value("hidden")
+    picks.select_by_visible_text("hidden")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
     code = text_of(ann, "table-code")
