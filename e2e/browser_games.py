@@ -108,7 +108,7 @@ def play_concentration_to_the_end(driver, seen, slots=8):
 
 def start_concentration_for_two(server, ann, bob, pairs=4):
     """Ann creates a 2-seat Concentration table (`pairs` pairs, 20 s turns); Bob joins by its link."""
-    open_lobby(ann, server.http_url, "Ann", "concentration", {"pairs": pairs, "turnSeconds": 20})
+    open_lobby(ann, server.http_url, "Ann", "concentration", {"boardSize": 2 * pairs, "turnSeconds": 20})
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))

@@ -144,7 +144,7 @@ def say_until_taken(driver, text, timeout=15):
 def start_untimed_concentration(server, ann, bob):
     """Ann creates a 2-seat Concentration table with no turn limit (a turn that ran out would
     change the table under a test that checks keys change nothing); Bob joins by its link."""
-    open_lobby(ann, server.http_url, "Ann", "concentration", {"pairs": 4, "turnSeconds": 0})
+    open_lobby(ann, server.http_url, "Ann", "concentration", {"boardSize": 8, "turnSeconds": 0})
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))

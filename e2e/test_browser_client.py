@@ -101,7 +101,7 @@ def test_the_lobby_game_picker_is_sent_and_remembered(server, browsers):
     wait.until(lambda d: d.find_element(By.ID, "toast").is_displayed()
                or d.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="down"]'))
     # (A `playSolo` for Set would have dealt Set cards: the refusal shows the game was sent.)
-    assert not driver.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="set"]')
+    assert not driver.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="set-card"]')
     if not driver.find_elements(By.CSS_SELECTOR, CARDS):
         assert driver.find_element(By.ID, "lobby").is_displayed()
     driver.refresh()

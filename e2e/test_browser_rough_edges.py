@@ -163,7 +163,7 @@ def test_quick_match_honours_the_form_and_the_list_names_the_players(server, bro
 def test_a_page_opened_again_after_its_game_ended_shows_the_lobby(server, browsers, width, height, theme):
     driver = browsers()
     open_page(driver, server.http_url, width, height, theme)
-    play_solo(driver, server.http_url, "concentration", {"pairs": 4, "theme": 0})
+    play_solo(driver, server.http_url, "concentration", {"boardSize": 8, "theme": 0})
     seen = {}
     flip(driver, 0, seen)
     flip(driver, 1, seen)

@@ -76,7 +76,7 @@ def test_solo_matchismo_turns_cards_up_and_the_status_line_draws_them(server, br
 
 def test_solo_concentration_flips_turns_and_plays_to_the_end(server, browsers):
     driver = browsers()
-    play_solo(driver, server.http_url, "concentration", {"pairs": 4, "theme": 0})
+    play_solo(driver, server.http_url, "concentration", {"boardSize": 8, "theme": 0})
     assert len(driver.find_elements(By.CSS_SELECTOR, CARDS)) == 8
     # The settings line names the theme (issue 21: it used to leave it out).
     assert text_of(driver, "table-settings-text") == "4 pairs · Animals · no turn limit"

@@ -181,10 +181,10 @@ def test_hidden_selections_keep_each_players_picks_to_themselves(start_server, b
     open_lobby(ann, server.http_url, "Ann", "set")
     Select(ann.find_element(By.ID, "seats")).select_by_value("2")
     # The form offers the setting with others (Set and Matchismo), shown by default.
-    picks = Select(ann.find_element(By.ID, "opt-selections"))
+    picks = Select(ann.find_element(By.ID, "opt-showSelections"))
     assert [o.text for o in picks.options] == ["shown", "hidden"]
     assert picks.first_selected_option.text == "shown"
-    picks.select_by_value("hidden")
+    picks.select_by_visible_text("hidden")
     ann.find_element(By.ID, "create-private").click()
     WebDriverWait(ann, 15).until(lambda d: CODE.match(text_of(d, "table-code")))
     code = text_of(ann, "table-code")

@@ -31,7 +31,7 @@ def test_the_variants_are_offered_and_played(server, browsers, width, height, th
     WebDriverWait(driver, 10).until(lambda d: len(board_ids(d)) == 9)
     kinds = driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map((c) => c.dataset.kind);", CARDS)
-    assert set(kinds) == {"set"}, kinds
+    assert set(kinds) == {"set-card"}, kinds
     driver.find_element(By.ID, "hint").click()
     WebDriverWait(driver, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{CARDS}.hint, {CARDS}[data-flash='hint']")
                                    or "Hint" in text_of(d, "toast"))

@@ -72,7 +72,7 @@ extension LobbyRun {
     case 11:
       field(#""type":"start""#)
     case 12:
-      field(#""type":"redeal""#)
+      field(choice & 0x80 == 0 ? #""type":"redeal""# : #""type":"hint""#)
     case 13:
       field(choice & 0x80 == 0 ? #""type":"resync""# : #""type":"lobby""#)
     default:

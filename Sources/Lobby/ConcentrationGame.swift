@@ -10,6 +10,40 @@ public enum ConcentrationGame: GameDefinition {
   /// The seconds a turn lasts at a multiplayer table unless the table says.
   public static let defaultTurnSeconds = 30
 
+  public static let title = "Concentration"
+
+  public static let rules =
+    "Take turns flipping two cards. Find a pair and go again; miss and they turn back over."
+    + " Remember where everything is."
+
+  public static let matchWords = MatchWords("pair", "pairs")
+
+  public static var settingDescriptions: [SettingDescription] {
+    let turns = [10, 20, 30, 60].map {
+      SettingChoice(.int($0), "\($0) s", summary: "\($0) s turns")
+    }
+    return [
+      SettingDescription(
+        "boardSize", label: "Pairs", default: 16,
+        choices: stride(from: 8, through: 20, by: 2).map {
+          SettingChoice(.int($0), "\($0 / 2) pairs")
+        }),
+      SettingDescription(
+        "theme", label: "Theme", default: 0,
+        choices: EmojiCard.themes.indices.map {
+          SettingChoice(.int($0), EmojiCard.themes[$0].name)
+        }),
+      SettingDescription(
+        "turnSeconds", label: "Turn", default: 0, withOthers: .int(defaultTurnSeconds),
+        choices: [SettingChoice(0, "no limit", summary: "no turn limit")] + turns,
+        range: 5...300, unit: "s turns", withOthersOnly: true),
+      .fixedMatchSize(2),
+      SettingDescription(
+        "scoring", label: "Scoring", default: "custom",
+        choices: [SettingChoice("custom", "A point a pair", summary: "")]),
+    ] + SettingDescription.customConstants(.concentration()) + [.showSelections(hidable: false)]
+  }
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {

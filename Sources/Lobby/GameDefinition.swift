@@ -8,7 +8,8 @@ import Protocol
 /// ``restore(_:moves:rules:now:)``, ``replay(_:)``).
 ///
 /// Adding a game is one type conforming to this protocol and one entry in
-/// ``GameRegistry/standard``; nothing else in the lobby, the table or the protocol names a game.
+/// ``GameRegistry/standard``; nothing else in the lobby, the table or the protocol names a game,
+/// and clients learn it from its description in `welcome` (``gameDescription``).
 public protocol GameDefinition: Sendable {
   /// The cards the game is played with.
   associatedtype Card: WireCard
@@ -16,6 +17,16 @@ public protocol GameDefinition: Sendable {
   /// The setup of a new table of the game with `seats` seats and the options a client chose
   /// (nil keeps the game's default), or the problem with them (sent as `badSettings`).
   static func setup(seats: Int, options: TableOptions) throws(SettingsProblem) -> TableSetup
+
+  /// The game's name for people: "Set-Chain".
+  static var title: String { get }
+  /// The rule in a sentence or two, for a lobby.
+  static var rules: String { get }
+  /// What a match is called: "set", "pair".
+  static var matchWords: MatchWords { get }
+  /// The settings ``setup(seats:options:)`` takes, in the order a form shows them, described
+  /// for clients (`welcome`'s `games`; `GameDescriptionTests` holds `setup` to them).
+  static var settingDescriptions: [SettingDescription] { get }
 }
 
 extension GameDefinition {

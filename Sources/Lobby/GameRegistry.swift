@@ -5,16 +5,21 @@ import Protocol
 /// opens, is restored or is replayed, never per move: a table, once made, is a ``TableState``
 /// of its game's cards behind ``TableArbiter``.
 public struct GameRegistry: Sendable {
-  /// The games this server deals.
+  /// The games this server deals, in the order a lobby offers them (Set and its variants, then
+  /// the course's other two).
   public static let standard = GameRegistry()
     .adding(SetGame.self)
-    .adding(MatchismoGame.self)
-    .adding(ConcentrationGame.self)
     .adding(SetJuniorGame.self)
     .adding(UltraSetGame.self)
     .adding(SetChainGame.self)
+    .adding(MatchismoGame.self)
+    .adding(ConcentrationGame.self)
 
   private var games: [String: any GameDefinition.Type] = [:]
+  /// The games' descriptions, in the order they were added (a lobby offers them so).
+  public private(set) var descriptions: [GameDescription] = []
+  /// ``descriptions`` as `welcome` sends them, made once when a game is added, not per hello.
+  public private(set) var descriptionsJSON: JSONValue = .array([])
 
   /// A registry of no games.
   public init() {}
@@ -22,10 +27,18 @@ public struct GameRegistry: Sendable {
   /// The wire names of the games.
   public var names: Set<String> { Set(games.keys) }
 
-  /// This registry with `game` added (in place of a game of the same name).
+  /// This registry with `game` added (in place of a game of the same name, whose place in the
+  /// order it takes).
   public func adding<Game: GameDefinition>(_ game: Game.Type) -> GameRegistry {
     var registry = self
     registry.games[Game.name] = game
+    let description = Game.gameDescription
+    if let index = registry.descriptions.firstIndex(where: { $0.name == Game.name }) {
+      registry.descriptions[index] = description
+    } else {
+      registry.descriptions.append(description)
+    }
+    registry.descriptionsJSON = .array(registry.descriptions.map(\.json))
     return registry
   }
 

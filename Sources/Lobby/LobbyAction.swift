@@ -26,4 +26,6 @@ public enum LobbyAction: Sendable {
   /// this node unless another holds its table, and answer with ``ClusterNews/session(_:_:)``
   /// for `connection`, whose `hello` waits for it.
   case findSession(token: String, for: ConnectionID)
+  /// Write a line in the server's log (the lobby keeps no logger of its own).
+  case log(LobbyLog)
 }

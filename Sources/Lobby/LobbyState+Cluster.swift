@@ -40,16 +40,22 @@ extension LobbyState {
 
   /// Rebuilds tables taken over from a dead node, as a restart rebuilds its own: every seat
   /// held for the reconnect grace period, every session at them waiting for its resume. A
-  /// table of a game this server does not deal is left out (logged by the shell's store). A
-  /// stale copy of one (this node held it before it lost it) is replaced by the journal's.
+  /// table of a game this server does not deal is left out, and said so in the log
+  /// (``LobbyLog/tableNotAdopted(_:)``, naming the table and its game). A stale copy of one
+  /// (this node held it before it lost it) is replaced by the journal's.
   mutating func adopt(_ contents: JournalContents, now: Double) {
     var adopted: [String] = []
     for (record, moves) in contents.tables {
       if hosts.contains(record.id) { giveUp([record.id], now: now) }
-      guard
-        let table = try? GameCatalog.reopen(
+      let table: any TableArbiter
+      do {
+        table = try GameCatalog.reopen(
           record, moves: moves, rules: configuration.tableRules, now: now)
-      else { continue }
+      } catch {
+        out.append(.log(.tableNotAdopted(error)))
+        tablesNotAdopted += 1
+        continue
+      }
       host(
         TableHost(
           table: table, creator: record.creator, emptyTableGrace: configuration.emptyTableGrace))
@@ -114,7 +120,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: pending.replyTo, session: pending.resume, name: record.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+          games: GameCatalog.registry.descriptionsJSON),
         to: connection)
       redirectsSent += 1
       let redirect = Redirect(

@@ -85,6 +85,14 @@ extension LobbyState {
       chat(text, session, replyTo: replyTo, connection, now: now)
     case .ratings(let game):
       ratings(game, session, replyTo: replyTo, connection)
+    case .hint:
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection),
+        let host = hosts[tableID]
+      else { return }
+      switch host.table.hint(for: seat, replyTo: replyTo) {
+      case .success(let answer): send(answer, to: connection)
+      case .failure(let refusal): reply(refusal, to: connection)
+      }
     case .resync:
       guard let tableID = session.tableID, let host = hosts[tableID] else {
         reply(
@@ -126,7 +134,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+          games: GameCatalog.registry.descriptionsJSON),
         to: connection)
       if let tableID = session.tableID, hosts.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
@@ -136,7 +145,8 @@ extension LobbyState {
       send(
         ServerMessage.welcome(
           replyTo: replyTo, session: token, name: session.name, resumed: false,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID),
+          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+          games: GameCatalog.registry.descriptionsJSON),
         to: connection)
       askRatings(of: session, for: connection)
     }

@@ -65,6 +65,8 @@ public struct LobbyState: Sendable {
   /// Tables this node took over from dead nodes, and tables other nodes took from it.
   public internal(set) var tablesTakenOver = 0
   public internal(set) var tablesGivenUp = 0
+  /// Tables of dead nodes this node did not take over: their game is not dealt here (logged).
+  public internal(set) var tablesNotAdopted = 0
   /// The actions of the event being handled.
   var out: [LobbyAction] = []
   /// The tables' journal entries of the event being handled (``take(_:)``): written ahead of

@@ -6,6 +6,29 @@ import Protocol
 public enum MatchismoGame: GameDefinition {
   public typealias Card = PlayingCard
 
+  public static let title = "Matchismo"
+
+  public static let rules =
+    "Turn up playing cards two at a time: the same suit scores, the same rank scores four times"
+    + " as much. A miss costs you."
+
+  public static let matchWords = MatchWords("match", "matches")
+
+  public static var settingDescriptions: [SettingDescription] {
+    [
+      SettingDescription(
+        "matchSize", label: "Match", default: 2,
+        choices: [2, 3].map {
+          SettingChoice(.int($0), "\($0) cards", summary: "\($0)-card matches")
+        }),
+      SettingDescription(
+        "boardSize", label: "Cards", default: 24,
+        choices: [12, 16, 20, 24, 30, 36].map { SettingChoice(.int($0), "\($0) cards") },
+        range: 12...40, unit: "cards"),
+      .presetScoring("course", "Course (points and penalties)"),
+    ] + SettingDescription.customConstants(.matchismo()) + [.showSelections()]
+  }
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {

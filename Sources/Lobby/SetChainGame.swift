@@ -11,6 +11,19 @@ public enum SetChainGame: GameDefinition {
   /// The board sizes a table may choose (12 unless it says): Set's.
   public static let boardSizes = [9, 12, 15, 18, 21]
 
+  public static let title = "Set-Chain"
+
+  public static let rules =
+    "Set, chained: the first set is any set; after it, every set takes exactly one card of the"
+    + " set before (the chain, shown above the board) and two cards of the table, and becomes"
+    + " the next chain."
+
+  public static let matchWords = MatchWords("set", "sets")
+
+  public static var settingDescriptions: [SettingDescription] {
+    SettingDescription.setFamily(matchWords, boardSizes: boardSizes, preset: .setChain())
+  }
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {

@@ -9,6 +9,18 @@ public enum SetGame: GameDefinition {
   /// The board sizes a table may choose (12 unless it says).
   public static let boardSizes = [9, 12, 15, 18, 21]
 
+  public static let title = "Set"
+
+  public static let rules =
+    "Find three cards where every feature — number, symbol, shading, colour — is all the same"
+    + " or all different on each card. Race others to it, or play alone."
+
+  public static let matchWords = MatchWords("set", "sets")
+
+  public static var settingDescriptions: [SettingDescription] {
+    SettingDescription.setFamily(matchWords, boardSizes: boardSizes, preset: .set())
+  }
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {

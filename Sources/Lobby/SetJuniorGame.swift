@@ -11,6 +11,18 @@ public enum SetJuniorGame: GameDefinition {
   /// so 12 never needs more cards; 6 often does.
   public static let boardSizes = [6, 9, 12]
 
+  public static let title = "Set Junior"
+
+  public static let rules =
+    "Set with three features — number, symbol, colour — and 27 cards, all solid: three cards"
+    + " are a set when each feature is all the same or all different."
+
+  public static let matchWords = MatchWords("set", "sets")
+
+  public static var settingDescriptions: [SettingDescription] {
+    SettingDescription.setFamily(matchWords, boardSizes: boardSizes, preset: .setJunior())
+  }
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {

@@ -58,6 +58,9 @@ public protocol TableArbiter: Sendable {
     -> Result<TableBroadcast, ProtocolError>
   /// Moves time on; returns the broadcasts and the tokens whose seats were released.
   mutating func tick(now: Double) -> (broadcasts: [TableBroadcast], released: [String])
+  /// The answer to `seat`'s `hint`: a match a player may claim now (or none), or why the table
+  /// gives no hint. Changes nothing.
+  func hint(for seat: Int, replyTo: MessageID?) -> Result<JSONValue, ProtocolError>
   /// The encoded diffs after `version` as `seat` sees them (nil: a spectator), or nil when
   /// some are gone.
   func diffs(after version: Int, seat: Int?) -> [Frame]?

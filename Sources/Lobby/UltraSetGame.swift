@@ -12,6 +12,18 @@ public enum UltraSetGame: GameDefinition {
   /// UltraSet, so only a board of 9 can need 3 more.
   public static let boardSizes = [9, 12, 15, 18, 21]
 
+  public static let title = "UltraSet"
+
+  public static let rules =
+    "Find four cards that make two pairs needing the same third card to be a set (that card"
+    + " need not be on the table). Race others to it, or play alone."
+
+  public static let matchWords = MatchWords("UltraSet", "UltraSets", article: "an")
+
+  public static var settingDescriptions: [SettingDescription] {
+    SettingDescription.setFamily(matchWords, boardSizes: boardSizes, preset: .ultraSet())
+  }
+
   public static func setup(seats: Int, options: TableOptions) throws(SettingsProblem)
     -> TableSetup
   {

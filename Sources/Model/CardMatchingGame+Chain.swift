@@ -15,6 +15,11 @@ extension CardMatchingGame {
     !chainMatches(stoppingAtFirst: true).isEmpty
   }
 
+  /// The first chain match on the board (its chain card first), or nil when there is none.
+  var firstChainMatch: [Card]? {
+    chainMatches(stoppingAtFirst: true).first
+  }
+
   /// Every match a player may claim now, each as its cards: with a chain showing, one card of
   /// the chain (first) and board cards in board order; otherwise every match among the
   /// playable cards, in board order.

@@ -140,6 +140,10 @@ public struct GameSettings: Hashable, Sendable, Codable {
       turnBased: true, mismatchKeepsNewest: false, theme: theme)
   }
 
+  /// Whether a player may be shown a match on the board (a hint): only when the cards are face
+  /// up; on a face-down board it would show cards nobody has turned up.
+  public var offersHints: Bool { !faceDown }
+
   /// Which preset these settings score like, or nil for constants of their own.
   public var scoring: Scoring? {
     if costToChoose == 0 && mismatchPenalty == 1 && matchPoints == 1 && !mismatchKeepsNewest

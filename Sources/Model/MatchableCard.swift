@@ -22,6 +22,11 @@ public protocol MatchableCard: Hashable, Sendable {
   /// type may answer faster (the look back at a game asks after every change of its board).
   static func matchPositions(in cards: [Self], size: Int) -> [[Int]]
 
+  /// The first `size` cards among `cards` that match (in the order of `cards`), or nil when no
+  /// `size` of them do: a hint's answer. The default tries the combinations in order; a card
+  /// type may answer faster.
+  static func firstMatch(in cards: [Self], size: Int) -> [Self]?
+
   /// The cards a game with `settings` is dealt from, before the shuffle. The default is the
   /// full deck; a card type with variants (Concentration's themes) picks its cards here,
   /// drawing from `generator` if it must choose.
@@ -72,14 +77,17 @@ extension MatchableCard {
   }
 
   public static func containsMatch(in cards: [Self], size: Int) -> Bool {
-    guard size > 0, cards.count >= size else { return false }
-    var found = false
+    firstMatch(in: cards, size: size) != nil
+  }
+
+  public static func firstMatch(in cards: [Self], size: Int) -> [Self]? {
+    guard size > 0, cards.count >= size else { return nil }
+    var found: [Self]?
     forEachCombination(of: cards.count, choose: size) { indices in
-      if matchScore(indices.map { cards[$0] }) > 0 {
-        found = true
-        return false
-      }
-      return true
+      let chosen = indices.map { cards[$0] }
+      guard matchScore(chosen) > 0 else { return true }
+      found = chosen
+      return false
     }
     return found
   }

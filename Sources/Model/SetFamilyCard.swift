@@ -69,4 +69,20 @@ extension SetFamilyCard {
     }
     return false
   }
+
+  /// The first set among `cards`, in the order of `cards` (the first card as early as can be,
+  /// then the second): one pass over the pairs, each looking up its third card.
+  public static func firstMatch(in cards: [Self], size: Int) -> [Self]? {
+    guard size == 3 else { return nil }
+    var position = [Int: Int]()
+    for (index, card) in cards.enumerated() { position[card.id] = index }
+    for i in cards.indices {
+      for j in (i + 1)..<cards.count {
+        if let k = position[thirdCard(cards[i], cards[j]).id], k > j {
+          return [cards[i], cards[j], cards[k]]
+        }
+      }
+    }
+    return nil
+  }
 }

@@ -104,6 +104,22 @@ public struct UltraSetCard: MatchableCard, CustomStringConvertible {
     return false
   }
 
+  /// The first UltraSet among `cards` (which must differ, as a board's do): the first pair,
+  /// in board order, whose third card an earlier pair needs too, after that earlier pair. One
+  /// pass over the pairs.
+  public static func firstMatch(in cards: [UltraSetCard], size: Int) -> [UltraSetCard]? {
+    guard size == 4 else { return nil }
+    var firstPair = [(Int, Int)?](repeating: nil, count: SetCard.fullDeck.count)
+    for i in cards.indices {
+      for j in (i + 1)..<cards.count where cards[i] != cards[j] {
+        let third = SetCard.thirdCard(cards[i].card, cards[j].card).id
+        if let (a, b) = firstPair[third] { return [cards[a], cards[b], cards[i], cards[j]] }
+        firstPair[third] = (i, j)
+      }
+    }
+    return nil
+  }
+
   /// An UltraSet is four cards; otherwise as ``GameSettings/problem(deckSize:)`` says.
   public static func problem(with settings: GameSettings) -> String? {
     if settings.matchSize != 4 { return "an UltraSet is four cards" }

@@ -27,6 +27,9 @@ public enum ClientMessage: Hashable, Sendable {
   case redeal
   /// Asks for a fresh snapshot of the current table.
   case resync
+  /// Asks for a hint: a match on the board that the game's own rule finds (solo tables of
+  /// games that offer hints).
+  case hint
   /// Subscribes to the lobby's table list.
   case lobby
   /// Sits at the fullest waiting public table of `game` with `seats` seats and the settings
@@ -88,6 +91,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case tooManyTables, serverFull, tooManyGuesses
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
   case tooFast, alreadyPlayed, chainRule
+  case noHints, hintsAlone
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

@@ -68,6 +68,7 @@ public enum ClientMessageDecoder {
       return .choose(card: card)
     case "redeal": return .redeal
     case "resync": return .resync
+    case "hint": return .hint
     case "lobby": return .lobby
     case "scores":
       let game = try fields.requiredString(.game, maxBytes: maxGameBytes)

@@ -43,7 +43,7 @@ extension ClientEnvelope {
       case .code(let code): members.append(("code", .string(code)))
       case .id(let id): members.append(("table", .string(id)))
       }
-    case .redeal, .resync, .lobby, .leave, .start:
+    case .redeal, .resync, .hint, .lobby, .leave, .start:
       break
     }
     return .object(members)
@@ -59,6 +59,7 @@ extension ClientMessage {
     case .choose: "choose"
     case .redeal: "redeal"
     case .resync: "resync"
+    case .hint: "hint"
     case .lobby: "lobby"
     case .chat: "chat"
     case .playDaily: "playDaily"

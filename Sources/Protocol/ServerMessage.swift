@@ -8,10 +8,11 @@ public enum ServerMessage {
   /// The protocol version this module speaks.
   public static let protocolVersion = 2
 
-  /// Answers `hello`; `node` is the id of the server that answers.
+  /// Answers `hello`; `node` is the id of the server that answers, `games` the games it deals
+  /// (an array of ``GameDescription/json``, in the order a lobby offers them).
   public static func welcome(
     replyTo: MessageID?, session: String, name: String, resumed: Bool, maxMessageBytes: Int,
-    node: String
+    node: String, games: JSONValue
   ) -> JSONValue {
     object(
       "welcome", replyTo: replyTo,
@@ -19,6 +20,7 @@ public enum ServerMessage {
         ("protocol", .int(protocolVersion)), ("session", .string(session)),
         ("name", .string(name)), ("resumed", .bool(resumed)),
         ("maxMessageBytes", .int(maxMessageBytes)), ("node", .string(node)),
+        ("games", games),
       ])
   }
 

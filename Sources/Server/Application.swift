@@ -93,7 +93,8 @@ struct Application {
       cluster?.relay.hear = { release.hear($0) }
       try link.join(state.takeAllPublications())
     }
-    let outlets = LobbyOutlets(journal: journal, records: records, cluster: cluster?.relay)
+    let outlets = LobbyOutlets(
+      journal: journal, records: records, cluster: cluster?.relay, logger: logger)
     // With no executor the lobby decides on the transport's service thread (no hop per move);
     // otherwise the service thread hands each event to the executor of its table's shard.
     let handler: any ServiceThreadHandler

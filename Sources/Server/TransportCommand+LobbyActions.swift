@@ -1,4 +1,5 @@
 import Lobby
+import Logging
 
 /// Where the lobby's actions go besides the transport: the journal's writer, the reader of
 /// finished games, the link to the cluster. Each is nil when the server has none.
@@ -6,6 +7,8 @@ struct LobbyOutlets: Sendable {
   var journal: JournalWriter? = nil
   var records: RecordReader? = nil
   var cluster: ClusterRelay? = nil
+  /// Where the lobby's lines for the log go (``LobbyAction/log(_:)``).
+  var logger: Logger? = nil
 }
 
 extension [TransportCommand] {
@@ -49,6 +52,9 @@ extension [TransportCommand] {
       case .publish(let changes):
         holdForEntries()
         outlets.cluster?.publish(changes)
+      case .log(let line):
+        outlets.logger?.warning(
+          "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
       case .findSession(let token, let connection):
         holdForEntries()
         outlets.cluster?.findSession(token: token, for: connection)

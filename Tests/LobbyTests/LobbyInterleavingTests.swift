@@ -176,6 +176,8 @@ import Testing
           Issue.record("a journal entry or query from a lobby that does not journal")
         case .publish, .findSession:
           Issue.record("a cluster's action from a lobby that is no node of one")
+        case .log(let line):
+          Issue.record("a line for the log from a lobby that is no node of a cluster: \(line)")
         }
         guard case .send(let frame, let recipients) = action else {
           if case .close(let connection, _, _) = action, let token = clients[connection]?.token {

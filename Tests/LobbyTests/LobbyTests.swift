@@ -93,7 +93,7 @@ func expectError(
     #expect(welcome["node"] == "n7")
     let expected = ServerMessage.welcome(
       replyTo: .int(1), session: "token-1", name: "Ada", resumed: false, maxMessageBytes: 8192,
-      node: "n7")
+      node: "n7", games: GameCatalog.registry.descriptionsJSON)
     #expect(welcome == expected)
     #expect(answer.first?.bytes == expected.encoded)
     #expect(harness.lobby.sessionCount == 1)
@@ -276,7 +276,7 @@ func expectError(
       answer[0].message
         == ServerMessage.welcome(
           replyTo: .string("back"), session: token, name: "Ada", resumed: true,
-          maxMessageBytes: 8192, node: "local"))
+          maxMessageBytes: 8192, node: "local", games: GameCatalog.registry.descriptionsJSON))
     #expect(answer[1].message["type"] == "snapshot")
     let after = try #require(answer[1].message["table"])
     #expect(after["id"] == "t1")
@@ -357,7 +357,7 @@ func expectError(
       answer
         == ServerMessage.welcome(
           replyTo: .int(1), session: "token-2", name: "Ada", resumed: false,
-          maxMessageBytes: 8192, node: "local"))
+          maxMessageBytes: 8192, node: "local", games: GameCatalog.registry.descriptionsJSON))
     expectError(
       try only(await harness.send(#"{"type":"resync","id":2}"#, from: c2), to: c2),
       .notAtTable, replyTo: .int(2))

@@ -62,6 +62,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame("choose-card-negative.json", id: .int(-7), .choose(card: -1)),
     ValidFrame("choose-whitespace.json", id: .int(9), .choose(card: 40)),
     ValidFrame("redeal.json", id: .int(4), .redeal),
+    ValidFrame("hint.json", id: .int(6), .hint),
     ValidFrame("resync.json", id: .int(5), .resync),
     ValidFrame("resync-id-first.json", id: .int(5), .resync),
     ValidFrame("resync-null-id.json", id: nil, .resync),
@@ -134,7 +135,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
       document.components(separatedBy: "## Client → server").dropFirst().first?
         .components(separatedBy: "## Server → client").first)
     let examples = clientSection.split(separator: "\n").filter { $0.hasPrefix("{\"type\":") }
-    #expect(examples.count == 7)
+    #expect(examples.count == 8)
     var fixtures = Set<String>()
     for file in try Fixture.files(in: "client") {
       fixtures.insert(try Fixture.text("client/\(file)").trimmingCharacters(in: .newlines))

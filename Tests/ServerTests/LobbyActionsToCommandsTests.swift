@@ -3,6 +3,7 @@ import Lobby
 import Logging
 import Protocol
 import Store
+import Synchronization
 import Testing
 
 @testable import Server
@@ -118,5 +119,55 @@ import Testing
     #expect(described.last?.hasPrefix("now ") == true)
     #expect(described.last?.contains("unavailable") == true)
     #expect(described.last?.hasSuffix("[1]") == true)
+  }
+
+  @Test func aLineForTheLogIsLoggedWithItsTableAndGameAndSendsNothing() {
+    let recorder = RecordingLogHandler.Lines()
+    let logger = Logger(label: "test") { _ in RecordingLogHandler(lines: recorder) }
+    var commands: [TransportCommand] = []
+    commands.append(
+      actions: [.log(.tableNotAdopted(UnknownGameError(game: "twins", table: "t7")))],
+      to: LobbyOutlets(logger: logger))
+    #expect(commands.isEmpty)
+    let lines = recorder.all
+    #expect(lines.count == 1)
+    #expect(lines.first?.level == .warning)
+    #expect(lines.first?.message.contains("t7") == true)
+    #expect(lines.first?.message.contains("twins") == true)
+    #expect(lines.first?.metadata == ["table": "t7", "game": "twins"])
+  }
+}
+
+/// A log handler that keeps every line, for tests that check what was logged.
+struct RecordingLogHandler: LogHandler {
+  /// One line: its level, message and metadata (as strings).
+  struct Line: Sendable {
+    let level: Logger.Level
+    let message: String
+    let metadata: [String: String]
+  }
+
+  /// The lines, shared by the copies of the handler a logger makes.
+  final class Lines: Sendable {
+    private let lines = Mutex<[Line]>([])
+    func append(_ line: Line) { lines.withLock { $0.append(line) } }
+    var all: [Line] { lines.withLock { $0 } }
+  }
+
+  let lines: Lines
+  var metadata: Logger.Metadata = [:]
+  var logLevel: Logger.Level = .trace
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    let all = metadata.merging(event.metadata ?? [:]) { $1 }
+    lines.append(
+      Line(
+        level: event.level, message: event.message.description,
+        metadata: all.mapValues { "\($0)" }))
   }
 }

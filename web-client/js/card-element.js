@@ -18,13 +18,13 @@ import { emojiCardDrawing, isEmojiCard } from './emoji-cards.js';
 import { describeCard, isValidCard } from './set-cards.js';
 import { createDrawing } from './svg-dom.js';
 
-/** 'down' | 'playing' | 'emoji' | 'set' | 'unknown'. */
+/** 'down' | 'playing' | 'emoji' | 'set-card' | 'unknown': what the entry is drawn as. */
 export function entryKind(entry) {
   if (entry === null || typeof entry !== 'object') return 'unknown';
   if (entry.faceUp === false) return 'down';
   if (isPlayingCard(entry)) return 'playing';
   if (isEmojiCard(entry)) return 'emoji';
-  if (isValidCard(entry)) return 'set';
+  if (isValidCard(entry)) return 'set-card';
   return 'unknown';
 }
 
@@ -35,7 +35,7 @@ export function faceKey(entry) {
     down: () => '',
     playing: () => `${entry.rank}${entry.suit}`,
     emoji: () => entry.emoji,
-    set: () => `${entry.number} ${entry.shading} ${entry.color} ${entry.symbol}`,
+    'set-card': () => `${entry.number} ${entry.shading} ${entry.color} ${entry.symbol}`,
     unknown: () => '',
   }[kind]();
   return `${kind}:${face}:${entry?.matched === true ? 'matched' : ''}`;
@@ -48,7 +48,7 @@ export function entryLabel(entry) {
     down: () => 'face-down card',
     playing: () => playingCardDrawing(entry).label,
     emoji: () => emojiCardDrawing(entry).label,
-    set: () => describeCard(entry),
+    'set-card': () => describeCard(entry),
     unknown: () => `card ${entry?.id}`,
   }[kind]();
   return entry?.matched === true ? `${base}, matched` : base;
@@ -56,7 +56,7 @@ export function entryLabel(entry) {
 
 /** The colour-blind cue of a Set card: "R", "G" or "P"; null for other cards. */
 export function colorCue(entry) {
-  if (entryKind(entry) !== 'set') return null;
+  if (entryKind(entry) !== 'set-card') return null;
   return entry.color.charAt(0).toUpperCase();
 }
 
@@ -68,9 +68,9 @@ export function isFlip(before, after) {
 /** A new element for a board entry (see the structure above). */
 export function createBoardCard(entry, palette) {
   const kind = entryKind(entry);
-  if (kind === 'set') {
+  if (kind === 'set-card') {
     const element = createCardElement(entry, palette);
-    element.dataset.kind = 'set';
+    element.dataset.kind = 'set-card';
     const cue = document.createElement('span');
     cue.className = 'color-cue';
     cue.setAttribute('aria-hidden', 'true');
@@ -90,7 +90,7 @@ export function createBoardCard(entry, palette) {
 /** Redraw `element` for `entry` (same id, new face or matched state); animate a turn. Returns
  * the element now on the board (a new one only when a Set card changed, which Set ids prevent). */
 export function updateBoardCard(element, before, entry, palette) {
-  if (entryKind(entry) === 'set' || entryKind(before) === 'set') {
+  if (entryKind(entry) === 'set-card' || entryKind(before) === 'set-card') {
     const fresh = createBoardCard(entry, palette);
     element.replaceWith(fresh);
     return fresh;
@@ -109,7 +109,7 @@ export function updateBoardCard(element, before, entry, palette) {
 function drawFace(element, entry) {
   const kind = entryKind(entry);
   const matched = entry.matched === true;
-  element.classList.remove('face-down', 'playing', 'emoji', 'set', 'unknown');
+  element.classList.remove('face-down', 'playing', 'emoji', 'set-card', 'unknown');
   element.classList.add('card', kind === 'down' ? 'face-down' : kind);
   element.classList.toggle('matched', matched);
   element.dataset.kind = kind;

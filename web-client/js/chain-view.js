@@ -1,7 +1,7 @@
 // DOM: Set-Chain's chain — the previous set, shown beside the board (PROTOCOL.md, "Set-Chain").
 // Its cards are drawn like the board's (card-element.js) and chosen the same way: a click, a tap
 // or Enter/Space reports `onChoose(cardId)`. Hidden at tables whose game has no chain; before a
-// deal's first set it says that the first set starts the chain.
+// deal's first set it says that the first set starts the chain (in the game's words).
 
 import { createBoardCard, faceKey, flashElements } from './card-element.js';
 
@@ -34,10 +34,14 @@ export class ChainView {
     });
   }
 
-  /** Show `chain` (null: the game has none) with `selection` (my card ids) marked. */
-  render(chain, selection, { disabled = false } = {}) {
+  /** Show `chain` (null: the game has none) with `selection` (my card ids) marked; `texts` are
+   * the game's words for the chain (welcome's description: `chainStart`, `chainRule`). */
+  render(chain, selection, { disabled = false, texts = null } = {}) {
     this.area.hidden = !Array.isArray(chain);
     if (!Array.isArray(chain)) return;
+    if (texts?.chainStart) this.note.textContent = texts.chainStart;
+    const rule = this.area.querySelector('.chain-rule');
+    if (rule !== null && texts?.chainRule) rule.textContent = texts.chainRule;
     const key = chain.map((card) => `${card.id}=${faceKey(card)}`).join(' ');
     if (key !== this.drawn) {
       this.drawn = key;

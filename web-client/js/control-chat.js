@@ -160,3 +160,14 @@ export const CHAT_HANDLERS = {
     if (c.chat.open) update(c, fx, { ...c.chat, open: false });
   },
 };
+
+/** What the chat does with the news: a welcome sends the lobby line that waited for it; a
+ * dropped connection's lines are no longer waited on. */
+export const CHAT_NEWS = {
+  welcome(c, fx, ctx) {
+    chatWelcomed(c, fx, ctx);
+  },
+  connectionLost(c) {
+    chatDisconnected(c);
+  },
+};

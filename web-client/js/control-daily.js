@@ -4,14 +4,15 @@
 
 import * as messages from './messages.js';
 import { readDaily } from './daily.js';
+import { DEFAULT_GAME } from './games.js';
 import { readDailyCompare } from './look-back.js';
 
 /** Ask for the board of the game picked (`ctx.game`); the rows shown stay until it comes. */
 export function requestDaily(c, fx, ctx) {
   const id = c.nextId();
-  c.requests.replace(id, 'daily', { game: ctx.game ?? 'set', yesterday: c.daily.yesterday });
+  c.requests.replace(id, 'daily', { game: ctx.game ?? DEFAULT_GAME, yesterday: c.daily.yesterday });
   c.daily = { ...c.daily, status: 'loading', error: null };
-  c.send(fx, ctx, messages.daily(id, ctx.game ?? 'set', c.daily.yesterday), { quiet: true });
+  c.send(fx, ctx, messages.daily(id, ctx.game ?? DEFAULT_GAME, c.daily.yesterday), { quiet: true });
   fx.push({ type: 'renderScores' });
 }
 
@@ -20,7 +21,7 @@ export function requestDaily(c, fx, ctx) {
 export function requestDailyCompare(c, fx, ctx, table) {
   const id = c.nextId();
   c.requests.replace(id, 'dailyCompare', { table: table.id });
-  c.send(fx, ctx, messages.daily(id, table.game ?? 'set', false), { quiet: true });
+  c.send(fx, ctx, messages.daily(id, table.game ?? DEFAULT_GAME, false), { quiet: true });
 }
 
 /** The answer to requestDailyCompare: the comparison goes into the table it was asked for (still
@@ -66,5 +67,12 @@ export const DAILY_HANDLERS = {
     if (yesterday === c.daily.yesterday && c.daily.status !== 'error') return;
     c.daily = { ...c.daily, yesterday };
     if (c.daily.open) requestDaily(c, fx, event);
+  },
+};
+
+/** What the Daily tab does with the news: in the lobby, an open tab asks again. */
+export const DAILY_NEWS = {
+  lobby(c, fx, ctx, how) {
+    if (how !== 'subscribe' && c.daily.open) requestDaily(c, fx, ctx);
   },
 };

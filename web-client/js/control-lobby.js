@@ -1,17 +1,10 @@
-// The controller's lobby: the list of tables (subscribed to while no table is shown), the way
-// into the lobby after a welcome (a share link, a replay's address) and back to it from a table.
-// Functions of the controller (controller.js), which passes itself as `c`.
+// The controller's lobby: the list of tables, subscribed to while no table is shown — when the
+// page enters the lobby after a welcome, comes back to it from a table, or waits there for an
+// intention (news.js `lobby`, which this concern listens to) — and a refused join turned into
+// watching. Functions of the controller (controller.js), which passes itself as `c`.
 
 import * as messages from './messages.js';
 import { applyLobbyDiff, applyLobbySnapshot, awaitLobby } from './lobby-state.js';
-import { parseRoute } from './route.js';
-import { joinByLink } from './control-session.js';
-import { resetTable } from './control-table.js';
-import { requestScores } from './control-scores.js';
-import { requestDaily } from './control-daily.js';
-import { refreshRatings } from './control-ratings.js';
-import { withLatestList } from './scores.js';
-import { openReplay, requestRecord } from './control-replay.js';
 
 /** Ask for the lobby's list (and its diffs from then on). */
 export function subscribeLobby(c, fx, ctx) {
@@ -22,31 +15,14 @@ export function subscribeLobby(c, fx, ctx) {
   fx.push({ type: 'renderLobby' });
 }
 
-/** Online without a table: list the tables, and follow a share link (or a replay's address) if
- * the address has one; ask again for what was asked while offline. */
-export function enterLobby(c, fx, ctx) {
-  subscribeLobby(c, fx, ctx);
-  const route = parseRoute(ctx.hash ?? '');
-  if (route.view === 'table') joinByLink(c, fx, ctx, route.code, route.game);
-  else if (route.view === 'replay' && c.replay?.id !== route.record) openReplay(c, fx, ctx, route.record);
-  else if (c.replay?.status === 'loading') requestRecord(c, fx, ctx);
-  if (c.scores.open) requestScores(c, fx, ctx);
-  refreshRatings(c, fx, ctx);
-  if (c.daily.open) requestDaily(c, fx, ctx);
-}
-
-/** No table any more: back to the lobby's list (and its high scores, which may now hold the
- * game just played). */
-export function backToLobby(c, fx, ctx) {
-  resetTable(c, fx);
-  fx.push({ type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' });
-  if (ctx.connection === 'online') subscribeLobby(c, fx, ctx);
-  else fx.push({ type: 'renderLobby' });
-  c.scores = { ...c.scores, query: withLatestList(c.scores.query) };
-  if (c.scores.open) requestScores(c, fx, ctx);
-  refreshRatings(c, fx, ctx);
-  if (c.daily.open) requestDaily(c, fx, ctx);
-}
+/** What the lobby does with the news: in the lobby, the list is asked for (back from a table
+ * while offline, the list shown waits for the next welcome). */
+export const LOBBY_NEWS = {
+  lobby(c, fx, ctx, how) {
+    if (how === 'back' && ctx.connection !== 'online') fx.push({ type: 'renderLobby' });
+    else subscribeLobby(c, fx, ctx);
+  },
+};
 
 /** `lobbySnapshot`: the whole list (ignored at a table). */
 export function lobbySnapshot(c, fx, message) {

@@ -24,7 +24,7 @@ export function ratingsAfterSnapshot(c, before) {
 }
 
 /** Ask for the player's rating and history at the game the High scores tab shows. Offline, the
- * next welcome asks (control-lobby.js enterLobby). */
+ * next welcome asks (news.js `lobby`: RATINGS_NEWS). */
 export function requestRatings(c, fx, ctx) {
   const game = c.scores.query.game;
   const id = c.nextId();
@@ -74,3 +74,11 @@ export function ratingsRefused(c, fx, message) {
   };
   fx.push({ type: 'renderScores' });
 }
+
+/** What "Your rating" does with the news: in the lobby, asked again (a game just played may have
+ * changed it). */
+export const RATINGS_NEWS = {
+  lobby(c, fx, ctx, how) {
+    if (how !== 'subscribe') refreshRatings(c, fx, ctx);
+  },
+};

@@ -3,10 +3,10 @@
 // the controller (controller.js), which passes itself as `c`.
 
 import * as messages from './messages.js';
-import { replayHash } from './route.js';
+import { parseRoute, replayHash } from './route.js';
 import { withGame } from './scores.js';
 import { buildReplay, exportFile, stepTo } from './replay.js';
-import { GAME_IDS } from './games.js';
+import { isKnownGame } from './games.js';
 import { requestScores } from './control-scores.js';
 import { ratingsForGame } from './control-ratings.js';
 
@@ -69,7 +69,7 @@ export function closeReplay(c, fx, ctx, { hash = true } = {}) {
   if (c.replay === null) return;
   const { id, data } = c.replay;
   endReplay(c);
-  const game = GAME_IDS.includes(data?.record.game) ? data.record.game : (ctx.game ?? c.scores.query.game);
+  const game = isKnownGame(data?.record.game) ? data.record.game : (ctx.game ?? c.scores.query.game);
   if (hash) fx.push({ type: 'hash', hash: null });
   fx.push({ type: 'view', view: 'lobby' });
   if (game !== ctx.game) fx.push({ type: 'lobbyGame', game });
@@ -109,5 +109,17 @@ export const REPLAY_HANDLERS = {
   /** "Back to high scores". */
   closeReplay(c, event, fx) {
     closeReplay(c, fx, event);
+  },
+};
+
+/** What the replay does with the news: entering the lobby opens the address's replay, or asks
+ * again for the record a replay was loading when the connection dropped. */
+export const REPLAY_NEWS = {
+  lobby(c, fx, ctx, how) {
+    if (how !== 'enter') return;
+    const route = parseRoute(ctx.hash ?? '');
+    if (route.view === 'table') return; // the session follows a share link
+    if (route.view === 'replay' && c.replay?.id !== route.record) openReplay(c, fx, ctx, route.record);
+    else if (c.replay?.status === 'loading') requestRecord(c, fx, ctx);
   },
 };

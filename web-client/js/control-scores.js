@@ -3,19 +3,20 @@
 // Functions of the controller (controller.js), which passes itself as `c`.
 
 import * as messages from './messages.js';
+import { DEFAULT_GAME } from './games.js';
 import { requestDaily } from './control-daily.js';
 import { ratingsForGame, requestRatings } from './control-ratings.js';
-import { initialQuery, readScores, withAnsweredList, withGame, withList, withMine, withPage, withSort } from './scores.js';
+import { initialQuery, readScores, withAnsweredList, withGame, withLatestList, withList, withMine, withPage, withSort } from './scores.js';
 
 /** The tab before it is opened: `open`, the query (scores.js), the last answer (readScores plus
  * the `query` it answers; kept while the next one loads) and the error said in place of rows.
  * status: idle | loading | ready | unavailable | error. */
 export function initialScores(pageSize) {
-  return { open: false, query: initialQuery('set', pageSize), status: 'idle', answer: null, error: null };
+  return { open: false, query: initialQuery(DEFAULT_GAME, pageSize), status: 'idle', answer: null, error: null };
 }
 
 /** Ask for the page the query names; the rows shown stay until the answer comes. Offline, the
- * next welcome asks (control-lobby.js enterLobby). */
+ * next welcome asks (news.js `lobby`: SCORES_NEWS). */
 export function requestScores(c, fx, ctx) {
   const id = c.nextId();
   c.requests.replace(id, 'scores');
@@ -114,5 +115,15 @@ export const SCORES_HANDLERS = {
   /** "Only my games": {mine}. */
   scoresMine(c, event, fx) {
     query(c, fx, event, withMine(c.scores.query, event.mine === true));
+  },
+};
+
+/** What the high scores do with the news: in the lobby, an open tab asks again (back from a
+ * table, for the list of the game just played). */
+export const SCORES_NEWS = {
+  lobby(c, fx, ctx, how) {
+    if (how === 'subscribe') return;
+    if (how === 'back') c.scores = { ...c.scores, query: withLatestList(c.scores.query) };
+    if (c.scores.open) requestScores(c, fx, ctx);
   },
 };

@@ -1,13 +1,15 @@
-// The controller's session: the hello and its name, the welcome (a new session or a resumed one),
-// the connection's states, and the lobby intentions (play solo, quick match, create, join, watch)
-// that wait for a session under the name typed. Functions of the controller (controller.js), which
-// passes itself as `c`; `fx` is the list of effects to fill, `ctx` the event's context.
+// The controller's session: the hello and its name, the welcome (a new session or a resumed one,
+// and the games the server describes), the connection's states, and the lobby intentions (play
+// solo, quick match, create, join, watch) that wait for a session under the name typed. Functions
+// of the controller (controller.js), which passes itself as `c`; `fx` is the list of effects to
+// fill, `ctx` the event's context. What the session learns it announces (news.js: welcome, lobby,
+// tableGone, connectionLost); the other concerns listen, and it imports none of them but the
+// chat's question whether a name is stale.
 
 import * as messages from './messages.js';
 import { parseRoute, tableHash } from './route.js';
-import { enterLobby, subscribeLobby } from './control-lobby.js';
-import { forgetPending, resetTable } from './control-table.js';
-import { chatDisconnected, staleName } from './control-chat.js';
+import { learnGames } from './games.js';
+import { staleName } from './control-chat.js';
 
 /** How long a resumed session waits for its table before it asks (or gives up on it). */
 export const RESUME_WAIT_MS = 2000;
@@ -70,10 +72,23 @@ export function joinByLink(c, fx, ctx, code, game = null) {
   fx.push({ type: 'inviteName', code, game });
 }
 
-/** `welcome`: a resumed session waits for its table; a new one has lost any table it had; an
- * intention that waited for this session goes now; else the lobby. */
+/** Online without a table: the lobby, entered (its list, the address's share link or replay, the
+ * tabs' questions: each concern's part, news.js `lobby`). */
+export function enterLobby(c, fx, ctx) {
+  c.news.announce('lobby', c, fx, ctx, 'enter');
+}
+
+/** `welcome`: the games the server describes are learnt (the page draws them from then on); a
+ * resumed session waits for its table; a new one has lost any table it had; an intention that
+ * waited for this session goes now; else the lobby. Then the news of it. */
 export function welcomed(c, fx, ctx, message) {
+  greet(c, fx, ctx, message);
+  c.news.announce('welcome', c, fx, ctx);
+}
+
+function greet(c, fx, ctx, message) {
   fx.push({ type: 'cancelTimer', name: 'resume' }, { type: 'cancelTimer', name: 'reload' });
+  if (learnGames(message.games)) fx.push({ type: 'games' });
   // What others see: a resumed session keeps the name it had, whatever this hello asked for.
   c.sessionName = typeof message.name === 'string' ? message.name : null;
   c.heardFromTable = false;
@@ -86,7 +101,7 @@ export function welcomed(c, fx, ctx, message) {
       fx.push({ type: 'timer', name: 'resume', ms: RESUME_WAIT_MS });
       return;
     }
-    resetTable(c, fx);
+    c.news.announce('tableGone', c, fx, ctx);
     fx.push(
       { type: 'forgetTable' },
       { type: 'hash', hash: null },
@@ -101,7 +116,7 @@ export function welcomed(c, fx, ctx, message) {
     }
     const intent = c.pendingIntent;
     c.pendingIntent = null;
-    subscribeLobby(c, fx, ctx);
+    c.news.announce('lobby', c, fx, ctx, 'subscribe');
     c.send(fx, ctx, messageFor(c, intent));
     return;
   }
@@ -139,13 +154,10 @@ export const SESSION_HANDLERS = {
 
   /** The connection's state changed (net.js). */
   connection(c, event, fx) {
-    if (event.state === 'reconnecting') {
-      forgetPending(c, fx);
-      chatDisconnected(c);
-    }
+    if (event.state === 'reconnecting') c.news.announce('connectionLost', c, fx, event);
     if (event.state === 'stopped' && event.detail?.code === 4001) {
       // Another tab of this browser took the session.
-      resetTable(c, fx);
+      c.news.announce('tableGone', c, fx, event);
       fx.push(
         { type: 'toast', text: 'This game continued in another tab.' },
         { type: 'forgetTable' },
@@ -192,5 +204,14 @@ export const SESSION_HANDLERS = {
   inviteWatch(c, event, fx) {
     fx.push({ type: 'dialog', name: 'invite-name', open: false });
     act(c, fx, event, { kind: 'spectate', code: c.inviteCode });
+  },
+};
+
+/** What the session does with the news: entering the lobby follows the address's share link. */
+export const SESSION_NEWS = {
+  lobby(c, fx, ctx, how) {
+    if (how !== 'enter') return;
+    const route = parseRoute(ctx.hash ?? '');
+    if (route.view === 'table') joinByLink(c, fx, ctx, route.code, route.game);
   },
 };

@@ -1,7 +1,8 @@
 // The controller's table: its snapshot and diffs (and what they show: sounds, flashes, points,
-// "Bob took that set"), the cards chosen and their answers, re-deal, start, leave, and the errors
-// that concern the table (the hint: control-hint.js). Functions of the controller (controller.js), which passes itself
-// as `c`; `fx` is the list of effects to fill, `ctx` the event's context.
+// "Bob took that set"), the cards chosen and their answers, re-deal, start, leave (back to the
+// lobby: news.js `lobby`), and the errors that concern the table (the hint: control-hint.js).
+// Functions of the controller (controller.js), which passes itself as `c`; `fx` is the list of
+// effects to fill, `ctx` the event's context.
 
 import * as messages from './messages.js';
 import { applyDiff, applySnapshot, initialState, isSpectator, mayChoose, mySelection } from './table-state.js';
@@ -9,10 +10,9 @@ import { initialLobby } from './lobby-state.js';
 import { tableHash } from './route.js';
 import { leaveNeedsConfirmation } from './seats.js';
 import { lostRaceText } from './feedback.js';
-import { chainChoiceProblem } from './chain.js';
+import { holdsFaces, keptText } from './games.js';
 import { soundForError, soundForEvents } from './sounds.js';
 import { holdFaces, HOLD_MS } from './face-hold.js';
-import { backToLobby } from './control-lobby.js';
 import { endReplay } from './control-replay.js';
 import { requestDailyCompare } from './control-daily.js';
 import { chatLeft } from './control-chat.js';
@@ -21,8 +21,11 @@ import { chatLeft } from './control-chat.js';
 export const PENDING_MS = 3000;
 /** How long the card a mismatch left chosen is pointed at. */
 export const KEPT_MS = 2500;
-/** What the player reads when a mismatch leaves their last card chosen (course scoring). */
-export const KEPT_TEXT = 'No set. Your last card stays chosen (course rules): pick two more to go with it, or click it to let it go.';
+/** What the player reads when a mismatch leaves their last card chosen (course scoring): the
+ * game's words for its match size (welcome's description). */
+export function keptTextOf(table) {
+  return keptText(table.game, table.settings?.matchSize);
+}
 
 /** The cards of my mismatch that are still chosen after it (the course's rule keeps the last
  * one): empty when the mismatch let go of all of them, or was not mine. Pure. */
@@ -50,6 +53,25 @@ export function resetTable(c, fx) {
   fx.push({ type: 'leftTable' });
 }
 
+/** No table any more, and back to the lobby (news.js `lobby`, 'back': its list, and the high
+ * scores, which may now hold the game just played). */
+export function backToLobby(c, fx, ctx) {
+  resetTable(c, fx);
+  fx.push({ type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' });
+  c.news.announce('lobby', c, fx, ctx, 'back');
+}
+
+/** What the table does with the news: a table lost is reset; a dropped connection's choices
+ * are forgotten. */
+export const TABLE_NEWS = {
+  tableGone(c, fx) {
+    resetTable(c, fx);
+  },
+  connectionLost(c, fx) {
+    forgetPending(c, fx);
+  },
+};
+
 /** Every choice on its way is forgotten (a new table, a dropped connection). */
 export function forgetPending(c, fx) {
   c.requests.drop('choose');
@@ -66,12 +88,8 @@ function settleChoice(c, fx, replyTo, seat) {
  * pending only once the message is on its way. */
 function choose(c, fx, ctx, card) {
   if (!mayChoose(c.state)) return;
-  // Set-Chain: a choice the chain rule refuses is not sent; the player is told why.
-  const problem = chainChoiceProblem(c.state.table, mySelection(c.state), card);
-  if (problem !== null) {
-    fx.push({ type: 'toast', text: problem });
-    return;
-  }
+  // Every rule is the server's: a choice it refuses (Set-Chain's `chainRule`…) comes back as an
+  // error that says why.
   const id = c.nextId();
   if (!c.send(fx, ctx, messages.choose(id, card))) return;
   c.requests.add(id, 'choose', { card });
@@ -168,7 +186,8 @@ export function diff(c, fx, ctx, message) {
   const kept = keptAfterMismatch(events, table.you, mySelection(c.state));
   if (kept.length > 0) {
     fx.push({ type: 'flash', cards: kept, kind: 'kept', ms: KEPT_MS });
-    fx.push({ type: 'toast', text: KEPT_TEXT });
+    const text = keptTextOf(table);
+    if (text !== '') fx.push({ type: 'toast', text });
   }
   // Someone else's match took a card I had chosen: say who was faster.
   const mineBefore = new Set(mySelection(before));
@@ -181,10 +200,11 @@ export function diff(c, fx, ctx, message) {
   noteGameStarted(c, ctx.now);
 }
 
-/** Concentration: the faces a `hide` turns down stay up a moment (face-hold.js); the view draws
- * them until the `unhold` timer, which restarts while any face is held. */
+/** A game that holds faces (Concentration): the faces a `hide` turns down stay up a moment
+ * (face-hold.js); the view draws them until the `unhold` timer, which restarts while any face is
+ * held. */
 function holdHiddenFaces(c, fx, table, events, now) {
-  if (table?.game !== 'concentration') return;
+  if (!holdsFaces(table?.game)) return;
   c.held = holdFaces(c.held, table, events, now);
   if (c.held.size > 0) fx.push({ type: 'timer', name: 'unhold', ms: HOLD_MS });
 }

@@ -5,7 +5,9 @@
 // control-session.js (hello, welcome, the lobby's intentions), control-lobby.js (the list of
 // tables), control-table.js (the table, choices), control-scores.js, control-replay.js and
 // control-ratings.js (ratings beside names, "Your rating"); this
-// file holds the state they share and routes events, answers and refusals to them.
+// file holds the state they share and routes events, answers and refusals to them. The concerns
+// never call each other back: what one learns that others must act on it announces (news.js),
+// and the others listen (registered below), so the imports among them point one way.
 //
 // Every event carries its context, filled in by main.js:
 //   now         the time in ms (Date.now())
@@ -38,6 +40,8 @@
 //   closeHistory               the history view closes (the chat panel takes its place)
 //   saveMuted {names}          remember the names muted in chat (localStorage)
 //   lobbyGame {game}           show this game's tab in the lobby (as if picked; no pickGame event)
+//   games                      the games the server describes changed (welcome: games.js
+//                              learnGames): the picker, the lobby's words and forms, redrawn
 //   focusRow {record}          focus the Replay button of that game's row in the high scores
 //   download {name, text, mime}  save a file (Export)
 //   hash {hash}                set the address without a history entry (null: the lobby)
@@ -65,19 +69,23 @@ import { initialState } from './table-state.js';
 import { initialLobby } from './lobby-state.js';
 import { parseRoute } from './route.js';
 import { PendingRequests } from './requests.js';
-import { SESSION_HANDLERS, joinByLink, redirected, welcomed } from './control-session.js';
-import { backToLobby, enterLobby, joinRefused, lobbyDiff, lobbyRefused, lobbySnapshot } from './control-lobby.js';
+import { News } from './news.js';
+import { SESSION_HANDLERS, SESSION_NEWS, enterLobby, joinByLink, redirected, welcomed } from './control-session.js';
+import { LOBBY_NEWS, joinRefused, lobbyDiff, lobbyRefused, lobbySnapshot } from './control-lobby.js';
 import {
-  NOT_CONNECTED, TABLE_HANDLERS, choiceRefused, diff, leave, snapshot, tableRefused, tableTimer,
+  NOT_CONNECTED, TABLE_HANDLERS, TABLE_NEWS, backToLobby, choiceRefused, diff, leave, snapshot, tableRefused,
+  tableTimer,
 } from './control-table.js';
-import { SCORES_HANDLERS, initialScores, scoresAnswered, scoresRefused } from './control-scores.js';
-import { REPLAY_HANDLERS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
-import { DAILY_HANDLERS, dailyAnswered, dailyRefused } from './control-daily.js';
+import { SCORES_HANDLERS, SCORES_NEWS, initialScores, scoresAnswered, scoresRefused } from './control-scores.js';
+import { REPLAY_HANDLERS, REPLAY_NEWS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
+import { DAILY_HANDLERS, DAILY_NEWS, dailyAnswered, dailyRefused } from './control-daily.js';
 import { initialDaily } from './daily.js';
-import { HINT_HANDLERS } from './control-hint.js';
-import { CHAT_HANDLERS, chatReceived, chatRefused, chatSnapshot, chatWelcomed } from './control-chat.js';
+import { HINT_HANDLERS, hintAnswered } from './control-hint.js';
+import { CHAT_HANDLERS, CHAT_NEWS, chatReceived, chatRefused, chatSnapshot } from './control-chat.js';
 import { initialChat } from './chat.js';
-import { ratingsAfterSnapshot, ratingsAnswered, ratingsRefused, seatRatingsReceived } from './control-ratings.js';
+import {
+  RATINGS_NEWS, ratingsAfterSnapshot, ratingsAnswered, ratingsRefused, seatRatingsReceived,
+} from './control-ratings.js';
 import { initialMyRating } from './rating-history.js';
 
 export { PENDING_MS } from './control-table.js';
@@ -128,6 +136,13 @@ export class Controller {
     this.pendingChat = null;
     /** "Your rating" at the High scores tab's game (control-ratings.js, rating-history.js). */
     this.myRating = initialMyRating();
+    /** The concerns' news (news.js): each announces what happened, the others listen. The order
+     * here is the order of their effects: the list first, then the address's share link or
+     * replay, the high scores, "Your rating", the Daily tab; the table before its chat. */
+    this.news = new News();
+    for (const listeners of [LOBBY_NEWS, SESSION_NEWS, REPLAY_NEWS, SCORES_NEWS, RATINGS_NEWS, DAILY_NEWS, TABLE_NEWS, CHAT_NEWS]) {
+      this.news.listenAll(listeners);
+    }
   }
 
   /** What `event` leads to: the effects to carry out, in order. */
@@ -154,8 +169,7 @@ export class Controller {
 function received(c, fx, ctx, message) {
   switch (message.type) {
     case 'welcome':
-      welcomed(c, fx, ctx, message);
-      return chatWelcomed(c, fx, ctx);
+      return welcomed(c, fx, ctx, message);
     case 'snapshot': {
       const before = c.state;
       snapshot(c, fx, ctx, message);
@@ -186,6 +200,8 @@ function received(c, fx, ctx, message) {
       return seatRatingsReceived(c, fx, message);
     case 'ratings':
       return ratingsAnswered(c, fx, message);
+    case 'hint':
+      return hintAnswered(c, fx, message);
     default:
       return undefined; // Messages of later versions are not shown.
   }

@@ -35,6 +35,11 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     closeHistory: () => table.history.show(false),
     saveMuted: (e) => saveMuted(storage.local, e.names),
     lobbyGame: (e) => lobby.pick(e.game, { quiet: true }),
+    games: () => {
+      lobby.gamesLearned();
+      scores.render();
+      if (table.shown) table.render();
+    },
     focusRow: (e) => scores.focusRow(e.record),
     download: (e) => download(e),
     hash: (e) => page.replaceHash(e.hash),

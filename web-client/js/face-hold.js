@@ -1,6 +1,9 @@
-// Concentration: a card that a `hide` turns back down keeps showing its face for a moment, so a
-// person can see the card that did not match. Display only: the table state already has it face
-// down (and a click on it is sent as usual). Pure: the time is a parameter.
+// A face-down game played in turns (Concentration; games.js holdsFaces): a card that a `hide`
+// turns back down keeps showing its face for a moment, so a person can see the card that did not
+// match. Display only: the table state already has it face down (and a click on it is sent as
+// usual). Pure: the time is a parameter.
+
+import { holdsFaces } from './games.js';
 
 /** How long a face is held up after the server hid it (ms). */
 export const HOLD_MS = 1000;
@@ -8,10 +11,10 @@ export const HOLD_MS = 1000;
 /**
  * The faces to hold after a diff: `held` (card id → {card, until}) plus the cards that `events`
  * turn down, as `table` (the table before the diff) or a `flip` of the same diff showed them, until
- * `now + HOLD_MS`. Only Concentration holds faces; `held` is returned unchanged otherwise.
+ * `now + HOLD_MS`. Only a game that holds faces does; `held` is returned unchanged otherwise.
  */
 export function holdFaces(held, table, events, now) {
-  if (table?.game !== 'concentration' || !Array.isArray(events)) return held;
+  if (!holdsFaces(table?.game) || !Array.isArray(events)) return held;
   const faces = new Map(table.board.filter((c) => c.faceUp !== false).map((c) => [c.id, c]));
   let next = held;
   for (const event of events) {

@@ -2,7 +2,7 @@
 // and the table settings it shows (a setting the player has not changed follows the default for
 // the seats chosen; every button sends what the form shows).
 
-import { GAME_IDS, gameInfo } from './games.js';
+import { DEFAULT_GAME, gameIds, gameInfo, isKnownGame } from './games.js';
 import { settingsFields } from './table-settings.js';
 import { MAX_SEATS } from './seats.js';
 
@@ -10,9 +10,9 @@ import { MAX_SEATS } from './seats.js';
 export const MIN_SEATS = 1;
 export const DEFAULT_SEATS = 4;
 
-/** A game this client knows (a stored or clicked one may not be); else Set. */
+/** A game this page knows (a stored or clicked one may not be); else the first it offers. */
 export function pickedGame(game) {
-  return GAME_IDS.includes(game) ? game : 'set';
+  return isKnownGame(game) ? game : (gameIds()[0] ?? DEFAULT_GAME);
 }
 
 /** The seats chosen in the form's select (its text), within bounds; else the default. */
@@ -36,5 +36,5 @@ export function shownSettings(game, values, seats) {
 /** The invite dialog's title: which game, when the link names one ("You are invited to a game
  * of Set"); old links name none. */
 export function inviteTitle(game) {
-  return GAME_IDS.includes(game) ? `You are invited to a game of ${gameInfo(game).title}` : 'You are invited to a game';
+  return isKnownGame(game) ? `You are invited to a game of ${gameInfo(game).title}` : 'You are invited to a game';
 }

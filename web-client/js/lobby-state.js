@@ -12,6 +12,7 @@
 // until the new `lobbySnapshot`.
 
 import { readListedRating, shownRating } from './ratings.js';
+import { DEFAULT_GAME, gameLabel as labelOf } from './games.js';
 
 /** The lobby before any snapshot: nothing to show, a snapshot is awaited. */
 export function initialLobby() {
@@ -80,9 +81,10 @@ export function tablesOf(tables, game) {
   return tables.filter((t) => t.game === game);
 }
 
-/** A game id as shown. */
+/** A game id as shown: its title ("Set-Chain"), or what a game this page does not know is
+ * (games.js gameLabel: "poker (not supported by this page)"). */
 export function gameLabel(game) {
-  return { set: 'Set', matchismo: 'Matchismo', concentration: 'Concentration' }[game] ?? String(game);
+  return labelOf(game);
 }
 
 function needLobby(state) {
@@ -100,7 +102,7 @@ function copyListing(t) {
   const count = (v) => (Number.isInteger(v) && v >= 0 ? v : 0);
   return {
     id: t.id,
-    game: typeof t.game === 'string' ? t.game : 'set',
+    game: typeof t.game === 'string' ? t.game : DEFAULT_GAME,
     seats: count(t.seats),
     seated: count(t.seated),
     spectators: count(t.spectators),

@@ -6,7 +6,7 @@
 import * as messages from './messages.js';
 import { gameLabel, joinable, listingPlayers, phaseLabel, seatsLabel, tablesOf } from './lobby-state.js';
 import { ratingParts } from './ratings-view.js';
-import { gameInfo } from './games.js';
+import { gameIds, gameInfo } from './games.js';
 import { settingsForm, settingsText } from './table-settings.js';
 import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
@@ -29,6 +29,7 @@ export class LobbyView {
     this.game = pickedGame(loadGame(local));
     /** The table settings the player changed (the others: the server's defaults). */
     this.touched = new Set();
+    this.renderPicker();
     this.wire();
   }
 
@@ -93,7 +94,7 @@ export class LobbyView {
     }
     const info = gameInfo(this.game);
     el['lobby-title'].textContent = info.title;
-    el['lobby-lede'].textContent = info.lede;
+    el['lobby-lede'].textContent = info.rules;
     if (el['settings-fields'].dataset.game !== this.game) {
       this.touched.clear();
       el['settings-problem'].hidden = true;
@@ -107,6 +108,33 @@ export class LobbyView {
 
   seats() {
     return seatsOf(this.el.seats.value);
+  }
+
+  /** The game picker: one button per game the page knows (welcome's games), in the server's
+   * order. */
+  renderPicker() {
+    const picker = this.el['game-picker'];
+    const ids = gameIds();
+    const drawn = [...picker.querySelectorAll('button[data-game]')].map((b) => `${b.dataset.game}=${b.textContent}`);
+    if (drawn.join() === ids.map((id) => `${id}=${gameInfo(id).title}`).join()) return;
+    picker.replaceChildren(
+      ...ids.map((id) => {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'game-choice';
+        button.dataset.game = id;
+        button.textContent = gameInfo(id).title;
+        button.setAttribute('aria-pressed', String(id === this.game));
+        return button;
+      }),
+    );
+  }
+
+  /** The server described its games (welcome): the picker, the game picked (one it no longer
+   * deals gives way to the first), its words and settings follow. */
+  gamesLearned() {
+    this.renderPicker();
+    this.pick(this.game, { quiet: true });
   }
 
   /** The small settings form of the picked game: one select per setting, ids `opt-<name>`. A

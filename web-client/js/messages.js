@@ -2,6 +2,7 @@
 // helpers around them. No DOM, no sockets.
 
 import { isPlayerToken } from './player.js';
+import { DEFAULT_GAME } from './games.js';
 
 /** The WebSocket subprotocol of protocol version 2. */
 export const SUBPROTOCOL = 'matchismo.v2';
@@ -174,18 +175,18 @@ export function chat(id, text) {
 
 /** `playDaily`: today's daily puzzle of `game`, at a new one-seat table (PROTOCOL.md, "The daily
  * puzzle"). */
-export function playDaily(id, game = 'set') {
+export function playDaily(id, game = DEFAULT_GAME) {
   return { type: 'playDaily', id, game };
 }
 
 /** `daily`: the board of `game`'s daily puzzle, today's or (`yesterday`) yesterday's. */
-export function daily(id, game = 'set', yesterday = false) {
+export function daily(id, game = DEFAULT_GAME, yesterday = false) {
   return { type: 'daily', id, game, day: yesterday ? 'yesterday' : 'today' };
 }
 
 /** `playSolo`: a new one-seat table of `game`, with the table settings (table-settings.js
  * settingsFields) as top-level fields. */
-export function playSolo(id, game = 'set', settings = {}) {
+export function playSolo(id, game = DEFAULT_GAME, settings = {}) {
   return { ...settings, type: 'playSolo', id, game };
 }
 
@@ -200,6 +201,11 @@ export function redeal(id) {
   return { type: 'redeal', id };
 }
 
+/** `hint`: ask for a match on my table's board (the server answers `hint`). */
+export function hint(id) {
+  return { type: 'hint', id };
+}
+
 /** `resync`: ask for a fresh snapshot of my table. */
 export function resync(id) {
   return { type: 'resync', id };
@@ -212,12 +218,12 @@ export function lobby(id) {
 
 /** `quickMatch`: a seat at the fullest waiting public table of `game` with `seats` seats and these
  * table settings (table-settings.js `settingsFields`), or a new one with them. */
-export function quickMatch(id, { game = 'set', seats = 4, settings = {} } = {}) {
+export function quickMatch(id, { game = DEFAULT_GAME, seats = 4, settings = {} } = {}) {
   return { ...settings, type: 'quickMatch', id, game, seats: requireSeats(seats) };
 }
 
 /** `createTable`: a new table with me as its host; `private` tables are reached only by code. */
-export function createTable(id, { game = 'set', seats = 4, private: isPrivate = false, settings = {} } = {}) {
+export function createTable(id, { game = DEFAULT_GAME, seats = 4, private: isPrivate = false, settings = {} } = {}) {
   return { ...settings, type: 'createTable', id, game, seats: requireSeats(seats), private: isPrivate === true };
 }
 

@@ -4,7 +4,7 @@
 
 import { selectionsByCard } from './table-state.js';
 import { replayChat, replayView } from './replay.js';
-import { boardShape } from './games.js';
+import { boardShape, gameInfo, matchesHeading } from './games.js';
 import { renderStatus } from './status-view.js';
 import { BoardView } from './board-view.js';
 import { ChainView } from './chain-view.js';
@@ -13,7 +13,6 @@ import { renderReplayScoreboard } from './scoreboard-view.js';
 import { byId, part } from './dom.js';
 import { lookBackView } from './look-back.js';
 import { renderLookBack } from './look-back-view.js';
-import { matchesHeading } from './games.js';
 import { replayRatingsText } from './ratings.js';
 
 export class ReplayView {
@@ -109,7 +108,7 @@ export class ReplayView {
     const table = view.table;
     this.board.setShape(boardShape(table.game, table.settings, table.board.length));
     this.board.render(table.board, [], { disabled: true, selectedBy: selectionsByCard(table), mySeat: null });
-    this.chain.render(table.chain ?? null, [], { disabled: true });
+    this.chain.render(table.chain ?? null, [], { disabled: true, texts: gameInfo(table.game).texts });
     if (table.status !== this.drawnStatus) {
       this.drawnStatus = table.status;
       renderStatus(el['replay-status'], table.status);

@@ -6,7 +6,7 @@
 import { readLookBack } from './look-back.js';
 import { applyDiff, applySnapshot } from './table-state.js';
 import { formatAt } from './history.js';
-import { gameInfo } from './games.js';
+import { gameLabel } from './games.js';
 import { formatEnded, formatDuration } from './scores.js';
 
 /**
@@ -99,7 +99,7 @@ export function sliderText(replay, index) {
 /** The heading and the line under it: {title: "Replay: Set", meta: "Ada, Bob · ended Nov 24,
  * 2026, 7:12 AM · 5:12"}. */
 export function replayHeading(record, { locale, timeZone } = {}) {
-  const title = `Replay: ${gameInfo(record.game).title}`;
+  const title = `Replay: ${gameLabel(record.game)}`;
   const players = Array.isArray(record.players) ? record.players : [];
   const names = players
     .filter((p) => p !== null && typeof p === 'object')

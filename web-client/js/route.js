@@ -3,7 +3,7 @@
 // its game (so an invitation can say which), `#/replay/<id>` the replay of a finished game (an id
 // from `scores`). Pure.
 
-import { GAME_IDS } from './games.js';
+import { isKnownGame } from './games.js';
 
 /** Invite codes as the server makes them: A–Z and 2–9 (PROTOCOL.md); we accept 4–12 of them, any
  * case, and hand back upper case. */
@@ -28,7 +28,7 @@ export function parseRoute(hash) {
       return { view: 'lobby' };
     }
     const game = parts.length === 3 ? parts[2] : null;
-    if (CODE.test(code) && (game === null || GAME_IDS.includes(game))) {
+    if (CODE.test(code) && (game === null || isKnownGame(game))) {
       return { view: 'table', code: code.toUpperCase(), game };
     }
   }
@@ -38,7 +38,7 @@ export function parseRoute(hash) {
 
 /** The hash of a table's share link: "#/t/ABC234", or "#/t/ABC234/set" naming its game. */
 export function tableHash(code, game = null) {
-  const named = GAME_IDS.includes(game) ? `/${game}` : '';
+  const named = isKnownGame(game) ? `/${game}` : '';
   return `#/t/${encodeURIComponent(code)}${named}`;
 }
 

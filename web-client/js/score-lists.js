@@ -1,13 +1,12 @@
 // High-score lists (PROTOCOL.md, `scores`): only games whose scores compare are ranked together,
 // so each finished game is in one list, named by an id (`solo.course`, `multiplayer.custom.16x2`):
 // who played, the scoring, and the cards and match size where the board is the whole game. Pure:
-// the ids read, named for people, and offered as a choice.
+// the ids read, named for people in the words of the game's settings (welcome's description),
+// and offered as a choice.
 
 import { SCORE_LIST } from './messages.js';
-
-/** The scoring each game has alone (its list's name leaves it out); Set's lists name theirs. */
-const ONLY_SCORING = Object.freeze({ matchismo: 'course', concentration: 'custom' });
-const SCORING_TEXT = Object.freeze({ classic: 'classic scoring', course: 'course scoring', custom: 'custom scoring' });
+import { gameInfo } from './games.js';
+import { settingWords } from './table-settings.js';
 
 /** A list from its id ('solo.course.24x2'), or null. */
 export function listOf(id) {
@@ -17,13 +16,26 @@ export function listOf(id) {
   return { id, kind: found[1], scoring: found[2], cards, matchSize, total: null };
 }
 
+/** The words of `game`'s setting `name` at `value` as a list names them: the server's summary
+ * ('' when it goes without saying, e.g. the scoring a game has alone), or `fallback` for a
+ * setting the game does not describe. */
+function listWords(game, name, value, fallback) {
+  if (!gameInfo(game).settings.some((s) => s.name === name)) return fallback;
+  const words = settingWords(game, name, value);
+  return words.charAt(0).toLowerCase() + words.slice(1);
+}
+
 /** A list in words: "Solo · classic scoring", "Multiplayer · 8 pairs", "Solo · 24 cards,
- * 3-card matches". */
+ * 3-card matches" — each part as the game's description words it. */
 export function listText(list, game) {
   const parts = [list.kind === 'solo' ? 'Solo' : 'Multiplayer'];
-  if (list.cards !== null && game === 'concentration' && list.matchSize === 2) parts.push(`${list.cards / 2} pairs`);
-  else if (list.cards !== null) parts.push(`${list.cards} cards, ${list.matchSize}-card matches`);
-  if (ONLY_SCORING[game] !== list.scoring) parts.push(SCORING_TEXT[list.scoring]);
+  if (list.cards !== null) {
+    const board = listWords(game, 'boardSize', list.cards, `${list.cards} cards`) || `${list.cards} cards`;
+    const size = listWords(game, 'matchSize', list.matchSize, `${list.matchSize}-card matches`);
+    parts.push(size === '' ? board : `${board}, ${size}`);
+  }
+  const scoring = listWords(game, 'scoring', list.scoring, `${list.scoring} scoring`);
+  if (scoring !== '') parts.push(scoring);
   return parts.join(' · ');
 }
 

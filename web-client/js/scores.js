@@ -14,7 +14,7 @@
 
 import { SCORE_LIST, SCORE_SORTS, MAX_PAGE_SIZE } from './messages.js';
 import { formatAt } from './history.js';
-import { gameInfo } from './games.js';
+import { DEFAULT_GAME, gameInfo } from './games.js';
 import { listChoices, listOf, listText } from './score-lists.js';
 import { readScoreRating, scoreRatingShown } from './ratings.js';
 
@@ -35,7 +35,7 @@ export function pageSizeOf(value) {
 }
 
 /** The first query: the newest games of `game`, everyone's, in the latest game's list. */
-export function initialQuery(game = 'set', pageSize = DEFAULT_PAGE_SIZE) {
+export function initialQuery(game = DEFAULT_GAME, pageSize = DEFAULT_PAGE_SIZE) {
   return { game, list: null, sort: 'date', order: SCORE_SORTS.date, page: 0, pageSize: pageSizeOf(pageSize), mine: false };
 }
 

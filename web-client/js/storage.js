@@ -5,6 +5,8 @@
 // parameters (anything with getItem/setItem/removeItem); a storage that is missing or throws, as
 // in some private modes, simply remembers nothing.
 
+import { DEFAULT_GAME } from './games.js';
+
 export const NAME_KEY = 'matchismo.name';
 export const GAME_KEY = 'matchismo.game';
 export const TABLE_KEY = 'matchismo.table';
@@ -48,9 +50,9 @@ export function saveName(local, name) {
   write(local, NAME_KEY, name);
 }
 
-/** The game last picked, as stored (lobby-form.js pickedGame checks it), else 'set'. */
+/** The game last picked, as stored (lobby-form.js pickedGame checks it), else the default. */
 export function loadGame(local) {
-  return read(local, GAME_KEY) ?? 'set';
+  return read(local, GAME_KEY) ?? DEFAULT_GAME;
 }
 
 export function saveGame(local, game) {

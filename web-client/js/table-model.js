@@ -4,7 +4,7 @@
 
 import { isHost, isSpectator, mayChoose, myPlayer, secondsLeft } from './table-state.js';
 import { awayText, phaseText, redealLabel, showsInvite, spectatorsText, startingText, voteLabel } from './seats.js';
-import { gameInfo, matchesHeading, matchesText } from './games.js';
+import { gameInfo, matchesHeading, matchesText, unsupportedText } from './games.js';
 import { settingsText } from './table-settings.js';
 import { playAgainText } from './history.js';
 import { clockText, turnFraction, turnSecondsLeft, turnText } from './turns.js';
@@ -22,6 +22,7 @@ export function tableModel(state) {
   const vote = voteLabel(table.vote);
   const gameoverVote = solo ? '' : playAgainText(table.vote);
   const gameOver = table.over && Array.isArray(table.standings);
+  const info = gameInfo(table.game);
   return {
     // Concentration is turn-based: the board waits while another seat has the turn.
     boardDisabled: !mayChoose(state),
@@ -38,7 +39,12 @@ export function tableModel(state) {
     inviteHidden: !showsInvite(table),
     spectators: spectatorsText(table.spectators),
     startHidden: !(table.phase === 'waiting' && isHost(state)),
-    hintHidden: !solo || spectator || !gameInfo(table.game).hint,
+    // Hints: alone, where the game offers them (the server refuses them elsewhere).
+    hintHidden: !solo || spectator || !info.hints,
+    hintTitle: `Show one card of ${info.a}`,
+    chainTexts: info.texts,
+    // A game this page was not told of: said so, never drawn as another game.
+    unsupported: unsupportedText(table.game),
     hintDisabled: table.over || table.phase !== 'playing',
     // Re-deal is a vote at every multiplayer table (the host's too); alone it is at will. Once
     // the game is over, the game-over box's "play again" is that button (issue 21: both showed).

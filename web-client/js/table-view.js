@@ -35,7 +35,7 @@ export class TableView {
     this.el = byId([
       'table', 'phase', 'invite', 'table-code', 'share-link', 'spectators', 'spectating', 'scoreboard', 'stat-score',
       'stat-matches', 'stat-matches-label', 'score', 'matches', 'deck', 'stat-deck', 'stat-flips', 'flips', 'vote', 'start',
-      'status', 'board', 'board-area', 'chain-area', 'chain', 'chain-empty', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
+      'status', 'unsupported', 'board', 'board-area', 'chain-area', 'chain', 'chain-empty', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
       'countdown', 'hint', 'redeal', 'gameover', 'gameover-time', 'gameover-vote', 'standings', 'play-again',
       'look-back', 'look-back-body',
       'table-settings-text', 'turn', 'turn-text', 'turn-clock', 'turn-bar-fill', 'leave', 'back-to-lobby',
@@ -87,7 +87,9 @@ export class TableView {
       selectedBy: selectionsByCard(table),
       mySeat: table.you,
     });
-    this.chain.render(table.chain ?? null, mySelection(state), { disabled: m.boardDisabled });
+    this.chain.render(table.chain ?? null, mySelection(state), { disabled: m.boardDisabled, texts: m.chainTexts });
+    el.unsupported.hidden = m.unsupported === null;
+    el.unsupported.textContent = m.unsupported ?? '';
     el.score.textContent = m.score;
     el.matches.textContent = m.matches;
     el.deck.textContent = m.deck;
@@ -115,6 +117,7 @@ export class TableView {
     // Actions.
     el.start.hidden = m.startHidden;
     el.hint.hidden = m.hintHidden;
+    el.hint.title = m.hintTitle;
     el['stat-matches-label'].textContent = m.matchesHeading;
     el.hint.disabled = m.hintDisabled;
     el.redeal.hidden = m.redealHidden;

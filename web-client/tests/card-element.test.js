@@ -12,7 +12,7 @@ test('every kind of board entry is recognised', () => {
   assert.equal(entryKind(down), 'down');
   assert.equal(entryKind(queen), 'playing');
   assert.equal(entryKind(fox), 'emoji');
-  assert.equal(entryKind(set), 'set');
+  assert.equal(entryKind(set), 'set-card');
   assert.equal(entryKind({ id: 1 }), 'unknown');
   assert.equal(entryKind({ id: 1, faceUp: true, rank: 0, suit: '♥' }), 'unknown');
   assert.equal(entryKind(null), 'unknown');

@@ -4,8 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PENDING_MS } from '../js/controller.js';
-import { FINISHED_TEXT, KEPT_MS, KEPT_TEXT, keptAfterMismatch } from '../js/control-table.js';
-import { HINT_TEXT } from '../js/control-hint.js';
+import { FINISHED_TEXT, KEPT_MS, keptAfterMismatch } from '../js/control-table.js';
+import { HINT_MS } from '../js/control-hint.js';
+import { gameInfo, keptText } from '../js/games.js';
 import { cardFromId } from '../js/set-cards.js';
 import { NOW, setUp, types, sent, toasts, table, seated, diff } from './controller-fixtures.js';
 
@@ -207,19 +208,48 @@ test('re-deal: alone, after a confirmation; at a multiplayer table, a vote; neve
   assert.deepEqual(seated({ you: undefined }).send({ type: 'askRedeal' }), []);
 });
 
-test('a hint shows one card of a set, then two, and starts again on a new board', () => {
+test('a hint is asked of the server; its match shows one card, then two, and starts again on a new board', () => {
   const { send } = seated({ seats: 1 });
-  const first = send({ type: 'hint' });
-  assert.equal(first[0].cards.length, 1);
-  // In words too, and what it costs (issue 21: it outlined a card and said nothing).
-  assert.deepEqual(first[1], { type: 'toast', text: HINT_TEXT[1] });
-  assert.match(HINT_TEXT[1], /part of a set.*Hints are free/);
-  const second = send({ type: 'hint' });
-  assert.equal(second[0].cards.length, 2);
-  assert.deepEqual(second[1], { type: 'toast', text: HINT_TEXT[2] });
-  assert.equal(send({ type: 'hint' })[0].cards.length, 2);
-  const none = seated({ seats: 1, board: [0, 1, 4].map(cardFromId) }).send({ type: 'hint' });
-  assert.deepEqual(none, [{ type: 'toast', text: 'No set on this board.' }]);
+  const texts = gameInfo('set').texts;
+  // The client finds no match itself: it asks.
+  const asked = send({ type: 'hint' });
+  assert.deepEqual(asked, [{ type: 'send', message: { type: 'hint', id: 2 } }]);
+  const answer = (replyTo, cards) => send({ type: 'message', message: { type: 'hint', replyTo, cards } });
+  const first = answer(2, [0, 1, 2]);
+  assert.deepEqual(first[0], { type: 'flash', cards: [0], kind: 'hint', ms: HINT_MS });
+  // In words too, and what it costs (issue 21: it outlined a card and said nothing): the game's.
+  assert.deepEqual(first[1], { type: 'toast', text: texts.hintOne });
+  assert.match(texts.hintOne, /part of a set.*Hints are free/);
+  send({ type: 'hint' });
+  const second = answer(3, [0, 1, 2]);
+  assert.deepEqual(second[0].cards, [0, 1]);
+  assert.deepEqual(second[1], { type: 'toast', text: texts.hintTwo });
+  send({ type: 'hint' });
+  assert.deepEqual(answer(4, [0, 1, 2])[0].cards, [0, 1]);
+  // An answer not waited on (asked once, answered twice) shows nothing.
+  assert.deepEqual(answer(4, [0, 1, 2]), []);
+  // A new board starts again at one card.
+  send(diff(21, [{ kind: 'replace', slot: 3, card: cardFromId(80) }]));
+  send({ type: 'hint' });
+  assert.deepEqual(answer(5, [0, 1, 2])[0].cards, [0]);
+  // None on the board: the game's words for it.
+  send({ type: 'hint' });
+  assert.deepEqual(answer(6, []), [{ type: 'toast', text: 'No set on this board.' }]);
+  // Refused (with others, face down…): the server's reason is said.
+  send({ type: 'hint' });
+  const refused = send({ type: 'message', message: { type: 'error', replyTo: 7, code: 'hintsAlone', message: 'Hints are for a player alone.' } });
+  assert.deepEqual(toasts(refused), ['Hints are for a player alone.']);
+});
+
+test('Set-Chain: the client refuses no choice itself; the server\'s chainRule says why', () => {
+  const chain = [0, 27, 54].map(cardFromId);
+  const { send } = seated({ seats: 1, game: 'setChain', chain });
+  assert.deepEqual(sent(send({ type: 'choose', card: 0 })), [{ type: 'choose', id: 2, card: 0 }]);
+  // A second card of the chain goes to the server, which judges it.
+  assert.deepEqual(sent(send({ type: 'choose', card: 27 })), [{ type: 'choose', id: 3, card: 27 }]);
+  const refusal = 'A chain set takes one card of the chain: let go of the one you chose to take card 27.';
+  const fx = send({ type: 'message', message: { type: 'error', replyTo: 3, code: 'chainRule', message: refusal } });
+  assert.deepEqual(toasts(fx), [refusal]);
 });
 
 test('the address: a new invite link joins, the table\'s own link does nothing, the lobby leaves', () => {
@@ -251,8 +281,9 @@ test('a mismatch that leaves my last card chosen (course scoring) points at it a
     { kind: 'deselect', seat: 1, card: 1 },
   ]));
   assert.deepEqual(fx.find((e) => e.type === 'flash' && e.kind === 'kept'), { type: 'flash', cards: [4], kind: 'kept', ms: KEPT_MS });
-  assert.ok(toasts(fx).includes(KEPT_TEXT), toasts(fx));
-  assert.match(KEPT_TEXT, /stays chosen/);
+  const kept = keptText('set', 3);
+  assert.ok(toasts(fx).includes(kept), toasts(fx));
+  assert.match(kept, /^No set\. Your last card stays chosen.*pick two more/);
   // The classic rule lets go of all three: nothing to point at.
   const classic = seated({ seats: 1, players: [{ seat: 1, name: 'Ada', score: 0, matches: 0, selection: [0, 1], connected: true }] });
   const plain = classic.send(diff(21, [
@@ -263,7 +294,7 @@ test('a mismatch that leaves my last card chosen (course scoring) points at it a
     { kind: 'deselect', seat: 1, card: 4 },
   ]));
   assert.equal(plain.find((e) => e.kind === 'kept'), undefined);
-  assert.ok(!toasts(plain).includes(KEPT_TEXT));
+  assert.ok(!toasts(plain).includes(kept));
 });
 
 test('a page opened again at a game that has ended goes to the lobby and leaves the table (issue 21)', () => {

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
-import { THEMES, settingsFields, settingsForm, settingsText } from '../js/table-settings.js';
+import { settingsFields, settingsForm, settingsText } from '../js/table-settings.js';
 import { clockText, turnFraction, turnSecondsLeft, turnText } from '../js/turns.js';
 import { formatAt, gameSummary, historyRow, historyUpdate, mistakesBySeat, playAgainText, pointsOf } from '../js/history.js';
 import { lostRaceText, matchPop, pinchScale } from '../js/feedback.js';
@@ -15,23 +15,31 @@ import * as messages from '../js/messages.js';
 test('settings form values become top-level message fields', () => {
   assert.deepEqual(settingsFields('set', { scoring: 'classic', boardSize: '15' }), { scoring: 'classic', boardSize: 15 });
   assert.deepEqual(settingsFields('matchismo', { matchSize: '3', boardSize: '30' }), { matchSize: 3, boardSize: 30 });
-  // Pairs become boardSize; the theme goes by index; turn seconds as a number (0: no limit).
-  assert.deepEqual(settingsFields('concentration', { pairs: '6', theme: '3', turnSeconds: '20' }, 2), {
+  // Concentration's board is offered in pairs (the server's words for its sizes); the theme goes
+  // by index; turn seconds as a number (0: no limit).
+  assert.deepEqual(settingsForm('concentration').boardSize.options.slice(0, 2), [[8, '4 pairs'], [10, '5 pairs']]);
+  assert.deepEqual(settingsFields('concentration', { boardSize: '12', theme: '3', turnSeconds: '20' }, 2), {
     boardSize: 12,
     theme: 3,
     turnSeconds: 20,
   });
   // Alone there are no turns to pass: a solo table leaves the turn clock out (issue 21: the form
   // is sent as shown, and its clock is for tables of players).
-  assert.deepEqual(settingsFields('concentration', { pairs: '6', theme: '3', turnSeconds: '20' }, 1), { boardSize: 12, theme: 3 });
+  assert.deepEqual(settingsFields('concentration', { boardSize: '12', theme: '3', turnSeconds: '20' }, 1), { boardSize: 12, theme: 3 });
   assert.equal(settingsForm('concentration', 1).turnSeconds, undefined);
   // What the form does not offer is left out (the server's default applies).
   assert.deepEqual(settingsFields('set', { scoring: 'weird', boardSize: '13' }), {});
-  assert.deepEqual(settingsFields('concentration', { pairs: '11' }), {});
-  assert.deepEqual(THEMES, ['Animals', 'Food', 'Sports', 'Travel', 'Weather', 'Music']);
+  assert.deepEqual(settingsFields('set', { scoring: 'custom' }), {}, 'custom needs constants a small form does not ask');
+  assert.deepEqual(settingsFields('concentration', { boardSize: '22' }), {});
+  assert.deepEqual(settingsForm('concentration').theme.options.map(([, name]) => name), ['Animals', 'Food', 'Sports', 'Travel', 'Weather', 'Music']);
   assert.equal(settingsForm('set', 1).scoring.default, 'course');
   assert.equal(settingsForm('set', 4).scoring.default, 'classic');
-  assert.deepEqual(settingsForm('concentration').pairs.options.map(([v]) => v), [4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(settingsForm('concentration').boardSize.options.map(([v]) => v), [8, 10, 12, 14, 16, 18, 20]);
+  // A setting with one value (Set's three cards, Concentration's one scoring) is not a choice.
+  assert.equal(settingsForm('set', 1).matchSize, undefined);
+  assert.equal(settingsForm('concentration', 4).scoring, undefined);
+  assert.equal(settingsForm('concentration', 4).showSelections, undefined);
+  assert.deepEqual(Object.keys(settingsForm('matchismo', 4)), ['matchSize', 'boardSize', 'showSelections']);
 });
 
 test('playSolo and createTable carry the settings at the top level', () => {
@@ -48,7 +56,10 @@ test('playSolo and createTable carry the settings at the top level', () => {
 test('the settings line at the table', () => {
   assert.equal(settingsText('set', { scoring: 'classic', boardSize: 15 }), 'Classic scoring · 15 cards');
   assert.equal(settingsText('matchismo', { matchSize: 3, boardSize: 24, scoring: 'course' }), '3-card matches · 24 cards');
-  assert.equal(settingsText('concentration', { boardSize: 16 }, 30), '8 pairs · 30 s turns');
+  assert.equal(settingsText('concentration', { boardSize: 16 }, 30), '8 pairs · Animals · 30 s turns');
+  assert.equal(settingsText('set', { scoring: 'custom', boardSize: 12, showSelections: false }), 'Custom scoring · 12 cards · opponents’ picks hidden');
+  // A board size of the range that is no choice of the form: the number and the unit.
+  assert.equal(settingsText('matchismo', { matchSize: 2, boardSize: 13, scoring: 'course' }), '2-card matches · 13 cards');
   assert.equal(settingsText('concentration', { boardSize: 8, theme: 5 }, null), '4 pairs · Music · no turn limit');
 });
 
@@ -193,15 +204,16 @@ test('face-down games: a flip counts for its seat, a match keeps the cards on th
 });
 
 test('with others, Set and Matchismo can hide the opponents’ picks; Concentration and solo cannot', () => {
-  assert.equal(settingsForm('set', 4).selections.default, 'shown');
-  assert.equal(settingsForm('matchismo', 2).selections.default, 'shown');
-  assert.equal(settingsForm('set', 1).selections, undefined);
-  assert.equal(settingsForm('concentration', 4).selections, undefined);
-  assert.deepEqual(settingsFields('set', { selections: 'hidden' }, 4), { showSelections: false });
-  assert.deepEqual(settingsFields('matchismo', { selections: 'shown' }, 3), { showSelections: true });
+  assert.equal(settingsForm('set', 4).showSelections.default, true);
+  assert.deepEqual(settingsForm('set', 4).showSelections.options, [[true, 'shown'], [false, 'hidden']]);
+  assert.equal(settingsForm('matchismo', 2).showSelections.default, true);
+  assert.equal(settingsForm('set', 1).showSelections, undefined);
+  assert.equal(settingsForm('concentration', 4).showSelections, undefined);
+  assert.deepEqual(settingsFields('set', { showSelections: 'false' }, 4), { showSelections: false });
+  assert.deepEqual(settingsFields('matchismo', { showSelections: 'true' }, 3), { showSelections: true });
   // Alone there is nobody to hide them from: the field is not sent.
-  assert.deepEqual(settingsFields('set', { selections: 'hidden' }, 1), {});
-  assert.deepEqual(settingsFields('concentration', { selections: 'hidden' }, 4), {});
+  assert.deepEqual(settingsFields('set', { showSelections: 'false' }, 1), {});
+  assert.deepEqual(settingsFields('concentration', { showSelections: 'false' }, 4), {});
   assert.equal(
     settingsText('set', { scoring: 'classic', boardSize: 12, showSelections: false }),
     'Classic scoring · 12 cards · opponents’ picks hidden',

@@ -1,52 +1,98 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GAME_IDS, boardShape, gameInfo, matchesHeading, matchesText } from '../js/games.js';
+import {
+  DEFAULT_GAME, DEFAULT_GAMES, UNSUPPORTED, boardShape, gameIds, gameInfo, gameLabel, holdsFaces, isKnownGame, keptText,
+  learnGames, matchesHeading, matchesText, readGame, resetGames, unsupportedText,
+} from '../js/games.js';
+import { TWINS } from './games-fixtures.js';
 
-test('Set grows three at a time from its board size; face-down games never grow', () => {
-  assert.deepEqual(boardShape('set', { boardSize: 12 }, 12), { base: 12, step: 3 });
-  assert.deepEqual(boardShape('set', { boardSize: 9 }, 15), { base: 9, step: 3 });
-  assert.deepEqual(boardShape(undefined, {}, 12), { base: 12, step: 3 });
-  assert.deepEqual(boardShape('matchismo', { boardSize: 24 }, 24), { base: 24, step: 0 });
-  assert.deepEqual(boardShape('concentration', {}, 20), { base: 20, step: 0 });
+test('before any welcome the page knows the six standard games, Set first', () => {
+  resetGames();
+  assert.deepEqual(gameIds(), ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration']);
+  assert.equal(DEFAULT_GAME, gameIds()[0]);
+  assert.equal(DEFAULT_GAMES.length, 6);
+  for (const id of gameIds()) {
+    const info = gameInfo(id);
+    assert.ok(info.supported && info.title.length > 0 && info.rules.length > 20, id);
+  }
+  assert.equal(gameInfo('ultraSet').a, 'an UltraSet');
+  assert.equal(gameInfo('setJunior').base, 9);
 });
 
-test('words for matches', () => {
+test('the board grows by the game\'s step from its board size; a board that never grows keeps its count', () => {
+  resetGames();
+  assert.deepEqual(boardShape('set', { boardSize: 12 }, 12), { base: 12, step: 3 });
+  assert.deepEqual(boardShape('set', { boardSize: 9 }, 15), { base: 9, step: 3 });
+  assert.deepEqual(boardShape('set', {}, 12), { base: 12, step: 3 });
+  assert.deepEqual(boardShape('matchismo', { boardSize: 24 }, 24), { base: 24, step: 0 });
+  assert.deepEqual(boardShape('concentration', {}, 20), { base: 20, step: 0 });
+  assert.deepEqual(boardShape('poker', {}, 7), { base: 7, step: 0 });
+});
+
+test('words for matches come from the game\'s description', () => {
+  resetGames();
   assert.equal(matchesText('set', 1), '1 set');
   assert.equal(matchesText('set', 0), '0 sets');
   assert.equal(matchesText('matchismo', 3), '3 matches');
   assert.equal(matchesText('concentration', 2), '2 pairs');
   assert.equal(matchesHeading('concentration'), 'Pairs');
   assert.equal(matchesHeading('set'), 'Sets');
-  assert.equal(gameInfo('poker').title, 'Set');
-  assert.equal(gameInfo('matchismo').hint, false);
+  assert.equal(gameInfo('matchismo').hints, false);
+  assert.match(keptText('set', 3), /^No set\. .*pick two more/);
+  assert.match(keptText('matchismo', 2), /^No match\. .*pick one more/);
+  assert.match(keptText('matchismo', 3), /pick two more/);
+  assert.equal(holdsFaces('concentration'), true);
+  assert.equal(holdsFaces('matchismo'), false);
+  assert.equal(holdsFaces('set'), false);
 });
 
-test('the lobby offers the games, Set\'s variants beside it, each with a title and a one-line rule', () => {
-  assert.deepEqual(GAME_IDS, ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration']);
-  assert.equal(gameInfo('ultraSet').title, 'UltraSet');
-  assert.equal(gameInfo('setJunior').base, 9);
-  for (const id of GAME_IDS) {
-    assert.ok(gameInfo(id).title.length > 0);
-    assert.ok(gameInfo(id).lede.length > 20);
-  }
+test('a game this page was not told of is not supported, never Set', () => {
+  resetGames();
+  const poker = gameInfo('poker');
+  assert.equal(poker.supported, false);
+  assert.equal(poker.title, 'poker');
+  assert.equal(poker.hints, false);
+  assert.deepEqual(poker.settings, []);
+  assert.notEqual(poker.title, gameInfo('set').title);
+  assert.equal(gameLabel('poker'), `poker (${UNSUPPORTED})`);
+  assert.equal(UNSUPPORTED, 'not supported by this page');
+  assert.match(unsupportedText('poker'), /^poker is not supported by this page/);
+  assert.equal(unsupportedText('set'), null);
+  assert.equal(isKnownGame('poker'), false);
+  assert.equal(gameInfo(undefined).supported, false);
+  assert.equal(matchesText('poker', 2), '2 matches');
 });
 
-test('the variants: their settings forms, and a hint that finds an UltraSet', async () => {
-  const { settingsForm } = await import('../js/table-settings.js');
-  assert.deepEqual(settingsForm('setJunior', 1).boardSize.options.map(([n]) => n), [6, 9, 12]);
-  assert.equal(settingsForm('setJunior', 1).boardSize.default, 9);
-  assert.deepEqual(settingsForm('ultraSet', 2).boardSize.options.map(([n]) => n), [9, 12, 15, 18]);
-  assert.match(settingsForm('ultraSet', 1).scoring.options[0][1], /an UltraSet is a point/);
-  const { allCards, findUltraSet, thirdCard, cardId } = await import('../js/set-cards.js');
-  const deck = allCards();
-  // Two pairs that need the same third card: an UltraSet, found among cards that hold no other.
-  const [a, b, c] = [deck[0], deck[10], deck[41]];
-  const third = thirdCard(a, b);
-  const d = thirdCard(c, third);
-  const found = findUltraSet([a, c, deck[79], b, d]);
-  assert.ok(found !== null);
-  const key = (x, y) => thirdCard(x, y).id;
-  assert.equal(key(found[0], found[1]), key(found[2], found[3]));
-  assert.equal(new Set(found.map(cardId)).size, 4);
-  assert.equal(findUltraSet([a, b, c]), null);
+test('a welcome\'s games replace what the page knew, in the server\'s order', () => {
+  resetGames();
+  const set = { ...DEFAULT_GAMES[0], title: 'Set (served)', match: { one: 'trio', many: 'trios', a: 'a trio' } };
+  assert.equal(learnGames([TWINS, set]), true);
+  assert.deepEqual(gameIds(), ['twins', 'set']);
+  assert.equal(gameInfo('set').title, 'Set (served)');
+  assert.equal(matchesText('set', 2), '2 trios');
+  assert.equal(gameLabel('twins'), 'Twins');
+  assert.equal(matchesText('twins', 1), '1 twin pair');
+  assert.equal(gameInfo('twins').hints, true);
+  // What the server no longer deals, the page no longer knows.
+  assert.equal(isKnownGame('concentration'), false);
+  assert.match(gameLabel('concentration'), /not supported by this page/);
+  // The same list again changes nothing; nothing readable changes nothing.
+  assert.equal(learnGames([TWINS, set]), false);
+  assert.equal(learnGames([]), false);
+  assert.equal(learnGames(undefined), false);
+  assert.equal(learnGames([{ name: 'x' }, null, 7]), false);
+  assert.deepEqual(gameIds(), ['twins', 'set']);
+  resetGames();
+  assert.equal(gameInfo('set').title, 'Set');
+});
+
+test('a description is read leniently: what cannot be read is left out, never guessed as Set', () => {
+  assert.equal(readGame(null), null);
+  assert.equal(readGame({ name: 'x' }), null, 'no title');
+  const bare = readGame({ name: 'x', title: 'X' });
+  assert.deepEqual(bare.match, ['match', 'matches']);
+  assert.equal(bare.hints, false);
+  assert.deepEqual(bare.settings, []);
+  const odd = readGame({ ...TWINS, settings: [null, { name: 'a' }, { name: 'b', choices: [{ value: {} }, { value: 3 }] }] });
+  assert.deepEqual(odd.settings.map((s) => [s.name, s.choices.map((c) => c.value)]), [['b', [3]]]);
 });

@@ -29,7 +29,7 @@ test('every button sends the settings the form shows, changed or not (issue 21: 
   assert.deepEqual(shownSettings('set', form, 4), { scoring: 'classic', boardSize: 12, showSelections: true });
   // A changed value goes as changed.
   assert.deepEqual(shownSettings('set', { ...form, scoring: 'course' }, 1), { scoring: 'course', boardSize: 12 });
-  const concentration = { pairs: '6', theme: '2', turnSeconds: '30' };
+  const concentration = { boardSize: '12', theme: '2', turnSeconds: '30' };
   assert.deepEqual(shownSettings('concentration', concentration, 2), { boardSize: 12, theme: 2, turnSeconds: 30 });
   // A value the form does not offer is left out: the server's default applies.
   assert.deepEqual(shownSettings('set', { scoring: 'made-up', boardSize: '13' }, 1), {});
@@ -37,10 +37,10 @@ test('every button sends the settings the form shows, changed or not (issue 21: 
 
 test('a redrawn select keeps the value the player chose, else follows the default', () => {
   const field = { default: 8 };
-  const kept = new Map([['pairs', '6']]);
-  assert.equal(settingValue('pairs', new Set(['pairs']), kept, field), '6');
-  assert.equal(settingValue('pairs', new Set(), kept, field), '8');
-  assert.equal(settingValue('pairs', new Set(['pairs']), new Map(), field), '8', 'another game: nothing kept');
+  const kept = new Map([['boardSize', '6']]);
+  assert.equal(settingValue('boardSize', new Set(['boardSize']), kept, field), '6');
+  assert.equal(settingValue('boardSize', new Set(), kept, field), '8');
+  assert.equal(settingValue('boardSize', new Set(['boardSize']), new Map(), field), '8', 'another game: nothing kept');
 });
 
 test('the invite dialog says which game when the link names it (issue 21)', () => {

@@ -34,11 +34,24 @@ enum TwinsGame: GameDefinition {
   /// The registry of the standard games and this one.
   static let registry = GameRegistry.standard.adding(TwinsGame.self)
 
+  static let title = "Twins"
+
+  static let rules = "Eight cards face up, the numbers 1 to 4 twice: take the two of a number."
+
+  static let matchWords = MatchWords("twin pair", "twin pairs")
+
+  static var settingDescriptions: [SettingDescription] {
+    [.boardSize([8], default: 8), .fixedMatchSize(2), .showSelections()]
+  }
+
   static func setup(seats: Int, options: TableOptions) throws(SettingsProblem) -> TableSetup {
     try options.refuseTurnSeconds()
     try options.refuseTheme()
     if options.boardSize.map({ $0 != 8 }) ?? false {
       throw SettingsProblem("Twins is played with all eight cards: 'boardSize' must be 8.")
+    }
+    if options.matchSize.map({ $0 != 2 }) ?? false {
+      throw SettingsProblem("Twins are two: 'matchSize' must be 2.")
     }
     let settings = GameSettings(
       boardSize: 8, matchSize: 2, costToChoose: 0, mismatchPenalty: 0, matchBonus: 1,
