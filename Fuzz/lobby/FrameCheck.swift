@@ -5,13 +5,14 @@
 enum FrameCheck {
   /// Every message type the server sends.
   static let types: [[UInt8]] = [
-    "welcome", "snapshot", "diff", "error", "left", "lobbySnapshot", "lobbyDiff",
+    "welcome", "snapshot", "diff", "error", "left", "lobbySnapshot", "lobbyDiff", "hint",
   ].map { Array($0.utf8) }
 
   /// How every frame starts.
   static let prefix = Array(#"{"type":""#.utf8)
 
-  /// Nesting deeper than this is refused (the deepest message nests 5 levels).
+  /// Nesting deeper than this is refused (the deepest message, `welcome`, nests 7 levels: its
+  /// games, a game, its settings, a setting, its choices, a choice).
   static let maxDepth = 16
 
   /// Stops the run unless `payload` is a typed JSON object.
