@@ -9,7 +9,8 @@ import pathlib
 import subprocess
 
 from mp_support import FAST, connect, run, start_server, until_playing  # noqa: F401  (a fixture)
-from protocol_client import LiveClient, is_set
+from protocol_client import LiveClient
+from table_state import is_set
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAMES = ["set", "setJunior", "ultraSet", "setChain", "matchismo", "concentration"]
