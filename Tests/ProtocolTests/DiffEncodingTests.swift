@@ -46,20 +46,20 @@ import Testing
       let frame = Written.diff(
         tableID: tableID, version: version, seat: seat, replyTo: replyTo, events: events,
         names: names, status: withStatus ? status : nil)
-      let where_ = "move \(version) of seed \(seed): \(Written.text(frame))"
-      let diff = try #require(JSONValue.parse(frame.payload), "not JSON: \(where_)")
+      let context = "move \(version) of seed \(seed): \(Written.text(frame))"
+      let diff = try #require(JSONValue.parse(frame.payload), "not JSON: \(context)")
       var keys: Set<String> = ["type", "table", "version", "events"]
       if seat != nil { keys.insert("seat") }
       if replyTo != nil { keys.insert("replyTo") }
       if withStatus { keys.insert("status") }
-      #expect(Set(diff.keys) == keys, "\(where_)")
-      #expect(diff["type"] == "diff" && diff["table"] == .string(tableID), "\(where_)")
+      #expect(Set(diff.keys) == keys, "\(context)")
+      #expect(diff["type"] == "diff" && diff["table"] == .string(tableID), "\(context)")
       #expect(diff["version"] == .int(version) && diff["seat"] == seat.map { .int($0) })
-      #expect(diff["replyTo"] == replyTo?.json, "\(where_)")
-      if withStatus { #expect(diff["status"] == .array(status.map(\.json)), "\(where_)") }
-      let written = try #require(diff["events"]?.elements, "\(where_)")
+      #expect(diff["replyTo"] == replyTo?.json, "\(context)")
+      if withStatus { #expect(diff["status"] == .array(status.map(\.json)), "\(context)") }
+      let written = try #require(diff["events"]?.elements, "\(context)")
       let read = written.map { WireEventReader.gameEvent($0, names: names, as: Card.self) }
-      #expect(read == events.map { Optional($0) }, "\(where_)")
+      #expect(read == events.map { Optional($0) }, "\(context)")
       if read != events.map({ Optional($0) }) { return kinds }
       kinds.formUnion(written.compactMap { $0["kind"]?.stringValue })
       if game.isOver { game = CardMatchingGame<Card>(settings: settings, seed: random.next()) }
