@@ -40,49 +40,44 @@ extension SetFamilyCard {
     matchPositions(in: cards, size: 3).map { $0.map { cards[$0] } }
   }
 
-  /// Every set among `cards` as positions: each pair's third card looked up by its id, one
-  /// pass over the pairs (never over the C(n, 3) triples), with no dictionary.
+  /// Every set among `cards` as positions (``forEachSet(in:_:)``).
   public static func matchPositions(in cards: [Self], size: Int) -> [[Int]] {
-    guard size == 3, cards.count >= 3 else { return [] }
-    var deckSize = 1
-    for _ in 0..<featureCount { deckSize *= 3 }
-    var position = [Int](repeating: -1, count: deckSize)
-    for (index, card) in cards.enumerated() { position[card.id] = index }
+    guard size == 3 else { return [] }
     var sets: [[Int]] = []
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count {
-        let k = position[thirdCard(cards[i], cards[j]).id]
-        if k > j { sets.append([i, j, k]) }
-      }
+    forEachSet(in: cards) { i, j, k in
+      sets.append([i, j, k])
+      return true
     }
     return sets
   }
 
-  /// Whether `cards` hold a set: a pair whose third card is among them.
-  public static func containsMatch(in cards: [Self], size: Int) -> Bool {
-    guard size == 3 else { return false }
-    let ids = Set(cards.map(\.id))
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count where ids.contains(thirdCard(cards[i], cards[j]).id) {
-        return true
-      }
-    }
-    return false
-  }
-
   /// The first set among `cards`, in the order of `cards` (the first card as early as can be,
-  /// then the second): one pass over the pairs, each looking up its third card.
+  /// then the second). Whether `cards` hold a set is whether there is one (the protocol's
+  /// `containsMatch`).
   public static func firstMatch(in cards: [Self], size: Int) -> [Self]? {
     guard size == 3 else { return nil }
-    var position = [Int: Int]()
+    var found: [Self]?
+    forEachSet(in: cards) { i, j, k in
+      found = [cards[i], cards[j], cards[k]]
+      return false
+    }
+    return found
+  }
+
+  /// Calls `body` with the positions of each set among `cards` (i < j < k, ordered by i, then
+  /// j) until it returns false: one pass over the pairs (never over the C(n, 3) triples), each
+  /// looking up its third card by id, with no dictionary.
+  private static func forEachSet(in cards: [Self], _ body: (Int, Int, Int) -> Bool) {
+    guard cards.count >= 3 else { return }
+    var deckSize = 1
+    for _ in 0..<featureCount { deckSize *= 3 }
+    var position = [Int](repeating: -1, count: deckSize)
     for (index, card) in cards.enumerated() { position[card.id] = index }
     for i in cards.indices {
       for j in (i + 1)..<cards.count {
-        if let k = position[thirdCard(cards[i], cards[j]).id], k > j {
-          return [cards[i], cards[j], cards[k]]
-        }
+        let k = position[thirdCard(cards[i], cards[j]).id]
+        if k > j, !body(i, j, k) { return }
       }
     }
-    return nil
   }
 }
