@@ -41,7 +41,8 @@ async def solo_to_the_end(url, game):
     table = (await ada.request({"type": "playSolo", "game": game}))["table"]
     assert table["game"] == game, table
     if game == "setJunior":
-        assert len(table["board"]) == 9 and table["deckCount"] == 18, table
+        # Nine cards, or more in the rare deal whose nine hold no set.
+        assert len(table["board"]) >= 9 and table["deckCount"] == 27 - len(table["board"]), table
         assert {card["shading"] for card in table["board"]} == {"solid"}
         assert all(0 <= card["id"] < 27 for card in table["board"])
     else:
@@ -104,7 +105,9 @@ async def chain_solo_to_the_end(url):
     (ada,) = await connect(url, "Ada")
     table = (await ada.request({"type": "playSolo", "game": "setChain"}))["table"]
     assert table["game"] == "setChain" and table["chain"] == [], table
-    assert len(table["board"]) == 12 and table["settings"]["matchSize"] == 3, table
+    # Twelve cards, or more when the first twelve hold no set (about one deal in thirty).
+    assert len(table["board"]) >= 12 and len(table["board"]) % 3 == 0, table
+    assert table["settings"]["matchSize"] == 3, table
     matches = 0
     for _ in range(60):
         if table["over"]:
