@@ -16,6 +16,9 @@ final class InlineLobby: ServiceThreadHandler {
   init(state: LobbyState, metrics: LobbyMetrics? = nil, outlets: LobbyOutlets = LobbyOutlets()) {
     self.state = state
     self.metrics = metrics
+    var outlets = outlets
+    // The moves of one pass of the loop share one wake of the writer (`passEnded`).
+    outlets.wakesJournalLater = true
     self.outlets = outlets
   }
 
@@ -37,6 +40,10 @@ final class InlineLobby: ServiceThreadHandler {
 
   func nextDeadline() -> Double? {
     Self.nextDeadline(of: &state, metrics: &metrics)
+  }
+
+  func passEnded() {
+    outlets.journal?.wakeIfOwed()
   }
 
   private static func handle(

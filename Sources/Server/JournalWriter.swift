@@ -32,6 +32,8 @@ final class JournalWriter: @unchecked Sendable {
   private var lastTicket: UInt64 = 0
   private var writtenTicket: UInt64 = 0
   private var stopping = false
+  /// Entries were queued for an idle writer without waking it (``append(_:wake:)``).
+  private var wakeOwed = false
   private var finished = false
   /// Called on the writer's thread with the latest ticket written.
   private let released: @Sendable (UInt64) -> Void
@@ -101,14 +103,35 @@ final class JournalWriter: @unchecked Sendable {
 
   /// Queues `entries` (in order, after everything queued before); returns their ticket. Any
   /// thread.
-  func append(_ entries: [JournalEntry]) -> UInt64 {
+  ///
+  /// With `wake` false an idle writer is not woken now but owed a wake, which
+  /// ``wakeIfOwed()`` pays: the service thread appends every move of one pass of its loop this
+  /// way and wakes the writer once, before the loop waits, so that the moves of a pass share
+  /// one wake (a futex call on both threads) and one commit.
+  func append(_ entries: [JournalEntry], wake: Bool = true) -> UInt64 {
     condition.lock()
     defer { condition.unlock() }
-    // Only an idle writer needs waking: a pacing one looks at `pending` when its time comes.
-    if pending.isEmpty { condition.signal() }
+    // Only an idle writer needs waking: a pacing one looks at `pending` when its time comes,
+    // and a busy one when its commit ends.
+    if pending.isEmpty {
+      if wake { condition.signal() } else { wakeOwed = true }
+    }
     pending.append(contentsOf: entries)
     lastTicket += 1
     return lastTicket
+  }
+
+  /// Whether an ``append(_:wake:)`` left the writer a wake to pay. Any thread.
+  var owesWake: Bool { locked { wakeOwed } }
+
+  /// Wakes the writer if an ``append(_:wake:)`` left it asleep with entries to write. Any
+  /// thread; cheap when nothing is owed.
+  func wakeIfOwed() {
+    condition.lock()
+    defer { condition.unlock() }
+    guard wakeOwed else { return }
+    wakeOwed = false
+    condition.signal()
   }
 
   /// The ticket of the latest entries queued. Any thread.

@@ -9,6 +9,10 @@ struct LobbyOutlets: Sendable {
   var cluster: ClusterRelay? = nil
   /// Where the lobby's lines for the log go (``LobbyAction/log(_:)``).
   var logger: Logger? = nil
+  /// Whether the journal's writer is woken later, once per pass of the service loop
+  /// (``JournalWriter/wakeIfOwed()``), rather than by each batch: for a lobby that decides on
+  /// the service thread (``InlineLobby``).
+  var wakesJournalLater = false
 }
 
 extension [TransportCommand] {
@@ -32,7 +36,7 @@ extension [TransportCommand] {
     /// Hands what gathered to the journal and holds everything after it.
     func holdForEntries() {
       if !entries.isEmpty, let journal = outlets.journal {
-        append(.hold(journal.append(entries)))
+        append(.hold(journal.append(entries, wake: !outlets.wakesJournalLater)))
       }
       entries.removeAll()
     }

@@ -156,7 +156,12 @@ final class ServiceLoop {
   /// Before the loop waits: takes what was posted meanwhile (no one woke the thread for it),
   /// until nothing is left and the inbox counts it asleep.
   func aboutToWait() {
-    while inbox.sleepUnlessPending() { drainInbox() }
+    handler?.passEnded()
+    while inbox.sleepUnlessPending() {
+      drainInbox()
+      // What the drain handed the handler (news from the cluster) ends its pass too.
+      handler?.passEnded()
+    }
   }
 
   func drainInbox() {

@@ -14,6 +14,13 @@ protocol ServiceThreadHandler: AnyObject {
   func deadlineReached(now: Double, commands: inout [TransportCommand])
   /// When the handler next wants `deadlineReached`, on `MonotonicClock`'s scale, if ever.
   func nextDeadline() -> Double?
+  /// The loop is about to wait for events: the pass that called ``handle(_:now:commands:)``
+  /// is over (the inline lobby wakes the journal's writer here, once for the whole pass).
+  func passEnded()
+}
+
+extension ServiceThreadHandler {
+  func passEnded() {}
 }
 
 /// A handler handed to the service thread; only that thread calls it.
