@@ -28,8 +28,8 @@ extension LobbyState {
   }
 
   /// Takes table `id` off every book the router keeps (its map, the open tables, its
-  /// creator's count, its deadline, its members' sessions, the lobby list) as it leaves this
-  /// node `how` (``TableHost/retire(_:)``): closing and giving up are this one path.
+  /// creator's count, its deadline, its sessions, the lobby list) as it leaves this node `how`
+  /// (``TableHost/retire(_:)``): closing and giving up are this one path.
   mutating func retire(_ id: String, _ how: TableHost.Retirement, now: Double) {
     guard let host = hosts.removeValue(forKey: id) else { return }
     let outcome = host.retire(how)
@@ -39,26 +39,17 @@ extension LobbyState {
     deadlines.schedule(.table(id), at: nil)
     switch how {
     case .closed:
-      take(outcome)
-      for connection in host.recipients {
-        if let session = desk.session(for: connection), session.tableID == id {
-          desk.seat(token: session.token, tableID: nil, seat: nil)
-        }
-      }
+      take(outcome, at: id)
       unlist(id, now: now)
     case .givenUp:
       for connection in host.recipients { feed.unwatch(connection) }
-      take(outcome)
-      for session in desk.registry.all where session.tableID == id {
-        desk.release(token: session.token)
-        deadlines.schedule(.session(session.token), at: nil)
-      }
+      take(outcome, at: id)
       if let at = feed.forget(id, now: now) { deadlines.schedule(.lobbyFlush, at: at) }
       tablesGivenUp += 1
     }
   }
 
-  /// Hands `event` to table `id`'s host and takes its frames and journal entries; nil when the
+  /// Hands `event` to table `id`'s host and takes its outcome (``take(_:at:)``); nil when the
   /// table is not open.
   @discardableResult
   mutating func handle(_ event: TableHost.Event, at id: String, now: Double)
@@ -67,8 +58,36 @@ extension LobbyState {
     guard
       let outcome = hosts.withHost(id, { host in host.handle(event, now: now) })
     else { return nil }
-    take(outcome)
+    take(outcome, at: id)
     return outcome
+  }
+
+  /// Takes an outcome of table `id`: its frames and journal entries (``take(_:)``), and where
+  /// its sessions went (``place(_:at:)``).
+  private mutating func take(_ outcome: TableHost.Outcome, at id: String) {
+    take(outcome)
+    place(outcome.placed, at: id)
+  }
+
+  /// The desk learns where table `id`'s host took its sessions: the one place where a
+  /// session's table and seat are written, and only from what a host reported. A session said
+  /// to be gone from the table is taken off it only if the desk has it there.
+  mutating func place(_ placements: [TableHost.Placement], at id: String) {
+    for placement in placements {
+      switch placement {
+      case .seated(let token, let seat):
+        desk.seat(token: token, tableID: id, seat: seat)
+      case .watching(let token):
+        desk.seat(token: token, tableID: id, seat: nil)
+      case .gone(let token):
+        guard desk.session(token: token)?.tableID == id else { continue }
+        desk.seat(token: token, tableID: nil, seat: nil)
+      case .handedOn(let token):
+        guard desk.session(token: token)?.tableID == id else { continue }
+        desk.release(token: token)
+        deadlines.schedule(.session(token), at: nil)
+      }
+    }
   }
 
   mutating func sit(
@@ -82,8 +101,7 @@ extension LobbyState {
       token: session.token, name: session.name, player: session.player, ratings: ratings,
       connection: connection, replyTo: replyTo)
     // Callers check sitProblem first; should it refuse anyway, nothing changed.
-    guard let seat = handle(event, at: id, now: now)?.seat else { return }
-    desk.seat(token: session.token, tableID: id, seat: seat)
+    guard handle(event, at: id, now: now)?.seat != nil else { return }
     feed.unwatch(connection)
     settle(id, now: now)
   }
@@ -112,8 +130,7 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
     replyTo: MessageID?, now: Double
   ) {
-    handle(.watch(connection: connection, replyTo: replyTo), at: id, now: now)
-    desk.seat(token: session.token, tableID: id, seat: nil)
+    handle(.watch(token: session.token, connection: connection, replyTo: replyTo), at: id, now: now)
     feed.unwatch(connection)
     settle(id, now: now)
   }
@@ -123,8 +140,9 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, at id: String,
     replyTo: MessageID?, now: Double
   ) {
-    handle(.enterSolo(connection: connection, replyTo: replyTo), at: id, now: now)
-    desk.seat(token: session.token, tableID: id, seat: 0)
+    let event = TableHost.Event.enterSolo(
+      token: session.token, connection: connection, replyTo: replyTo)
+    handle(event, at: id, now: now)
     feed.unwatch(connection)
     settle(id, now: now)
   }
@@ -132,8 +150,8 @@ extension LobbyState {
   /// Takes the session away from its table: a seat is released at once.
   mutating func leaveTable(_ session: SessionRegistry.Session, now: Double) {
     guard let tableID = session.tableID else { return }
-    desk.seat(token: session.token, tableID: nil, seat: nil)
-    let event = TableHost.Event.leave(connection: session.connection, seat: session.seat)
+    let event = TableHost.Event.leave(
+      token: session.token, connection: session.connection, seat: session.seat)
     guard handle(event, at: tableID, now: now) != nil else { return }
     settle(tableID, now: now)
   }
@@ -144,10 +162,7 @@ extension LobbyState {
     _ session: SessionRegistry.Session, _ connection: ConnectionID, _ tableID: String,
     _ now: Double
   ) {
-    guard let outcome = handle(.drop(connection: connection), at: tableID, now: now) else {
-      return
-    }
-    if outcome.role == .spectator { desk.seat(token: session.token, tableID: nil, seat: nil) }
+    guard handle(.drop(connection: connection), at: tableID, now: now) != nil else { return }
     settle(tableID, now: now)
   }
 
@@ -158,7 +173,8 @@ extension LobbyState {
     at tableID: String, version: Int?, now: Double
   ) {
     let event = TableHost.Event.rejoin(
-      connection: connection, replacing: old, seat: session.seat, version: version)
+      token: session.token, connection: connection, replacing: old, seat: session.seat,
+      version: version)
     handle(event, at: tableID, now: now)
     settle(tableID, now: now)
   }
@@ -168,10 +184,6 @@ extension LobbyState {
   /// published and its next deadline scheduled.
   mutating func settle(_ id: String, now: Double) {
     guard let outcome = handle(.clock, at: id, now: now) else { return }
-    // Only held seats are released here, and a held seat's connection already left the table.
-    for token in outcome.released where desk.session(token: token)?.tableID == id {
-      desk.seat(token: token, tableID: nil, seat: nil)
-    }
     if outcome.closes {
       retire(id, .closed, now: now)
       return

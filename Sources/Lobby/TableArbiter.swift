@@ -75,6 +75,8 @@ public protocol TableArbiter: Sendable {
   mutating func say(_ text: String, name: String, seat: Int?, now: Double) -> ChatLine
   /// The people seated (the hashes of their player tokens), in seat order.
   var seatedPlayers: [String] { get }
+  /// The sessions seated (their tokens), held seats included, in seat order.
+  var seatTokens: [String] { get }
   /// Takes `known` (people's ratings at this table's game, by player) as what the table shows;
   /// returns the `seatRatings` frame for its members when what they were shown changed.
   mutating func rate(_ known: [String: PlayerRating]) -> Frame?

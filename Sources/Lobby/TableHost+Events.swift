@@ -17,8 +17,9 @@ extension TableHost {
     case .success(let (seat, b)):
       // Everyone already here hears of the newcomer; the newcomer gets a snapshot instead.
       deliver(b, into: &outcome.actions)
-      add(connection, as: .player(seat: seat))
+      add(connection, as: .player(seat: seat), token: token)
       outcome.seat = seat
+      outcome.placed.append(.seated(token, seat: seat))
       send(table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection, &outcome)
       // Then every member hears the seats' ratings, the newcomer's now among them.
       if !ratings.isEmpty, let frame = table.rate([:]) {
@@ -28,12 +29,12 @@ extension TableHost {
   }
 
   mutating func rejoin(
-    _ connection: ConnectionID, replacing old: ConnectionID?, seat: Int?, version: Int?,
-    _ now: Double, _ outcome: inout Outcome
+    _ token: String, _ connection: ConnectionID, replacing old: ConnectionID?, seat: Int?,
+    version: Int?, _ now: Double, _ outcome: inout Outcome
   ) {
     let role: LobbyState.Role = seat.map { .player(seat: $0) } ?? .spectator
     let wasHere = old.flatMap { remove($0) } != nil
-    add(connection, as: role)
+    add(connection, as: role, token: token)
     var broadcasts: [TableBroadcast] = []
     if role == .spectator && !wasHere, let b = table.setSpectators(table.spectators + 1) {
       broadcasts.append(b)
@@ -56,7 +57,8 @@ extension TableHost {
   /// closes (nobody sits and the empty table's grace is over).
   mutating func clock(_ now: Double, _ outcome: inout Outcome) {
     let (broadcasts, released) = table.tick(now: now)
-    outcome.released = released
+    // A held seat given back: its session (whose connection left already) is at no table.
+    outcome.placed += released.map(Placement.gone)
     for b in broadcasts { deliver(b, into: &outcome.actions) }
     guard let since = table.emptySince else {
       outcome.deadline = table.nextDeadline

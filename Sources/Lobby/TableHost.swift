@@ -20,6 +20,10 @@ public struct TableHost: Sendable {
   public private(set) var members: [ConnectionID: LobbyState.Role] = [:]
   /// `members`' keys, kept in step, so that a broadcast builds no array.
   public private(set) var recipients: [ConnectionID] = []
+  /// The session (by token) of every member, kept in step with `members`. With the seats'
+  /// tokens (held seats included) these are the table's sessions: the host says where each
+  /// went (``Outcome/placed``), and the router's desk follows (``LobbyState/place(_:at:)``).
+  public private(set) var sessions: [ConnectionID: String] = [:]
   /// The session (by token) that opened the table: the lobby's per-session cap counts it.
   public let creator: String
   /// How long the table stays open once nobody sits, in seconds: none for a solo table.
@@ -41,18 +45,20 @@ public struct TableHost: Sendable {
     case sit(
       token: String, name: String, player: String?, ratings: [String: PlayerRating] = [:],
       connection: ConnectionID, replyTo: MessageID?)
-    /// The creator of a solo table, seated when it was dealt, comes to it.
-    case enterSolo(connection: ConnectionID, replyTo: MessageID?)
-    /// A session starts watching.
-    case watch(connection: ConnectionID, replyTo: MessageID?)
-    /// A session leaves for good: its connection (if it has one) stops being a member, its seat
-    /// (if it has one) is free again.
-    case leave(connection: ConnectionID?, seat: Int?)
+    /// The creator of a solo table (session `token`), seated when it was dealt, comes to it.
+    case enterSolo(token: String, connection: ConnectionID, replyTo: MessageID?)
+    /// The session `token` starts watching.
+    case watch(token: String, connection: ConnectionID, replyTo: MessageID?)
+    /// The session `token` leaves for good: its connection (if it has one) stops being a member,
+    /// its seat (if it has one) is free again.
+    case leave(token: String, connection: ConnectionID?, seat: Int?)
     /// A member's connection dropped: a spectator stops watching, a player's seat is held.
     case drop(connection: ConnectionID)
-    /// A session is back on `connection` (in place of `replacing`): it gets the diffs it
-    /// missed after `version`, or a snapshot; a held seat is taken back.
-    case rejoin(connection: ConnectionID, replacing: ConnectionID?, seat: Int?, version: Int?)
+    /// The session `token`, at the table already, is back on `connection` (in place of
+    /// `replacing`): it gets the diffs it missed after `version`, or a snapshot; a held seat is
+    /// taken back.
+    case rejoin(
+      token: String, connection: ConnectionID, replacing: ConnectionID?, seat: Int?, version: Int?)
     /// The player at `seat` chooses a card.
     case choose(card: Int, seat: Int, connection: ConnectionID, replyTo: MessageID?)
     /// The host at `seat` starts a waiting table.
@@ -69,6 +75,19 @@ public struct TableHost: Sendable {
     case ratings([String: PlayerRating])
   }
 
+  /// Where a session of the table went: what the router's desk must know of it.
+  public enum Placement: Equatable, Sendable {
+    /// The session `token` sits at the table in `seat`.
+    case seated(String, seat: Int)
+    /// The session `token` watches the table.
+    case watching(String)
+    /// The session `token` is no longer at the table (it left, its spectator's connection
+    /// dropped, its held seat was given back, the table closed).
+    case gone(String)
+    /// Another node took the table over: the session `token` is that node's now.
+    case handedOn(String)
+  }
+
   /// What an event did.
   public struct Outcome: Sendable {
     /// Frames to send, in order.
@@ -79,12 +98,13 @@ public struct TableHost: Sendable {
     public var journal: [JournalEntry] = []
     /// The refusal sent back (in `actions`) when the table changed nothing.
     public var refusal: ProtocolError?
-    /// The seat a ``Event/sit(token:name:player:connection:replyTo:)`` took.
+    /// The seat a ``Event/sit(token:name:player:ratings:connection:replyTo:)`` took.
     public var seat: Int?
+    /// Where the event took the table's sessions, in order: the one account of who is at the
+    /// table that the router keeps (``LobbyState/place(_:at:)``).
+    public var placed: [Placement] = []
     /// What a dropped or leaving connection was at the table.
     public var role: LobbyState.Role?
-    /// Sessions (by token) whose held seats the clock gave back.
-    public var released: [String] = []
     /// After ``Event/clock``: when the table next needs the clock.
     public var deadline: Double?
     /// After ``Event/clock``: nobody sits and the empty table's grace is over; it closes now.
@@ -97,24 +117,30 @@ public struct TableHost: Sendable {
     switch event {
     case .sit(let token, let name, let player, let ratings, let connection, let replyTo):
       sit(token, name, player, ratings, connection, replyTo, now, &outcome)
-    case .enterSolo(let connection, let replyTo):
-      add(connection, as: .player(seat: 0))
+    case .enterSolo(let token, let connection, let replyTo):
+      add(connection, as: .player(seat: 0), token: token)
       outcome.seat = 0
+      outcome.placed.append(.seated(token, seat: 0))
       send(table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection, &outcome)
-    case .watch(let connection, let replyTo):
+    case .watch(let token, let connection, let replyTo):
       if let b = table.setSpectators(table.spectators + 1) { deliver(b, into: &outcome.actions) }
-      add(connection, as: .spectator)
+      add(connection, as: .spectator, token: token)
+      outcome.placed.append(.watching(token))
       send(table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection, &outcome)
-    case .leave(let connection, let seat):
+    case .leave(let token, let connection, let seat):
       var broadcasts: [TableBroadcast] = []
       outcome.role = connection.flatMap { remove($0) }
+      outcome.placed.append(.gone(token))
       if outcome.role == .spectator, let b = table.setSpectators(max(0, table.spectators - 1)) {
         broadcasts.append(b)
       }
       if let seat, let b = table.release(seat: seat, now: now) { broadcasts.append(b) }
       for b in broadcasts { deliver(b, into: &outcome.actions) }
     case .drop(let connection):
+      let token = sessions[connection]
       outcome.role = remove(connection)
+      // A spectator is gone with its connection; a player's seat is held for them.
+      if outcome.role == .spectator, let token { outcome.placed.append(.gone(token)) }
       let b: TableBroadcast? =
         switch outcome.role {
         case .spectator?: table.setSpectators(max(0, table.spectators - 1))
@@ -122,8 +148,9 @@ public struct TableHost: Sendable {
         case nil: nil
         }
       if let b { deliver(b, into: &outcome.actions) }
-    case .rejoin(let connection, let replacing, let seat, let version):
-      rejoin(connection, replacing: replacing, seat: seat, version: version, now, &outcome)
+    case .rejoin(let token, let connection, let replacing, let seat, let version):
+      rejoin(
+        token, connection, replacing: replacing, seat: seat, version: version, now, &outcome)
     case .choose(let card, let seat, let connection, let replyTo):
       let result = table.choose(card: card, by: seat, replyTo: replyTo, now: now)
       outcome.journal = table.takeJournal(creator: creator)
@@ -186,14 +213,16 @@ public struct TableHost: Sendable {
 
   // MARK: - Members
 
-  mutating func add(_ connection: ConnectionID, as role: LobbyState.Role) {
+  mutating func add(_ connection: ConnectionID, as role: LobbyState.Role, token: String) {
     if members.updateValue(role, forKey: connection) == nil { recipients.append(connection) }
+    sessions[connection] = token
   }
 
   @discardableResult
   mutating func remove(_ connection: ConnectionID) -> LobbyState.Role? {
     guard let role = members.removeValue(forKey: connection) else { return nil }
     recipients.removeAll { $0 == connection }
+    sessions[connection] = nil
     return role
   }
 }
@@ -218,7 +247,11 @@ extension TableHost {
       if !recipients.isEmpty {
         outcome.actions.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: recipients))
       }
+      // Its sessions, members' and held seats', are at no table now.
+      outcome.placed = tableSessions.map(Placement.gone)
     case .givenUp:
+      // Every session at the table goes with it.
+      outcome.placed = tableSessions.map(Placement.handedOn)
       for connection in recipients {
         outcome.actions.append(
           .closeAtOnce(
@@ -226,6 +259,16 @@ extension TableHost {
       }
     }
     return outcome
+  }
+}
+
+extension TableHost {
+  /// Every session at the table: its members' (in the order they came), then those of seats
+  /// held for someone whose connection dropped.
+  public var tableSessions: [String] {
+    var tokens = recipients.compactMap { sessions[$0] }
+    for token in table.seatTokens where !tokens.contains(token) { tokens.append(token) }
+    return tokens
   }
 }
 

@@ -65,6 +65,26 @@ import Testing
     let all = Self.places(of: "openTables[")
     #expect(writes.count == 2, "\(all)")
     #expect(all.count == 3, "\(all): two writes and the move ticket's read")
+    // So is the count of tables each session opened: one write where a table is hosted, two
+    // where it is retired, one read (the per-session cap).
+    let counts = Self.places(of: "openedBy[")
+    #expect(counts.filter { $0.hasPrefix("LobbyState+Tables.swift:") }.count == 3, "\(counts)")
+    #expect(counts.filter { $0.hasPrefix("LobbyState+Checks.swift:") }.count == 1, "\(counts)")
+    #expect(counts.count == 4, "\(counts)")
+  }
+
+  /// A session's table and seat are written in one place (`LobbyState.place(_:at:)`), from
+  /// what a table's host reported (`TableHost.Outcome.placed`); a table's sessions are handed
+  /// on there too. No event fixes the desk up by hand.
+  @Test func aSessionsTableIsWrittenInOnePlace() {
+    let seats = Self.places(of: "desk.seat(")
+    #expect(seats.count == 3, "\(seats): seated, watching, gone")
+    #expect(seats.allSatisfy { $0.hasPrefix("LobbyState+Tables.swift:") }, "\(seats)")
+    // Handing a session on: a table given up (in `place`) and a redirect to another node.
+    let releases = Self.places(of: "desk.release(")
+    #expect(releases.count == 2, "\(releases)")
+    #expect(releases.contains { $0.hasPrefix("LobbyState+Tables.swift:") }, "\(releases)")
+    #expect(releases.contains { $0.hasPrefix("LobbyState+Cluster.swift:") }, "\(releases)")
   }
 
   /// A move a shard decides alone is recognised in one place: only `shardMove` makes one.

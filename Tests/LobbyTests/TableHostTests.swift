@@ -70,7 +70,7 @@ struct TableHostTests {
     var host = host(countdown: 0)
     _ = sit(ada, "ada", in: &host, now: 1)
     _ = sit(bob, "bob", in: &host, now: 1)
-    _ = host.handle(.watch(connection: eve, replyTo: nil), now: 1)
+    _ = host.handle(.watch(token: "token-eve", connection: eve, replyTo: nil), now: 1)
     _ = host.handle(.clock, now: 1)
     let card = try #require((host.table as? TableState<SetCard>)?.game.board.first).id
     let outcome = host.handle(.choose(card: card, seat: 0, connection: ada, replyTo: nil), now: 2)
@@ -97,7 +97,7 @@ struct TableHostTests {
     var host = host()
     _ = sit(ada, "ada", in: &host, now: 1)
     _ = sit(bob, "bob", in: &host, now: 1)
-    _ = host.handle(.watch(connection: eve, replyTo: nil), now: 1)
+    _ = host.handle(.watch(token: "token-eve", connection: eve, replyTo: nil), now: 1)
     #expect(host.table.spectators == 1)
     let player = host.handle(.drop(connection: bob), now: 2)
     #expect(player.role == .player(seat: 1))
@@ -112,7 +112,7 @@ struct TableHostTests {
   @Test func anEmptyTableClosesOnceItsGraceIsOver() {
     var host = host()
     _ = sit(ada, "ada", in: &host, now: 1)
-    _ = host.handle(.leave(connection: ada, seat: 0), now: 5)
+    _ = host.handle(.leave(token: "token-ada", connection: ada, seat: 0), now: 5)
     let waiting = host.handle(.clock, now: 5)
     #expect(!waiting.closes)
     #expect(waiting.deadline == 35)
@@ -128,7 +128,7 @@ struct TableHostTests {
     _ = host.handle(.drop(connection: ada), now: 3)
     let back = ConnectionID(4)
     let outcome = host.handle(
-      .rejoin(connection: back, replacing: ada, seat: 0, version: seen), now: 4)
+      .rejoin(token: "token-ada", connection: back, replacing: ada, seat: 0, version: seen), now: 4)
     // The diffs Ada missed (Bob sitting, her own seat held) to her new connection, then the
     // seat taken back, to everyone.
     let sent = recipients(outcome)
@@ -136,5 +136,29 @@ struct TableHostTests {
     #expect(sent.last == [bob, back])
     #expect(host.members[back] == .player(seat: 0))
     #expect(host.members[ada] == nil)
+  }
+
+  /// The host says where every event took its sessions; the router's desk writes nothing else.
+  @Test func theHostReportsWhereItsSessionsWent() {
+    var host = host()
+    #expect(sit(ada, "ada", in: &host, now: 1).placed == [.seated("token-ada", seat: 0)])
+    #expect(sit(bob, "bob", in: &host, now: 1).placed == [.seated("token-bob", seat: 1)])
+    let watch = host.handle(.watch(token: "token-eve", connection: eve, replyTo: nil), now: 1)
+    #expect(watch.placed == [.watching("token-eve")])
+    #expect(host.sessions == [ada: "token-ada", bob: "token-bob", eve: "token-eve"])
+    // A dropped player keeps the seat (and the session its place); a spectator is gone.
+    #expect(host.handle(.drop(connection: bob), now: 2).placed.isEmpty)
+    #expect(host.handle(.drop(connection: eve), now: 2).placed == [.gone("token-eve")])
+    #expect(host.tableSessions == ["token-ada", "token-bob"])
+    // Given up to another node, the table hands on its member's session and the held seat's.
+    #expect(host.retire(.givenUp).placed == [.handedOn("token-ada"), .handedOn("token-bob")])
+    #expect(host.retire(.closed).placed == [.gone("token-ada"), .gone("token-bob")])
+    // The clock gives the held seat back once the grace is over: that session is gone too.
+    let released = host.handle(.clock, now: 10_000)
+    #expect(released.placed == [.gone("token-bob")])
+    #expect(host.tableSessions == ["token-ada"])
+    let leave = host.handle(.leave(token: "token-ada", connection: ada, seat: 0), now: 10_001)
+    #expect(leave.placed == [.gone("token-ada")])
+    #expect(host.sessions.isEmpty && host.tableSessions.isEmpty)
   }
 }
