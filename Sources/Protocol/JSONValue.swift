@@ -156,7 +156,7 @@ extension JSONValue {
   /// Parses one JSON text, or returns nil when it is not valid JSON. An object's members come
   /// sorted by key.
   public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-    try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    JSONParser.parse(bytes)
   }
 }
 

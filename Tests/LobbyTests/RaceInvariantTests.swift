@@ -26,14 +26,16 @@ import Testing
     try run.play(steps: Self.steps)
   }
 
-  /// Between them the runs exercise the races and the people events they are meant to.
+  /// Between them the runs exercise the races and the people events they are meant to. The
+  /// same runs as above (seeded alike), played again without their invariant checks, which
+  /// the runs above make: only what happened is looked at here.
   @Test func theRunsCoverTheRaces() throws {
     var kinds = Set<String>()
     var rejections = Set<ErrorCode>()
     var overlapping = 0
     for config in Self.configs.filter({ $0.seed == 1 || $0.seed == 42 }) {
       var run = try Run(config)
-      try run.play(steps: Self.steps)
+      try run.play(steps: Self.steps, checked: false)
       kinds.formUnion(run.kinds)
       rejections.formUnion(run.rejections)
       overlapping += run.overlappingClaims
@@ -109,7 +111,8 @@ import Testing
       items.isEmpty ? nil : items[random.below(items.count)]
     }
 
-    mutating func play(steps: Int) throws {
+    /// Plays `steps` random steps, checking the invariants after each one unless not `checked`.
+    mutating func play(steps: Int, checked: Bool = true) throws {
       for seat in 0..<config.seats {
         switch state.sit(token: "tok\(seat)", name: "P\(seat)", replyTo: nil, now: now) {
         case .success(let (got, broadcast)):
@@ -123,7 +126,7 @@ import Testing
       try check()
       for step in 0..<steps {
         try self.step(step)
-        try check()
+        if checked { try check() }
       }
       #expect(
         try CardMatchingGame<SetCard>.replay(#require(state.record.record)).game == state.game)
