@@ -308,20 +308,8 @@ struct ClientFieldScanner {
 
   /// Four hex digits at the cursor, as a number.
   private mutating func hex4() throws(ProtocolError) -> UInt32 {
-    guard bytes.count - at >= 4 else { throw Self.malformed }
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = bytes[at]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: throw Self.malformed
-      }
-      value = value << 4 | UInt32(digit)
-      at += 1
-    }
+    guard let value = UInt32(fourHexDigitsIn: bytes, at: at) else { throw Self.malformed }
+    at += 4
     return value
   }
 

@@ -34,6 +34,10 @@ final class JournalWriter: @unchecked Sendable {
   private var stopping = false
   /// Entries were queued for an idle writer without waking it (``append(_:wake:)``).
   private var wakeOwed = false
+  /// Whether the writer's thread waits for entries, and how many threads wait in
+  /// ``waitUntilWritten(_:timeout:onlyWhileUp:)`` (for the tests of wakes).
+  private var writerWaits = false
+  private var readersWaiting = 0
   private var finished = false
   /// Called on the writer's thread with the latest ticket written.
   private let released: @Sendable (UInt64) -> Void
@@ -112,9 +116,11 @@ final class JournalWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     // Only an idle writer needs waking: a pacing one looks at `pending` when its time comes,
-    // and a busy one when its commit ends.
+    // and a busy one when its commit ends. A broadcast, not a signal: readers waiting for a
+    // ticket (`waitUntilWritten`) wait on the same condition, and a signal may wake one of
+    // them instead of the writer, which then sleeps on with the entries they wait for.
     if pending.isEmpty {
-      if wake { condition.signal() } else { wakeOwed = true }
+      if wake { condition.broadcast() } else { wakeOwed = true }
     }
     pending.append(contentsOf: entries)
     lastTicket += 1
@@ -124,6 +130,10 @@ final class JournalWriter: @unchecked Sendable {
   /// Whether an ``append(_:wake:)`` left the writer a wake to pay. Any thread.
   var owesWake: Bool { locked { wakeOwed } }
 
+  /// Whether the writer's thread waits for entries now, and how many threads wait for a
+  /// ticket to be written. Any thread.
+  var waiting: (writer: Bool, readers: Int) { locked { (writerWaits, readersWaiting) } }
+
   /// Wakes the writer if an ``append(_:wake:)`` left it asleep with entries to write. Any
   /// thread; cheap when nothing is owed.
   func wakeIfOwed() {
@@ -131,7 +141,8 @@ final class JournalWriter: @unchecked Sendable {
     defer { condition.unlock() }
     guard wakeOwed else { return }
     wakeOwed = false
-    condition.signal()
+    // A broadcast, as in `append`: the writer is not the only one waiting.
+    condition.broadcast()
   }
 
   /// The ticket of the latest entries queued. Any thread.
@@ -144,6 +155,8 @@ final class JournalWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let deadline = Date(timeIntervalSinceNow: timeout)
+    readersWaiting += 1
+    defer { readersWaiting -= 1 }
     while writtenTicket < ticket {
       if onlyWhileUp && health.down { return false }
       if !condition.wait(until: deadline) { return writtenTicket >= ticket }
@@ -171,7 +184,11 @@ final class JournalWriter: @unchecked Sendable {
     var lastStart = Date.distantPast
     while true {
       condition.lock()
-      while pending.isEmpty && !stopping { condition.wait() }
+      while pending.isEmpty && !stopping {
+        writerWaits = true
+        condition.wait()
+        writerWaits = false
+      }
       if interval > 0 {
         // Pace: let more entries gather until `interval` after the last commit began.
         let next = lastStart.addingTimeInterval(interval)

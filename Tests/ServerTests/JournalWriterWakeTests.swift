@@ -2,6 +2,7 @@ import Foundation
 import Lobby
 import Logging
 import Store
+import Synchronization
 import Testing
 
 @testable import Server
@@ -47,5 +48,33 @@ import Testing
     let ticket = writer.append([.tableClosed("t1")])
     #expect(!writer.owesWake)
     #expect(writer.waitUntilWritten(ticket, timeout: 30))
+  }
+
+  /// The owed wake reaches the writer even while others wait on the same condition for a
+  /// ticket (the records' reader does): a signal could wake one of them instead, and the
+  /// writer slept on with the entries they waited for (found by the end-to-end tests).
+  @Test func theOwedWakeReachesTheWriterWhileReadersWaitForTheTicket() throws {
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+    defer { writer.stop() }
+    // The readers wait first for the first ticket, before anything is queued...
+    let readers = 8
+    let written = Mutex(0)
+    let threads = (0..<readers).map { _ in
+      Thread {
+        if writer.waitUntilWritten(1, timeout: 30) { written.withLock { $0 += 1 } }
+      }
+    }
+    for thread in threads { thread.start() }
+    while writer.waiting.readers < readers { Thread.sleep(forTimeInterval: 0.001) }
+    // ...then the writer, idle, waits behind them (barriers, not sleeps)...
+    writer.start()
+    while !writer.waiting.writer { Thread.sleep(forTimeInterval: 0.001) }
+    // ...and the batch of the first ticket comes without a wake, which is paid after.
+    #expect(writer.append([.tableClosed("t1")], wake: false) == 1)
+    writer.wakeIfOwed()
+    #expect(writer.waitUntilWritten(1, timeout: 10))
+    while writer.waiting.readers > 0 { Thread.sleep(forTimeInterval: 0.001) }
+    #expect(written.withLock { $0 } == readers)
   }
 }
