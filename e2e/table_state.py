@@ -18,6 +18,23 @@ def find_sets(board):
     return [list(t) for t in itertools.combinations(board, 3) if is_set(*t)]
 
 
+def third_id(a, b):
+    """The id of the card that makes a set with Set cards `a` and `b` (ids are four base-3
+    digits: each digit of the third is the one that makes the three sum to 0 mod 3)."""
+    result, scale = 0, 1
+    for _ in range(4):
+        result += ((-(a % 3) - (b % 3)) % 3) * scale
+        a, b, scale = a // 3, b // 3, scale * 3
+    return result
+
+
+def ultra_sets(board):
+    """Every UltraSet of `board`, as lists of ids: two pairs that need the same third card."""
+    ids = [card["id"] for card in board]
+    return [[a, b, c, d] for (a, b), (c, d) in itertools.combinations(itertools.combinations(ids, 2), 2)
+            if len({a, b, c, d}) == 4 and third_id(a, b) == third_id(c, d)]
+
+
 def find_non_set(board):
     for t in itertools.combinations(board, 3):
         if not is_set(*t):

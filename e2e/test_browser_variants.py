@@ -10,7 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_games import severe_errors
 from test_browser_rough_edges import SIZES, artifact, board_ids, click_card, open_page, text_of
-from test_variants import third_id
+from table_state import third_id
 
 CARDS = "#board .card"
 

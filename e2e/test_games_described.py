@@ -10,26 +10,10 @@ import subprocess
 
 from mp_support import FAST, connect, run, start_server, until_playing  # noqa: F401  (a fixture)
 from protocol_client import LiveClient
-from table_state import is_set
+from table_state import is_set, ultra_sets
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GAMES = ["set", "setJunior", "ultraSet", "setChain", "matchismo", "concentration"]
-
-
-def third_id(a, b):
-    """The id of the card that makes a set with Set cards `a` and `b` (four base-3 digits)."""
-    result, scale = 0, 1
-    for _ in range(4):
-        result += ((-(a % 3) - (b % 3)) % 3) * scale
-        a, b, scale = a // 3, b // 3, scale * 3
-    return result
-
-
-def ultra_sets(board):
-    """Every UltraSet of `board`, as sets of ids: two pairs that need the same third card."""
-    ids = [card["id"] for card in board]
-    return [{a, b, c, d} for (a, b), (c, d) in itertools.combinations(itertools.combinations(ids, 2), 2)
-            if len({a, b, c, d}) == 4 and third_id(a, b) == third_id(c, d)]
 
 
 def sets(board):
@@ -113,7 +97,7 @@ async def hints_until_over(client, game, rounds):
             assert any(anchor == cards[0] and ids == set(cards) for anchor, ids in found), (cards, found)
             chained += 1
         elif game == "ultraSet":
-            assert set(cards) in ultra_sets(board), cards
+            assert set(cards) in [set(u) for u in ultra_sets(board)], cards
         else:
             assert set(cards) in sets(board), cards
         # A hint changes nothing: the same board gets the same match.

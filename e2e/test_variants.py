@@ -2,31 +2,15 @@
 and UltraSet (`ultraSet`, four cards forming two pairs that need the same third card), each
 served solo to its end and for two players by quick match, against the real server with real
 WebSocket clients."""
-import itertools
-
 import pytest
 
 from mp_support import FAST, connect, run, start_server, until_playing  # noqa: F401  (a fixture)
-from table_state import find_sets
-
-
-def third_id(a, b):
-    """The id of the card that makes a set with Set cards `a` and `b` (ids are four base-3
-    digits: each digit of the third is the one that makes the three sum to 0 mod 3)."""
-    result, scale = 0, 1
-    for _ in range(4):
-        result += ((-(a % 3) - (b % 3)) % 3) * scale
-        a, b, scale = a // 3, b // 3, scale * 3
-    return result
+from table_state import find_sets, third_id, ultra_sets
 
 
 def find_ultra_set(board):
     """Four cards of `board` that make two pairs needing the same third card, or None."""
-    ids = [card["id"] for card in board]
-    for (a, b), (c, d) in itertools.combinations(itertools.combinations(ids, 2), 2):
-        if len({a, b, c, d}) == 4 and third_id(a, b) == third_id(c, d):
-            return [a, b, c, d]
-    return None
+    return next(iter(ultra_sets(board)), None)
 
 
 def a_match(game, board):
