@@ -32,7 +32,7 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     precondition(!id.unicodeScalars.contains(where: ClientMessageDecoder.isRefused), "id chars")
   }
   switch envelope.message {
-  case .hello(let name, let resume, let version, let player):
+  case .hello(let name, let resume, let version, let player, let games):
     if let name {
       precondition(!name.isEmpty, "empty name")
       precondition(name.unicodeScalars.count <= ClientMessageDecoder.maxNameLength, "name")
@@ -45,6 +45,9 @@ private func checkLimits(_ envelope: ClientEnvelope) {
     if let version { precondition(version >= 0, "negative version") }
     if let player {
       precondition(ClientMessageDecoder.playerTokenLengths.contains(player.utf8.count), "player")
+    }
+    if case .unlessVersion(let held) = games {
+      precondition(held.utf8.count <= GamesWanted.maxVersionBytes, "games version")
     }
   case .scores(let query):
     precondition(ScoresQuery.pageSizes.contains(query.pageSize), "page size")

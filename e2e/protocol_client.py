@@ -117,9 +117,9 @@ class LiveClient(Client):
         self._reader = None
 
     @classmethod
-    async def open(cls, url, name, label, resume=None, version=None, read=True):
-        """Connects, says hello (with `resume` and `version` when given) and starts reading
-        (unless `read` is false). Returns (client, welcome)."""
+    async def open(cls, url, name, label, resume=None, version=None, read=True, games=None):
+        """Connects, says hello (with `resume`, `version` and `games` when given) and starts
+        reading (unless `read` is false). Returns (client, welcome)."""
         ws = await websockets.connect(url, subprotocols=[SUBPROTOCOL], max_size=2**22, open_timeout=10)
         client = cls(ws, label)
         message = {"type": "hello", "name": name}
@@ -127,6 +127,8 @@ class LiveClient(Client):
             message["resume"] = resume
         if version is not None:
             message["version"] = version
+        if games is not None:
+            message["games"] = games
         await client.send(message)
         welcome = await client.expect("welcome")
         client.session = welcome["session"]

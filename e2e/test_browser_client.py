@@ -1,7 +1,9 @@
 """The web client's own features in headless Chromium: themes, the help overlay, choosing a card
 by its key, a re-deal that asks first, the lobby's game picker, leaving a game, a second tab, the
-keyboard alone, an invite link, and a phone's lobby after leaving (the drawings:
-test_browser_drawings.py)."""
+keyboard alone, an invite link, a phone's lobby after leaving, and the games' descriptions asked
+for once (the drawings: test_browser_drawings.py)."""
+import json
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -217,3 +219,46 @@ def test_leaving_a_table_on_a_phone_shows_the_lobby_from_its_top(server, browser
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "lobby").is_displayed())
     assert driver.execute_script(lobby_top) == 0
     assert not severe_errors(driver), severe_errors(driver)
+
+
+# Records, from before the page's own scripts run, every frame its sockets send, every welcome
+# they receive, and the sockets themselves.
+RECORD_SOCKETS = """
+window.sentFrames = []; window.welcomes = []; window.sockets = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (!window.sockets.includes(this)) {
+    window.sockets.push(this);
+    this.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === 'welcome') window.welcomes.push(message);
+    });
+  }
+  window.sentFrames.push(String(data));
+  return send.call(this, data);
+};
+"""
+
+
+def test_the_page_asks_for_the_games_once_then_names_the_version_it_holds(server, browsers):
+    driver = browsers()
+    hook = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_SOCKETS})
+    try:
+        driver.get(server.http_url)
+        wait = WebDriverWait(driver, 10)
+        wait.until(lambda d: d.execute_script("return window.welcomes.length") == 1)
+        # The connection drops; the page says hello again on a new socket.
+        driver.execute_script("window.sockets[0].close()")
+        wait.until(lambda d: d.execute_script("return window.welcomes.length") == 2)
+        first, second = driver.execute_script("return window.welcomes")
+        hellos = [m for m in map(json.loads, driver.execute_script("return window.sentFrames"))
+                  if m["type"] == "hello"]
+        assert [h.get("games") for h in hellos] == [True, first["gamesVersion"]], hellos
+        assert len(first["games"]) == 6 and "games" not in second
+        assert second["resumed"] is True
+        # The page still offers every game it learnt.
+        picker = driver.find_elements(By.CSS_SELECTOR, "#game-picker button[data-game]")
+        assert [b.get_attribute("data-game") for b in picker] == [g["name"] for g in first["games"]]
+        assert not severe_errors(driver), severe_errors(driver)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": hook["identifier"]})

@@ -30,7 +30,7 @@ def test_welcome_lists_every_game_with_its_words_and_settings(start_server):
     server = start_server()
 
     async def body():
-        client, welcome = await LiveClient.open(server.ws_url, "Ada", "ada")
+        client, welcome = await LiveClient.open(server.ws_url, "Ada", "ada", games=True)
         games = welcome["games"]
         assert [g["name"] for g in games] == GAMES
         by_name = {g["name"]: g for g in games}
@@ -63,13 +63,36 @@ def test_welcome_lists_every_game_with_its_words_and_settings(start_server):
     run(body, timeout=60)
 
 
+def test_the_games_come_only_when_asked_and_a_welcome_without_them_is_small(start_server):
+    """The descriptions are about 12 KB: only a hello that asks gets them (`games`: true, or a
+    version other than the server's). A welcome without them fits in the 8 KiB frames the peer
+    kit's load generator reads, many times over."""
+    server = start_server()
+
+    async def body():
+        _, plain = await LiveClient.open(server.ws_url, "Ada", "ada")
+        _, full = await LiveClient.open(server.ws_url, "Bea", "bea", games=True)
+        version = full["gamesVersion"]
+        _, held = await LiveClient.open(server.ws_url, "Cy", "cy", games=version)
+        _, stale = await LiveClient.open(server.ws_url, "Dee", "dee", games="0" * 16)
+        return plain, full, held, stale
+
+    plain, full, held, stale = run(body)
+    assert "games" not in plain and "games" not in held
+    assert plain["gamesVersion"] == full["gamesVersion"] == held["gamesVersion"] == stale["gamesVersion"]
+    assert len(full["gamesVersion"]) == 16 and int(full["gamesVersion"], 16) >= 0
+    assert [g["name"] for g in full["games"]] == GAMES and stale["games"] == full["games"]
+    assert len(json.dumps(plain, separators=(",", ":"))) < 512
+    assert len(json.dumps(full, separators=(",", ":"))) > 8192
+
+
 def test_the_web_clients_games_before_a_welcome_are_the_servers(start_server):
     """games.js's DEFAULT_GAMES are what the page shows before its welcome: the server's very
     descriptions, so that they never drift apart."""
     server = start_server()
 
     async def body():
-        _, welcome = await LiveClient.open(server.ws_url, "Ada", "ada")
+        _, welcome = await LiveClient.open(server.ws_url, "Ada", "ada", games=True)
         return welcome["games"]
 
     served = run(body)

@@ -1,3 +1,4 @@
+import Crypto
 import Model
 import Protocol
 
@@ -20,6 +21,9 @@ public struct GameRegistry: Sendable {
   public private(set) var descriptions: [GameDescription] = []
   /// ``descriptions`` as `welcome` sends them, made once when a game is added, not per hello.
   public private(set) var descriptionsJSON: JSONValue = .array([])
+  /// Names ``descriptionsJSON`` (`welcome`'s `gamesVersion`): the first 16 hex digits of the
+  /// SHA-256 of its bytes, so that a client holding these descriptions need not get them again.
+  public private(set) var descriptionsVersion = GameRegistry.version(of: .array([]))
 
   /// A registry of no games.
   public init() {}
@@ -39,7 +43,17 @@ public struct GameRegistry: Sendable {
       registry.descriptions.append(description)
     }
     registry.descriptionsJSON = .array(registry.descriptions.map(\.json))
+    registry.descriptionsVersion = Self.version(of: registry.descriptionsJSON)
     return registry
+  }
+
+  private static func version(of descriptions: JSONValue) -> String {
+    let hex = Array("0123456789abcdef".utf8)
+    var digits: [UInt8] = []
+    for byte in SHA256.hash(data: descriptions.encoded).prefix(8) {
+      digits += [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+    }
+    return String(decoding: digits, as: UTF8.self)
   }
 
   /// The definition of the game named `name` on the wire, if it is one of these.

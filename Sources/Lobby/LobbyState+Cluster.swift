@@ -118,10 +118,9 @@ extension LobbyState {
     case .elsewhere(let record, let node, let url):
       guard let pending, let table = record.tableID else { return }
       send(
-        ServerMessage.welcome(
+        welcome(
           replyTo: pending.replyTo, session: pending.resume, name: record.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
-          games: GameCatalog.registry.descriptionsJSON),
+          games: pending.games),
         to: connection)
       redirectsSent += 1
       let redirect = Redirect(
@@ -145,7 +144,8 @@ extension LobbyState {
   ) {
     hello(
       name: pending.name, resume: pending.resume, version: pending.version,
-      player: pending.player, replyTo: pending.replyTo, from: connection, now, lookUp: lookUp)
+      player: pending.player, games: pending.games, replyTo: pending.replyTo, from: connection,
+      now, lookUp: lookUp)
   }
 
   private mutating func schedule(_ flush: Double?) {

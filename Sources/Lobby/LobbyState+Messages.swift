@@ -5,10 +5,10 @@ import Protocol
 extension LobbyState {
   mutating func handle(_ envelope: ClientEnvelope, from connection: ConnectionID, now: Double) {
     let replyTo = envelope.id
-    if case .hello(let name, let resume, let version, let player) = envelope.message {
+    if case .hello(let name, let resume, let version, let player, let games) = envelope.message {
       hello(
-        name: name, resume: resume, version: version, player: player, replyTo: replyTo,
-        from: connection, now)
+        name: name, resume: resume, version: version, player: player, games: games,
+        replyTo: replyTo, from: connection, now)
       return
     }
     guard let session = desk.session(for: connection) else {
@@ -106,8 +106,8 @@ extension LobbyState {
   /// A `hello`: resumes or opens a session. In a cluster a session this node does not know is
   /// looked up first (`lookUp`), and the `hello` waits for the answer (``PendingHello``).
   mutating func hello(
-    name: String?, resume: String?, version: Int?, player: String?, replyTo: MessageID?,
-    from connection: ConnectionID, _ now: Double, lookUp: Bool? = nil
+    name: String?, resume: String?, version: Int?, player: String?, games: GamesWanted,
+    replyTo: MessageID?, from connection: ConnectionID, _ now: Double, lookUp: Bool? = nil
   ) {
     let greeting =
       pendingHellos[connection] != nil
@@ -118,7 +118,8 @@ extension LobbyState {
     switch greeting {
     case .lookUp(let token):
       pendingHellos[connection] = PendingHello(
-        name: name, resume: resume ?? "", version: version, player: player, replyTo: replyTo)
+        name: name, resume: resume ?? "", version: version, player: player, games: games,
+        replyTo: replyTo)
       out.append(.findSession(token: token, for: connection))
     case .alreadyHello:
       reply(
@@ -132,10 +133,8 @@ extension LobbyState {
           .close(replaced, code: CloseCode.sessionTakenOver, reason: "session resumed elsewhere"))
       }
       send(
-        ServerMessage.welcome(
-          replyTo: replyTo, session: token, name: session.name, resumed: true,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
-          games: GameCatalog.registry.descriptionsJSON),
+        welcome(
+          replyTo: replyTo, session: token, name: session.name, resumed: true, games: games),
         to: connection)
       if let tableID = session.tableID, hosts.contains(tableID) {
         rejoin(session, connection, replacing: replaced, at: tableID, version: version, now: now)
@@ -143,13 +142,23 @@ extension LobbyState {
       askRatings(of: desk.session(for: connection) ?? session, for: connection)
     case .opened(let session, let token):
       send(
-        ServerMessage.welcome(
-          replyTo: replyTo, session: token, name: session.name, resumed: false,
-          maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
-          games: GameCatalog.registry.descriptionsJSON),
+        welcome(
+          replyTo: replyTo, session: token, name: session.name, resumed: false, games: games),
         to: connection)
       askRatings(of: session, for: connection)
     }
+  }
+
+  /// The `welcome` of a session, with the games' descriptions when its `hello` asked for them.
+  func welcome(
+    replyTo: MessageID?, session token: String, name: String, resumed: Bool, games: GamesWanted
+  ) -> JSONValue {
+    let registry = GameCatalog.registry
+    return ServerMessage.welcome(
+      replyTo: replyTo, session: token, name: name, resumed: resumed,
+      maxMessageBytes: configuration.maxMessageBytes, node: configuration.nodeID,
+      gamesVersion: registry.descriptionsVersion,
+      games: games.wants(registry.descriptionsVersion) ? registry.descriptionsJSON : nil)
   }
 
   private mutating func playSolo(

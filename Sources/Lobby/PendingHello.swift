@@ -8,5 +8,6 @@ struct PendingHello: Sendable {
   var resume: String
   var version: Int?
   var player: String?
+  var games: GamesWanted
   var replyTo: MessageID?
 }

@@ -4,7 +4,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   // Table settings (createTable, playSolo).
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
-  case player, sort, order, page, pageSize, mine, record, list, text, day
+  case player, sort, order, page, pageSize, mine, record, list, text, day, games
 
   /// The field's key on the wire.
   var key: String {
@@ -39,6 +39,7 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .list: "list"
     case .text: "text"
     case .day: "day"
+    case .games: "games"
     }
   }
 

@@ -16,8 +16,10 @@ public enum MessageID: Hashable, Sendable {
 public enum ClientMessage: Hashable, Sendable {
   /// Opens (or, with `resume`, takes over) a session; `version` is the last table version the
   /// client applied, so that only missed diffs need to be sent; `player` names the person
-  /// across sessions (their finished games).
-  case hello(name: String?, resume: String?, version: Int? = nil, player: String? = nil)
+  /// across sessions (their finished games); `games` whether `welcome` describes the games.
+  case hello(
+    name: String?, resume: String?, version: Int? = nil, player: String? = nil,
+    games: GamesWanted = .none)
   /// Starts a solo game of `game` at a new one-seat table, with `options` changed from the
   /// game's defaults.
   case playSolo(game: String, options: TableOptions = TableOptions())

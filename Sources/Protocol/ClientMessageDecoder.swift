@@ -56,7 +56,7 @@ public enum ClientMessageDecoder {
       return .hello(
         name: try fields.name(), resume: fields.resumeToken(),
         version: try fields.optionalInt(.version, in: 0...Int.max),
-        player: try fields.playerToken())
+        player: try fields.playerToken(), games: try fields.gamesWanted())
     case "playSolo":
       return .playSolo(
         game: try fields.requiredString(.game, maxBytes: maxGameBytes),
@@ -331,6 +331,21 @@ private struct FieldReader {
       return token
     default:
       throw badField("Field 'player' must be 16 to 64 characters of A-Z, a-z, 0-9, '-' and '_'.")
+    }
+  }
+
+  /// What a `hello`'s `games` asks for: nothing (absent, null or false), every description
+  /// (true), or them unless the client holds this version of them (a string).
+  func gamesWanted() throws(ProtocolError) -> GamesWanted {
+    switch fields[.games] {
+    case nil, .null?, .bool(false)?: return .none
+    case .bool(true)?: return .all
+    case .string(let version)? where version.utf8.count <= GamesWanted.maxVersionBytes:
+      return .unlessVersion(version)
+    default:
+      throw badField(
+        "Field 'games' must be true, false, or the games' version held "
+          + "(a string of at most \(GamesWanted.maxVersionBytes) bytes).")
     }
   }
 

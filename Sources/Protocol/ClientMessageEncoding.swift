@@ -5,11 +5,12 @@ extension ClientEnvelope {
     var members: [(String, JSONValue)] = [("type", .string(message.typeName))]
     if let id { members.append(("id", id.json)) }
     switch message {
-    case .hello(let name, let resume, let version, let player):
+    case .hello(let name, let resume, let version, let player, let games):
       if let name { members.append(("name", .string(name))) }
       if let resume { members.append(("resume", .string(resume))) }
       if let version { members.append(("version", .int(version))) }
       if let player { members.append(("player", .string(player))) }
+      if let games = games.json { members.append(("games", games)) }
     case .scores(let query):
       members += [
         ("game", .string(query.game)), ("sort", .string(query.sort.rawValue)),

@@ -8,20 +8,21 @@ public enum ServerMessage {
   /// The protocol version this module speaks.
   public static let protocolVersion = 2
 
-  /// Answers `hello`; `node` is the id of the server that answers, `games` the games it deals
-  /// (an array of ``GameDescription/json``, in the order a lobby offers them).
+  /// Answers `hello`; `node` is the id of the server that answers, `gamesVersion` names its
+  /// games' descriptions, and `games` is them when the `hello` asked (an array of
+  /// ``GameDescription/json``, in the order a lobby offers them).
   public static func welcome(
     replyTo: MessageID?, session: String, name: String, resumed: Bool, maxMessageBytes: Int,
-    node: String, games: JSONValue
+    node: String, gamesVersion: String, games: JSONValue?
   ) -> JSONValue {
-    object(
-      "welcome", replyTo: replyTo,
-      [
-        ("protocol", .int(protocolVersion)), ("session", .string(session)),
-        ("name", .string(name)), ("resumed", .bool(resumed)),
-        ("maxMessageBytes", .int(maxMessageBytes)), ("node", .string(node)),
-        ("games", games),
-      ])
+    var fields: [(String, JSONValue)] = [
+      ("protocol", .int(protocolVersion)), ("session", .string(session)),
+      ("name", .string(name)), ("resumed", .bool(resumed)),
+      ("maxMessageBytes", .int(maxMessageBytes)), ("node", .string(node)),
+      ("gamesVersion", .string(gamesVersion)),
+    ]
+    if let games { fields.append(("games", games)) }
+    return object("welcome", replyTo: replyTo, fields)
   }
 
   /// The whole visible state of a table. `meta` adds the table around the game (multiplayer

@@ -17,7 +17,7 @@ import Testing
     try await GameCatalog.$registry.withValue(registry) {
       let harness = LobbyHarness()
       let welcome = try only(
-        await harness.send(#"{"type":"hello","id":1,"name":"Ada"}"#, from: c1), to: c1)
+        await harness.send(#"{"type":"hello","id":1,"name":"Ada","games":true}"#, from: c1), to: c1)
       #expect(welcome["type"] == "welcome")
       return try #require(welcome["games"]?.elements)
     }
@@ -49,6 +49,33 @@ import Testing
         #expect((texts["chainStart"] != nil) == chain && (texts["chainRule"] != nil) == chain)
         #expect(game["settings"]?.elements?.isEmpty == false, "\(name)")
       }
+    }
+  }
+
+  /// The descriptions come only when `hello` asks (`games`): true, or a version other than the
+  /// server's. Without them `welcome` names their version, which differs between servers of
+  /// different games.
+  @Test func theGamesComeOnlyWhenAskedFor() async throws {
+    let standard = GameRegistry.standard.descriptionsVersion
+    #expect(standard.utf8.count == 16 && standard.allSatisfy(\.isHexDigit))
+    #expect(standard != TwinsGame.registry.descriptionsVersion)
+    #expect(standard != GameRegistry().adding(SetGame.self).descriptionsVersion)
+    let asked: [(games: String, sent: Bool)] = [
+      ("", false), (#","games":false"#, false), (#","games":null"#, false),
+      (#","games":true"#, true), (#","games":"\#(standard)""#, false),
+      (#","games":"0123456789abcdef""#, true), (#","games":"""#, true),
+    ]
+    for (index, ask) in asked.enumerated() {
+      let harness = LobbyHarness()
+      let connection = ConnectionID(UInt64(index + 1))
+      let welcome = try only(
+        await harness.send(#"{"type":"hello","id":1\#(ask.games)}"#, from: connection),
+        to: connection)
+      #expect(welcome["type"] == "welcome", "\(ask.games)")
+      #expect(welcome["gamesVersion"]?.stringValue == standard, "\(ask.games)")
+      #expect(
+        welcome["games"] == (ask.sent ? GameRegistry.standard.descriptionsJSON : nil),
+        "\(ask.games)")
     }
   }
 
@@ -150,10 +177,12 @@ import Testing
       .deletingLastPathComponent().deletingLastPathComponent()
       .appending(path: "ProtocolTests/Fixtures/server/welcome.json")
     let documented = String(decoding: try Data(contentsOf: fixture), as: UTF8.self)
+    let onlySet = GameRegistry().adding(SetGame.self)
     let welcome = ServerMessage.welcome(
       replyTo: .int(1), session: "q3J1bHqk1n7wWm7v0k3t8A", name: "Ada", resumed: false,
-      maxMessageBytes: 8192, node: "play1:8080", games: .array([SetGame.gameDescription.json]))
-    // Byte for byte, members in the order the server writes them.
+      maxMessageBytes: 8192, node: "play1:8080", gamesVersion: onlySet.descriptionsVersion,
+      games: onlySet.descriptionsJSON)
+    // Byte for byte, members in the order the server writes them (a server of Set alone).
     #expect(welcome.text == compacted(documented))
   }
 

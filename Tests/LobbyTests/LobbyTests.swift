@@ -88,12 +88,14 @@ func expectError(
     var configuration = LobbyConfiguration()
     configuration.nodeID = "n7"
     let harness = LobbyHarness(configuration: configuration)
-    let answer = try await harness.send(#"{"type":"hello","id":1,"name":"Ada"}"#, from: c1)
+    let answer = try await harness.send(
+      #"{"type":"hello","id":1,"name":"Ada","games":true}"#, from: c1)
     let welcome = try only(answer, to: c1)
     #expect(welcome["node"] == "n7")
     let expected = ServerMessage.welcome(
       replyTo: .int(1), session: "token-1", name: "Ada", resumed: false, maxMessageBytes: 8192,
-      node: "n7", games: GameCatalog.registry.descriptionsJSON)
+      node: "n7", gamesVersion: GameCatalog.registry.descriptionsVersion,
+      games: GameCatalog.registry.descriptionsJSON)
     #expect(welcome == expected)
     #expect(answer.first?.bytes == expected.encoded)
     #expect(harness.lobby.sessionCount == 1)
@@ -276,7 +278,8 @@ func expectError(
       answer[0].message
         == ServerMessage.welcome(
           replyTo: .string("back"), session: token, name: "Ada", resumed: true,
-          maxMessageBytes: 8192, node: "local", games: GameCatalog.registry.descriptionsJSON))
+          maxMessageBytes: 8192, node: "local",
+          gamesVersion: GameCatalog.registry.descriptionsVersion, games: nil))
     #expect(answer[1].message["type"] == "snapshot")
     let after = try #require(answer[1].message["table"])
     #expect(after["id"] == "t1")
@@ -357,7 +360,8 @@ func expectError(
       answer
         == ServerMessage.welcome(
           replyTo: .int(1), session: "token-2", name: "Ada", resumed: false,
-          maxMessageBytes: 8192, node: "local", games: GameCatalog.registry.descriptionsJSON))
+          maxMessageBytes: 8192, node: "local",
+          gamesVersion: GameCatalog.registry.descriptionsVersion, games: nil))
     expectError(
       try only(await harness.send(#"{"type":"resync","id":2}"#, from: c2), to: c2),
       .notAtTable, replyTo: .int(2))

@@ -64,7 +64,9 @@ private struct ScriptedTable {
     let fixture = try Fixture.json("server/welcome.json")
     let welcome = ServerMessage.welcome(
       replyTo: .int(1), session: "q3J1bHqk1n7wWm7v0k3t8A", name: "Ada", resumed: false,
-      maxMessageBytes: 8192, node: "play1:8080", games: try #require(fixture["games"]))
+      maxMessageBytes: 8192, node: "play1:8080",
+      gamesVersion: try #require(fixture["gamesVersion"]?.stringValue),
+      games: fixture["games"])
     #expect(welcome == fixture)
     let documented = compacted(try Fixture.text("server/welcome.json"))
     let head = try #require(documented.range(of: #""games":"#))
@@ -99,10 +101,20 @@ private struct ScriptedTable {
   @Test func welcomeForAResumedSession() {
     let welcome = ServerMessage.welcome(
       replyTo: nil, session: "tok", name: "Bea", resumed: true, maxMessageBytes: 4096,
-      node: "n2", games: .array([]))
+      node: "n2", gamesVersion: "v1", games: .array([]))
     #expect(
       welcome.text
-        == #"{"type":"welcome","protocol":2,"session":"tok","name":"Bea","resumed":true,"maxMessageBytes":4096,"node":"n2","games":[]}"#
+        == #"{"type":"welcome","protocol":2,"session":"tok","name":"Bea","resumed":true,"maxMessageBytes":4096,"node":"n2","gamesVersion":"v1","games":[]}"#
+    )
+  }
+
+  @Test func aWelcomeNotAskedForTheGamesNamesOnlyTheirVersion() {
+    let welcome = ServerMessage.welcome(
+      replyTo: .int(1), session: "tok", name: "Bea", resumed: false, maxMessageBytes: 4096,
+      node: "n2", gamesVersion: "v1", games: nil)
+    #expect(
+      welcome.text
+        == #"{"type":"welcome","replyTo":1,"protocol":2,"session":"tok","name":"Bea","resumed":false,"maxMessageBytes":4096,"node":"n2","gamesVersion":"v1"}"#
     )
   }
 

@@ -254,6 +254,30 @@ private func nestedObjects(_ depth: Int) -> String {
       error.message.contains("'\(field)'"), "\(error.message)", sourceLocation: sourceLocation)
   }
 
+  @Test func helloAsksForTheGamesWithTrueOrTheVersionItHolds() throws {
+    func games(_ value: JSONValue?) -> Result<ClientEnvelope, ProtocolError> {
+      var fields: [(String, JSONValue)] = [("type", "hello"), ("id", .int(1))]
+      if let value { fields.append(("games", value)) }
+      return ClientMessageDecoder.decode(JSONValue.object(fields).encoded)
+    }
+    let accepted: [(JSONValue?, GamesWanted)] = [
+      (nil, .none), (.null, .none), (.bool(false), .none), (.bool(true), .all),
+      (.string("f799df71739cfd22"), .unlessVersion("f799df71739cfd22")),
+      (
+        .string(String(repeating: "v", count: 64)),
+        .unlessVersion(String(repeating: "v", count: 64))
+      ),
+    ]
+    for (value, wanted) in accepted {
+      let envelope = try games(value).get()
+      #expect(envelope.message == .hello(name: nil, resume: nil, games: wanted))
+      #expect(ClientMessageDecoder.decode(envelope.json.encoded) == .success(envelope))
+    }
+    for refused: JSONValue in [.int(1), .string(String(repeating: "v", count: 65)), .array([])] {
+      expectRefused(games(refused), field: "games")
+    }
+  }
+
   static let acceptedNames: [String] = [
     String(repeating: "n", count: 24),
     String(repeating: "e\u{301}", count: 12),  // 24 scalars, 36 bytes, 12 characters
@@ -265,7 +289,7 @@ private func nestedObjects(_ depth: Int) -> String {
   @Test(arguments: acceptedNames)
   func nameWithinLimits(_ name: String) throws {
     let decoded = try hello(name: name).get()
-    guard case .hello(let got?, _, _, _) = decoded.message else {
+    guard case .hello(let got?, _, _, _, _) = decoded.message else {
       Issue.record("no name in \(decoded)")
       return
     }

@@ -88,7 +88,7 @@ export function welcomed(c, fx, ctx, message) {
 
 function greet(c, fx, ctx, message) {
   fx.push({ type: 'cancelTimer', name: 'resume' }, { type: 'cancelTimer', name: 'reload' });
-  if (learnGames(message.games)) fx.push({ type: 'games' });
+  if (learnGames(message.games, message.gamesVersion)) fx.push({ type: 'games' });
   // What others see: a resumed session keeps the name it had, whatever this hello asked for.
   c.sessionName = typeof message.name === 'string' ? message.name : null;
   c.heardFromTable = false;

@@ -96,9 +96,13 @@ function index(list) {
   return games;
 }
 
-/** Learns the games of a `welcome` (its `games`): the page knows exactly those from now on.
- * A list with no game it can read changes nothing. Returns whether the games changed. */
-export function learnGames(list) {
+/** The `gamesVersion` of the descriptions learnt, or null before any. */
+let heldVersion = null;
+
+/** Learns the games of a `welcome` (its `games`, named by its `gamesVersion`): the page knows
+ * exactly those from now on. A list with no game it can read changes nothing. Returns whether
+ * the games changed. */
+export function learnGames(list, version = null) {
   if (!Array.isArray(list)) return false;
   const games = index(list);
   if (games.size === 0) return false;
@@ -106,12 +110,20 @@ export function learnGames(list) {
   const same =
     games.size === before.size && [...games].every(([name, game]) => JSON.stringify(before.get(name)) === JSON.stringify(game));
   known = games;
+  heldVersion = typeof version === 'string' && version !== '' ? version : null;
   return !same;
+}
+
+/** What `hello` asks of the games (its `games`): the version of the descriptions learnt, so
+ * that a server with the same ones sends none, or true before any were learnt. */
+export function gamesAsked() {
+  return heldVersion ?? true;
 }
 
 /** Back to the games known before any welcome (tests). */
 export function resetGames() {
   known = null;
+  heldVersion = null;
 }
 
 /** The names of the games known, in the order the lobby offers them. */

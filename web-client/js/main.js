@@ -11,6 +11,7 @@ import { runEffects, Timers } from './effects.js';
 import { effectHandlers } from './effect-handlers.js';
 import { loadMuted, pageStorage, storedTable } from './storage.js';
 import { loadPlayer } from './player.js';
+import { gamesAsked } from './games.js';
 import { pageSizeOf } from './scores.js';
 import { SoundPlayer } from './sound-player.js';
 import { LobbyView } from './lobby-view.js';
@@ -46,6 +47,7 @@ const connection = new Connection({
     return controller.helloName;
   },
   player: () => player,
+  games: gamesAsked,
   version: () => {
     const { table, awaitingSnapshot } = controller.state;
     return table !== null && !awaitingSnapshot ? table.version : null;

@@ -109,6 +109,9 @@ export function socketURL(location) {
   return `${scheme}://${location.host}/`;
 }
 
+/** The longest `gamesVersion` a `hello` may carry (PROTOCOL.md, `hello`). */
+const MAX_GAMES_VERSION = 64;
+
 /** A source of message ids: 1, 2, 3, … */
 export function createIdSource(first = 1) {
   let next = first;
@@ -119,8 +122,10 @@ export function createIdSource(first = 1) {
  * `Player`), and so is a name the server would refuse (see nameProblem: the caller tells the
  * user before sending, and a refused hello would leave the connection without a session); `resume` is the session token of an earlier `welcome`, if any; `version` the last
  * table version applied (sent only with `resume`: it asks for the diffs missed since); `player`
- * the browser's player token (player.js; left out unless the server would accept it). */
-export function hello(id, { name = '', resume = null, version = null, player = null } = {}) {
+ * the browser's player token (player.js; left out unless the server would accept it); `games`
+ * true to get the games' descriptions in `welcome`, or the `gamesVersion` of those held (sent
+ * only when the server's differ). */
+export function hello(id, { name = '', resume = null, version = null, player = null, games = null } = {}) {
   const message = { type: 'hello', id };
   const clean = normalizeName(name);
   if (clean !== '' && nameProblem(clean) === null) message.name = clean;
@@ -129,6 +134,9 @@ export function hello(id, { name = '', resume = null, version = null, player = n
     if (Number.isInteger(version) && version >= 0) message.version = version;
   }
   if (isPlayerToken(player)) message.player = player;
+  if (games === true || (typeof games === 'string' && games !== '' && games.length <= MAX_GAMES_VERSION)) {
+    message.games = games;
+  }
   return message;
 }
 

@@ -37,6 +37,9 @@ export class Connection {
    * @param {() => (string|null)} [options.player] the player token to send in `hello` (player.js)
    * @param {() => (number|null)} [options.version] the last table version applied (sent in a
    *                                              resuming `hello`, to get the missed diffs)
+   * @param {() => (true|string|null)} [options.games] `hello`'s `games`: true (send the games'
+   *                                              descriptions), the version of those held, or
+   *                                              null (none)
    * @param {(message: object) => void} [options.onMessage]   every server message, welcome included
    * @param {(state: string, detail: object) => void} [options.onState]
    * @param {typeof WebSocket} [options.WebSocketImpl]
@@ -50,6 +53,7 @@ export class Connection {
     name = () => '',
     player = () => null,
     version = () => null,
+    games = () => null,
     onMessage = () => {},
     onState = () => {},
     WebSocketImpl = globalThis.WebSocket,
@@ -58,7 +62,7 @@ export class Connection {
     random = Math.random,
     now = () => Date.now(),
   }) {
-    Object.assign(this, { url, nextId, name, player, version, onMessage, onState, WebSocketImpl, storage, timers, random, now });
+    Object.assign(this, { url, nextId, name, player, version, games, onMessage, onState, WebSocketImpl, storage, timers, random, now });
     /** When the connection last moved, and how many moves came quickly one after another. */
     this.movedAt = -Infinity;
     this.quickMoves = 0;
@@ -191,7 +195,8 @@ export class Connection {
   sendHello({ resume }) {
     this.helloId = this.nextId();
     const version = resume ? this.version() : null;
-    this.socket.send(encode(hello(this.helloId, { name: this.name(), resume, version, player: this.player() })));
+    const asked = { name: this.name(), resume, version, player: this.player(), games: this.games() };
+    this.socket.send(encode(hello(this.helloId, asked)));
   }
 
   receive(data) {
@@ -216,7 +221,7 @@ export class Connection {
         this.helloRetried = true;
         this.forgetSession();
         this.helloId = this.nextId();
-        this.socket.send(encode(hello(this.helloId)));
+        this.socket.send(encode(hello(this.helloId, { games: this.games() })));
       }
     }
     this.onMessage(message);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DEFAULT_GAME, DEFAULT_GAMES, UNSUPPORTED, boardShape, gameIds, gameInfo, gameLabel, holdsFaces, isKnownGame, keptText,
-  learnGames, matchesHeading, matchesText, readGame, resetGames, unsupportedText,
+  gamesAsked, learnGames, matchesHeading, matchesText, readGame, resetGames, unsupportedText,
 } from '../js/games.js';
 import { TWINS } from './games-fixtures.js';
 
@@ -84,6 +84,19 @@ test('a welcome\'s games replace what the page knew, in the server\'s order', ()
   assert.deepEqual(gameIds(), ['twins', 'set']);
   resetGames();
   assert.equal(gameInfo('set').title, 'Set');
+});
+
+test('a hello asks for the games until some are learnt, then names their version', () => {
+  resetGames();
+  assert.equal(gamesAsked(), true);
+  learnGames(undefined, 'aaaa');
+  assert.equal(gamesAsked(), true, 'a version without descriptions is not held');
+  learnGames([TWINS], '0123456789abcdef');
+  assert.equal(gamesAsked(), '0123456789abcdef');
+  learnGames([TWINS], '');
+  assert.equal(gamesAsked(), true);
+  resetGames();
+  assert.equal(gamesAsked(), true);
 });
 
 test('a description is read leniently: what cannot be read is left out, never guessed as Set', () => {

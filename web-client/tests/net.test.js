@@ -73,7 +73,7 @@ class FakeTimers {
   }
 }
 
-function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null, player = () => null } = {}) {
+function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null, player = () => null, games = () => null } = {}) {
   FakeSocket.all = [];
   const timers = new FakeTimers();
   const received = [];
@@ -84,6 +84,7 @@ function setup({ storage = new FakeStorage(), name = 'Ada', version = () => null
     name: () => name,
     player,
     version,
+    games,
     onMessage: (m) => received.push(m),
     onState: (s, d) => states.push([s, d]),
     WebSocketImpl: FakeSocket,
@@ -319,4 +320,20 @@ test('redirects that chase each other back off; one after a pause goes at once',
   clock += 5000;
   connection.moveTo('ws://127.0.0.1:9/ws?node=n1');
   assert.equal(FakeSocket.all.at(-1).url, 'ws://127.0.0.1:9/ws?node=n1', 'after a pause: at once');
+});
+
+test('every hello asks for the games as the page says, the retry after a refused hello too', () => {
+  let asked = true;
+  const { connection, sockets, timers } = setup({ games: () => asked });
+  connection.start();
+  sockets[0].open();
+  assert.deepEqual(sockets[0].sent[0], { type: 'hello', id: 1, name: 'Ada', games: true });
+  sockets[0].receive(welcome(1, 'tok-1'));
+  asked = 'f799df71739cfd22';
+  sockets[0].drop();
+  timers.fireAll();
+  sockets[1].open();
+  assert.deepEqual(sockets[1].sent[0], { type: 'hello', id: 2, name: 'Ada', resume: 'tok-1', games: asked });
+  sockets[1].receive({ type: 'error', replyTo: 2, code: 'badField', message: 'resume' });
+  assert.deepEqual(sockets[1].sent[1], { type: 'hello', id: 3, games: asked });
 });
