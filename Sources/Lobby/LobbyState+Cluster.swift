@@ -41,7 +41,8 @@ extension LobbyState {
   /// Rebuilds tables taken over from a dead node, as a restart rebuilds its own: every seat
   /// held for the reconnect grace period, every session at them waiting for its resume. A
   /// table of a game this server does not deal is left out, and said so in the log
-  /// (``LobbyLog/tableNotAdopted(_:)``, naming the table and its game). A stale copy of one
+  /// (``LobbyLog/tableNotAdopted(_:)``, naming the table and its game); a takeover from the
+  /// database never brings one (it leaves them to a node that deals them). A stale copy of one
   /// (this node held it before it lost it) is replaced by the journal's.
   mutating func adopt(_ contents: JournalContents, now: Double) {
     var adopted: [String] = []

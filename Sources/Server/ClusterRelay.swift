@@ -40,6 +40,9 @@ final class ClusterRelay: @unchecked Sendable {
   private var changes: [String: ClusterChange] = [:]
   private var lookUps: [(token: String, connection: ConnectionID)] = []
   private var ticket: UInt64 = 0
+  /// Tables of dead nodes left alone since this node does not deal their game, said in the log
+  /// once each. Only the relay's thread.
+  private var notDealt = NotDealtTables()
 
   /// Seconds before a failed publication is tried again.
   static let retryDelay = 0.5
@@ -121,6 +124,11 @@ final class ClusterRelay: @unchecked Sendable {
     guard let takeOver else { return false }
     do {
       let takeover = try takeOver(only)
+      for (table, game) in notDealt.heard(takeover.notDealt, full: only == nil) {
+        logger.warning(
+          "left table \(table) of a dead node alone: this node does not deal its game '\(game)'",
+          metadata: ["table": "\(table)", "game": "\(game)"])
+      }
       guard !takeover.taken.isEmpty else { return false }
       tookOver(takeover)
       for taken in takeover.taken {

@@ -20,20 +20,43 @@ public struct Takeover: Sendable {
   public var epochs: [String: Int] = [:]
   /// What was taken from whom.
   public var taken: [Taken] = []
+  /// Tables of dead nodes left where they are because this node does not deal their game (a
+  /// node of another version): table id → game. Their rows stay open and owned by the dead
+  /// node, for a node that deals the game to take over.
+  public var notDealt: [String: String] = [:]
 }
 
 extension PostgresClusterLink {
   /// Takes over up to `limit` open tables whose owner's lease has run out at ``clock``'s time
-  /// (or that nobody holds), or only those of `only`: each becomes this node's at the next
-  /// epoch, with the sessions at it, in one transaction whose row locks exclude the old owner's
-  /// writes (`journal_write_v5`). Nodes that take over at once skip each other's rows. Throws a
-  /// ``StoreError`` when the database cannot be reached.
-  public func takeOver(lease: Double, limit: Int = 100, only: [String]? = nil) throws -> Takeover {
+  /// (or that nobody holds), or only those of `only`, of the games in `games` (those this node
+  /// deals; the others are listed in ``Takeover/notDealt`` and left): each becomes this node's
+  /// at the next epoch, with the sessions at it, in one transaction whose row locks exclude the
+  /// old owner's writes (`journal_write_v5`). Nodes that take over at once skip each other's
+  /// rows. Throws a ``StoreError`` when the database cannot be reached.
+  public func takeOver(
+    lease: Double, limit: Int = 100, only: [String]? = nil,
+    games: Set<String> = GameCatalog.games
+  ) throws -> Takeover {
     try connector.perform("cannot take tables over in \(connector.location)") { connection in
       try connector.transaction(on: connection) {
         var takeover = Takeover()
         let decoder = JSONDecoder()
         let now = clock.sql
+        let dealt = games.sorted()
+        for row in try connector.run(
+          """
+          SELECT g.id, g.record::jsonb ->> 'game' FROM game_table g
+          LEFT JOIN cluster_node n ON n.id = g.owner
+          WHERE g.open AND g.owner IS DISTINCT FROM \(node)
+            AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
+            AND (\(only == nil) OR g.id = ANY (\(only ?? [])))
+            AND NOT (g.record::jsonb ->> 'game' = ANY (\(dealt)))
+          ORDER BY g.number LIMIT \(limit)
+          """, on: connection)
+        {
+          let (table, game) = try row.decode((String, String).self)
+          takeover.notDealt[table] = game
+        }
         let rows = try connector.run(
           """
           WITH dead AS (
@@ -42,6 +65,7 @@ extension PostgresClusterLink {
             WHERE g.open AND g.owner IS DISTINCT FROM \(node)
               AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
               AND (\(only == nil) OR g.id = ANY (\(only ?? [])))
+              AND g.record::jsonb ->> 'game' = ANY (\(dealt))
             ORDER BY g.number LIMIT \(limit)
             FOR UPDATE OF g SKIP LOCKED)
           UPDATE game_table g SET owner = \(node), epoch = g.epoch + 1,

@@ -122,3 +122,22 @@ import Testing
     #expect(database.asked.withLock { $0 } == ["a", "b", "c"])
   }
 }
+
+/// A table a takeover leaves (its game is not dealt here) is said in the log once, not at every
+/// look; one taken elsewhere since is forgotten at the next full look, and said again if it is
+/// ever left again.
+@Suite struct NotDealtTablesTests {
+  @Test func eachTableLeftIsSaidOnce() {
+    var tables = NotDealtTables()
+    #expect(tables.heard(["t2": "twins", "t9": "poker"], full: true).map(\.table) == ["t2", "t9"])
+    #expect(tables.heard(["t2": "twins", "t9": "poker"], full: true).isEmpty)
+    #expect(tables.heard(["t2": "twins"], full: false).isEmpty, "a look at t2 alone")
+    let newer = tables.heard(["t2": "twins", "t4": "twins"], full: false)
+    #expect(newer.map(\.table) == ["t4"] && newer.map(\.game) == ["twins"])
+    // t9 was taken by a node that deals poker: the next full look forgets it.
+    #expect(tables.heard(["t2": "twins", "t4": "twins"], full: true).isEmpty)
+    #expect(tables.said == ["t2", "t4"])
+    #expect(tables.heard(["t9": "poker"], full: true).map(\.table) == ["t9"])
+    #expect(tables.said == ["t9"])
+  }
+}

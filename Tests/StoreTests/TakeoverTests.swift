@@ -69,6 +69,38 @@ import Testing
     #expect(try b.rowCounts().moves == 1)
   }
 
+  /// A node of another version may deal a game this one does not: its table is not taken (it
+  /// could not be played here), it is named in ``Takeover/notDealt``, and its row stays open and
+  /// the dead node's, for a node that deals the game, which then takes it over.
+  @Test func aTableOfAGameThisNodeDoesNotDealIsLeftForANodeThatDoes() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: Self.start)
+    let a = try Self.store("a", at: location, clock: clock)
+    _ = try a.load()
+    var twins = JournalStoreTests.record("t2")
+    twins.game = "twins"
+    try a.write([.table(JournalStoreTests.record("t1")), .table(twins)])
+    let bStore = try Self.store("b", at: location, clock: clock)
+    _ = try bStore.load()
+    clock.advance(by: 1.5)
+    try bStore.renewLeases()
+    let b = Self.link("b", at: location, clock: clock)
+    let takeover = try b.takeOver(lease: 1)
+    #expect(takeover.taken.map(\.table) == ["t1"])
+    #expect(takeover.contents.tables.map(\.record.id) == ["t1"])
+    #expect(takeover.notDealt == ["t2": "twins"])
+    // Asked again, and asked for that table alone: still left, still named.
+    #expect(try b.takeOver(lease: 1).notDealt == ["t2": "twins"])
+    let alone = try b.takeOver(lease: 1, only: ["t2"])
+    #expect(alone.taken.isEmpty && alone.notDealt == ["t2": "twins"])
+    // A node that deals it takes it over, from a, at the next epoch.
+    let c = Self.link("c", at: location, clock: clock)
+    let dealt = try c.takeOver(lease: 1, games: GameCatalog.games.union(["twins"]))
+    #expect(dealt.taken.map(\.table) == ["t2"] && dealt.taken.first?.from == "a")
+    #expect(dealt.epochs == ["t2": 2] && dealt.notDealt.isEmpty)
+    #expect(dealt.contents.tables.map(\.record) == [twins])
+  }
+
   @Test func aTableRegainedAtANewerEpochStillFencesTheStaleCopy() throws {
     let location = try PostgresCluster.shared.get().newDatabase()
     let clock = LeaseClock.manual(at: Self.start)
