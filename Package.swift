@@ -44,11 +44,7 @@ let package = Package(
     .target(name: "Protocol", dependencies: ["Model"], swiftSettings: swiftSettings),
     .target(
       name: "Lobby",
-      dependencies: [
-        "Protocol", "Model", .product(name: "Logging", package: "swift-log"),
-        // SHA-256, for the version that names the games' descriptions (`gamesVersion`).
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
+      dependencies: ["Protocol", "Model", .product(name: "Logging", package: "swift-log")],
       swiftSettings: swiftSettings
     ),
     .target(

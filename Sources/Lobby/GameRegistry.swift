@@ -1,4 +1,3 @@
-import Crypto
 import Model
 import Protocol
 
@@ -21,8 +20,11 @@ public struct GameRegistry: Sendable {
   public private(set) var descriptions: [GameDescription] = []
   /// ``descriptions`` as `welcome` sends them, made once when a game is added, not per hello.
   public private(set) var descriptionsJSON: JSONValue = .array([])
-  /// Names ``descriptionsJSON`` (`welcome`'s `gamesVersion`): the first 16 hex digits of the
-  /// SHA-256 of its bytes, so that a client holding these descriptions need not get them again.
+  /// Names ``descriptionsJSON`` (`welcome`'s `gamesVersion`): 16 hex digits of the 64-bit
+  /// FNV-1a hash of its bytes, so that a client holding these descriptions need not get them
+  /// again. A tag, not a secret: FNV rather than SHA-256 keeps this module free of swift-crypto,
+  /// which the fuzz targets' build (`scripts/fuzz.sh`, modules compiled from their sources)
+  /// cannot compile.
   public private(set) var descriptionsVersion = GameRegistry.version(of: .array([]))
 
   /// A registry of no games.
@@ -48,12 +50,12 @@ public struct GameRegistry: Sendable {
   }
 
   private static func version(of descriptions: JSONValue) -> String {
-    let hex = Array("0123456789abcdef".utf8)
-    var digits: [UInt8] = []
-    for byte in SHA256.hash(data: descriptions.encoded).prefix(8) {
-      digits += [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in descriptions.encoded {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
-    return String(decoding: digits, as: UTF8.self)
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
   /// The definition of the game named `name` on the wire, if it is one of these.

@@ -40,6 +40,11 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame(
       "hello-resume.json", id: .int(1), .hello(name: "Ada", resume: "q3J1bHqk1n7wWm7v0k3t8A")),
     ValidFrame("hello-bare.json", id: nil, .hello(name: nil, resume: nil)),
+    ValidFrame("hello-games.json", id: .int(1), .hello(name: "Ada", resume: nil, games: .all)),
+    ValidFrame(
+      "hello-resume-games.json", id: .int(1),
+      .hello(
+        name: "Ada", resume: "q3J1bHqk1n7wWm7v0k3t8A", games: .unlessVersion("b25ba12f782524c8"))),
     ValidFrame(
       "hello-trimmed-name.json", id: .string("first"), .hello(name: "Ada Lovelace", resume: nil)),
     ValidFrame("hello-empty-name.json", id: .int(1), .hello(name: nil, resume: nil)),

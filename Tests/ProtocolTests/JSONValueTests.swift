@@ -92,6 +92,20 @@ import Testing
     #expect(JSONValue.array([.int(1), .int(2)]) != .array([.int(2), .int(1)]))
   }
 
+  /// Members in the same order are compared pairwise, and in any other order member by member,
+  /// with the same answers: the same repeated key in another order, a nested object reordered.
+  @Test func equalityIsTheSameWhateverPathDecidesIt() {
+    let swapped = JSONValue.object([("k", .int(2)), ("k", .int(1))])
+    #expect(JSONValue.object([("k", .int(1)), ("k", .int(2))]) == swapped)
+    let inner = JSONValue.object([("p", .int(1)), ("q", .null)])
+    let reordered = JSONValue.object([("q", .null), ("p", .int(1))])
+    #expect(
+      JSONValue.object([("o", inner), ("n", .int(0))])
+        == .object([("o", reordered), ("n", .int(0))]))
+    #expect(
+      JSONValue.object([("o", inner)]) != .object([("o", .object([("p", .int(2)), ("q", .null)]))]))
+  }
+
   @Test func equalityIsSymmetricForObjectsWithRepeatedKeys() {
     let repeated = JSONValue.object([("a", .int(1)), ("a", .int(1))])
     let distinct = JSONValue.object([("a", .int(1)), ("b", .int(2))])
