@@ -85,14 +85,17 @@ swift-test: build
 js-test:
 	node --test web-client/tests/
 
-# Two workers per core (pytest-xdist), each test file on one worker: every test starts servers
-# of its own on free ports, and the PostgreSQL cluster is one per worker. The tests spend much of
-# their time waiting for servers, browsers and deadlines: on 2 cores, 4 workers took 2 min 52 s
-# where 2 took 3 min 30 s. Load tests that time the server under load (marked `alone`) run
-# afterwards, one at a time with nothing beside them.
+# Two workers per core (pytest-xdist): every test starts servers of its own on free ports, and
+# the PostgreSQL cluster is one per worker. The tests spend much of their time waiting for
+# servers, browsers and deadlines: on 2 cores, 4 workers took 2 min 52 s where 2 took 3 min 30 s.
+# Tests are handed out one by one and idle workers take queued ones from busy workers
+# (worksteal): the pass is then as long as its work shared by four (280 s for 1,079 s of tests),
+# where whole files per worker (loadfile) waited on the longest browser files (357 s).
+# Load tests that time the server under load (marked `alone`) run afterwards, one at a time
+# with nothing beside them.
 E2E_WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 E2E_PARALLEL = MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs \
-  -n $(E2E_WORKERS) --dist loadfile -m "not alone" e2e
+  -n $(E2E_WORKERS) --dist worksteal -m "not alone" e2e
 E2E_ALONE = MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -m alone e2e
 e2e-test: build test-deps
 	$(E2E_PARALLEL)
