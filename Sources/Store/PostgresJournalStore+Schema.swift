@@ -229,17 +229,25 @@ extension PostgresJournalStore {
     leaseClockMigration,
   ]
 
+  /// The advisory lock that servers creating `schema_version` take, one at a time.
+  static let schemaLock: Int64 = 0x6D6C_6976_6553_6368
+
   /// Brings the schema up to the last of ``migrations``, each version in a transaction of its
   /// own; refuses a database of a newer version.
   func migrate(on connection: PostgresConnection) throws {
-    _ = try run(
-      """
-      CREATE TABLE IF NOT EXISTS schema_version (
-        version INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        applied TIMESTAMPTZ NOT NULL DEFAULT now()
-      )
-      """, on: connection)
+    try transaction(on: connection) {
+      // Servers starting at once on a new database: `IF NOT EXISTS` alone lets two of them
+      // create the table together, and one fails on its type's name. One at a time.
+      _ = try run("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", on: connection)
+      _ = try run(
+        """
+        CREATE TABLE IF NOT EXISTS schema_version (
+          version INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          applied TIMESTAMPTZ NOT NULL DEFAULT now()
+        )
+        """, on: connection)
+    }
     let latest = Self.migrations.last?.version ?? 0
     for migration in Self.migrations {
       let applied = try transaction(on: connection) { () throws -> Bool in

@@ -1,6 +1,7 @@
 import Foundation
 import Lobby
 import Model
+import Synchronization
 import Testing
 
 @testable import Store
@@ -184,6 +185,27 @@ import Testing
     } throws: { error in
       "\(error)".contains(
         "version 99, newer than this server's (\(PostgresJournalStore.migrations.count))")
+    }
+  }
+}
+
+/// Nodes of a cluster started at once on a new database all migrate it: one at a time, the
+/// others finding the work done (PostgreSQL's `CREATE TABLE IF NOT EXISTS` alone lets two
+/// creators collide on the new table's type).
+@Suite struct PostgresMigrationRaceTests {
+  @Test func serversStartingAtOnceOnANewDatabaseAllStart() throws {
+    for _ in 0..<3 {
+      let location = try PostgresCluster.shared.get().newDatabase()
+      let failures = Mutex<[String]>([])
+      DispatchQueue.concurrentPerform(iterations: 6) { index in
+        do {
+          _ = try PostgresJournalStore(
+            location: location, owner: "n\(index)", logger: PostgresCluster.quiet)
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+      #expect(failures.withLock { $0 } == [])
     }
   }
 }
