@@ -1,0 +1,42 @@
+/// How strong a computer player is: how long it takes to take a match once one is on the board,
+/// and how often its claim is wrong. Four levels, named on the wire (`"level":"casual"`).
+///
+/// A level is defined by its median time to a match on the boards a game deals (a bot is faster
+/// on a board with more matches, slower on one with a single match, as people are) and its share
+/// of wrong claims; `BotSpeedTests` plays 200 matches per level on seeded boards and holds each
+/// median within ±15 % of its definition (docs/BENCHMARKS.md, "Computer players").
+public struct BotLevel: Hashable, Sendable {
+  /// The level's name on the wire.
+  public let name: String
+  /// Median seconds from a board change to the bot's claim, over the boards games deal.
+  public let medianSeconds: Double
+  /// Share of claims that are wrong (a mismatch): 0.2 is one in five.
+  public let wrongShare: Double
+
+  /// A slow player, often wrong: 20 s, one claim in five a mismatch.
+  public static let beginner = BotLevel(name: "beginner", medianSeconds: 20, wrongShare: 0.2)
+  /// An unhurried player: 10 s, one claim in ten a mismatch.
+  public static let casual = BotLevel(name: "casual", medianSeconds: 10, wrongShare: 0.1)
+  /// A practised player: 5 s, one in twenty-five a mismatch.
+  public static let good = BotLevel(name: "good", medianSeconds: 5, wrongShare: 0.04)
+  /// A fast, sure player: 2.5 s, never wrong.
+  public static let expert = BotLevel(name: "expert", medianSeconds: 2.5, wrongShare: 0)
+
+  /// Every level, slowest first.
+  public static let all: [BotLevel] = [.beginner, .casual, .good, .expert]
+
+  /// The level named `name` on the wire, if there is one.
+  public static func named(_ name: String) -> BotLevel? {
+    all.first { $0.name == name }
+  }
+
+  /// The spread of a bot's times around its median: the natural logarithm of a time is normal
+  /// with this standard deviation (0.5: half the claims within ×0.71–×1.40 of the median, nine
+  /// in ten within ×0.44–×2.28).
+  public static let spread = 0.5
+
+  /// The number of matches on the board at which a bot takes its median time; with `n` matches
+  /// showing it takes ×(typicalMatches / n)^0.5 of it. Chosen so that over the boards a game of
+  /// Set deals, the median is the level's (`BotSpeedTests`).
+  public static let typicalMatches = 2.0
+}
