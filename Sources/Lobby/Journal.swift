@@ -64,12 +64,15 @@ public struct SeatRecord: Hashable, Sendable, Codable {
   public var token: String
   /// The hash of the person's player token, or nil.
   public var player: String?
+  /// The level of a computer player's seat (``BotLevel/name``), or nil for a person.
+  public var bot: String?
 
   /// Creates a seat record.
-  public init(name: String, token: String, player: String? = nil) {
+  public init(name: String, token: String, player: String? = nil, bot: String? = nil) {
     self.name = name
     self.token = token
     self.player = player
+    self.bot = bot
   }
 }
 

@@ -70,6 +70,7 @@ extension TableState {
       broadcasts.append(b)
     }
     broadcasts += runTurnClock(now: now)
+    broadcasts += runBots(now: now)
     return (broadcasts, released)
   }
 
@@ -116,6 +117,7 @@ extension TableState {
     // A held seat is released once the time is past `awayUntil` (not at it): the deadline is
     // the first instant after it. A turn whose clock is not started yet is due at once.
     let turn = turnClockPending ? -Double.infinity : turnEnds
-    return ([countdownEnds, turn] + seats.map { $0?.awayUntil?.nextUp }).compactMap { $0 }.min()
+    return ([countdownEnds, turn, nextBotMove] + seats.map { $0?.awayUntil?.nextUp })
+      .compactMap { $0 }.min()
   }
 }

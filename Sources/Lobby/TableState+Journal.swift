@@ -22,7 +22,9 @@ extension TableState {
       id: id, game: Card.gameName, settings: game.settings, code: code, isPrivate: isPrivate,
       showSelections: selectionsVisible, turnSeconds: turnSeconds, phase: phase.rawValue,
       host: host,
-      seats: seats.map { $0.map { SeatRecord(name: $0.name, token: $0.token, player: $0.player) } },
+      seats: seats.map {
+        $0.map { SeatRecord(name: $0.name, token: $0.token, player: $0.player, bot: $0.bot?.name) }
+      },
       names: names, everSeated: everSeated.sorted(), votes: votes, version: version, deal: deal,
       dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1,
       chat: chat.isEmpty ? nil : chat, daily: daily,
@@ -44,10 +46,13 @@ extension TableState {
     for (seat, player) in record.playedBy ?? [:] {
       if let seat = Int(seat) { playedBy[seat] = player }
     }
+    // A person's seat is held for them; a computer player's is played on at once.
     seats = record.seats.map {
       $0.map {
-        Seat(
-          name: $0.name, token: $0.token, awayUntil: now + rules.reconnectGrace, player: $0.player)
+        let bot = $0.bot.flatMap(BotLevel.named)
+        return Seat(
+          name: $0.name, token: $0.token,
+          awayUntil: bot == nil ? now + rules.reconnectGrace : nil, player: $0.player, bot: bot)
       }
     }
     host = record.host

@@ -3,8 +3,9 @@ import Protocol
 
 /// The people at a table: who sits where, who dropped and came back, who watches.
 extension TableState {
-  /// The sessions seated (their tokens), held seats included, in seat order.
-  public var seatTokens: [String] { seats.compactMap { $0?.token } }
+  /// The sessions seated (their tokens), held seats included, in seat order; computer players
+  /// have none.
+  public var seatTokens: [String] { seats.compactMap { $0?.bot == nil ? $0?.token : nil } }
 
   /// Why ``sit(token:name:replyTo:now:)`` would refuse a newcomer now, or nil when it would
   /// seat them. Asking changes nothing, so a refused request can leave its sender where they are.

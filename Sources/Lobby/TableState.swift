@@ -117,6 +117,8 @@ public struct TableState<Card: WireCard>: Sendable {
   /// The ratings at this game known of the people at the table (by the hash of their player
   /// token): what its snapshot, its row and `seatRatings` show beside their names.
   var knownRatings: [String: PlayerRating] = [:]
+  /// Each computer player's plan, by seat, and the board it was made on (``planBots(now:)``).
+  var botPlans: [Int: PlannedBot] = [:]
   /// What the members were last told of the seats' ratings (`seatRatings`).
   var shownRatings: [Int: PlayerRating] = [:]
   /// The people a rated game that just ended rated, until the lobby takes them
@@ -253,6 +255,7 @@ public struct TableState<Card: WireCard>: Sendable {
       after: move, events: events, names: diff.names, naming: diff.naming)
     let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { diff.write(to: &$0) }
     journal.accepted(move, table: id, deal: deal, at: now - playStartedAt, version: version)
+    if !botPlans.isEmpty { planBots(now: now) }
     guard let hidden else { return .success((events, b)) }
     // Each seat's own diff: the same news, with the opponents' selections left out.
     let (frames, lines) = hidden.seatDiffs(

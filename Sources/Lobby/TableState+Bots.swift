@@ -1,0 +1,98 @@
+import Model
+import Protocol
+
+/// A computer player's plan at a table and the board it was made on: a new board, a new plan.
+struct PlannedBot: Hashable, Sendable {
+  /// The board's card ids when the plan was made.
+  var board: [Int]
+  /// When it was made (the board changed then, or the table came back after a restart).
+  var since: Double
+  /// What the bot will do, or nil while it has nothing to do (no match showing, not playing).
+  var plan: BotPlan?
+}
+
+/// Computer players (issue 33): a bot sits in a seat as a person does, with no session and no
+/// socket, and plays from a plan (``BotPlan``) made whenever the board it sees changes, drawn
+/// from the table's deal, its moves so far and the seat, so that a table replays exactly. The
+/// table's clock runs the plans (``tick(now:)``, ``nextDeadline``); their moves are ordinary
+/// moves: judged, broadcast, journaled and replayed after a restart like anyone's.
+extension TableState {
+  /// The name a computer player of `level` sits under in `seat`: it says it is one.
+  public static func botName(_ level: BotLevel, seat: Int) -> String {
+    "Computer \(seat + 1) (\(level.name))"
+  }
+
+  /// The seats a computer plays, and at what level.
+  public var botSeats: [Int: BotLevel] {
+    var bots: [Int: BotLevel] = [:]
+    for (seat, player) in seats.enumerated() { if let level = player?.bot { bots[seat] = level } }
+    return bots
+  }
+
+  /// Seats a computer player of `level` in the lowest free seat (refused as a person would
+  /// be); a full table starts its countdown.
+  public mutating func sitBot(level: BotLevel, replyTo: MessageID?, now: Double) -> Result<
+    (seat: Int, broadcast: Broadcast), ProtocolError
+  > {
+    let seat = seats.firstIndex { $0 == nil } ?? 0
+    let result = sit(
+      token: "computer-\(seat)", name: Self.botName(level, seat: seat), replyTo: replyTo,
+      now: now)
+    if case .success((let seated, _)) = result {
+      seats[seated]?.bot = level
+      planBots(now: now)
+    }
+    return result
+  }
+
+  /// When the next computer player's claim is due, if any.
+  var nextBotMove: Double? {
+    botPlans.values.compactMap { $0.plan?.at }.min()
+  }
+
+  /// Makes a plan for every computer player whose board changed since its last one (or that
+  /// has none): only while the game is played, at a face-up board whose matches do not chain.
+  mutating func planBots(now: Double) {
+    let bots = botSeats
+    guard !bots.isEmpty else { return }
+    let playing =
+      phase == .playing && !game.isOver && !game.settings.faceDown && !Card.chainsMatches
+    let board = playing ? game.board.map(\.id) : []
+    for (seat, level) in bots {
+      if let planned = botPlans[seat], planned.board == board, planned.plan != nil || !playing {
+        continue
+      }
+      let seed = BotPlan.seed(dealSeed: game.dealSeed, version: record.moves.count, seat: seat)
+      let plan =
+        playing
+        ? BotPlan.make(
+          level: level, board: game.board, size: game.settings.matchSize, since: now, seed: seed)
+        : nil
+      botPlans[seat] = PlannedBot(board: board, since: now, plan: plan)
+    }
+  }
+
+  /// Carries out every computer player's claim due at `now` (letting go first of chosen cards
+  /// its claim does not take), then plans again.
+  mutating func runBots(now: Double) -> [Broadcast] {
+    planBots(now: now)
+    var broadcasts: [Broadcast] = []
+    for seat in botPlans.keys.sorted() {
+      guard let plan = botPlans[seat]?.plan, plan.at <= now, phase == .playing, !game.isOver
+      else { continue }
+      // A plan is carried out once: the next is made on the board it leaves.
+      botPlans[seat]?.plan = nil
+      let held = game.players[seat].selection
+      let moves =
+        held.filter { !plan.cards.contains($0) } + plan.cards.filter { !held.contains($0) }
+      for card in moves {
+        guard
+          case .success(let (_, b)) = play(.choose(seat: seat, card: card), replyTo: nil, now: now)
+        else { break }
+        broadcasts.append(b)
+      }
+      planBots(now: now)
+    }
+    return broadcasts
+  }
+}

@@ -1,0 +1,117 @@
+import Model
+import Protocol
+import Testing
+
+@testable import Lobby
+
+/// A computer player at a table: it sits as a person does (no session, no socket), plays by the
+/// table's clock from plans drawn from the table's deal, and after a restart from the journal
+/// goes on with the same plan.
+@Suite struct TableBotTests {
+  static func table(seats: Int, journals: Bool = false) -> TableState<SetCard> {
+    var rules = TableRules()
+    rules.countdown = 0
+    rules.journals = journals
+    return TableState<SetCard>(
+      id: "t1", code: "ABCDEFGHJK", isPrivate: true,
+      settings: .set(seats: seats, scoring: .classic), seed: 5, rules: rules, now: 0)
+  }
+
+  /// Runs the clock from deadline to deadline until the game ends (or `limit` steps).
+  static func playOut(_ table: inout TableState<SetCard>, limit: Int = 300) -> Int {
+    var steps = 0
+    while !table.game.isOver, steps < limit, let next = table.nextDeadline {
+      _ = table.tick(now: next)
+      steps += 1
+    }
+    return steps
+  }
+
+  @Test func aComputerSitsPlaysByTheClockAndTakesSets() throws {
+    var table = Self.table(seats: 2)
+    _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+    let (seat, _) = try table.sitBot(level: .expert, replyTo: nil, now: 1).get()
+    #expect(seat == 1 && table.phase == .playing)
+    #expect(table.seats[1]?.name == "Computer 2 (expert)" && table.seats[1]?.bot == .expert)
+    #expect(table.seatTokens == ["h-ada"], "a computer has no session")
+    #expect(table.botSeats == [1: .expert])
+    let due = try #require(table.nextDeadline)
+    #expect(due > 1)
+    // Nothing before its time; at its time, one set: three choices, one match.
+    #expect(table.tick(now: due.nextDown).broadcasts.isEmpty)
+    #expect(table.tick(now: due).broadcasts.count == 3)
+    #expect(table.game.players[1].matches == 1 && table.game.players[1].score == 1)
+    // The clock alone plays the game to its end, every claim accepted.
+    let accepted = table.movesAccepted
+    _ = Self.playOut(&table)
+    #expect(table.game.isOver)
+    #expect(table.movesAccepted - accepted == 3 * (table.game.players[1].matches - 1))
+    #expect(table.nextDeadline == nil)
+  }
+
+  @Test func aPersonsSetGivesTheComputerANewPlanFromThatMoment() throws {
+    var table = Self.table(seats: 2)
+    _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+    _ = try table.sitBot(level: .beginner, replyTo: nil, now: 0).get()
+    let first = try #require(table.botPlans[1]?.plan)
+    let set = try #require(SetCard.allSets(in: table.game.board).first)
+    for card in set { _ = table.apply(.choose(seat: 0, card: card.id), replyTo: nil, now: 3) }
+    let second = try #require(table.botPlans[1]?.plan)
+    #expect(second != first)
+    #expect(second.at > 3 && table.nextDeadline == second.at)
+    #expect(second.cards.allSatisfy { id in table.game.board.contains { $0.id == id } })
+  }
+
+  @Test func twoTablesAlikePlayAlikeAndARestartGoesOnWithTheSamePlan() throws {
+    var table = Self.table(seats: 2, journals: true)
+    var twin = Self.table(seats: 2, journals: true)
+    for t in [0, 1] {
+      var each = t == 0 ? table : twin
+      _ = try each.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+      _ = try each.sitBot(level: .casual, replyTo: nil, now: 0).get()
+      for _ in 0..<8 { if let next = each.nextDeadline { _ = each.tick(now: next) } }
+      if t == 0 { table = each } else { twin = each }
+    }
+    #expect(table.game == twin.game && table.botPlans == twin.botPlans)
+    #expect(table.game.players[1].matches > 0)
+    // The journal's record and moves rebuild the table: the computer sits, not away, and plans
+    // the same claim (from the restart's moment).
+    var moves: [JournalMove] = []
+    var record: TableRecord?
+    for entry in table.takeJournal(creator: "h-ada") {
+      if case .move(let move) = entry { moves.append(move) }
+      if case .table(let r) = entry { record = r }
+    }
+    let saved = try #require(record)
+    #expect(saved.seats[1]?.bot == "casual")
+    var restored = TableState<SetCard>(
+      restoring: saved, moves: moves, rules: table.rules, now: 500)
+    #expect(restored.seats[1]?.bot == .casual && restored.seats[1]?.awayUntil == nil)
+    #expect(restored.seats[0]?.awayUntil != nil, "the person is held for")
+    _ = restored.tick(now: 500)
+    let plan = try #require(restored.botPlans[1]?.plan)
+    let planned = try #require(table.botPlans[1])
+    let before = try #require(planned.plan)
+    #expect(plan.cards == before.cards && plan.wrong == before.wrong)
+    #expect(abs((plan.at - 500) - (before.at - planned.since)) < 1e-9, "the same wait")
+  }
+
+  @Test func aWrongClaimIsAnOrdinaryMismatchAndPlayGoesOn() throws {
+    // A beginner claims wrongly one time in five: find a table whose first claim is wrong.
+    for seed in UInt64(1)..<200 {
+      var rules = TableRules()
+      rules.countdown = 0
+      var table = TableState<SetCard>(
+        id: "t1", code: "ABCDEFGHJK", isPrivate: true, settings: .set(seats: 1), seed: seed,
+        rules: rules, now: 0)
+      _ = try table.sitBot(level: .beginner, replyTo: nil, now: 0).get()
+      guard let plan = table.botPlans[0]?.plan, plan.wrong else { continue }
+      _ = table.tick(now: plan.at)
+      #expect(table.game.players[0].matches == 0 && table.game.players[0].score < 0)
+      _ = Self.playOut(&table)
+      #expect(table.game.isOver && table.game.players[0].matches > 0)
+      return
+    }
+    Issue.record("no first claim was wrong in 200 deals")
+  }
+}
