@@ -52,7 +52,8 @@ def test_the_daily_puzzle_is_played_ranked_and_shared(start_server, browsers, wi
     assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth + 1")
     driver.save_screenshot(artifact(f"daily-look-back-{width}x{height}-{theme}.png"))
     driver.find_element(By.ID, "back-to-lobby").click()
-
+    # The lobby's tabs take clicks once the lobby is shown again (a barrier, not a sleep).
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "tab-daily").is_displayed())
     driver.find_element(By.ID, "tab-daily").click()
     WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#daily-results li")) == 2)
     names = [li.find_element(By.CLASS_NAME, "name").text for li in driver.find_elements(By.CSS_SELECTOR, "#daily-results li")]

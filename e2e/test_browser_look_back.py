@@ -80,6 +80,7 @@ def test_the_look_back_at_a_finished_game_at_its_end_and_in_its_replay(server, b
 
     # The same look back under the game's replay.
     driver.find_element(By.ID, "back-to-lobby").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "tab-scores").is_displayed())
     driver.find_element(By.ID, "tab-scores").click()
     WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#scores-body button.replay"))
     driver.find_element(By.CSS_SELECTOR, "#scores-body button.replay").click()
