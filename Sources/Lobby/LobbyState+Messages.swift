@@ -42,6 +42,8 @@ extension LobbyState {
       send(feed.snapshot(replyTo: replyTo), to: connection)
     case .playSolo(let game, let options):
       playSolo(game, options, session, replyTo: replyTo, connection, now: now)
+    case .playBot(let game, let level, let bots, let options):
+      playBot(game, level, bots, options, session, replyTo: replyTo, connection, now: now)
     case .quickMatch(let game, let seats, let options):
       quickMatch(game, seats: seats, options, session, replyTo: replyTo, connection, now: now)
     case .createTable(let game, let seats, let isPrivate, let options):

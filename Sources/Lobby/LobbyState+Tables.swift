@@ -1,3 +1,4 @@
+import Model
 import Protocol
 
 /// Tables opening and closing, and connections coming to them and leaving them.
@@ -5,15 +6,18 @@ extension LobbyState {
   mutating func openTable(
     _ setup: TableSetup, isPrivate: Bool, creator: String, solo: Bool = false,
     name: String = "", player: String? = nil, seed: UInt64? = nil, daily: String? = nil,
-    now: Double
+    bots: [BotLevel] = [], now: Double
   ) -> String {
     let id = "t\(nextTableNumber)"
     nextTableNumber += 1
     let code = feed.newCode(length: configuration.inviteCodeLength, using: entropy.below)
-    let table = GameCatalog.table(
+    var table = GameCatalog.table(
       setup, id: id, code: code, isPrivate: isPrivate, solo: solo ? (name, creator, player) : nil,
       seed: seed ?? entropy.seed(), rules: configuration.tableRules,
       now: now, daily: daily)
+    // Computer players sit before the table is hosted, so that it is hosted as one that plays
+    // on the clock (``host(_:)``); nobody is there yet to hear them sit.
+    for level in bots { _ = table.sitBot(level: level, replyTo: nil, now: now) }
     host(TableHost(table: table, creator: creator, emptyTableGrace: configuration.emptyTableGrace))
     // Listed once its creator sits (settle), so the lobby never shows it empty.
     return id
@@ -23,7 +27,7 @@ extension LobbyState {
   mutating func host(_ host: TableHost) {
     let id = host.table.id
     hosts[id] = host
-    openTables[id] = host.table.isTurnBased
+    openTables[id] = host.table.isTurnBased || host.table.hasBots
     openedBy[host.creator, default: 0] += 1
   }
 

@@ -31,6 +31,11 @@ public protocol TableArbiter: Sendable {
   var nextDeadline: Double? { get }
   /// Whether seats take turns (its moves then need the whole lobby: the turn clock).
   var isTurnBased: Bool { get }
+  /// Whether computer players sit here (their plans change with every move: the clock again).
+  var hasBots: Bool { get }
+  /// Seats a computer player of `level` in the lowest free seat.
+  mutating func sitBot(level: BotLevel, replyTo: MessageID?, now: Double)
+    -> Result<(seat: Int, broadcast: TableBroadcast), ProtocolError>
   /// The seat held by the session `token`.
   func seat(of token: String) -> Int?
   /// Why a newcomer could not sit now (nil when they could). Changes nothing.

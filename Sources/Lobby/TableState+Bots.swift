@@ -40,10 +40,15 @@ extension TableState {
       now: now)
     if case .success((let seated, _)) = result {
       seats[seated]?.bot = level
+      // A computer never hosts: the first person to sit does.
+      if host == seated { host = nil }
       planBots(now: now)
     }
     return result
   }
+
+  /// Whether computer players sit here.
+  public var hasBots: Bool { seats.contains { $0?.bot != nil } }
 
   /// When the next computer player's claim is due, if any.
   var nextBotMove: Double? {

@@ -4,7 +4,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   // Table settings (createTable, playSolo).
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
-  case player, sort, order, page, pageSize, mine, record, list, text, day, games
+  case player, sort, order, page, pageSize, mine, record, list, text, day, games, level, bots
 
   /// The field's key on the wire.
   var key: String {
@@ -40,6 +40,8 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .text: "text"
     case .day: "day"
     case .games: "games"
+    case .level: "level"
+    case .bots: "bots"
     }
   }
 

@@ -1,10 +1,10 @@
 /// The known fields of one frame, one slot per field.
 struct ClientFields: Sendable {
   /// Room for this many fields; raise it when ``ClientField`` outgrows it (a test checks).
-  static let capacity = 32
+  static let capacity = 40
 
   // Inline storage: decoding a frame allocates nothing for its fields.
-  private var slots = InlineArray<32, FieldValue?>(repeating: nil)
+  private var slots = InlineArray<40, FieldValue?>(repeating: nil)
 
   /// The value of `field`, or nil when the frame did not have it.
   subscript(field: ClientField) -> FieldValue? { slots[field.rawValue] }

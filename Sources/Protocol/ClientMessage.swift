@@ -23,6 +23,9 @@ public enum ClientMessage: Hashable, Sendable {
   /// Starts a solo game of `game` at a new one-seat table, with `options` changed from the
   /// game's defaults.
   case playSolo(game: String, options: TableOptions = TableOptions())
+  /// Starts a game of `game` against `bots` computer players (1–3) of `level` at a new private
+  /// table, with `options` changed from the game's defaults.
+  case playBot(game: String, level: String, bots: Int, options: TableOptions = TableOptions())
   /// Chooses, or un-chooses, the card with this id.
   case choose(card: Int)
   /// Deals a new game at the current table.
@@ -94,6 +97,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
   case tooFast, alreadyPlayed, chainRule
   case noHints, hintsAlone
+  case noBots
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

@@ -57,6 +57,11 @@ public enum ClientMessageDecoder {
         name: try fields.name(), resume: fields.resumeToken(),
         version: try fields.optionalInt(.version, in: 0...Int.max),
         player: try fields.playerToken(), games: try fields.gamesWanted())
+    case "playBot":
+      return .playBot(
+        game: try fields.requiredString(.game, maxBytes: maxGameBytes),
+        level: try fields.requiredString(.level, maxBytes: 16),
+        bots: try fields.optionalInt(.bots, in: 1...3) ?? 1, options: try fields.tableOptions())
     case "playSolo":
       return .playSolo(
         game: try fields.requiredString(.game, maxBytes: maxGameBytes),

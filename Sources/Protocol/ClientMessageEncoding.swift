@@ -31,6 +31,9 @@ extension ClientEnvelope {
     case .playSolo(let game, let options):
       members.append(("game", .string(game)))
       members += options.members
+    case .playBot(let game, let level, let bots, let options):
+      members += [("game", .string(game)), ("level", .string(level)), ("bots", .int(bots))]
+      members += options.members
     case .choose(let card):
       members.append(("card", .int(card)))
     case .quickMatch(let game, let seats, let options):
@@ -57,6 +60,7 @@ extension ClientMessage {
     switch self {
     case .hello: "hello"
     case .playSolo: "playSolo"
+    case .playBot: "playBot"
     case .choose: "choose"
     case .redeal: "redeal"
     case .resync: "resync"

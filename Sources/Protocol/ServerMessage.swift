@@ -125,6 +125,9 @@ public enum ServerMessage {
               if let rating = view.rating {
                 members.append(("rating", .object(rating.wireMembers)))
               }
+              if let bot = view.bot {
+                members.append(("bot", .object([("level", .string(bot))])))
+              }
             }
             return .object(members)
           })

@@ -131,6 +131,8 @@ public struct SeatView: Hashable, Sendable {
   public var away: Int?
   /// The player's rating at the game, when known.
   public var rating: PlayerRating?
+  /// The level of a computer player (``BotLevel/name``), or nil for a person.
+  public var bot: String?
 
   /// Creates a seat view.
   public init(

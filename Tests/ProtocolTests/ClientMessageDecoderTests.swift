@@ -40,6 +40,8 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame(
       "hello-resume.json", id: .int(1), .hello(name: "Ada", resume: "q3J1bHqk1n7wWm7v0k3t8A")),
     ValidFrame("hello-bare.json", id: nil, .hello(name: nil, resume: nil)),
+    ValidFrame(
+      "playBot.json", id: .int(2), .playBot(game: "set", level: "casual", bots: 1)),
     ValidFrame("hello-games.json", id: .int(1), .hello(name: "Ada", resume: nil, games: .all)),
     ValidFrame(
       "hello-resume-games.json", id: .int(1),
@@ -140,7 +142,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
       document.components(separatedBy: "## Client → server").dropFirst().first?
         .components(separatedBy: "## Server → client").first)
     let examples = clientSection.split(separator: "\n").filter { $0.hasPrefix("{\"type\":") }
-    #expect(examples.count == 8)
+    #expect(examples.count == 9)
     var fixtures = Set<String>()
     for file in try Fixture.files(in: "client") {
       fixtures.insert(try Fixture.text("client/\(file)").trimmingCharacters(in: .newlines))

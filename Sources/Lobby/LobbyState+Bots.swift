@@ -1,0 +1,36 @@
+import Model
+import Protocol
+
+/// Games against the computer (`playBot`): a private table of the game with 1–3 computer
+/// players of one level, the player sitting last, which starts it.
+extension LobbyState {
+  mutating func playBot(
+    _ game: String, _ levelName: String, _ bots: Int, _ options: TableOptions,
+    _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID,
+    now: Double
+  ) {
+    guard checkGame(game, replyTo: replyTo, connection) else { return }
+    guard let level = BotLevel.named(levelName) else {
+      let levels = BotLevel.all.map { "'\($0.name)'" }.joined(separator: ", ")
+      return reply(
+        ProtocolError(.badField, "Field 'level' must be one of \(levels).", replyTo: replyTo),
+        to: connection)
+    }
+    // Computers play face-up boards whose matches do not chain, for now.
+    let described = GameCatalog.registry.descriptions.first { $0.name == game }
+    guard let described, !described.faceDown, !described.chain else {
+      return reply(
+        ProtocolError(
+          .noBots, "Computer players do not play \(described?.title ?? game) yet.",
+          replyTo: replyTo), to: connection)
+    }
+    guard let setup = checkSetup(game, seats: 1 + bots, options, replyTo: replyTo, connection),
+      checkCanOpen(session, replyTo: replyTo, connection)
+    else { return }
+    leaveTable(session, now: now)
+    let id = openTable(
+      setup, isPrivate: true, creator: session.token,
+      bots: Array(repeating: level, count: bots), now: now)
+    sit(session, connection, at: id, replyTo: replyTo, now: now)
+  }
+}
