@@ -207,8 +207,11 @@ public struct TableState<Card: WireCard>: Sendable {
       turnSeconds: turnSeconds.map { Int($0) })
   }
 
-  /// Majority needed for a re-deal vote: more than half of the connected seated players.
-  public var votesNeeded: Int { max(1, connectedCount / 2 + 1) }
+  /// Majority needed for a re-deal vote: more than half of the connected seated people
+  /// (computer players never vote, so they do not count).
+  public var votesNeeded: Int {
+    max(1, seats.count { $0 != nil && $0?.awayUntil == nil && $0?.bot == nil } / 2 + 1)
+  }
 
   // MARK: - Moves
 

@@ -115,3 +115,20 @@ import Testing
     Issue.record("no first claim was wrong in 200 deals")
   }
 }
+
+/// Computers never vote: a person alone with them re-deals as a person alone does.
+extension TableBotTests {
+  @Test func aPersonAloneWithComputersReDealsAtOnce() throws {
+    var table = Self.table(seats: 3)
+    _ = try table.sitBot(level: .casual, replyTo: nil, now: 0).get()
+    _ = try table.sitBot(level: .casual, replyTo: nil, now: 0).get()
+    let (seat, _) = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+    #expect(seat == 2 && table.host == 2 && table.votesNeeded == 1)
+    let deal = table.deal
+    _ = try table.requestRedeal(by: 2, replyTo: nil, now: 5).get()
+    #expect(table.deal == deal + 1 && table.votes.isEmpty)
+    // The computers plan on the new board.
+    let plans = table.botPlans.values.compactMap(\.plan)
+    #expect(plans.count == 2 && plans.allSatisfy { $0.at > 5 })
+  }
+}
