@@ -67,7 +67,7 @@ extension TableState {
       if let planned = botPlans[seat], planned.board == board, planned.plan != nil || !playing {
         continue
       }
-      let seed = BotPlan.seed(dealSeed: game.dealSeed, version: record.moves.count, seat: seat)
+      let seed = BotPlan.seed(dealSeed: game.dealSeed, moves: record.moves.count, seat: seat)
       let plan =
         playing
         ? BotPlan.make(
@@ -85,8 +85,6 @@ extension TableState {
     for seat in botPlans.keys.sorted() {
       guard let plan = botPlans[seat]?.plan, plan.at <= now, phase == .playing, !game.isOver
       else { continue }
-      // A plan is carried out once: the next is made on the board it leaves.
-      botPlans[seat]?.plan = nil
       let held = game.players[seat].selection
       let moves =
         held.filter { !plan.cards.contains($0) } + plan.cards.filter { !held.contains($0) }
@@ -96,6 +94,9 @@ extension TableState {
         else { break }
         broadcasts.append(b)
       }
+      // A plan is carried out once. A match changed the board, and every computer planned
+      // again as it did (``play``); a miss left the board as it was: plan on it now.
+      if botPlans[seat]?.plan == plan { botPlans[seat]?.plan = nil }
       planBots(now: now)
     }
     return broadcasts

@@ -3,8 +3,9 @@
 ///
 /// A level is defined by its median time to a match on the boards a game deals (a bot is faster
 /// on a board with more matches, slower on one with a single match, as people are) and its share
-/// of wrong claims; `BotSpeedTests` plays 200 matches per level on seeded boards and holds each
-/// median within ±15 % of its definition (docs/BENCHMARKS.md, "Computer players").
+/// of wrong claims; `BotPlanTests.eachLevelTakesSetsAtItsSpeed` plays 200 sets per level on
+/// seeded boards and holds each median within ±15 % of its definition (docs/BENCHMARKS.md,
+/// "Computer players: each level's speed").
 public struct BotLevel: Hashable, Sendable {
   /// The level's name on the wire.
   public let name: String
@@ -37,6 +38,6 @@ public struct BotLevel: Hashable, Sendable {
 
   /// The number of matches on the board at which a bot takes its median time; with `n` matches
   /// showing it takes ×(typicalMatches / n)^0.5 of it. Chosen so that over the boards a game of
-  /// Set deals, the median is the level's (`BotSpeedTests`).
+  /// Set deals, the median is the level's (`BotPlanTests`).
   public static let typicalMatches = 2.0
 }

@@ -3,7 +3,8 @@ import Foundation
 /// What a computer player at a face-up board will do next: at `at`, choose `cards` one after
 /// another (a match, or, when `wrong`, cards that are not one). A pure function of what its seat
 /// sees and a seed, so that a table with bots replays exactly: the table draws the seed from its
-/// own deal, version and the bot's seat, and plans again whenever its board changes.
+/// own deal, the deal's moves so far and the bot's seat, and plans again whenever its board
+/// changes.
 public struct BotPlan: Hashable, Sendable {
   /// When the bot claims (seconds, on the table's clock).
   public var at: Double
@@ -14,8 +15,7 @@ public struct BotPlan: Hashable, Sendable {
 
   /// The plan of a bot of `level` that sees `board` (every card face up) since `since`, for
   /// matches of `size` cards, drawing from `seed`; nil when no match shows (it waits for the
-  /// board to change). Cards of `taken` (a chain game's previous match, or cards others hold
-  /// chosen) are left out of its search.
+  /// board to change).
   public static func make<Card: MatchableCard>(
     level: BotLevel, board: [Card], size: Int, since: Double, seed: UInt64
   ) -> BotPlan? {
@@ -46,15 +46,18 @@ public struct BotPlan: Hashable, Sendable {
   static func mistake<Card: MatchableCard>(
     near match: [Card], on board: [Card], size: Int, using generator: inout SeededGenerator
   ) -> [Card]? {
+    guard match.count == size else { return nil }
     let kept = Array(match.dropLast())
     let others = board.filter { card in
       !match.contains(card) && Card.matchScore(kept + [card]) == 0
     }
-    guard !others.isEmpty, kept.count + 1 == size else { return nil }
+    guard !others.isEmpty else { return nil }
     return kept + [others[generator.below(others.count)]]
   }
 
-  /// A uniform draw in [0, 1).
+  /// A uniform draw in [0, 1), written out rather than `Double.random(in:using:)`, whose
+  /// algorithm may change between Swift releases: a table's plans must replay from its seed
+  /// forever (as ``SeededGenerator/below(_:)`` does for integers).
   static func unit(_ generator: inout SeededGenerator) -> Double {
     Double(generator.next() >> 11) / Double(1 << 53)
   }
@@ -66,11 +69,11 @@ public struct BotPlan: Hashable, Sendable {
     return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
   }
 
-  /// The seed of a bot's plan at a table: its deal's seed, the table's version (which every
-  /// change of the board moves) and the bot's seat, mixed. The same table state gives the same
-  /// plan, after a restart or a takeover too.
-  public static func seed(dealSeed: UInt64, version: Int, seat: Int) -> UInt64 {
-    var mixer = SplitMix64(seed: dealSeed ^ (UInt64(truncatingIfNeeded: version) &* 0x9E37_79B9))
+  /// The seed of a bot's plan at a table: its deal's seed, the moves of the deal so far (which
+  /// every change of the board adds to) and the bot's seat, mixed. The same table state gives
+  /// the same plan, after a restart or a takeover too.
+  public static func seed(dealSeed: UInt64, moves: Int, seat: Int) -> UInt64 {
+    var mixer = SplitMix64(seed: dealSeed ^ (UInt64(truncatingIfNeeded: moves) &* 0x9E37_79B9))
     return mixer.next() ^ UInt64(truncatingIfNeeded: seat &+ 1) &* 0xD6E8_FEB8_6659_FD93
   }
 }

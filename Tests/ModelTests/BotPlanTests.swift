@@ -22,13 +22,13 @@ import Testing
     }
     #expect(Set(others.map(\.at)).count == 20, "another seed, another time")
     // The seed a table draws: its deal, its version and the seat each change it.
-    let seed = BotPlan.seed(dealSeed: 9, version: 4, seat: 1)
-    #expect(seed == BotPlan.seed(dealSeed: 9, version: 4, seat: 1))
+    let seed = BotPlan.seed(dealSeed: 9, moves: 4, seat: 1)
+    #expect(seed == BotPlan.seed(dealSeed: 9, moves: 4, seat: 1))
     #expect(
       Set([
-        seed, BotPlan.seed(dealSeed: 9, version: 5, seat: 1),
-        BotPlan.seed(dealSeed: 9, version: 4, seat: 2),
-        BotPlan.seed(dealSeed: 8, version: 4, seat: 1),
+        seed, BotPlan.seed(dealSeed: 9, moves: 5, seat: 1),
+        BotPlan.seed(dealSeed: 9, moves: 4, seat: 2),
+        BotPlan.seed(dealSeed: 8, moves: 4, seat: 1),
       ]).count == 4)
   }
 
@@ -75,7 +75,7 @@ import Testing
       var game = Self.game(seed: seed)
       var version = 0
       while !game.isOver, times.count < 200 {
-        let planSeed = BotPlan.seed(dealSeed: game.dealSeed, version: version, seat: 0)
+        let planSeed = BotPlan.seed(dealSeed: game.dealSeed, moves: version, seat: 0)
         version += 1
         guard
           let plan = BotPlan.make(
