@@ -187,7 +187,8 @@ def claim_a_set(player, everyone):
         return None
     for card_id in triple:
         player.execute_script(
-            "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]').click();",
+            # (A computer at the table may take a card first: it is then gone, and not clicked.)
+            "document.querySelector(arguments[0] + '[data-card-id=\"' + arguments[1] + '\"]')?.click();",
             CARDS, str(card_id))
     for driver in everyone:
         WebDriverWait(driver, 20).until(lambda d: not set(triple) & set(d.execute_script(SHOWN_CARDS, CARDS))

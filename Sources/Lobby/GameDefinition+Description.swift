@@ -6,7 +6,8 @@ import Protocol
 /// face down, turns, a chain).
 extension GameDefinition {
   /// The game as `welcome` describes it. Hints are offered where its default table offers them
-  /// (``GameSettings/offersHints``: face-up boards).
+  /// (``GameSettings/offersHints``: face-up boards); computers play face-up boards whose
+  /// matches do not chain (``TableState/planBots(now:)``).
   public static var gameDescription: GameDescription {
     let settings: GameSettings
     do {
@@ -22,7 +23,8 @@ extension GameDefinition {
       boardSize: settings.boardSize,
       growth: settings.dealsMoreWhenNoMatch ? settings.extraDealSize : 0,
       hints: settings.offersHints, chain: Card.chainsMatches, faceDown: settings.faceDown,
-      turnBased: settings.turnBased, settings: settingDescriptions,
+      turnBased: settings.turnBased,
+      computers: !settings.faceDown && !Card.chainsMatches, settings: settingDescriptions,
       texts: GameTexts(
         match: matchWords, matchSize: settings.matchSize, matchSizes: matchSizes ?? [],
         chain: Card.chainsMatches))

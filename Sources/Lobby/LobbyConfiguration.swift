@@ -15,6 +15,9 @@ public struct LobbyConfiguration: Sendable {
   public var countdown: Double = 3
   /// Seconds a table with nobody seated stays open.
   public var emptyTableGrace: Double = 10
+  /// What every computer player's time to move is multiplied by (1: its level's figures;
+  /// ``BotLevel``). Tests and demonstrations play whole games against the computer in seconds.
+  public var botPace: Double = 1
   /// Most spectators at one table.
   public var spectatorLimit = 50
   /// Most tables open at once on this server.
@@ -57,6 +60,7 @@ public struct LobbyConfiguration: Sendable {
     var rules = TableRules()
     rules.countdown = countdown
     rules.reconnectGrace = reconnectGrace
+    rules.botPace = botPace
     rules.journals = journal
     return rules
   }

@@ -16,9 +16,9 @@ extension LobbyState {
         ProtocolError(.badField, "Field 'level' must be one of \(levels).", replyTo: replyTo),
         to: connection)
     }
-    // Computers play face-up boards whose matches do not chain, for now.
+    // The games computers play say so in their description (`computers`).
     let described = GameCatalog.registry.descriptions.first { $0.name == game }
-    guard let described, !described.faceDown, !described.chain else {
+    guard let described, described.computers else {
       return reply(
         ProtocolError(
           .noBots, "Computer players do not play \(described?.title ?? game) yet.",

@@ -6,6 +6,8 @@ public struct TableRules: Hashable, Sendable {
   public var countdown = LobbyConfiguration.defaults.countdown
   /// How long a dropped player's seat is held.
   public var reconnectGrace = LobbyConfiguration.defaults.reconnectGrace
+  /// What computer players' times to move are multiplied by.
+  public var botPace = LobbyConfiguration.defaults.botPace
   /// How many recent diffs are kept for reconnecting clients.
   public var ringSize = 64
   /// The most moves the record of one game keeps in memory (2 bytes each); beyond it the record

@@ -68,11 +68,12 @@ extension TableState {
         continue
       }
       let seed = BotPlan.seed(dealSeed: game.dealSeed, moves: record.moves.count, seat: seat)
-      let plan =
+      var plan =
         playing
         ? BotPlan.make(
           level: level, board: game.board, size: game.settings.matchSize, since: now, seed: seed)
         : nil
+      if let at = plan?.at { plan?.at = now + (at - now) * rules.botPace }
       botPlans[seat] = PlannedBot(board: board, since: now, plan: plan)
     }
   }

@@ -26,6 +26,8 @@ public struct GameDescription: Hashable, Sendable {
   public var faceDown: Bool
   /// Whether seats take turns.
   public var turnBased: Bool
+  /// Whether computer players play it (`playBot`).
+  public var computers: Bool
   /// The settings `createTable` and `playSolo` take, in the order a form shows them.
   public var settings: [SettingDescription]
   /// The sentences about its matches.
@@ -35,7 +37,7 @@ public struct GameDescription: Hashable, Sendable {
   public init(
     name: String, title: String, rules: String, match: MatchWords, matchSize: Int,
     boardSize: Int, growth: Int, hints: Bool, chain: Bool, faceDown: Bool, turnBased: Bool,
-    settings: [SettingDescription], texts: GameTexts
+    computers: Bool, settings: [SettingDescription], texts: GameTexts
   ) {
     self.name = name
     self.title = title
@@ -48,6 +50,7 @@ public struct GameDescription: Hashable, Sendable {
     self.chain = chain
     self.faceDown = faceDown
     self.turnBased = turnBased
+    self.computers = computers
     self.settings = settings
     self.texts = texts
   }
@@ -64,7 +67,8 @@ public struct GameDescription: Hashable, Sendable {
       ("match", match.json), ("matchSize", .int(matchSize)),
       ("board", .object([("base", .int(boardSize)), ("step", .int(growth))])),
       ("hints", .bool(hints)), ("chain", .bool(chain)), ("faceDown", .bool(faceDown)),
-      ("turnBased", .bool(turnBased)), ("settings", .array(settings.map(\.json))),
+      ("turnBased", .bool(turnBased)), ("computers", .bool(computers)),
+      ("settings", .array(settings.map(\.json))),
       ("texts", texts.json),
     ])
   }

@@ -47,6 +47,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.spectatorLimit.long, help: ServerOption.spectatorLimit.help)
   var spectatorLimit = ServerConfiguration.defaults.spectatorLimit
 
+  @Option(name: ServerOption.botPace.long, help: ServerOption.botPace.help)
+  var botPace = ServerConfiguration.defaults.botPace
+
   @Option(name: ServerOption.executors.long, help: ServerOption.executors.help)
   var executors = ServerConfiguration.defaults.executors
 
@@ -114,6 +117,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.countdown = countdown
     configuration.emptyTableGrace = emptyTableGrace
     configuration.spectatorLimit = spectatorLimit
+    configuration.botPace = botPace
     configuration.executors = executors
     configuration.rateLimit = rateLimit
     configuration.sendBufferBytes = sendBuffer

@@ -43,6 +43,8 @@ struct ServerConfiguration: Sendable, Equatable {
   var emptyTableGrace = LobbyConfiguration.defaults.emptyTableGrace
   /// Most spectators at one table.
   var spectatorLimit = LobbyConfiguration.defaults.spectatorLimit
+  /// What computer players' times to move are multiplied by.
+  var botPace = LobbyConfiguration.defaults.botPace
   /// Folder of the embedded journal (`journal.sqlite`), made if missing.
   var dataDirectory = "data"
   /// The PostgreSQL database of the journal (`postgres://user:password@host:port/name`), used
@@ -155,6 +157,9 @@ struct ServerConfiguration: Sendable, Equatable {
       return problem
     }
     if spectatorLimit < 1 { return "\(ServerOption.spectatorLimit.flag) must be at least 1." }
+    if !(botPace.isFinite && botPace > 0 && botPace <= 100) {
+      return "\(ServerOption.botPace.flag) must be more than 0 and at most 100."
+    }
     if !(0...1).contains(commitInterval) {
       return "\(ServerOption.commitInterval.flag) must be 0...1000 ms."
     }
@@ -283,6 +288,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.countdown = countdown
     configuration.emptyTableGrace = emptyTableGrace
     configuration.spectatorLimit = spectatorLimit
+    configuration.botPace = botPace
     configuration.journal = journal
     configuration.nodeID = resolvedNodeID
     configuration.cluster = isClusterNode

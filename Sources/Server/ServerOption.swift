@@ -37,6 +37,10 @@ struct ServerOption: Sendable {
   static let emptyTableGrace = Self(
     "empty-table-grace", "Seconds a table with nobody seated stays open.")
   static let spectatorLimit = Self("spectator-limit", "Most spectators at one table.")
+  static let botPace = Self(
+    "bot-pace",
+    "What computer players' times to move are multiplied by (1: their levels' figures; 0.01 plays a game against the computer in seconds, for tests and demonstrations)."
+  )
   static let executors = Self(
     "executors",
     "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move); K spreads the tables over K threads by table number. Default: 0 up to 2 cores, else one per core but one."
@@ -108,7 +112,7 @@ struct ServerOption: Sendable {
   /// Every option, in the order `--help` lists them.
   static let all: [ServerOption] = [
     host, port, webRoot, logLevel, tlsCert, tlsKey, maxMessageBytes, reconnectGrace, countdown,
-    emptyTableGrace, spectatorLimit, executors, dataDirectory, database, noJournal, sync,
+    emptyTableGrace, spectatorLimit, botPace, executors, dataDirectory, database, noJournal, sync,
     commitInterval, journalStallLimit, keepFinishedDays, rateLimit, sendBuffer, drainTimeout,
     maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,
   ]

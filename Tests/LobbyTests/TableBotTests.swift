@@ -8,9 +8,10 @@ import Testing
 /// table's clock from plans drawn from the table's deal, and after a restart from the journal
 /// goes on with the same plan.
 @Suite struct TableBotTests {
-  static func table(seats: Int, journals: Bool = false) -> TableState<SetCard> {
+  static func table(seats: Int, journals: Bool = false, pace: Double = 1) -> TableState<SetCard> {
     var rules = TableRules()
     rules.countdown = 0
+    rules.botPace = pace
     rules.journals = journals
     return TableState<SetCard>(
       id: "t1", code: "ABCDEFGHJK", isPrivate: true,
@@ -47,6 +48,20 @@ import Testing
     #expect(table.game.isOver)
     #expect(table.movesAccepted - accepted == 3 * (table.game.players[1].matches - 1))
     #expect(table.nextDeadline == nil)
+  }
+
+  @Test func thePaceMultipliesEveryTimeToMoveAndNothingElse() throws {
+    func planned(pace: Double) throws -> BotPlan {
+      var table = Self.table(seats: 2, pace: pace)
+      _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+      _ = try table.sitBot(level: .beginner, replyTo: nil, now: 10).get()
+      return try #require(table.botPlans[1]?.plan)
+    }
+    let slow = try planned(pace: 1)
+    let fast = try planned(pace: 0.01)
+    #expect(slow.cards == fast.cards && slow.wrong == fast.wrong)
+    #expect(abs((fast.at - 10) - (slow.at - 10) * 0.01) < 1e-9)
+    #expect(slow.at - 10 > 1, "a beginner takes seconds")
   }
 
   @Test func aPersonsSetGivesTheComputerANewPlanFromThatMoment() throws {

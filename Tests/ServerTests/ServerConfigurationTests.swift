@@ -21,7 +21,8 @@ import Testing
       "--host", "0.0.0.0", "--port", "9000", "--web-root", "/srv/web", "--log-level", "debug",
       "--tls-cert", "/c.pem", "--tls-key", "/k.pem", "--max-message-bytes", "4096",
       "--reconnect-grace", "30", "--countdown", "0", "--empty-table-grace", "5",
-      "--spectator-limit", "7", "--rate-limit", "5", "--allowed-origin", "https://a.example",
+      "--spectator-limit", "7", "--bot-pace", "0.01", "--rate-limit", "5", "--allowed-origin",
+      "https://a.example",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
     ])
     var expected = ServerConfiguration()
@@ -36,6 +37,7 @@ import Testing
     expected.countdown = 0
     expected.emptyTableGrace = 5
     expected.spectatorLimit = 7
+    expected.botPace = 0.01
     expected.rateLimit = 5
     expected.allowedOrigins = ["https://a.example"]
     expected.sendBufferBytes = 32768
@@ -58,6 +60,7 @@ import Testing
     #expect(lobby.maxMessageBytes == 4096)
     #expect(lobby.reconnectGrace == 30 && lobby.countdown == 0 && lobby.emptyTableGrace == 5)
     #expect(lobby.spectatorLimit == 7)
+    #expect(lobby.botPace == 0.01)
   }
 
   /// A component made with its own defaults (as in its tests) behaves as it does in the server:
@@ -81,10 +84,12 @@ import Testing
     #expect(madeLobby.countdown == lobby.countdown)
     #expect(madeLobby.emptyTableGrace == lobby.emptyTableGrace)
     #expect(madeLobby.spectatorLimit == lobby.spectatorLimit)
+    #expect(madeLobby.botPace == lobby.botPace)
 
     let rules = TableRules()
     #expect(rules.countdown == lobby.countdown)
     #expect(rules.reconnectGrace == lobby.reconnectGrace)
+    #expect(rules.botPace == lobby.botPace)
   }
 
   @Test func theExecutorsFollowTheCoreCount() throws {

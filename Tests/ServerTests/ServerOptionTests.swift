@@ -63,7 +63,7 @@ import Testing
       "--host", "0.0.0.0", "--port", "9000", "--web-root", "/srv/web", "--log-level", "debug",
       "--tls-cert", "/c.pem", "--tls-key", "/k.pem", "--max-message-bytes", "4096",
       "--reconnect-grace", "30", "--countdown", "0", "--empty-table-grace", "5",
-      "--spectator-limit", "7", "--executors", "5", "--data-dir", "/d",
+      "--spectator-limit", "7", "--bot-pace", "0.5", "--executors", "5", "--data-dir", "/d",
       "--database", "postgres://ada@db/games", "--sync", "full", "--commit-interval", "5",
       "--journal-stall-limit", "2000", "--keep-finished-days", "30", "--rate-limit", "5",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",

@@ -18,6 +18,7 @@ export const RESUME_WAIT_MS = 2000;
 const INTENTS = Object.freeze({
   playSolo: (id, i) => messages.playSolo(id, i.game, i.settings ?? {}),
   playDaily: (id, i) => messages.playDaily(id, i.game),
+  playBot: (id, i) => messages.playBot(id, { game: i.game, level: i.level, bots: i.bots, settings: i.settings ?? {} }),
   quickMatch: (id, i) => messages.quickMatch(id, { game: i.game, seats: i.seats, settings: i.settings ?? {} }),
   createTable: (id, i) =>
     messages.createTable(id, { game: i.game, seats: i.seats, private: true, settings: i.settings ?? {} }),
@@ -167,8 +168,8 @@ export const SESSION_HANDLERS = {
     }
   },
 
-  /** A lobby button: {intent: {kind: playSolo | quickMatch | createTable | join | joinListed |
-   * spectate, ...}}. */
+  /** A lobby button: {intent: {kind: playSolo | playBot | quickMatch | createTable | join |
+   * joinListed | spectate, ...}}. */
   intent(c, event, fx) {
     act(c, fx, event, event.intent);
   },

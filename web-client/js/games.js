@@ -40,6 +40,7 @@ export function readGame(raw) {
     chain: raw.chain === true,
     faceDown: raw.faceDown === true,
     turnBased: raw.turnBased === true,
+    computers: raw.computers === true,
     settings: Object.freeze((Array.isArray(raw.settings) ? raw.settings : []).map(readSetting).filter((s) => s !== null)),
     texts: Object.freeze({
       hintOne: text(texts.hintOne, ''),
@@ -210,6 +211,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": false,
     "turnBased": false,
+    "computers": true,
     "settings": [
       {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},
@@ -237,6 +239,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": false,
     "turnBased": false,
+    "computers": true,
     "settings": [
       {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":9,"choices":[{"value":6,"text":"6 cards"},{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"}]},
@@ -264,6 +267,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": false,
     "turnBased": false,
+    "computers": true,
     "settings": [
       {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (an UltraSet is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},
@@ -291,6 +295,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": true,
     "faceDown": false,
     "turnBased": false,
+    "computers": false,
     "settings": [
       {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},
@@ -320,6 +325,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": true,
     "turnBased": false,
+    "computers": false,
     "settings": [
       {"name":"matchSize","label":"Match","default":2,"choices":[{"value":2,"text":"2 cards","summary":"2-card matches"},{"value":3,"text":"3 cards","summary":"3-card matches"}]},
       {"name":"boardSize","label":"Cards","default":24,"choices":[{"value":12,"text":"12 cards"},{"value":16,"text":"16 cards"},{"value":20,"text":"20 cards"},{"value":24,"text":"24 cards"},{"value":30,"text":"30 cards"},{"value":36,"text":"36 cards"}],"min":12,"max":40,"unit":"cards"},
@@ -347,6 +353,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": true,
     "turnBased": true,
+    "computers": false,
     "settings": [
       {"name":"boardSize","label":"Pairs","default":16,"choices":[{"value":8,"text":"4 pairs"},{"value":10,"text":"5 pairs"},{"value":12,"text":"6 pairs"},{"value":14,"text":"7 pairs"},{"value":16,"text":"8 pairs"},{"value":18,"text":"9 pairs"},{"value":20,"text":"10 pairs"}]},
       {"name":"theme","label":"Theme","default":0,"choices":[{"value":0,"text":"Animals"},{"value":1,"text":"Food"},{"value":2,"text":"Sports"},{"value":3,"text":"Travel"},{"value":4,"text":"Weather"},{"value":5,"text":"Music"}]},

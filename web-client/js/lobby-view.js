@@ -10,6 +10,7 @@ import { gameIds, gameInfo } from './games.js';
 import { settingsForm, settingsText } from './table-settings.js';
 import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
+import { botCount, levelChoices, pickedLevel } from './bots.js';
 import { byId, cell, part } from './dom.js';
 
 export class LobbyView {
@@ -23,7 +24,7 @@ export class LobbyView {
       'home-form', 'name', 'name-problem', 'seats', 'quick-match', 'create-private', 'join-code', 'join', 'tables',
       'tables-body', 'tables-empty', 'game-picker', 'lobby-title', 'lobby-lede', 'settings-fields', 'settings-problem',
       'invite-name', 'invite-name-form', 'invite-name-field', 'invite-name-problem', 'invite-watch',
-      'invite-name-title', 'play-daily',
+      'invite-name-title', 'play-daily', 'bot-level', 'bot-count', 'play-bot', 'bot-note',
     ]);
     /** The game the lobby's buttons start (the server answers `unknownGame` for one it does not serve). */
     this.game = pickedGame(loadGame(local));
@@ -44,6 +45,16 @@ export class LobbyView {
       intent({ kind: 'playSolo', game: this.game, settings: this.settings(1) });
     });
     el['play-daily'].addEventListener('click', () => intent({ kind: 'playDaily', game: this.game }));
+    el['play-bot'].addEventListener('click', () => {
+      const bots = botCount(el['bot-count'].value);
+      intent({
+        kind: 'playBot',
+        game: this.game,
+        level: pickedLevel(el['bot-level'].value),
+        bots,
+        settings: this.settings(1 + bots),
+      });
+    });
     el['quick-match'].addEventListener('click', () =>
       intent({ kind: 'quickMatch', game: this.game, seats: this.seats(), settings: this.settings(this.seats()) }),
     );
@@ -100,6 +111,7 @@ export class LobbyView {
       el['settings-problem'].hidden = true;
     }
     this.renderSettingsForm();
+    this.renderComputers();
     this.render();
     saveGame(this.local, this.game);
     if (!quiet) this.dispatch({ type: 'pickGame' });
@@ -161,6 +173,27 @@ export class LobbyView {
         return label;
       }),
     );
+  }
+
+  /** "Play against the computer" for the picked game: its levels in the game's words, offered
+   * only where the server says computers play it (`computers` in its description). */
+  renderComputers() {
+    const { el } = this;
+    const info = gameInfo(this.game);
+    const chosen = pickedLevel(el['bot-level'].value);
+    el['bot-level'].replaceChildren(
+      ...levelChoices(info.a).map(([value, text]) => {
+        const option = document.createElement('option');
+        option.value = value;
+        option.textContent = text;
+        return option;
+      }),
+    );
+    el['bot-level'].value = chosen;
+    const offered = info.computers === true;
+    for (const control of [el['bot-level'], el['bot-count'], el['play-bot']]) control.disabled = !offered;
+    el['bot-note'].hidden = offered;
+    el['bot-note'].textContent = offered ? '' : `Computers do not play ${info.title} yet.`;
   }
 
   /** The message fields of the settings the form shows. */

@@ -198,6 +198,17 @@ export function playSolo(id, game = DEFAULT_GAME, settings = {}) {
   return { ...settings, type: 'playSolo', id, game };
 }
 
+/** The levels of computer players (PROTOCOL.md, `playBot`), slowest first. */
+export const BOT_LEVELS = Object.freeze(['beginner', 'casual', 'good', 'expert']);
+
+/** `playBot`: a new private table of `game` with `bots` computer players (1–3) of `level`, and
+ * the table settings as top-level fields. */
+export function playBot(id, { game = DEFAULT_GAME, level = 'casual', bots = 1, settings = {} } = {}) {
+  if (!BOT_LEVELS.includes(level)) throw new RangeError(`level must be one of ${BOT_LEVELS.join(', ')}`);
+  if (!Number.isInteger(bots) || bots < 1 || bots > 3) throw new RangeError('bots must be 1–3');
+  return { ...settings, type: 'playBot', id, game, level, bots };
+}
+
 /** `choose`: choose or un-choose a card on the board, by card id. */
 export function choose(id, card) {
   if (!Number.isInteger(card)) throw new TypeError('card id must be an integer');

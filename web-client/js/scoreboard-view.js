@@ -4,6 +4,7 @@
 import { replayScoreboard, scoreboardModel } from './table-model.js';
 import { part } from './dom.js';
 import { fillRating } from './ratings-view.js';
+import { botBadge } from './bots.js';
 
 /** Draw `table`'s scoreboard into `list` (#scoreboard). */
 export function renderScoreboard(list, table) {
@@ -21,6 +22,15 @@ export function renderScoreboard(list, table) {
     li.querySelector('.sets').textContent = row.detail;
     li.querySelector('.host-badge').hidden = !row.host;
     li.querySelector('.you-badge').hidden = !row.you;
+    const bot = li.querySelector('.bot-badge');
+    bot.hidden = row.bot === null;
+    if (row.bot !== null) {
+      const badge = botBadge(row.bot);
+      bot.textContent = badge.text;
+      bot.title = badge.label;
+      bot.setAttribute('aria-label', badge.label);
+    }
+    li.classList.toggle('bot', row.bot !== null);
     li.classList.toggle('you', row.you);
     li.classList.toggle('host', row.host);
     li.classList.toggle('away', row.away);
@@ -61,6 +71,7 @@ function newSeatRow(key) {
     part('visually-hidden rating-label', ''),
     part('badge host-badge', 'host'),
     part('badge you-badge', 'you'),
+    part('badge bot-badge', 'computer'),
     part('away', ''),
     part('score', ''),
     part('sets', ''),

@@ -100,7 +100,7 @@ const EVENT_HANDLERS = {
   },
   join(table, e, now) {
     const seat = requireSeat(e.seat);
-    const player = copyPlayer({ seat, name: requireString(e.name, 'name'), connected: true }, now);
+    const player = copyPlayer({ seat, name: requireString(e.name, 'name'), connected: true, bot: e.bot }, now);
     if (countsFlips(table, seat)) player.flips = 0;
     table.players = table.players.filter((p) => p.seat !== seat);
     table.players.push(player);

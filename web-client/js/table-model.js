@@ -123,6 +123,8 @@ export function scoreboardModel(table) {
       detail: seatDetail(table.game, p),
       host: p.seat === table.host,
       you: p.seat === table.you,
+      // A computer's level (null: a person).
+      bot: p.bot ?? null,
       away: !p.connected,
       turn: table.turn === p.seat,
       connected: p.connected,

@@ -3,6 +3,7 @@
 // TypeError or RangeError, which makes the caller ask for a snapshot instead of guessing.
 
 import { readRating } from './ratings.js';
+import { botLevel } from './bots.js';
 
 /** The table phases, in order. */
 export const PHASES = Object.freeze(['waiting', 'countdown', 'playing', 'finished']);
@@ -111,6 +112,8 @@ export function copyPlayer(p, now) {
     awayUntil: away === null ? null : now + away * 1000,
     // Only face-down games count flips; a player record without them stays as it was.
     ...(Number.isInteger(p.flips) ? { flips: p.flips } : {}),
+    // A computer's level (bots.js), only at a computer's seat.
+    ...(botLevel(p.bot) === null ? {} : { bot: botLevel(p.bot) }),
     // A rating beside the name (ratings.js), only where the server knows one.
     ...(readRating(p.rating) === null ? {} : { rating: readRating(p.rating) }),
   };

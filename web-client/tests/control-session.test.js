@@ -23,6 +23,13 @@ test('online under the name typed, a lobby action is sent at once and the name r
   assert.deepEqual(sent(fx), [{ type: 'playSolo', id: 1, game: 'matchismo', matchCount: 3 }]);
 });
 
+test('play against the computer sends playBot with the level, the count and the settings', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  const fx = send({ type: 'intent', intent: { kind: 'playBot', game: 'set', level: 'good', bots: 2, settings: { scoring: 'classic' } } });
+  assert.deepEqual(sent(fx), [{ scoring: 'classic', type: 'playBot', id: 1, game: 'set', level: 'good', bots: 2 }]);
+});
+
 test('a name edited since the hello starts a new session, and the action goes after its welcome', () => {
   const { controller, send } = setUp();
   send({ type: 'hello' }, { typed: 'Ada' });

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { botBadge, botCount, botLevel, levelChoices, pickedLevel } from '../js/bots.js';
+import { BOT_LEVELS, playBot } from '../js/messages.js';
+import { applySnapshot } from '../js/table-state.js';
+import { applyEvent } from '../js/table-events.js';
+import { scoreboardModel } from '../js/table-model.js';
+import { gameInfo } from '../js/games.js';
+
+test('the lobby offers the four levels, slowest first, in the game’s words', () => {
+  const choices = levelChoices('an UltraSet');
+  assert.deepEqual(choices.map(([level]) => level), ['beginner', 'casual', 'good', 'expert']);
+  assert.equal(choices[0][1], 'Beginner: an UltraSet in about 20 s, one claim in 5 wrong');
+  assert.equal(choices[3][1], 'Expert: an UltraSet in about 2.5 s, never wrong');
+  assert.deepEqual([pickedLevel('good'), pickedLevel('grandmaster'), pickedLevel(undefined)], ['good', 'casual', 'casual']);
+  assert.deepEqual(['1', '3', '0', '4', 'x'].map(botCount), [1, 3, 1, 1, 1]);
+});
+
+test('playBot carries the game, level, count and settings; a level or count that is none throws', () => {
+  assert.deepEqual(playBot(4, { game: 'ultraSet', level: 'expert', bots: 2, settings: { scoring: 'classic' } }), {
+    scoring: 'classic', type: 'playBot', id: 4, game: 'ultraSet', level: 'expert', bots: 2,
+  });
+  assert.deepEqual(playBot(5), { type: 'playBot', id: 5, game: 'set', level: 'casual', bots: 1 });
+  assert.throws(() => playBot(6, { level: 'grandmaster' }), RangeError);
+  assert.throws(() => playBot(6, { bots: 4 }), RangeError);
+  assert.deepEqual(BOT_LEVELS, ['beginner', 'casual', 'good', 'expert']);
+});
+
+test('the server says which games computers play: the face-up ones that do not chain, for now', () => {
+  const playing = ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration'].filter((g) => gameInfo(g).computers);
+  assert.deepEqual(playing, ['set', 'setJunior', 'ultraSet']);
+  assert.equal(gameInfo('poker').computers, false);
+});
+
+test('a computer’s seat keeps its level from a snapshot or a join, and the scoreboard marks it', () => {
+  const { table } = applySnapshot({
+    id: 't', game: 'set', version: 1, board: [], seats: 3, host: 1, phase: 'waiting', you: 1, deckCount: 69,
+    players: [
+      { seat: 0, name: 'Computer 1 (expert)', bot: { level: 'expert' } },
+      { seat: 1, name: 'Ada' },
+    ],
+  }, 0);
+  applyEvent(table, { kind: 'join', seat: 2, name: 'Computer 3 (good)', bot: { level: 'good' } }, 0);
+  const rows = scoreboardModel(table).rows;
+  assert.deepEqual(rows.map((r) => r.bot), ['expert', null, 'good']);
+  assert.deepEqual(botBadge('expert'), { text: 'computer', label: 'computer player, expert' });
+  assert.deepEqual([botLevel(null), botLevel({}), botLevel({ level: 'casual' })], [null, 'computer', 'casual']);
+});
