@@ -98,8 +98,11 @@ class TableState:
         self.turn = table.get("turn")
         self.turn_seconds = table.get("turnSeconds")
         self.history = list(table.get("history") or [])
+        self.computer_offer = table.get("computerOffer") is True
         for p in table["players"]:
             self.players[p["seat"]].update(name=p["name"], connected=p.get("connected", True))
+            if "bot" in p:  # a computer player
+                self.players[p["seat"]]["bot"] = p["bot"]
             self.players[p["seat"]]["away"] = p.get("away")
             if "flips" in p:  # face-down games only
                 self.players[p["seat"]]["flips"] = p["flips"]
@@ -124,7 +127,8 @@ class TableState:
                 "phase": self.phase, "code": self.code, "private": self.private,
                 "seats": self.seats, "host": self.host, "spectators": self.spectators,
                 "vote": self.vote, "matched": self.matched, "turn": self.turn,
-                "turnSeconds": self.turn_seconds, "history": self.history}
+                "turnSeconds": self.turn_seconds, "history": self.history,
+                "computerOffer": self.computer_offer}
 
     def apply(self, diff):
         assert diff["version"] == self.version + 1, f"version gap: {self.version} -> {diff['version']}"
@@ -203,6 +207,8 @@ class TableState:
             assert e["seat"] not in players, f"join into occupied seat {e['seat']}"
             players[e["seat"]] = {"score": 0, "matches": 0, "selection": [], "name": e["name"],
                                   "connected": True, "away": None}
+            if "bot" in e:  # a computer player
+                players[e["seat"]]["bot"] = e["bot"]
             if self.counts_flips(e["seat"]):
                 players[e["seat"]]["flips"] = 0
         elif kind == "leave":
@@ -221,6 +227,9 @@ class TableState:
             self.countdown = e.get("countdown")
         elif kind == "vote":
             self.vote = self._vote(e)
+        elif kind == "computerOffer":
+            assert isinstance(e["open"], bool), e
+            self.computer_offer = e["open"]
         elif kind == "lookBack":
             assert self.phase == "finished" and isinstance(e["lookBack"]["found"], list), e
         else:

@@ -78,3 +78,49 @@ def test_two_computers_and_a_person_play_a_game_to_its_end(start_server, browser
     driver.save_screenshot(artifact(f"computer-players-{width}.png"))
     check_fits(driver, "gameover", "the game-over box")
     assert not severe_errors(driver), severe_errors(driver)
+
+
+# Makes the page's quick matches offer a computer after 1 s alone (the table setting
+# `offerComputer`; the page sends none, and gets the 20 s default).
+SOON = """
+(() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const message = JSON.parse(data);
+    if (message.type === 'quickMatch') data = JSON.stringify({ ...message, offerComputer: 1 });
+    return send.call(this, data);
+  };
+})();"""
+
+
+def test_a_player_waiting_alone_is_offered_a_computer_and_plays_it(start_server, browsers):
+    server = start_server(*FAST, "--bot-pace", "0.1")
+    driver = browsers()
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOON})
+    open_page(driver, server.http_url, 1280, 900, "light")
+    driver.find_element(By.ID, "name").send_keys("Kim")
+    pick(driver, "set")
+    Select(driver.find_element(By.ID, "seats")).select_by_value("2")
+    driver.find_element(By.ID, "quick-match").click()
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "waiting").is_displayed())
+    # After its time alone, the host is offered a computer, with the levels in the game's words.
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "computer-offer").is_displayed())
+    levels = [o.text for o in Select(driver.find_element(By.ID, "offer-level")).options]
+    assert len(levels) == 4 and levels[1].startswith("Casual: a set in about 10 s"), levels
+    # It fits a phone's width too.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    check_fits(driver, "table", "the offer at a phone's width")
+    driver.save_screenshot(artifact("computer-offer-390.png"))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    Select(driver.find_element(By.ID, "offer-level")).select_by_value("expert")
+    driver.find_element(By.ID, "add-computer").click()
+    # The computer fills the table for two: it starts, and the offer is gone.
+    WebDriverWait(driver, 10).until(lambda d: len(d.execute_script(SCOREBOARD)) == 2)
+    assert [row[:3] for row in driver.execute_script(SCOREBOARD)] == [
+        ["Kim", False, ""], ["Computer 2 (expert)", True, "computer player, expert"]]
+    assert not driver.find_element(By.ID, "computer-offer").is_displayed()
+    WebDriverWait(driver, 20).until(
+        lambda d: any(row[1] and row[3] != "0 sets" for row in d.execute_script(SCOREBOARD)))
+    assert not severe_errors(driver), severe_errors(driver)

@@ -11,6 +11,9 @@ public struct TableSetup: Hashable, Sendable {
   public var turnSeconds: Int?
   /// Whether players see each other's selections (spectators always do).
   public var showSelections = true
+  /// Seconds a person waits alone at the table, if it is public, before a computer player is
+  /// offered (nil: never; ``ComputerOffer``).
+  public var offerComputer: Double? = ComputerOffer.defaultAfter
 
   /// A table of `Game` with `settings`.
   public init<Game: GameDefinition>(
@@ -47,7 +50,12 @@ public enum GameCatalog {
       preconditionFailure("unknown game \(game)")
     }
     do {
-      return .success(try definition.setup(seats: seats, options: options))
+      var setup = try definition.setup(seats: seats, options: options)
+      // 0: never.
+      if let seconds = options.offerComputer {
+        setup.offerComputer = seconds > 0 ? Double(seconds) : nil
+      }
+      return .success(setup)
     } catch {
       return .failure(ProtocolError(.badSettings, error.message, replyTo: replyTo))
     }

@@ -49,9 +49,12 @@ extension GameDefinition {
       table.daily = daily
       return table
     }
-    return TableState<Card>(
+    var table = TableState<Card>(
       id: id, code: code, isPrivate: isPrivate, settings: setup.settings, seed: seed,
       rules: rules, now: now, turnSeconds: turnSeconds, selectionsVisible: setup.showSelections)
+    // Computers are offered at public tables only.
+    if !isPrivate { table.offer.after = setup.offerComputer }
+    return table
   }
 
   /// The table of `record` opened again after a restart, its deal replayed from `moves`.

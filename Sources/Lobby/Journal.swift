@@ -121,6 +121,9 @@ public struct TableRecord: Hashable, Sendable, Codable {
   /// Who last sat in each seat this game, by seat (`"0"`): the hashes of their player tokens
   /// (nil in a record written before ratings).
   public var playedBy: [String: String]?
+  /// Seconds a person waits alone before a computer player is offered (``ComputerOffer``;
+  /// nil: never, and in a record written before computer players).
+  public var offerComputer: Double?
 
   /// Creates a record.
   public init(
@@ -128,8 +131,9 @@ public struct TableRecord: Hashable, Sendable, Codable {
     showSelections: Bool, turnSeconds: Double?, phase: String, host: Int?,
     seats: [SeatRecord?], names: [String], everSeated: [Int], votes: [Int], version: Int,
     deal: Int, dealSeed: UInt64, creator: String, solo: Bool, chat: [ChatLine]? = nil,
-    daily: String? = nil, playedBy: [String: String]? = nil
+    daily: String? = nil, playedBy: [String: String]? = nil, offerComputer: Double? = nil
   ) {
+    self.offerComputer = offerComputer
     self.playedBy = playedBy
     self.chat = chat
     self.daily = daily

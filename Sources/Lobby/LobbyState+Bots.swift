@@ -11,10 +11,7 @@ extension LobbyState {
   ) {
     guard checkGame(game, replyTo: replyTo, connection) else { return }
     guard let level = BotLevel.named(levelName) else {
-      let levels = BotLevel.all.map { "'\($0.name)'" }.joined(separator: ", ")
-      return reply(
-        ProtocolError(.badField, "Field 'level' must be one of \(levels).", replyTo: replyTo),
-        to: connection)
+      return reply(BotLevel.levelProblem(replyTo: replyTo), to: connection)
     }
     // The games computers play say so in their description (`computers`).
     let described = GameCatalog.registry.descriptions.first { $0.name == game }
@@ -32,5 +29,13 @@ extension LobbyState {
       setup, isPrivate: true, creator: session.token,
       bots: Array(repeating: level, count: bots), now: now)
     sit(session, connection, at: id, replyTo: replyTo, now: now)
+  }
+}
+
+extension BotLevel {
+  /// The refusal of a `level` that is none.
+  static func levelProblem(replyTo: MessageID?) -> ProtocolError {
+    let levels = all.map { "'\($0.name)'" }.joined(separator: ", ")
+    return ProtocolError(.badField, "Field 'level' must be one of \(levels).", replyTo: replyTo)
   }
 }

@@ -65,6 +65,18 @@ extension LobbyState {
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
       let event = TableHost.Event.start(seat: seat, connection: connection, replyTo: replyTo)
       if handle(event, at: tableID, now: now)?.refusal == nil { settle(tableID, now: now) }
+    case .addComputer(let levelName):
+      guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
+      guard let level = BotLevel.named(levelName) else {
+        return reply(BotLevel.levelProblem(replyTo: replyTo), to: connection)
+      }
+      let event = TableHost.Event.addComputer(
+        seat: seat, level: level, connection: connection, replyTo: replyTo)
+      if handle(event, at: tableID, now: now)?.refusal == nil {
+        // Its moves now replan the computer: they are decided with the whole state.
+        reindex(tableID)
+        settle(tableID, now: now)
+      }
     case .redeal:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection) else { return }
       guard !journalDown else { return refuse(.journalDown, replyTo: replyTo, connection) }

@@ -27,8 +27,15 @@ extension LobbyState {
   mutating func host(_ host: TableHost) {
     let id = host.table.id
     hosts[id] = host
-    openTables[id] = host.table.isTurnBased || host.table.hasBots
+    reindex(id)
     openedBy[host.creator, default: 0] += 1
+  }
+
+  /// Keeps table `id`'s entry of the open tables: whether its moves are decided with the whole
+  /// state (turns, or computers whose plans a move changes). Written here and at retirement.
+  mutating func reindex(_ id: String) {
+    guard let table = hosts[id]?.table else { return }
+    openTables[id] = table.isTurnBased || table.hasBots
   }
 
   /// Takes table `id` off every book the router keeps (its map, the open tables, its

@@ -55,6 +55,9 @@ public protocol TableArbiter: Sendable {
   /// The host starts a waiting table.
   mutating func start(by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>
+  /// The host takes the offer of a computer player of `level` (``ComputerOffer``).
+  mutating func addComputer(by seat: Int, level: BotLevel, replyTo: MessageID?, now: Double)
+    -> Result<TableBroadcast, ProtocolError>
   /// The seat chooses a card.
   mutating func choose(card: Int, by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>

@@ -1,3 +1,4 @@
+import Model
 import Protocol
 
 /// Everything one table is, as one value: its game (seats, phases, votes, the diffs kept for
@@ -63,6 +64,8 @@ public struct TableHost: Sendable {
     case choose(card: Int, seat: Int, connection: ConnectionID, replyTo: MessageID?)
     /// The host at `seat` starts a waiting table.
     case start(seat: Int, connection: ConnectionID, replyTo: MessageID?)
+    /// The host at `seat` takes the offer of a computer player of `level`.
+    case addComputer(seat: Int, level: BotLevel, connection: ConnectionID, replyTo: MessageID?)
     /// The player at `seat` asks for a re-deal.
     case redeal(seat: Int, connection: ConnectionID, replyTo: MessageID?)
     /// A member (`seat` nil: a spectator) says `text` under `name`.
@@ -161,6 +164,10 @@ public struct TableHost: Sendable {
     case .start(let seat, let connection, let replyTo):
       outcome.refusal = answer(
         table.start(by: seat, replyTo: replyTo, now: now), connection, into: &outcome.actions)
+    case .addComputer(let seat, let level, let connection, let replyTo):
+      outcome.refusal = answer(
+        table.addComputer(by: seat, level: level, replyTo: replyTo, now: now), connection,
+        into: &outcome.actions)
     case .redeal(let seat, let connection, let replyTo):
       outcome.refusal = answer(
         table.requestRedeal(by: seat, replyTo: replyTo, now: now), connection,

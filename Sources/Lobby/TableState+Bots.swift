@@ -36,10 +36,9 @@ extension TableState {
   > {
     let seat = seats.firstIndex { $0 == nil } ?? 0
     let result = sit(
-      token: "computer-\(seat)", name: Self.botName(level, seat: seat), replyTo: replyTo,
-      now: now)
+      token: "computer-\(seat)", name: Self.botName(level, seat: seat), player: nil, bot: level,
+      replyTo: replyTo, now: now)
     if case .success((let seated, _)) = result {
-      seats[seated]?.bot = level
       // A computer never hosts: the first person to sit does.
       if host == seated { host = nil }
       planBots(now: now)

@@ -21,12 +21,15 @@ extension TableState {
   }
 
   mutating func beginCountdown(now: Double) -> ([Entry], [StyledRun]) {
-    if rules.countdown <= 0 { return beginPlay(now: now) }
+    if rules.countdown <= 0 {
+      let (events, runs) = beginPlay(now: now)
+      return (events + followOffer(now: now), runs)
+    }
     phase = .countdown
     countdownEnds = now + rules.countdown
     let seconds = Int(rules.countdown.rounded(.up))
     return (
-      [.table(.phase(.countdown, countdown: seconds))],
+      [.table(.phase(.countdown, countdown: seconds))] + followOffer(now: now),
       [.text("Starting in \(seconds)…")]
     )
   }
@@ -71,6 +74,7 @@ extension TableState {
     }
     broadcasts += runTurnClock(now: now)
     broadcasts += runBots(now: now)
+    broadcasts += runOffer(now: now)
     return (broadcasts, released)
   }
 
@@ -117,7 +121,7 @@ extension TableState {
     // A held seat is released once the time is past `awayUntil` (not at it): the deadline is
     // the first instant after it. A turn whose clock is not started yet is due at once.
     let turn = turnClockPending ? -Double.infinity : turnEnds
-    return ([countdownEnds, turn, nextBotMove] + seats.map { $0?.awayUntil?.nextUp })
+    return ([countdownEnds, turn, nextBotMove, nextOffer] + seats.map { $0?.awayUntil?.nextUp })
       .compactMap { $0 }.min()
   }
 }

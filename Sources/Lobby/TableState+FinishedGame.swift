@@ -35,7 +35,7 @@ extension TableState {
       FinishedPlayer(
         seat: row.seat, name: names[row.seat], score: row.score, matches: row.matches,
         mistakes: historyLog.mistakes(of: row.seat), rank: row.rank,
-        player: seats[row.seat]?.player ?? playedBy[row.seat])
+        player: seats[row.seat]?.player ?? playedBy[row.seat], bot: seats[row.seat]?.bot?.name)
     }
     return FinishedGame(
       game: Card.gameName, settings: game.settings, seed: game.dealSeed,

@@ -29,7 +29,8 @@ extension TableState {
       dealSeed: game.dealSeed, creator: creator, solo: seats.count == 1,
       chat: chat.isEmpty ? nil : chat, daily: daily,
       playedBy: playedBy.isEmpty
-        ? nil : Dictionary(uniqueKeysWithValues: playedBy.map { (String($0.key), $0.value) }))
+        ? nil : Dictionary(uniqueKeysWithValues: playedBy.map { (String($0.key), $0.value) }),
+      offerComputer: offer.after)
   }
 
   /// The table of `record` opened again at `now` after a restart, its current deal replayed
@@ -58,7 +59,7 @@ extension TableState {
     host = record.host
     chat = record.chat ?? []
     daily = record.daily
-    emptySince = seats.contains { $0 != nil } ? nil : now
+    emptySince = peopleSeated > 0 ? nil : now
     let recorded = TablePhase(rawValue: record.phase) ?? .waiting
     switch recorded {
     case .playing, .finished:
@@ -75,6 +76,9 @@ extension TableState {
       phase = .waiting
     }
     votes = record.votes.filter { seats.indices.contains($0) && seats[$0] != nil }
+    // A person waiting alone waits again from now for the offer of a computer.
+    offer.after = record.offerComputer
+    _ = followOffer(now: now)
     // One version on (the restart is a change: every seat is away), and nobody can catch up
     // from diffs made before it: every resume gets a snapshot.
     version = max(record.version, moves.last?.version ?? 0) + 1

@@ -22,18 +22,28 @@ extension TableState {
     return nil
   }
 
-  /// Seats a player in the lowest free seat; a full table starts its countdown.
+  /// Seats a player in the lowest free seat (a person takes the place of a computer standing
+  /// in: ``standInLeaves(now:)``); a full table starts its countdown.
   public mutating func sit(
     token: String, name: String, player: String? = nil, replyTo: MessageID?, now: Double
   ) -> Result<(seat: Int, broadcast: Broadcast), ProtocolError> {
+    sit(token: token, name: name, player: player, bot: nil, replyTo: replyTo, now: now)
+  }
+
+  /// Seats a person, or (`bot`) a computer player of that level.
+  mutating func sit(
+    token: String, name: String, player: String?, bot: BotLevel?, replyTo: MessageID?,
+    now: Double
+  ) -> Result<(seat: Int, broadcast: Broadcast), ProtocolError> {
     if let problem = sitProblem(replyTo: replyTo) { return .failure(problem) }
+    let standIn = bot == nil ? standInLeaves(now: now) : []
     guard let seat = seats.firstIndex(where: { $0 == nil }) else { fatalError("checked above") }
-    seats[seat] = Seat(name: name, token: token, awayUntil: nil, player: player)
+    seats[seat] = Seat(name: name, token: token, awayUntil: nil, player: player, bot: bot)
     names[seat] = name
     everSeated.insert(seat)
     playedBy[seat] = player
-    emptySince = nil
-    var events: [Entry] = [.table(.joined(seat: seat, name: name))]
+    if bot == nil { emptySince = nil }
+    var events: [Entry] = standIn + [.table(.joined(seat: seat, name: name, bot: bot))]
     var runs: [StyledRun] = [.text("\(name) joined.")]
     if host == nil {
       host = seat
@@ -44,6 +54,7 @@ extension TableState {
       events += more
       runs = [.text("\(name) joined. ")] + line
     }
+    events += followOffer(now: now)
     return .success((seat, broadcast(seat: seat, replyTo: replyTo, events: events, status: runs)))
   }
 
@@ -64,7 +75,7 @@ extension TableState {
       // Nobody left to host is news too: clients must stop showing the old host.
       events.append(.table(.host(seat: host)))
     }
-    if seatedCount == 0 {
+    if peopleSeated == 0 {
       emptySince = now
       if phase == .countdown {
         phase = .waiting
@@ -72,6 +83,7 @@ extension TableState {
         events.append(.table(.phase(.waiting, countdown: nil)))
       }
     }
+    events += followOffer(now: now)
     return broadcast(
       seat: nil, replyTo: nil, events: events, status: [.text("\(leaving.name) left.")])
   }

@@ -24,6 +24,7 @@ extension TableState {
     meta.turnLeft = turnEnds.map { max(0, Int(($0 - now).rounded(.up))) }
     meta.selectionsHidden = !selectionsVisible
     meta.daily = daily
+    meta.computerOffer = offer.isOpen
     var line = status
     if let you, let seatStatus, seatStatus.indices.contains(you) { line = seatStatus[you] }
     let message = ServerMessage.snapshot(

@@ -119,6 +119,8 @@ public struct TableState<Card: WireCard>: Sendable {
   var knownRatings: [String: PlayerRating] = [:]
   /// Each computer player's plan, by seat, and the board it was made on (``planBots(now:)``).
   var botPlans: [Int: PlannedBot] = [:]
+  /// The offer of a computer player to a person waiting alone (``ComputerOffer``).
+  public internal(set) var offer = ComputerOffer()
   /// What the members were last told of the seats' ratings (`seatRatings`).
   var shownRatings: [Int: PlayerRating] = [:]
   /// The people a rated game that just ended rated, until the lobby takes them
@@ -180,6 +182,9 @@ public struct TableState<Card: WireCard>: Sendable {
 
   /// How many seats are taken.
   public var seatedCount: Int { seats.count { $0 != nil } }
+  /// The people seated (computer players left out): a table without any is empty, and closes
+  /// after the lobby's grace period however many computers sit there.
+  public var peopleSeated: Int { seats.count { $0 != nil && $0?.bot == nil } }
 
   /// How many seated players are connected.
   public var connectedCount: Int { seats.count { $0 != nil && $0?.awayUntil == nil } }

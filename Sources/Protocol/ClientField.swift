@@ -5,6 +5,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
   case player, sort, order, page, pageSize, mine, record, list, text, day, games, level, bots
+  case offerComputer
 
   /// The field's key on the wire.
   var key: String {
@@ -42,6 +43,7 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .games: "games"
     case .level: "level"
     case .bots: "bots"
+    case .offerComputer: "offerComputer"
     }
   }
 

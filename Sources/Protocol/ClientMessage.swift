@@ -52,6 +52,9 @@ public enum ClientMessage: Hashable, Sendable {
   case leave
   /// The host starts a waiting table.
   case start
+  /// The host of a waiting public table, offered a computer player after waiting alone, seats
+  /// one of `level` (``TableState``'s computer offer).
+  case addComputer(level: String)
   /// One page of a game's finished games.
   case scores(ScoresQuery)
   /// One finished game, whole, with its replay.
@@ -97,7 +100,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
   case tooFast, alreadyPlayed, chainRule
   case noHints, hintsAlone
-  case noBots
+  case noBots, noOffer
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.
@@ -140,13 +143,18 @@ public struct TableOptions: Hashable, Sendable {
   /// Whether players see the cards their opponents have chosen (spectators always do); false
   /// keeps each player's selection to that player until it is judged (Set and Matchismo).
   public var showSelections: Bool?
+  /// Seconds a player waits alone at a public table before a computer player is offered
+  /// (0: never).
+  public var offerComputer: Int?
 
   /// Options that keep every default, or change those given.
   public init(
     boardSize: Int? = nil, matchSize: Int? = nil, scoring: String? = nil,
     costToChoose: Int? = nil, mismatchPenalty: Int? = nil, matchBonus: Int? = nil,
-    turnSeconds: Int? = nil, theme: Int? = nil, showSelections: Bool? = nil
+    turnSeconds: Int? = nil, theme: Int? = nil, showSelections: Bool? = nil,
+    offerComputer: Int? = nil
   ) {
+    self.offerComputer = offerComputer
     self.boardSize = boardSize
     self.matchSize = matchSize
     self.scoring = scoring
@@ -170,6 +178,7 @@ public struct TableOptions: Hashable, Sendable {
     if let turnSeconds { members.append(("turnSeconds", .int(turnSeconds))) }
     if let theme { members.append(("theme", .int(theme))) }
     if let showSelections { members.append(("showSelections", .bool(showSelections))) }
+    if let offerComputer { members.append(("offerComputer", .int(offerComputer))) }
     return members
   }
 }

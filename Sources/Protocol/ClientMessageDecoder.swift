@@ -122,6 +122,8 @@ public enum ClientMessageDecoder {
       return .ratings(game: try fields.requiredString(.game, maxBytes: maxGameBytes))
     case "leave": return .leave
     case "start": return .start
+    case "addComputer":
+      return .addComputer(level: try fields.requiredString(.level, maxBytes: 16))
     case "quickMatch":
       let game = try fields.requiredString(.game, maxBytes: maxGameBytes)
       return .quickMatch(
@@ -256,7 +258,8 @@ private struct FieldReader {
       matchBonus: try optionalInt(.matchBonus, in: small),
       turnSeconds: try optionalInt(.turnSeconds, in: small),
       theme: try optionalInt(.theme, in: small),
-      showSelections: try optionalBool(.showSelections))
+      showSelections: try optionalBool(.showSelections),
+      offerComputer: try optionalInt(.offerComputer, in: 0...600))
   }
 
   /// A boolean field, or nil when it is absent or null.

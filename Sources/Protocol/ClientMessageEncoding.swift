@@ -47,6 +47,8 @@ extension ClientEnvelope {
       case .code(let code): members.append(("code", .string(code)))
       case .id(let id): members.append(("table", .string(id)))
       }
+    case .addComputer(let level):
+      members.append(("level", .string(level)))
     case .redeal, .resync, .hint, .lobby, .leave, .start:
       break
     }
@@ -76,6 +78,7 @@ extension ClientMessage {
     case .spectate: "spectate"
     case .leave: "leave"
     case .start: "start"
+    case .addComputer: "addComputer"
     case .scores: "scores"
     case .record: "record"
     }

@@ -76,6 +76,10 @@ extension FinishedPlayer {
       out.raw(#","rating":"#)
       out.bytes += try encoder.encode(rating)
     }
+    if let bot {
+      out.raw(#","bot":"#)
+      out.string(bot)
+    }
     out.byte(UInt8(ascii: "}"))
   }
 }

@@ -81,12 +81,15 @@ public struct FinishedPlayer: Hashable, Sendable, Codable {
   /// What the game did to the player's rating, when it was rated: filled in when the game is
   /// read back (the store keeps it beside the record, not in it).
   public var rating: RatingChange?
+  /// A computer player's level (``BotLevel/name``); nil for a person.
+  public var bot: String?
 
   /// Creates a row.
   public init(
     seat: Int, name: String, score: Int, matches: Int, mistakes: Int, rank: Int,
-    player: String? = nil
+    player: String? = nil, bot: String? = nil
   ) {
+    self.bot = bot
     self.seat = seat
     self.name = name
     self.score = score
@@ -94,6 +97,13 @@ public struct FinishedPlayer: Hashable, Sendable, Codable {
     self.mistakes = mistakes
     self.rank = rank
     self.player = player
+  }
+}
+
+extension FinishedPlayer {
+  /// A computer's mark on the wire, as at a table: `{"level":"expert"}`.
+  public static func botJSON(_ level: String) -> JSONValue {
+    .object([("level", .string(level))])
   }
 }
 
@@ -133,7 +143,8 @@ extension ServerMessage {
                 ("seat", .int($0.seat)), ("name", .string($0.name)), ("score", .int($0.score)),
                 ("matches", .int($0.matches)), ("mistakes", .int($0.mistakes)),
                 ("rank", .int($0.rank)),
-              ] + ($0.rating.map { [("rating", .object($0.wireMembers))] } ?? []))
+              ] + ($0.rating.map { [("rating", .object($0.wireMembers))] } ?? [])
+                + ($0.bot.map { [("bot", FinishedPlayer.botJSON($0))] } ?? []))
           })
       ),
       (

@@ -1,7 +1,8 @@
 import Model
 
 /// Which high-score list a finished game belongs to: only games whose scores can be compared
-/// share one. A game's list is who played (one player or several), how its points were counted
+/// share one. A game's list is who played (one player, several people, or people against
+/// computer players: those games are never ranked with people's), how its points were counted
 /// (``GameSettings/Scoring``, or `custom`) and, for a game played on one board to the end
 /// (matched cards stay: Matchismo, Concentration), how many cards were dealt and how many make
 /// a match, since the points there grow with the board. The board size of Set and its variants
@@ -10,10 +11,12 @@ import Model
 ///
 /// Its id is what `scores` takes and answers as `list`: `solo.course`, `multiplayer.classic`,
 /// `solo.course.24x2` (Matchismo, 24 cards, pairs), `multiplayer.custom.16x2` (Concentration,
-/// 8 pairs).
+/// 8 pairs), `computer.classic` (against the computer).
 public struct ScoreList: Hashable, Sendable, Comparable {
   /// Played alone, or by two or more.
   public var solo: Bool
+  /// Computer players sat at it (then never ``solo``).
+  public var computers: Bool
   /// `classic`, `course` or `custom` (constants of its own: Concentration's).
   public var scoring: String
   /// The cards dealt, for a game played on one board; nil for Set's kind of game (Set, Set
@@ -26,30 +29,41 @@ public struct ScoreList: Hashable, Sendable, Comparable {
   public static let scorings = ["classic", "course", "custom"]
 
   /// Creates a list.
-  public init(solo: Bool, scoring: String, cards: Int? = nil, matchSize: Int? = nil) {
-    self.solo = solo
+  public init(
+    solo: Bool, scoring: String, cards: Int? = nil, matchSize: Int? = nil, computers: Bool = false
+  ) {
+    self.solo = solo && !computers
+    self.computers = computers
     self.scoring = scoring
     self.cards = cards
     self.matchSize = matchSize
   }
 
-  /// The list of a game played by `players` seats under `settings`.
-  public init(settings: GameSettings, players: Int) {
+  /// The list of a game played by `players` seats under `settings`, computers among them or
+  /// not.
+  public init(settings: GameSettings, players: Int, computers: Bool = false) {
     let board = settings.matchedCards == .keep
     self.init(
       solo: players <= 1, scoring: settings.scoring?.rawValue ?? "custom",
-      cards: board ? settings.boardSize : nil, matchSize: board ? settings.matchSize : nil)
+      cards: board ? settings.boardSize : nil, matchSize: board ? settings.matchSize : nil,
+      computers: computers)
   }
 
   /// The list of a finished game.
   public init(of game: FinishedGame) {
-    self.init(settings: game.settings, players: game.players.count)
+    self.init(
+      settings: game.settings, players: game.players.count,
+      computers: game.players.contains { $0.bot != nil })
   }
+
+  /// Who played, as the id's first part says it: `solo`, `multiplayer` or `computer`.
+  public var kind: String { computers ? "computer" : solo ? "solo" : "multiplayer" }
 
   /// Reads an id (`solo.course`, `multiplayer.custom.16x2`), or nil when it is not one.
   public init?(id: String) {
     let parts = id.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2 || parts.count == 3, parts[0] == "solo" || parts[0] == "multiplayer",
+    guard parts.count == 2 || parts.count == 3,
+      ["solo", "multiplayer", "computer"].contains(parts[0]),
       Self.scorings.contains(String(parts[1]))
     else { return nil }
     var cards: Int?
@@ -62,7 +76,8 @@ public struct ScoreList: Hashable, Sendable, Comparable {
       (cards, matchSize) = (n, m)
     }
     self.init(
-      solo: parts[0] == "solo", scoring: String(parts[1]), cards: cards, matchSize: matchSize)
+      solo: parts[0] == "solo", scoring: String(parts[1]), cards: cards, matchSize: matchSize,
+      computers: parts[0] == "computer")
   }
 
   /// A count of 1–999 written plainly (no sign, no leading zero).
@@ -74,14 +89,16 @@ public struct ScoreList: Hashable, Sendable, Comparable {
 
   /// Its id: what a store keeps in its `list` column and `scores` names.
   public var id: String {
-    var id = "\(solo ? "solo" : "multiplayer").\(scoring)"
+    var id = "\(kind).\(scoring)"
     if let cards, let matchSize { id += ".\(cards)x\(matchSize)" }
     return id
   }
 
-  /// Solo before multiplayer, then by scoring, then the smaller board first.
+  /// Solo before multiplayer before against the computer, then by scoring, then the smaller
+  /// board first.
   public static func < (a: ScoreList, b: ScoreList) -> Bool {
     if a.solo != b.solo { return a.solo }
+    if a.computers != b.computers { return !a.computers }
     if a.scoring != b.scoring { return a.scoring < b.scoring }
     if a.cards != b.cards { return (a.cards ?? 0) < (b.cards ?? 0) }
     return (a.matchSize ?? 0) < (b.matchSize ?? 0)

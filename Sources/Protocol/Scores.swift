@@ -151,6 +151,7 @@ extension ServerMessage {
               if let rating = player.rating {
                 members.append(("rating", .object(rating.wireMembers)))
               }
+              if let bot = player.bot { members.append(("bot", FinishedPlayer.botJSON(bot))) }
               if query.player != nil && player.player == query.player {
                 members.append(("you", .bool(true)))
               }
@@ -168,7 +169,7 @@ extension ServerMessage {
           .array(
             page.lists.sorted { $0.key < $1.key }.map { list, total in
               var members: [(String, JSONValue)] = [
-                ("id", .string(list.id)), ("kind", .string(list.solo ? "solo" : "multiplayer")),
+                ("id", .string(list.id)), ("kind", .string(list.kind)),
                 ("scoring", .string(list.scoring)),
               ]
               if let cards = list.cards, let matchSize = list.matchSize {

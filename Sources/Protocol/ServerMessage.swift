@@ -94,6 +94,7 @@ public enum ServerMessage {
     if let seconds = meta?.turnSeconds { table.append(("turnSeconds", .int(seconds))) }
     if dealt, let left = meta?.turnLeft { table.append(("turnLeft", .int(left))) }
     if let day = meta?.daily { table.append(("daily", .string(day))) }
+    if meta?.computerOffer == true { table.append(("computerOffer", .bool(true))) }
     let seats: [SeatView] =
       meta?.occupied
       ?? game.players.indices.map {

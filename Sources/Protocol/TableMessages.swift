@@ -7,8 +7,8 @@ public enum TablePhase: String, Hashable, Sendable {
 
 /// What happened at a table outside the game itself: people coming and going, phases, votes.
 public enum TableEvent: Hashable, Sendable {
-  /// A player sat down.
-  case joined(seat: Int, name: String)
+  /// A player sat down: a computer player (``BotLevel``) when `bot` names its level.
+  case joined(seat: Int, name: String, bot: BotLevel? = nil)
   /// A seat is empty again.
   case left(seat: Int)
   /// A player dropped; the seat is held for `seconds`.
@@ -27,17 +27,24 @@ public enum TableEvent: Hashable, Sendable {
   case history(JSONValue)
   /// The game just ended: its look back (``ServerMessage/lookBack(_:seats:)``), encoded.
   case lookBack(JSONValue)
+  /// A computer player is offered to the host (a player waiting alone), or no longer is.
+  case computerOffer(open: Bool)
 }
 
 extension TableEvent {
   /// Writes the event as a diff entry (its one encoder).
   public func write(to out: inout JSONWriter) {
     switch self {
-    case .joined(let seat, let name):
+    case .joined(let seat, let name, let bot):
       out.raw(#"{"kind":"join","seat":"#)
       out.int(seat)
       out.raw(#","name":"#)
       out.string(name)
+      if let bot {
+        out.raw(#","bot":{"level":"#)
+        out.string(bot.name)
+        out.byte(UInt8(ascii: "}"))
+      }
     case .left(let seat):
       out.raw(#"{"kind":"leave","seat":"#)
       out.int(seat)
@@ -75,6 +82,9 @@ extension TableEvent {
     case .lookBack(let lookBack):
       out.raw(#"{"kind":"lookBack","lookBack":"#)
       out.value(lookBack)
+    case .computerOffer(let open):
+      out.raw(#"{"kind":"computerOffer","open":"#)
+      out.bool(open)
     }
     out.byte(UInt8(ascii: "}"))
   }
@@ -177,6 +187,8 @@ public struct TableMeta: Hashable, Sendable {
   public var selectionsHidden = false
   /// The day of the daily puzzle the table deals, or nil.
   public var daily: String?
+  /// Whether a computer player is offered to the host now (`computerOffer` events).
+  public var computerOffer = false
 
   /// Creates table metadata.
   public init(

@@ -69,6 +69,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame("choose-card-negative.json", id: .int(-7), .choose(card: -1)),
     ValidFrame("choose-whitespace.json", id: .int(9), .choose(card: 40)),
     ValidFrame("redeal.json", id: .int(4), .redeal),
+    ValidFrame("addComputer.json", id: .int(6), .addComputer(level: "casual")),
     ValidFrame("hint.json", id: .int(6), .hint),
     ValidFrame("resync.json", id: .int(5), .resync),
     ValidFrame("resync-id-first.json", id: .int(5), .resync),

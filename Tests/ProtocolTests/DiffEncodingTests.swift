@@ -157,13 +157,14 @@ import Testing
       let n = Int(random.next() % 9) - 1
       let events: [TableEvent] = [
         .joined(seat: n, name: Self.pick(Self.awkward, &random)), .left(seat: n),
+        .joined(seat: n, name: "Computer", bot: Self.pick(BotLevel.all, &random)),
         .away(seat: n, seconds: Int(random.next() % 120)), .back(seat: n), .host(seat: n),
         .host(seat: nil), .spectators(count: n * 1000),
         .phase(Self.pick([.waiting, .countdown, .playing, .finished], &random), countdown: nil),
         .phase(.countdown, countdown: n), .vote(seats: [], needed: n),
         .vote(seats: Array(0..<max(0, n)), needed: n),
         .history(.object([("n", .int(n)), ("who", .string(Self.pick(Self.awkward, &random)))])),
-        .lookBack(.object([("boardSeen", .bool(n > 3))])),
+        .lookBack(.object([("boardSeen", .bool(n > 3))])), .computerOffer(open: n > 3),
       ]
       for event in events {
         let frame = ServerMessage.diffFrame(

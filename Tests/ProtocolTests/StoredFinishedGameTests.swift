@@ -10,10 +10,10 @@ import Testing
 @Suite struct StoredFinishedGameTests {
   func game(
     moves: [FinishedMove], chat: [ChatLine]?, rated: Bool?, player: String?,
-    rating: RatingChange?, name: String, seed: UInt64
+    rating: RatingChange?, name: String, seed: UInt64, bot: String? = nil
   ) -> FinishedGame {
     var first = FinishedPlayer(
-      seat: 1, name: name, score: -3, matches: 0, mistakes: 2, rank: 2, player: player)
+      seat: 1, name: name, score: -3, matches: 0, mistakes: 2, rank: 2, player: player, bot: bot)
     first.rating = rating
     return FinishedGame(
       id: "g7", game: "set", settings: .set(seats: 2), seed: seed, showSelections: false,
@@ -44,7 +44,8 @@ import Testing
         moves: variant % 2 == 0 ? moves : [], chat: variant & 2 == 0 ? chat : nil,
         rated: [nil, true, false][variant % 3], player: variant & 4 == 0 ? "cd34" : nil,
         rating: variant & 4 == 0 ? rating : nil, name: variant == 3 ? "Zoë\n\t\u{7f}é😀" : "Bo",
-        seed: variant == 5 ? UInt64.max : UInt64(variant) &* 0x9E37_79B9_7F4A_7C15)
+        seed: variant == 5 ? UInt64.max : UInt64(variant) &* 0x9E37_79B9_7F4A_7C15,
+        bot: variant & 1 == 1 ? "expert" : nil)
       let text = try original.storedJSON(encoder: encoder)
       let read = try JSONDecoder().decode(FinishedGame.self, from: Data(text.utf8))
       #expect(read == original, "\(text)")

@@ -60,9 +60,14 @@ import Testing
     // The readers wait first for the first ticket, before anything is queued...
     let readers = 8
     let written = Mutex(0)
+    // Each reader leaves the group once it has counted (or not): the check below waits for
+    // them all, not for their count of waiting readers, which drops before they count.
+    let done = DispatchGroup()
     let threads = (0..<readers).map { _ in
-      Thread {
+      done.enter()
+      return Thread {
         if writer.waitUntilWritten(1, timeout: 30) { written.withLock { $0 += 1 } }
+        done.leave()
       }
     }
     for thread in threads { thread.start() }
@@ -74,7 +79,7 @@ import Testing
     #expect(writer.append([.tableClosed("t1")], wake: false) == 1)
     writer.wakeIfOwed()
     #expect(writer.waitUntilWritten(1, timeout: 10))
-    while writer.waiting.readers > 0 { Thread.sleep(forTimeInterval: 0.001) }
+    #expect(done.wait(timeout: .now() + 30) == .success)
     #expect(written.withLock { $0 } == readers)
   }
 }

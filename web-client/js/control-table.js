@@ -262,6 +262,11 @@ export const TABLE_HANDLERS = {
   },
 
   /** The host starts the game before every seat is taken. */
+  /** The offer's "Add a computer", with its level. */
+  addComputer(c, event, fx) {
+    c.send(fx, event, messages.addComputer(c.nextId(), event.level));
+  },
+
   start(c, event, fx) {
     c.send(fx, event, messages.start(c.nextId()));
   },

@@ -147,7 +147,7 @@ export const SCORE_SORTS = Object.freeze({ date: 'desc', score: 'desc', duration
 export const MAX_PAGE_SIZE = 50;
 
 /** A high-score list's id as `scores` names it: `solo.course`, `multiplayer.custom.16x2`. */
-export const SCORE_LIST = /^(solo|multiplayer)\.(classic|course|custom)(\.[1-9]\d{0,2}x[1-9]\d{0,2})?$/;
+export const SCORE_LIST = /^(solo|multiplayer|computer)\.(classic|course|custom)(\.[1-9]\d{0,2}x[1-9]\d{0,2})?$/;
 
 /** `scores`: one page of a game's finished games, of one high-score list (`list`; null: the
  * server shows the latest game's). Every field is sent as given, after checking it is one the
@@ -207,6 +207,12 @@ export function playBot(id, { game = DEFAULT_GAME, level = 'casual', bots = 1, s
   if (!BOT_LEVELS.includes(level)) throw new RangeError(`level must be one of ${BOT_LEVELS.join(', ')}`);
   if (!Number.isInteger(bots) || bots < 1 || bots > 3) throw new RangeError('bots must be 1–3');
   return { ...settings, type: 'playBot', id, game, level, bots };
+}
+
+/** `addComputer`: as the host offered one, seat a computer player of `level`. */
+export function addComputer(id, level = 'casual') {
+  if (!BOT_LEVELS.includes(level)) throw new RangeError(`level must be one of ${BOT_LEVELS.join(', ')}`);
+  return { type: 'addComputer', id, level };
 }
 
 /** `choose`: choose or un-choose a card on the board, by card id. */

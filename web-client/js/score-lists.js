@@ -8,6 +8,9 @@ import { SCORE_LIST } from './messages.js';
 import { gameInfo } from './games.js';
 import { settingWords } from './table-settings.js';
 
+/** Who played, as a list's name says it. */
+const KIND_WORDS = Object.freeze({ solo: 'Solo', multiplayer: 'Multiplayer', computer: 'Against the computer' });
+
 /** A list from its id ('solo.course.24x2'), or null. */
 export function listOf(id) {
   const found = typeof id === 'string' ? SCORE_LIST.exec(id) : null;
@@ -28,7 +31,7 @@ function listWords(game, name, value, fallback) {
 /** A list in words: "Solo · classic scoring", "Multiplayer · 8 pairs", "Solo · 24 cards,
  * 3-card matches" — each part as the game's description words it. */
 export function listText(list, game) {
-  const parts = [list.kind === 'solo' ? 'Solo' : 'Multiplayer'];
+  const parts = [KIND_WORDS[list.kind] ?? 'Multiplayer'];
   if (list.cards !== null) {
     const board = listWords(game, 'boardSize', list.cards, `${list.cards} cards`) || `${list.cards} cards`;
     const size = listWords(game, 'matchSize', list.matchSize, `${list.matchSize}-card matches`);

@@ -8,6 +8,7 @@ import { dailyView } from './daily.js';
 import { byId, cell, part } from './dom.js';
 import { renderMyRating, scoreRatingPart } from './ratings-view.js';
 import { myRatingView } from './rating-history.js';
+import { botBadge } from './bots.js';
 
 export class ScoresView {
   constructor({ controller, dispatch }) {
@@ -194,6 +195,13 @@ function scoresRow(row) {
     li.append(part('name', p.name), ' ', part('player-score', p.score));
     if (p.rating !== null) li.append(' ', scoreRatingPart(p.rating));
     if (p.you) li.append(' ', part('badge you-badge', 'you'));
+    if (p.bot !== null) {
+      const badge = botBadge(p.bot);
+      const mark = part('badge bot-badge', badge.text);
+      mark.title = badge.label;
+      mark.setAttribute('aria-label', badge.label);
+      li.append(' ', mark);
+    }
     list.append(li);
   }
   players.append(list);

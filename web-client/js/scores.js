@@ -6,7 +6,7 @@
 //          'duration', order: 'asc'|'desc', page (from 0), pageSize, mine}
 // Answer (readScores) = {game, list, lists: [List], sort, order, page, pageSize, total,
 //          games: [Game], best, shortest}
-//   List = {id, kind: 'solo'|'multiplayer', scoring, cards, matchSize, total}: only games whose
+//   List = {id, kind: 'solo'|'multiplayer'|'computer', scoring, cards, matchSize, total}: only games whose
 //   scores compare share one (who played, the scoring, and the board where it is the whole game).
 //   Game = {id, endedAt, seconds, seats, score, mine, players: [{name, score, matches, rank, you,
 //          rating? (ratings.js readScoreRating: after that game, with its change)}]}
@@ -17,6 +17,7 @@ import { formatAt } from './history.js';
 import { DEFAULT_GAME, gameInfo } from './games.js';
 import { listChoices, listOf, listText } from './score-lists.js';
 import { readScoreRating, scoreRatingShown } from './ratings.js';
+import { botLevel } from './bots.js';
 
 /** Games on one page unless the page asks for another size (main.js: `?pageSize=N`). */
 export const DEFAULT_PAGE_SIZE = 10;
@@ -162,6 +163,7 @@ function readGame(game) {
       matches: Number.isInteger(p.matches) ? p.matches : 0,
       rank: Number.isInteger(p.rank) ? p.rank : null,
       you: p.you === true,
+      ...(botLevel(p.bot) === null ? {} : { bot: botLevel(p.bot) }),
       ...(readScoreRating(p.rating) === null ? {} : { rating: readScoreRating(p.rating) }),
     })),
   };
@@ -195,7 +197,7 @@ export function scoreText(score) {
 
 /**
  * The rows of one page, as data:
- * {id, position, ended, players: [{name, score, you, rating (ratings.js scoreRatingShown, or null)}],
+ * {id, position, ended, players: [{name, score, you, bot (a computer's level, or null), rating (ratings.js scoreRatingShown, or null)}],
  *  score, seconds, duration, best, shortest,
  *  mine, badges: ['Best score', 'Shortest'], replayLabel}.
  * `position` counts from 1 over all pages in the order asked for.
@@ -206,7 +208,9 @@ export function scoreRows(answer, { locale, timeZone } = {}) {
     const best = answer.best !== null && answer.best.id === game.id;
     const shortest = answer.shortest !== null && answer.shortest.id === game.id;
     const ended = formatEnded(game.endedAt, { locale, timeZone });
-    const players = game.players.map((p) => ({ name: p.name, score: scoreText(p.score), you: p.you, rating: scoreRatingShown(p.rating) }));
+    const players = game.players.map((p) => ({
+      name: p.name, score: scoreText(p.score), you: p.you, bot: p.bot ?? null, rating: scoreRatingShown(p.rating),
+    }));
     const who = players.map((p) => `${p.name} ${p.score}`).join(', ');
     return {
       id: game.id,

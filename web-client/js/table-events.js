@@ -93,6 +93,11 @@ const EVENT_HANDLERS = {
     table.phase = 'finished';
     table.standings = requireArray(e.standings, 'standings').map((s) => ({ ...s }));
   },
+  computerOffer(table, e) {
+    // A computer player offered to the host waiting alone, or no longer.
+    if (typeof e.open !== 'boolean') throw new TypeError('computerOffer.open');
+    table.computerOffer = e.open;
+  },
   lookBack(table, e) {
     // The game's look back (PROTOCOL.md, "The look back"), read by look-back.js when shown.
     if (e.lookBack === null || typeof e.lookBack !== 'object') throw new TypeError('lookBack');

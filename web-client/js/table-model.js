@@ -39,6 +39,8 @@ export function tableModel(state) {
     inviteHidden: !showsInvite(table),
     spectators: spectatorsText(table.spectators),
     startHidden: !(table.phase === 'waiting' && isHost(state)),
+    // A computer player offered to the host waiting alone (PROTOCOL.md, `computerOffer`).
+    offerHidden: !(table.computerOffer && table.phase === 'waiting' && isHost(state)),
     // Hints: alone, where the game offers them (the server refuses them elsewhere).
     hintHidden: !solo || spectator || !info.hints,
     hintTitle: `Show one card of ${info.a}`,

@@ -14,7 +14,8 @@
 //   the snapshot's turnLeft, then turnSeconds from each `turn` event), history: [Entry] (oldest
 //   first; a `history` event appends, `redeal` clears) and lastMatch ({seat, cards, at} of the last
 //   `match` event, client-side), daily (the daily puzzle's day, or null) and dailyCompare (how
-//   that puzzle went against everyone's that day, once asked for at its end: look-back.js).
+//   that puzzle went against everyone's that day, once asked for at its end: look-back.js);
+//   computerOffer (whether a computer player is offered to the host waiting alone).
 //   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
 //   ratingChanges ({seat: change}) is what the game just played did to each seat's rating, once
 //   `seatRatings` says (ratings.js applySeatRatings; a re-deal empties it).
@@ -94,6 +95,7 @@ export function applySnapshot(table, now = Date.now()) {
       history: Array.isArray(table.history) ? table.history.filter(isHistoryEntry).map(copyEntry) : [],
       lastMatch: null,
       daily: typeof table.daily === 'string' ? table.daily : null,
+      computerOffer: table.computerOffer === true,
       dailyCompare: null,
       ratingChanges: {},
     },

@@ -6,7 +6,7 @@
 
 import { mySelection, selectionsByCard } from './table-state.js';
 import { shareLink } from './route.js';
-import { boardShape, matchesHeading } from './games.js';
+import { boardShape, gameInfo, matchesHeading } from './games.js';
 import { gameSummary } from './history.js';
 import { matchPop } from './feedback.js';
 import { shownBoard } from './face-hold.js';
@@ -23,6 +23,7 @@ import { lookBackView, readLookBack } from './look-back.js';
 import { renderLookBack } from './look-back-view.js';
 import { standingsRatings } from './ratings.js';
 import { standingRating } from './ratings-view.js';
+import { levelChoices, pickedLevel } from './bots.js';
 
 const TICK_MS = 250;
 const POP_MS = 1100;
@@ -35,6 +36,7 @@ export class TableView {
     this.el = byId([
       'table', 'phase', 'invite', 'table-code', 'share-link', 'spectators', 'spectating', 'scoreboard', 'stat-score',
       'stat-matches', 'stat-matches-label', 'score', 'matches', 'deck', 'stat-deck', 'stat-flips', 'flips', 'vote', 'start',
+      'computer-offer', 'offer-level', 'add-computer',
       'status', 'unsupported', 'board', 'board-area', 'chain-area', 'chain', 'chain-empty', 'waiting', 'waiting-text', 'waiting-help', 'waiting-invite', 'waiting-code',
       'countdown', 'hint', 'redeal', 'gameover', 'gameover-time', 'gameover-vote', 'standings', 'play-again',
       'look-back', 'look-back-body',
@@ -44,6 +46,9 @@ export class TableView {
     el.redeal.addEventListener('click', () => dispatch({ type: 'askRedeal' }));
     el['play-again'].addEventListener('click', () => dispatch({ type: 'redeal' }));
     el.start.addEventListener('click', () => dispatch({ type: 'start' }));
+    el['add-computer'].addEventListener('click', () =>
+      dispatch({ type: 'addComputer', level: pickedLevel(el['offer-level'].value) }),
+    );
     el.hint.addEventListener('click', () => dispatch({ type: 'hint' }));
     el['back-to-lobby'].addEventListener('click', () => dispatch({ type: 'leave' }));
     el.leave.addEventListener('click', () => dispatch({ type: 'askLeave' }));
@@ -116,6 +121,7 @@ export class TableView {
 
     // Actions.
     el.start.hidden = m.startHidden;
+    this.renderOffer(table, m.offerHidden);
     el.hint.hidden = m.hintHidden;
     el.hint.title = m.hintTitle;
     el['stat-matches-label'].textContent = m.matchesHeading;
@@ -146,6 +152,29 @@ export class TableView {
   }
 
   /** Everything that shows a running clock: the phase line, the countdown, the turn, "reconnecting… Ns". */
+  /** The offer of a computer player to the host waiting alone: its levels in the game's words
+   * (the level chosen stays while it shows). */
+  renderOffer(table, hidden) {
+    const { el } = this;
+    el['computer-offer'].hidden = hidden;
+    if (hidden) return;
+    const select = el['offer-level'];
+    const chosen = pickedLevel(select.value);
+    const choices = levelChoices(gameInfo(table.game).a);
+    if (select.options.length !== choices.length || select.dataset.game !== table.game) {
+      select.replaceChildren(
+        ...choices.map(([value, text]) => {
+          const option = document.createElement('option');
+          option.value = value;
+          option.textContent = text;
+          return option;
+        }),
+      );
+      select.dataset.game = table.game;
+    }
+    select.value = chosen;
+  }
+
   renderClock() {
     const state = this.controller.state;
     if (state.table === null) return;

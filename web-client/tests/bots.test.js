@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { botBadge, botCount, botLevel, levelChoices, pickedLevel } from '../js/bots.js';
-import { BOT_LEVELS, playBot } from '../js/messages.js';
+import { BOT_LEVELS, addComputer, playBot } from '../js/messages.js';
 import { applySnapshot } from '../js/table-state.js';
 import { applyEvent } from '../js/table-events.js';
-import { scoreboardModel } from '../js/table-model.js';
+import { scoreboardModel, tableModel } from '../js/table-model.js';
 import { gameInfo } from '../js/games.js';
 
 test('the lobby offers the four levels, slowest first, in the game’s words', () => {
@@ -45,4 +45,24 @@ test('a computer’s seat keeps its level from a snapshot or a join, and the sco
   assert.deepEqual(rows.map((r) => r.bot), ['expert', null, 'good']);
   assert.deepEqual(botBadge('expert'), { text: 'computer', label: 'computer player, expert' });
   assert.deepEqual([botLevel(null), botLevel({}), botLevel({ level: 'casual' })], [null, 'computer', 'casual']);
+});
+
+test('a computer offered to the host waiting alone: shown to the host only, withdrawn by its event', () => {
+  const snapshot = (extra) => applySnapshot({
+    id: 't', game: 'set', version: 4, board: [], seats: 4, host: 0, phase: 'waiting', you: 0, deckCount: 81,
+    players: [{ seat: 0, name: 'Ada' }], ...extra,
+  }, 0);
+  const offered = snapshot({ computerOffer: true });
+  assert.equal(offered.table.computerOffer, true);
+  assert.equal(tableModel(offered).offerHidden, false);
+  // Not the host, or a spectator: nothing to take.
+  assert.equal(tableModel(snapshot({ computerOffer: true, you: null })).offerHidden, true);
+  assert.equal(tableModel(snapshot({})).offerHidden, true);
+  applyEvent(offered.table, { kind: 'computerOffer', open: false }, 0);
+  assert.equal(tableModel(offered).offerHidden, true);
+  applyEvent(offered.table, { kind: 'computerOffer', open: true }, 0);
+  assert.equal(tableModel(offered).offerHidden, false);
+  assert.throws(() => applyEvent(offered.table, { kind: 'computerOffer' }, 0), TypeError);
+  assert.deepEqual(addComputer(3, 'good'), { type: 'addComputer', id: 3, level: 'good' });
+  assert.throws(() => addComputer(3, 'grandmaster'), RangeError);
 });

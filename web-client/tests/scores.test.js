@@ -159,7 +159,7 @@ test('the rows of a page: position, players, best and shortest marked, a label f
   assert.equal(rows.length, 2);
   const [first, second] = rows;
   assert.deepEqual([first.position, second.position], [1, 2]);
-  assert.deepEqual(first.players, [{ name: 'Ada', score: '9', you: true, rating: null }, { name: 'Bob', score: '6', you: false, rating: null }]);
+  assert.deepEqual(first.players, [{ name: 'Ada', score: '9', you: true, bot: null, rating: null }, { name: 'Bob', score: '6', you: false, bot: null, rating: null }]);
   assert.equal(first.duration, '5:12');
   assert.equal(first.score, '9');
   assert.equal(second.score, '1');
@@ -294,4 +294,16 @@ test('the tab names its list, and an answer of another list is not shown under t
   assert.equal(view.empty, 'Nobody has finished a Set game here in this list (Multiplayer · course scoring) yet — pick another list.');
   assert.equal(emptyText({ status: 'ready', answer: none, error: null, query: { ...query, list: 'multiplayer.course', mine: true } }),
     'You have not finished a Set game here in this list (Multiplayer · course scoring) yet — pick another list.');
+});
+
+test('games against the computer are a list apart, and each computer is marked in a row', () => {
+  assert.equal(listText(listOf('computer.classic'), 'set'), 'Against the computer · classic scoring');
+  assert.equal(listOf('computer.course').kind, 'computer');
+  const answer = readScores({
+    type: 'scores', list: 'computer.classic', total: 1, best: null, shortest: null,
+    games: [{ id: 'g1', endedAt: '2026-11-29T09:00:00Z', seconds: 61, seats: 2, score: 12, mine: true,
+      players: [{ name: 'Kim', score: 12, matches: 12, rank: 1, you: true },
+        { name: 'Computer 1 (good)', score: 3, matches: 3, rank: 2, bot: { level: 'good' } }] }],
+  });
+  assert.deepEqual(scoreRows(answer)[0].players.map((p) => [p.name, p.bot]), [['Kim', null], ['Computer 1 (good)', 'good']]);
 });

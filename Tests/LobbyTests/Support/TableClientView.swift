@@ -20,10 +20,13 @@ struct TableClientView: Equatable, CustomStringConvertible {
     var away: Int?
     /// Cards turned up (face-down games; nil otherwise).
     var flips: Int?
+    /// A computer player's level (nil: a person).
+    var bot: String? = nil
 
     static func == (a: Player, b: Player) -> Bool {
       (a.name, a.score, a.matches, a.selection, a.connected)
         == (b.name, b.score, b.matches, b.selection, b.connected) && a.flips == b.flips
+        && a.bot == b.bot
     }
   }
 
@@ -56,6 +59,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
   var turn: Int?
   /// The open re-deal vote, or nil.
   var vote: (seats: [Int], needed: Int)?
+  /// Whether a computer player is offered to the host.
+  var computerOffer = false
   /// Cards matched by the diff being applied (bookkeeping, not state).
   private var matchedNow = Set<Int>()
 
@@ -68,6 +73,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
       && a.status == b.status && a.standings == b.standings && a.history == b.history
       && a.matched == b.matched && a.turn == b.turn
       && a.vote?.seats == b.vote?.seats && a.vote?.needed == b.vote?.needed
+      && a.computerOffer == b.computerOffer
   }
 
   /// The view a multiplayer snapshot gives.
@@ -99,8 +105,10 @@ struct TableClientView: Equatable, CustomStringConvertible {
         matches: try #require(player["matches"]?.intValue),
         selection: try #require(player["selection"]?.elements).map { try #require($0.intValue) },
         connected: try #require(player["connected"]?.boolValue as Bool?),
-        away: player["away"]?.intValue, flips: player["flips"]?.intValue)
+        away: player["away"]?.intValue, flips: player["flips"]?.intValue,
+        bot: player["bot"]?["level"]?.stringValue)
     }
+    computerOffer = table["computerOffer"]?.boolValue ?? false
     status = try #require(table["status"])
     history = table["history"]?.elements ?? []
     matched = try Self.ids(table["matched"] ?? .array([]))
@@ -236,7 +244,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
       #expect(players[seat] == nil, "join at the occupied seat \(seat)")
       players[seat] = Player(
         name: try #require(event["name"]?.stringValue), score: 0, matches: 0, selection: [],
-        connected: true, flips: countsFlips(seat) ? 0 : nil)
+        connected: true, flips: countsFlips(seat) ? 0 : nil,
+        bot: event["bot"]?["level"]?.stringValue)
     case "leave":
       let seat = try occupied(event)
       players[seat] = nil
@@ -255,6 +264,8 @@ struct TableClientView: Equatable, CustomStringConvertible {
       host = event["seat"] == nil ? nil : try occupied(event)
     case "spectators":
       spectators = try int(event, "count")
+    case "computerOffer":
+      computerOffer = try #require(event["open"]?.boolValue as Bool?)
     default:
       Issue.record("unknown event kind \(kind)")
     }

@@ -119,10 +119,13 @@ enum WireEventReader {
     let seat = json["seat"]?.intValue
     switch json["kind"]?.stringValue {
     case "join"?:
-      guard has(["seat", "name"]), let seat, let name = json["name"]?.stringValue else {
-        return nil
-      }
-      return .joined(seat: seat, name: name)
+      guard has(["seat", "name"]) || has(["seat", "name", "bot"]), let seat,
+        let name = json["name"]?.stringValue
+      else { return nil }
+      guard let bot = json["bot"] else { return .joined(seat: seat, name: name) }
+      guard let level = bot["level"]?.stringValue.flatMap(BotLevel.named), bot.keys == ["level"]
+      else { return nil }
+      return .joined(seat: seat, name: name, bot: level)
     case "leave"?:
       guard has(["seat"]), let seat else { return nil }
       return .left(seat: seat)
@@ -158,6 +161,9 @@ enum WireEventReader {
     case "lookBack"?:
       guard has(["lookBack"]), let lookBack = json["lookBack"] else { return nil }
       return .lookBack(lookBack)
+    case "computerOffer"?:
+      guard has(["open"]), case .bool(let open)? = json["open"] else { return nil }
+      return .computerOffer(open: open)
     default:
       return nil
     }
