@@ -1,9 +1,17 @@
-"""Games against the computer over the wire (issue 33, begun): `playBot` opens a private table
-where computer players of one level sit first and the player last; the computers' sets arrive
-as diffs like anyone's, in order, and the state they build is a fresh snapshot's. Real binary,
-real WebSocket client (the `websockets` package)."""
-from mp_support import FAST, run, start_server  # noqa: F401  (a fixture)
+"""Games against the computer over the wire (issue 33): `playBot` opens a private table where
+computer players of one level sit first and the player last; the computers' sets arrive as
+diffs like anyone's, in order, and the state they build is a fresh snapshot's; a game against
+each level is played to its end, kept unrated in a high-score list of its own. A quick match
+alone is offered a computer, whose seat a person who comes takes. Real binary, real WebSocket
+client (the `websockets` package)."""
+import asyncio
+
+import pytest
+
+from conftest import RunningServer
+from mp_support import FAST, converge, run, start_server  # noqa: F401  (a fixture)
 from protocol_client import LiveClient
+from test_journal import check_record, restart, resume
 
 
 def test_the_computers_play_and_their_sets_arrive_as_diffs(start_server):
@@ -73,3 +81,70 @@ def test_a_quick_match_alone_is_offered_a_computer_whose_seat_a_person_takes(sta
         await bob.close()
 
     run(body, timeout=60)
+
+
+@pytest.mark.parametrize("level", ["beginner", "casual", "good", "expert"])
+def test_a_game_against_each_level_is_played_to_its_end_and_listed_apart(start_server, level):
+    # At a pace of 0.01 a beginner takes a set 0.2 s (median) after one shows: a whole game in
+    # seconds. The person does not play: the computer plays the game out alone, its wrong
+    # claims included.
+    server = start_server(*FAST, "--bot-pace", "0.01")
+
+    async def body():
+        ada, _ = await LiveClient.open(server.ws_url, "Ada", "ada")
+        snapshot = await ada.request({"type": "playBot", "game": "setJunior", "level": level})
+        assert snapshot["type"] == "snapshot", snapshot
+        await ada.event("over", timeout=60)
+        assert ada.state.over and ada.state.phase == "finished"
+        computer = ada.state.players[0]
+        assert computer["bot"] == {"level": level} and computer["matches"] >= 5, computer
+        built, fresh = await ada.fresh()
+        assert built == fresh and not ada.problems, ada.problems
+        # Kept, never rated, in a list of its own; the computer marked in it.
+        page = await ada.request({"type": "scores", "game": "setJunior"})
+        assert page["list"] == "computer.classic", page
+        assert [(list_["id"], list_["kind"]) for list_ in page["lists"]] == [("computer.classic", "computer")]
+        [game] = page["games"]
+        marks = {p["name"]: p.get("bot") for p in game["players"]}
+        assert marks == {"Computer 1 (%s)" % level: {"level": level}, "Ada": None}, marks
+        assert all("rating" not in p for p in game["players"]), game
+        await ada.close()
+
+    run(body, timeout=90)
+
+
+def test_computers_go_on_after_a_kill_9_and_nothing_anyone_saw_is_lost():
+    # Two expert computers take sets every ~0.6 s between them (a pace of 0.5); the server is
+    # killed with SIGKILL while they play, at once after the third set the page saw.
+    servers = [RunningServer(extra_args=[*FAST, "--bot-pace", "0.5"])]
+
+    async def body():
+        server = servers[0]
+        ada, _ = await LiveClient.open(server.ws_url, "Ada", "ada")
+        await ada.request({"type": "playBot", "game": "set", "level": "expert", "bots": 2})
+        await ada.until(lambda: sum(1 for _, e in ada.events() if e["kind"] == "match") >= 3,
+                        timeout=30, what="three sets taken by the computers")
+        server.process.kill()
+        server.process.wait(timeout=10)
+        await asyncio.wait_for(ada.closed.wait(), 10)
+        seen = [e["entry"] for _, e in ada.events() if e["kind"] == "history"]
+        servers.append(restart(server, *FAST, "--bot-pace", "0.5"))
+        again = await resume(servers[-1].ws_url, ada)
+        # Every set the page saw is in the table that came back...
+        assert again.state.history[:len(seen)] == seen, (again.state.history, seen)
+        # ...and the computers go on from it with the same plans (no move twice, none lost):
+        # more sets come, each from a computer's seat, and the diffs still build the snapshot.
+        after = again.mark()
+        await again.until(lambda: sum(1 for _, e in again.events(after) if e["kind"] == "match") >= 2,
+                          timeout=30, what="the computers' sets after the restart")
+        assert {e["seat"] for _, e in again.events(after) if e["kind"] == "match"} <= {0, 1}
+        await again.event("over", timeout=90)
+        final = await converge(again)
+        await check_record(again, final, seen)
+        await again.close()
+
+    try:
+        run(body, timeout=150)
+    finally:
+        for s in servers:
+            s.stop()

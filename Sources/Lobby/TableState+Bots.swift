@@ -55,13 +55,13 @@ extension TableState {
   }
 
   /// Makes a plan for every computer player whose board changed since its last one (or that
-  /// has none): only while the game is played, at a face-up board whose matches do not chain.
+  /// has none): only while the game is played, at a face-up board. A chain's rule is kept:
+  /// the plan claims only matches a player may claim now (``CardMatchingGame/claimableMatches``).
   mutating func planBots(now: Double) {
     let bots = botSeats
     guard !bots.isEmpty else { return }
-    let playing =
-      phase == .playing && !game.isOver && !game.settings.faceDown && !Card.chainsMatches
-    let board = playing ? game.board.map(\.id) : []
+    let playing = phase == .playing && !game.isOver && !game.settings.faceDown
+    let board = playing ? game.board.map(\.id) + game.chain.map(\.id) : []
     for (seat, level) in bots {
       if let planned = botPlans[seat], planned.board == board, planned.plan != nil || !playing {
         continue
@@ -70,7 +70,8 @@ extension TableState {
       var plan =
         playing
         ? BotPlan.make(
-          level: level, board: game.board, size: game.settings.matchSize, since: now, seed: seed)
+          level: level, matches: game.claimableMatches, board: game.board,
+          size: game.settings.matchSize, since: now, seed: seed)
         : nil
       if let at = plan?.at { plan?.at = now + (at - now) * rules.botPace }
       botPlans[seat] = PlannedBot(board: board, since: now, plan: plan)

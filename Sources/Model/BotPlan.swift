@@ -19,11 +19,20 @@ public struct BotPlan: Hashable, Sendable {
   public static func make<Card: MatchableCard>(
     level: BotLevel, board: [Card], size: Int, since: Double, seed: UInt64
   ) -> BotPlan? {
-    let matches = Card.matchPositions(in: board, size: size)
+    let matches = Card.matchPositions(in: board, size: size).map { $0.map { board[$0] } }
+    return make(level: level, matches: matches, board: board, size: size, since: since, seed: seed)
+  }
+
+  /// The plan of a bot of `level` that may claim any of `matches` (each as its cards, in the
+  /// order to choose them: ``CardMatchingGame/claimableMatches``, which keeps a chain's rule)
+  /// on `board`; nil when there is none.
+  public static func make<Card: MatchableCard>(
+    level: BotLevel, matches: [[Card]], board: [Card], size: Int, since: Double, seed: UInt64
+  ) -> BotPlan? {
     guard !matches.isEmpty else { return nil }
     var generator = SeededGenerator(seed: seed)
     let delay = delaySeconds(level: level, matchesShowing: matches.count, using: &generator)
-    let pick = matches[generator.below(matches.count)].map { board[$0] }
+    let pick = matches[generator.below(matches.count)]
     if level.wrongShare > 0, unit(&generator) < level.wrongShare,
       let miss = mistake(near: pick, on: board, size: size, using: &generator)
     {
@@ -41,8 +50,9 @@ public struct BotPlan: Hashable, Sendable {
     return level.medianSeconds * scale * exp(BotLevel.spread * normal(&generator))
   }
 
-  /// A near miss: the match with its last card swapped for another card of the board that does
-  /// not make a match with the rest; nil when every swap still matches.
+  /// A near miss: the match with its last card (a board card, in a chain's match too) swapped
+  /// for another card of the board that does not make a match with the rest; nil when every
+  /// swap still matches.
   static func mistake<Card: MatchableCard>(
     near match: [Card], on board: [Card], size: Int, using generator: inout SeededGenerator
   ) -> [Card]? {

@@ -48,7 +48,6 @@ import Testing
       (#""game":"set","level":"casual","bots":0"#, .badField),
       (#""game":"chess","level":"casual""#, .unknownGame),
       (#""game":"matchismo","level":"casual""#, .noBots),
-      (#""game":"setChain","level":"casual""#, .noBots),
       (#""game":"set","level":"casual","boardSize":4"#, .badSettings),
     ]
     for (fields, code) in asked {

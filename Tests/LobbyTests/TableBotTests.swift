@@ -64,6 +64,36 @@ import Testing
     #expect(slow.at - 10 > 1, "a beginner takes seconds")
   }
 
+  /// In Set-Chain a computer keeps the chain's rule: after the first set, each claim is one card
+  /// of the chain and two of the board, and the chain's game is played to its end with every
+  /// choice accepted.
+  @Test func aComputerPlaysSetChainByItsRule() throws {
+    var rules = TableRules()
+    rules.countdown = 0
+    var table = TableState<SetChainCard>(
+      id: "t3", code: "ABCDEFGHJK", isPrivate: true,
+      settings: .setChain(seats: 2, scoring: .classic), seed: 11, rules: rules, now: 0)
+    _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+    _ = try table.sitBot(level: .expert, replyTo: nil, now: 0).get()
+    var steps = 0
+    var refused = 0
+    while !table.game.isOver, steps < 400, let next = table.nextDeadline {
+      let before = table.movesAccepted
+      let chained = table.game.isChained
+      let chain = Set(table.game.chain.map(\.id))
+      let planned = table.botPlans[1]?.plan
+      _ = table.tick(now: next)
+      if let planned, next >= planned.at {
+        let chosen = table.movesAccepted - before
+        if chosen < planned.cards.count { refused += 1 }
+        if chained { #expect(planned.cards.count { chain.contains($0) } == 1, "\(planned)") }
+      }
+      steps += 1
+    }
+    #expect(table.game.isOver && refused == 0)
+    #expect(table.game.players[1].matches >= 10)
+  }
+
   @Test func aPersonsSetGivesTheComputerANewPlanFromThatMoment() throws {
     var table = Self.table(seats: 2)
     _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()

@@ -100,7 +100,7 @@ import Testing
 
   @Test(arguments: [
     "solo.classic", "multiplayer.course", "solo.course.24x2", "multiplayer.custom.16x2",
-    "solo.custom.999x999",
+    "solo.custom.999x999", "computer.classic", "computer.course.24x2",
   ])
   func anIDReadsBackAsTheSameList(_ id: String) {
     #expect(ScoreList(id: id)?.id == id)
@@ -113,6 +113,19 @@ import Testing
   ])
   func anythingElseIsNoList(_ id: String) {
     #expect(ScoreList(id: id) == nil)
+  }
+
+  /// A game with computer players is never ranked with people's: its list is `computer.…`,
+  /// after the solo and multiplayer ones.
+  @Test func gamesAgainstTheComputerAreAListApart() {
+    var against = Self.game(.set(seats: 2, scoring: .classic), players: 2, score: 12, endedAt: 1)
+    #expect(ScoreList(of: against).id == "multiplayer.classic")
+    against.players[1].bot = "expert"
+    let list = ScoreList(of: against)
+    #expect(list.id == "computer.classic" && list.kind == "computer" && !list.solo)
+    #expect(Self.soloClassic < list && Self.duelClassic < list)
+    let page = ScoresPage.select(ScoresQuery(game: "set"), from: [against] + Self.games)
+    #expect(page.lists[list] == 1 && page.lists[Self.duelClassic] == 1)
   }
 
   @Test func theDefinitionRanksOneListAndCountsThemAll() {

@@ -295,7 +295,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": true,
     "faceDown": false,
     "turnBased": false,
-    "computers": false,
+    "computers": true,
     "settings": [
       {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},

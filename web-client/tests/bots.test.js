@@ -26,9 +26,9 @@ test('playBot carries the game, level, count and settings; a level or count that
   assert.deepEqual(BOT_LEVELS, ['beginner', 'casual', 'good', 'expert']);
 });
 
-test('the server says which games computers play: the face-up ones that do not chain, for now', () => {
+test('the server says which games computers play: the face-up ones, for now', () => {
   const playing = ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration'].filter((g) => gameInfo(g).computers);
-  assert.deepEqual(playing, ['set', 'setJunior', 'ultraSet']);
+  assert.deepEqual(playing, ['set', 'setJunior', 'ultraSet', 'setChain']);
   assert.equal(gameInfo('poker').computers, false);
 });
 
