@@ -1,6 +1,6 @@
 """Playing against the computer in headless Chromium against the real server (issue 33), at
 1280×900 in the light theme and 390×844 in the dark one: the lobby offers it for the games the
-server says computers play (its levels in the game's words) and not for the others; two expert
+server says computers play (its levels in the game's words, face up or face down); two expert
 computers and the page's player sit at a new table, the computers marked in the scoreboard; the
 computers take sets by the table's clock (a server with `--bot-pace`, so that a whole game takes
 seconds), the page's player takes one too, and the game ends with everyone in the standings.
@@ -37,11 +37,12 @@ def test_two_computers_and_a_person_play_a_game_to_its_end(start_server, browser
     open_page(driver, server.http_url, width, height, theme)
     driver.find_element(By.ID, "name").send_keys("Kim")
 
-    # Computers do not play Matchismo (yet): nothing is offered that would be refused.
+    # Face down, a level is how fast a computer turns cards and how soon it forgets them.
     pick(driver, "matchismo")
-    assert not driver.find_element(By.ID, "play-bot").is_enabled()
-    assert text_of(driver, "bot-note") == "Computers do not play Matchismo yet."
-    # They play UltraSet, whose levels speak of UltraSets.
+    assert driver.find_element(By.ID, "play-bot").is_enabled()
+    levels = [o.text for o in Select(driver.find_element(By.ID, "bot-level")).options]
+    assert levels[3] == "Expert: turns a card in about 0.6 s, forgets nothing", levels
+    # Face up, how fast it takes a match: UltraSet's levels speak of UltraSets.
     pick(driver, "ultraSet")
     assert driver.find_element(By.ID, "play-bot").is_enabled()
     assert not driver.find_element(By.ID, "bot-note").is_displayed()

@@ -34,9 +34,9 @@ def test_the_computers_play_and_their_sets_arrive_as_diffs(start_server):
         built, fresh = await ada.fresh()
         assert built == fresh
         assert not ada.problems, ada.problems
-        # What computers do not play yet is refused with its reason, and nothing changes.
-        refused = await ada.request({"type": "playBot", "game": "concentration", "level": "good"})
-        assert refused["type"] == "error" and refused["code"] == "noBots", refused
+        # A level that is none is refused with its reason, and nothing changes.
+        refused = await ada.request({"type": "playBot", "game": "concentration", "level": "wizard"})
+        assert refused["type"] == "error" and refused["code"] == "badField", refused
         await ada.close()
 
     run(body, timeout=60)
@@ -83,8 +83,10 @@ def test_a_quick_match_alone_is_offered_a_computer_whose_seat_a_person_takes(sta
     run(body, timeout=60)
 
 
-@pytest.mark.parametrize("level", ["beginner", "casual", "good", "expert"])
-def test_a_game_against_each_level_is_played_to_its_end_and_listed_apart(start_server, level):
+@pytest.mark.parametrize("level,game", [("beginner", "setJunior"), ("casual", "setJunior"),
+                                        ("good", "setJunior"), ("expert", "setJunior"),
+                                        ("casual", "matchismo")])
+def test_a_game_against_each_level_is_played_to_its_end_and_listed_apart(start_server, level, game):
     # At a pace of 0.01 a beginner takes a set 0.2 s (median) after one shows: a whole game in
     # seconds. The person does not play: the computer plays the game out alone, its wrong
     # claims included.
@@ -92,22 +94,23 @@ def test_a_game_against_each_level_is_played_to_its_end_and_listed_apart(start_s
 
     async def body():
         ada, _ = await LiveClient.open(server.ws_url, "Ada", "ada")
-        snapshot = await ada.request({"type": "playBot", "game": "setJunior", "level": level})
+        options = {"boardSize": 12} if game == "matchismo" else {}
+        snapshot = await ada.request({"type": "playBot", "game": game, "level": level, **options})
         assert snapshot["type"] == "snapshot", snapshot
         await ada.event("over", timeout=60)
         assert ada.state.over and ada.state.phase == "finished"
         computer = ada.state.players[0]
-        assert computer["bot"] == {"level": level} and computer["matches"] >= 5, computer
+        assert computer["bot"] == {"level": level} and computer["matches"] >= 3, computer
         built, fresh = await ada.fresh()
         assert built == fresh and not ada.problems, ada.problems
         # Kept, never rated, in a list of its own; the computer marked in it.
-        page = await ada.request({"type": "scores", "game": "setJunior"})
-        assert page["list"] == "computer.classic", page
-        assert [(list_["id"], list_["kind"]) for list_ in page["lists"]] == [("computer.classic", "computer")]
-        [game] = page["games"]
-        marks = {p["name"]: p.get("bot") for p in game["players"]}
+        page = await ada.request({"type": "scores", "game": game})
+        assert page["list"].startswith("computer."), page
+        assert [list_["kind"] for list_ in page["lists"]] == ["computer"], page
+        [kept] = page["games"]
+        marks = {p["name"]: p.get("bot") for p in kept["players"]}
         assert marks == {"Computer 1 (%s)" % level: {"level": level}, "Ada": None}, marks
-        assert all("rating" not in p for p in game["players"]), game
+        assert all("rating" not in p for p in kept["players"]), kept
         await ada.close()
 
     run(body, timeout=90)
@@ -148,3 +151,46 @@ def test_computers_go_on_after_a_kill_9_and_nothing_anyone_saw_is_lost():
     finally:
         for s in servers:
             s.stop()
+
+
+def test_concentration_turns_between_a_person_and_a_computer_to_its_end(start_server):
+    # The computer (good: it forgets some faces) turns its cards on its turns; the person plays
+    # theirs remembering every face either of them turned up.
+    server = start_server(*FAST, "--bot-pace", "0.05")
+
+    async def body():
+        ada, _ = await LiveClient.open(server.ws_url, "Ada", "ada")
+        snapshot = await ada.request({"type": "playBot", "game": "concentration", "level": "good",
+                                      "boardSize": 12})
+        assert snapshot["type"] == "snapshot", snapshot
+        await ada.until(lambda: ada.state.phase == "playing", 10, "play")
+        computer_flips = 0
+        for _ in range(400):
+            if ada.state.over:
+                break
+            if ada.state.turn != ada.seat:
+                version = ada.state.version
+                await ada.until(lambda: ada.state.version > version, 10, "the computer's card")
+                continue
+            memory = {e["card"]["id"]: e["card"]["emoji"] for _, e in ada.events() if e["kind"] == "flip"}
+            open_slots = [e["id"] for e in ada.state.board if not e.get("matched")]
+            chosen = list(ada.state.players[ada.seat]["selection"])
+            unknown = [s for s in open_slots if s not in memory and s not in chosen]
+            if chosen:
+                partner = [s for s in open_slots if s not in chosen and s in memory
+                           and memory[s] == memory.get(chosen[0])]
+                slot = (partner or unknown or [s for s in open_slots if s not in chosen])[0]
+            else:
+                pairs = [(a, b) for a in open_slots for b in open_slots
+                         if a < b and a in memory and memory.get(a) == memory.get(b)]
+                slot = pairs[0][0] if pairs else (unknown or open_slots)[0]
+            answer = await ada.request({"type": "choose", "card": slot})
+            assert answer["type"] == "diff", answer
+        await ada.until(lambda: ada.state.over, 30, "the end of the game")
+        computer_flips = sum(1 for _, e in ada.events() if e["kind"] == "flip" and e.get("seat") == 0)
+        assert computer_flips > 0 and ada.state.players[0]["bot"] == {"level": "good"}
+        built, fresh = await ada.fresh()
+        assert built == fresh and not ada.problems, ada.problems
+        await ada.close()
+
+    run(body, timeout=120)

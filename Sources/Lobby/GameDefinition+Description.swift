@@ -6,7 +6,7 @@ import Protocol
 /// face down, turns, a chain).
 extension GameDefinition {
   /// The game as `welcome` describes it. Hints are offered where its default table offers them
-  /// (``GameSettings/offersHints``: face-up boards); computers play face-up boards
+  /// (``GameSettings/offersHints``: face-up boards); computers play every game
   /// (``TableState/planBots(now:)``).
   public static var gameDescription: GameDescription {
     let settings: GameSettings
@@ -24,7 +24,7 @@ extension GameDefinition {
       growth: settings.dealsMoreWhenNoMatch ? settings.extraDealSize : 0,
       hints: settings.offersHints, chain: Card.chainsMatches, faceDown: settings.faceDown,
       turnBased: settings.turnBased,
-      computers: !settings.faceDown, settings: settingDescriptions,
+      computers: true, settings: settingDescriptions,
       texts: GameTexts(
         match: matchWords, matchSize: settings.matchSize, matchSizes: matchSizes ?? [],
         chain: Card.chainsMatches))

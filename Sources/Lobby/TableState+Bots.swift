@@ -55,26 +55,71 @@ extension TableState {
   }
 
   /// Makes a plan for every computer player whose board changed since its last one (or that
-  /// has none): only while the game is played, at a face-up board. A chain's rule is kept:
-  /// the plan claims only matches a player may claim now (``CardMatchingGame/claimableMatches``).
+  /// has none), while the game is played. At a face-up board a chain's rule is kept: the plan
+  /// claims only matches a player may claim now (``CardMatchingGame/claimableMatches``). At a
+  /// face-down board every move is a change (a face turned or hidden), and a bot plans its next
+  /// card from what it recalls (``BotPlan/faceDown(level:board:matched:holding:recalled:size:since:using:)``),
+  /// on its turn where seats take turns.
   mutating func planBots(now: Double) {
     let bots = botSeats
     guard !bots.isEmpty else { return }
-    let playing = phase == .playing && !game.isOver && !game.settings.faceDown
-    let board = playing ? game.board.map(\.id) + game.chain.map(\.id) : []
+    let playing = phase == .playing && !game.isOver
+    let faceDown = game.settings.faceDown
+    let board =
+      !playing ? [] : faceDown ? [movesAccepted] : game.board.map(\.id) + game.chain.map(\.id)
     for (seat, level) in bots {
       if let planned = botPlans[seat], planned.board == board, planned.plan != nil || !playing {
         continue
       }
       let seed = BotPlan.seed(dealSeed: game.dealSeed, moves: record.moves.count, seat: seat)
-      var plan =
-        playing
-        ? BotPlan.make(
+      var plan: BotPlan?
+      if !playing {
+        plan = nil
+      } else if faceDown {
+        plan = faceDownPlan(seat: seat, level: level, now: now, seed: seed)
+      } else {
+        plan = BotPlan.make(
           level: level, matches: game.claimableMatches, board: game.board,
           size: game.settings.matchSize, since: now, seed: seed)
-        : nil
+      }
       if let at = plan?.at { plan?.at = now + (at - now) * rules.botPace }
       botPlans[seat] = PlannedBot(board: board, since: now, plan: plan)
+    }
+  }
+
+  /// The next card of the bot in `seat` at a face-down board: none while another seat has
+  /// the turn.
+  private func faceDownPlan(seat: Int, level: BotLevel, now: Double, seed: UInt64) -> BotPlan? {
+    if let turn = game.turn, turn != seat { return nil }
+    var generator = SeededGenerator(seed: seed)
+    let recalled = botMemory.recalled(by: seat, level: level, using: &generator)
+    let holding = game.players[seat].selection.compactMap { id in
+      game.board.firstIndex { $0.id == id }
+    }
+    return BotPlan.faceDown(
+      level: level, board: game.board, matched: game.matchedOnBoard, holding: holding,
+      recalled: recalled, size: game.settings.matchSize, since: now, using: &generator)
+  }
+
+  /// Notes the faces a move's `events` showed to each computer player: a card turned up is
+  /// seen by every seat, or only by its chooser while selections are hidden (then a judged
+  /// miss shows its cards to all). A re-deal forgets everything.
+  mutating func noteFaces(_ events: [GameEvent<Card>]) {
+    let bots = botSeats.keys.sorted()
+    func slots(_ cards: [Card]) -> [Int] {
+      cards.compactMap { card in game.board.firstIndex(of: card) }
+    }
+    for event in events {
+      switch event {
+      case .redealt:
+        botMemory.forget()
+      case .turnedUp(let seat, let card):
+        botMemory.saw(slots([card]), by: selectionsVisible ? bots : bots.filter { $0 == seat })
+      case .mismatched(let seat, let cards, _) where !selectionsVisible:
+        botMemory.saw(slots(cards), by: bots.filter { $0 != seat })
+      default:
+        break
+      }
     }
   }
 
@@ -88,7 +133,9 @@ extension TableState {
       else { continue }
       let held = game.players[seat].selection
       let moves =
-        held.filter { !plan.cards.contains($0) } + plan.cards.filter { !held.contains($0) }
+        plan.keepsSelection
+        ? plan.cards
+        : held.filter { !plan.cards.contains($0) } + plan.cards.filter { !held.contains($0) }
       for card in moves {
         guard
           case .success(let (_, b)) = play(.choose(seat: seat, card: card), replyTo: nil, now: now)

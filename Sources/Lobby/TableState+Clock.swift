@@ -44,6 +44,8 @@ extension TableState {
       .game(.redealt(board: game.board, deckCount: game.deckCount)),
     ]
     if let turn = game.turn { events.append(.game(.turn(seat: turn))) }
+    // Computers plan from the deal at once (a table without a countdown is not ticked first).
+    if hasBots { planBots(now: now) }
     return (events, [.text("Go! ")] + StatusLine.newGame(Card.self))
   }
 

@@ -10,7 +10,6 @@ extension TableState {
   var waitsAlone: Bool {
     offer.after != nil && phase == .waiting && !isPrivate && !hasBots
       && seats.lazy.filter { $0 != nil }.count == 1 && seats.contains { $0 == nil }
-      && !game.settings.faceDown
   }
 
   /// Follows a change of the seats or the phase: the wait starts when one person is left

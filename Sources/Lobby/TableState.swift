@@ -119,6 +119,8 @@ public struct TableState<Card: WireCard>: Sendable {
   var knownRatings: [String: PlayerRating] = [:]
   /// Each computer player's plan, by seat, and the board it was made on (``planBots(now:)``).
   var botPlans: [Int: PlannedBot] = [:]
+  /// What the computer players at a face-down board have seen this deal (``noteFaces(_:)``).
+  var botMemory = BotMemory()
   /// The offer of a computer player to a person waiting alone (``ComputerOffer``).
   public internal(set) var offer = ComputerOffer()
   /// What the members were last told of the seats' ratings (`seatRatings`).
@@ -263,6 +265,7 @@ public struct TableState<Card: WireCard>: Sendable {
       after: move, events: events, names: diff.names, naming: diff.naming)
     let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { diff.write(to: &$0) }
     journal.accepted(move, table: id, deal: deal, at: now - playStartedAt, version: version)
+    if game.settings.faceDown, hasBots { noteFaces(events) }
     if !botPlans.isEmpty { planBots(now: now) }
     guard let hidden else { return .success((events, b)) }
     // Each seat's own diff: the same news, with the opponents' selections left out.

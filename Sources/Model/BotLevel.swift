@@ -13,15 +13,25 @@ public struct BotLevel: Hashable, Sendable {
   public let medianSeconds: Double
   /// Share of claims that are wrong (a mismatch): 0.2 is one in five.
   public let wrongShare: Double
+  /// At a face-down board: median seconds to turn a card up.
+  public let flipSeconds: Double
+  /// At a face-down board: the faces turned up since one was seen after which the bot recalls
+  /// it one time in two (nil: it forgets nothing). ``BotMemory``.
+  public let memoryHalfLife: Double?
 
-  /// A slow player, often wrong: 20 s, one claim in five a mismatch.
-  public static let beginner = BotLevel(name: "beginner", medianSeconds: 20, wrongShare: 0.2)
-  /// An unhurried player: 10 s, one claim in ten a mismatch.
-  public static let casual = BotLevel(name: "casual", medianSeconds: 10, wrongShare: 0.1)
-  /// A practised player: 5 s, one in twenty-five a mismatch.
-  public static let good = BotLevel(name: "good", medianSeconds: 5, wrongShare: 0.04)
-  /// A fast, sure player: 2.5 s, never wrong.
-  public static let expert = BotLevel(name: "expert", medianSeconds: 2.5, wrongShare: 0)
+  /// A slow player, often wrong: 20 s, one claim in five a mismatch; face down, 2 s a card and
+  /// half of what it saw forgotten 4 cards later.
+  public static let beginner = BotLevel(
+    name: "beginner", medianSeconds: 20, wrongShare: 0.2, flipSeconds: 2, memoryHalfLife: 4)
+  /// An unhurried player: 10 s, one claim in ten a mismatch; face down 1.4 s, half life 8.
+  public static let casual = BotLevel(
+    name: "casual", medianSeconds: 10, wrongShare: 0.1, flipSeconds: 1.4, memoryHalfLife: 8)
+  /// A practised player: 5 s, one in twenty-five a mismatch; face down 0.9 s, half life 20.
+  public static let good = BotLevel(
+    name: "good", medianSeconds: 5, wrongShare: 0.04, flipSeconds: 0.9, memoryHalfLife: 20)
+  /// A fast, sure player: 2.5 s, never wrong; face down 0.6 s a card, forgetting nothing.
+  public static let expert = BotLevel(
+    name: "expert", medianSeconds: 2.5, wrongShare: 0, flipSeconds: 0.6, memoryHalfLife: nil)
 
   /// Every level, slowest first.
   public static let all: [BotLevel] = [.beginner, .casual, .good, .expert]

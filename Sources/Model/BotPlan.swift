@@ -12,6 +12,9 @@ public struct BotPlan: Hashable, Sendable {
   public var cards: [Int]
   /// Whether the claim is a mistake (not a match).
   public var wrong: Bool
+  /// Whether the cards join what the bot holds (a face-down board, one card at a time) rather
+  /// than replace it.
+  public var keepsSelection = false
 
   /// The plan of a bot of `level` that sees `board` (every card face up) since `since`, for
   /// matches of `size` cards, drawing from `seed`; nil when no match shows (it waits for the

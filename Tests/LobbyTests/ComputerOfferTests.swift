@@ -138,17 +138,6 @@ import Testing
     #expect(try after(0) == nil && after(45) == 45 && after(nil) == 20)
   }
 
-  @Test func aGameComputersDoNotPlayMakesNoOffer() throws {
-    var rules = TableRules()
-    rules.countdown = 0
-    var table = TableState<PlayingCard>(
-      id: "t2", code: "ABCDEFGHJK", isPrivate: false,
-      settings: .matchismo(seats: 2), seed: 5, rules: rules, now: 0)
-    table.offer.after = 20
-    _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
-    #expect(table.nextDeadline == nil)
-  }
-
   @Test func theWaitIsKeptInTheJournalAndStartsAgainAfterARestart() throws {
     var table = Self.table(after: 45)
     _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()

@@ -47,7 +47,6 @@ import Testing
       (#""game":"set","level":"casual","bots":4"#, .badField),
       (#""game":"set","level":"casual","bots":0"#, .badField),
       (#""game":"chess","level":"casual""#, .unknownGame),
-      (#""game":"matchismo","level":"casual""#, .noBots),
       (#""game":"set","level":"casual","boardSize":4"#, .badSettings),
     ]
     for (fields, code) in asked {

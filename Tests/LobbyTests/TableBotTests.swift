@@ -94,6 +94,46 @@ import Testing
     #expect(table.game.players[1].matches >= 10)
   }
 
+  /// At a face-down board (Matchismo), a computer turns cards one at a time, remembers what it
+  /// saw, and plays the game out; two tables alike play alike, and a table opened again from its
+  /// journal remembers what the computer had seen.
+  @Test func aComputerPlaysMatchismoFromWhatItRemembers() throws {
+    func table() throws -> TableState<PlayingCard> {
+      var rules = TableRules()
+      rules.countdown = 0
+      rules.journals = true
+      var table = TableState<PlayingCard>(
+        id: "t4", code: "ABCDEFGHJK", isPrivate: true,
+        settings: .matchismo(seats: 2, boardSize: 16), seed: 21, rules: rules, now: 0)
+      _ = try table.sitBot(level: .expert, replyTo: nil, now: 0).get()
+      _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()
+      return table
+    }
+    var first = try table()
+    var second = try table()
+    var halfway: (record: TableRecord, moves: [JournalMove], memory: BotMemory)?
+    var moves: [JournalMove] = []
+    for step in 0..<600 {
+      guard !first.game.isOver, let next = first.nextDeadline else { break }
+      let accepted = first.movesAccepted
+      _ = first.tick(now: next)
+      _ = second.tick(now: next)
+      #expect(first.movesAccepted == accepted + 1, "one card a step")
+      for entry in first.takeJournal(creator: "c") {
+        if case .move(let move) = entry { moves.append(move) }
+      }
+      if step == 20 {
+        halfway = (first.journalRecord(creator: "c"), moves, first.botMemory)
+      }
+    }
+    #expect(first.game.isOver && first.game.players[0].matches >= 3)
+    #expect(first.record == second.record, "alike tables play alike")
+    let (record, kept, memory) = try #require(halfway)
+    let restored = TableState<PlayingCard>(
+      restoring: record, moves: kept, rules: first.rules, now: 1000)
+    #expect(restored.botMemory == memory && memory.flips > 10)
+  }
+
   @Test func aPersonsSetGivesTheComputerANewPlanFromThatMoment() throws {
     var table = Self.table(seats: 2)
     _ = try table.sit(token: "h-ada", name: "Ada", replyTo: nil, now: 0).get()

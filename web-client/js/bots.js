@@ -5,22 +5,26 @@
 
 import { BOT_LEVELS } from './messages.js';
 
-/** Each level's published figures, slowest first. */
+/** Each level's published figures, slowest first: at a face-up board, the median time to take
+ * a match once one shows and how often a claim is wrong; at a face-down board, the median time
+ * to turn a card and how soon faces seen are forgotten. */
 const FIGURES = Object.freeze({
-  beginner: Object.freeze({ seconds: 20, wrong: 'one claim in 5 wrong' }),
-  casual: Object.freeze({ seconds: 10, wrong: 'one claim in 10 wrong' }),
-  good: Object.freeze({ seconds: 5, wrong: 'one claim in 25 wrong' }),
-  expert: Object.freeze({ seconds: 2.5, wrong: 'never wrong' }),
+  beginner: Object.freeze({ seconds: 20, wrong: 'one claim in 5 wrong', flip: 2, memory: 'forgets faces soon' }),
+  casual: Object.freeze({ seconds: 10, wrong: 'one claim in 10 wrong', flip: 1.4, memory: 'forgets some faces' }),
+  good: Object.freeze({ seconds: 5, wrong: 'one claim in 25 wrong', flip: 0.9, memory: 'forgets few faces' }),
+  expert: Object.freeze({ seconds: 2.5, wrong: 'never wrong', flip: 0.6, memory: 'forgets nothing' }),
 });
 
 /** The level the lobby offers first. */
 export const DEFAULT_LEVEL = 'casual';
 
-/** The lobby's choices of level for a game whose match is called `a` ("a set"): [value, text]. */
-export function levelChoices(a) {
+/** The choices of level for a game (games.js gameInfo: its match's words, whether it is dealt
+ * face down): [value, text]. */
+export function levelChoices(info) {
   return BOT_LEVELS.map((level) => {
-    const { seconds, wrong } = FIGURES[level];
-    return [level, `${capitalized(level)}: ${a} in about ${seconds} s, ${wrong}`];
+    const { seconds, wrong, flip, memory } = FIGURES[level];
+    const text = info.faceDown ? `turns a card in about ${flip} s, ${memory}` : `${info.a} in about ${seconds} s, ${wrong}`;
+    return [level, `${capitalized(level)}: ${text}`];
   });
 }
 

@@ -325,7 +325,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": true,
     "turnBased": false,
-    "computers": false,
+    "computers": true,
     "settings": [
       {"name":"matchSize","label":"Match","default":2,"choices":[{"value":2,"text":"2 cards","summary":"2-card matches"},{"value":3,"text":"3 cards","summary":"3-card matches"}]},
       {"name":"boardSize","label":"Cards","default":24,"choices":[{"value":12,"text":"12 cards"},{"value":16,"text":"16 cards"},{"value":20,"text":"20 cards"},{"value":24,"text":"24 cards"},{"value":30,"text":"30 cards"},{"value":36,"text":"36 cards"}],"min":12,"max":40,"unit":"cards"},
@@ -353,7 +353,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "chain": false,
     "faceDown": true,
     "turnBased": true,
-    "computers": false,
+    "computers": true,
     "settings": [
       {"name":"boardSize","label":"Pairs","default":16,"choices":[{"value":8,"text":"4 pairs"},{"value":10,"text":"5 pairs"},{"value":12,"text":"6 pairs"},{"value":14,"text":"7 pairs"},{"value":16,"text":"8 pairs"},{"value":18,"text":"9 pairs"},{"value":20,"text":"10 pairs"}]},
       {"name":"theme","label":"Theme","default":0,"choices":[{"value":0,"text":"Animals"},{"value":1,"text":"Food"},{"value":2,"text":"Sports"},{"value":3,"text":"Travel"},{"value":4,"text":"Weather"},{"value":5,"text":"Music"}]},

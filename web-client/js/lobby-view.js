@@ -182,7 +182,7 @@ export class LobbyView {
     const info = gameInfo(this.game);
     const chosen = pickedLevel(el['bot-level'].value);
     el['bot-level'].replaceChildren(
-      ...levelChoices(info.a).map(([value, text]) => {
+      ...levelChoices(info).map(([value, text]) => {
         const option = document.createElement('option');
         option.value = value;
         option.textContent = text;

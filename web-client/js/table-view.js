@@ -160,7 +160,7 @@ export class TableView {
     if (hidden) return;
     const select = el['offer-level'];
     const chosen = pickedLevel(select.value);
-    const choices = levelChoices(gameInfo(table.game).a);
+    const choices = levelChoices(gameInfo(table.game));
     if (select.options.length !== choices.length || select.dataset.game !== table.game) {
       select.replaceChildren(
         ...choices.map(([value, text]) => {

@@ -8,10 +8,12 @@ import { scoreboardModel, tableModel } from '../js/table-model.js';
 import { gameInfo } from '../js/games.js';
 
 test('the lobby offers the four levels, slowest first, in the game’s words', () => {
-  const choices = levelChoices('an UltraSet');
+  const choices = levelChoices(gameInfo('ultraSet'));
   assert.deepEqual(choices.map(([level]) => level), ['beginner', 'casual', 'good', 'expert']);
   assert.equal(choices[0][1], 'Beginner: an UltraSet in about 20 s, one claim in 5 wrong');
   assert.equal(choices[3][1], 'Expert: an UltraSet in about 2.5 s, never wrong');
+  // Face down, a level is how fast it turns cards and how soon it forgets.
+  assert.equal(levelChoices(gameInfo('concentration'))[0][1], 'Beginner: turns a card in about 2 s, forgets faces soon');
   assert.deepEqual([pickedLevel('good'), pickedLevel('grandmaster'), pickedLevel(undefined)], ['good', 'casual', 'casual']);
   assert.deepEqual(['1', '3', '0', '4', 'x'].map(botCount), [1, 3, 1, 1, 1]);
 });
@@ -26,9 +28,9 @@ test('playBot carries the game, level, count and settings; a level or count that
   assert.deepEqual(BOT_LEVELS, ['beginner', 'casual', 'good', 'expert']);
 });
 
-test('the server says which games computers play: the face-up ones, for now', () => {
+test('the server says which games computers play: every game it describes', () => {
   const playing = ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration'].filter((g) => gameInfo(g).computers);
-  assert.deepEqual(playing, ['set', 'setJunior', 'ultraSet', 'setChain']);
+  assert.deepEqual(playing, ['set', 'setJunior', 'ultraSet', 'setChain', 'matchismo', 'concentration']);
   assert.equal(gameInfo('poker').computers, false);
 });
 
