@@ -194,3 +194,14 @@ def test_concentration_turns_between_a_person_and_a_computer_to_its_end(start_se
         await ada.close()
 
     run(body, timeout=120)
+
+
+def test_tables_of_computers_alone_play_with_nobody_connected(start_server):
+    # `--computer-tables` (the benchmark of what computers cost): tables of four expert
+    # computers play from the start, though no client ever connects (the page of metrics is
+    # no event of the lobby's), game after game.
+    from test_metrics import scrape_until, value
+    server = start_server(*FAST, "--computer-tables", "2", "--bot-pace", "0.02")
+    samples = scrape_until(server, lambda s: value(s, "matchismo_journal_entries_total") >= 200,
+                           timeout=30)
+    assert value(samples, "matchismo_journal_entries_total") >= 200, samples

@@ -18,6 +18,9 @@ public struct LobbyConfiguration: Sendable {
   /// What every computer player's time to move is multiplied by (1: its level's figures;
   /// ``BotLevel``). Tests and demonstrations play whole games against the computer in seconds.
   public var botPace: Double = 1
+  /// Tables of four expert computers opened at start that play on by themselves, game after
+  /// game (``LobbyState/openComputerTables(now:)``): a benchmark of what computers cost.
+  public var computerTables = 0
   /// Most spectators at one table.
   public var spectatorLimit = 50
   /// Most tables open at once on this server.

@@ -32,6 +32,25 @@ extension LobbyState {
   }
 }
 
+extension LobbyState {
+  /// Opens ``LobbyConfiguration/computerTables`` private tables of Set with four expert
+  /// computers each, which play on by themselves (``TableArbiter/playOnAlone()``): what
+  /// computers cost, measured without a socket.
+  public mutating func openComputerTables(now: Double) {
+    guard configuration.computerTables > 0,
+      case .success(let setup) = GameCatalog.setup(
+        game: "set", seats: 4, options: TableOptions(), replyTo: nil)
+    else { return }
+    for _ in 0..<configuration.computerTables {
+      let id = openTable(
+        setup, isPrivate: true, creator: "computers", bots: Array(repeating: .expert, count: 4),
+        now: now)
+      hosts[id]?.table.playOnAlone()
+      settle(id, now: now)
+    }
+  }
+}
+
 extension BotLevel {
   /// The refusal of a `level` that is none.
   static func levelProblem(replyTo: MessageID?) -> ProtocolError {

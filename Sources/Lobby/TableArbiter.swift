@@ -55,6 +55,9 @@ public protocol TableArbiter: Sendable {
   /// The host starts a waiting table.
   mutating func start(by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>
+  /// A table of computers only plays on by itself: it is never empty, and deals again a few
+  /// seconds after each game (``TableState/playsAlone``).
+  mutating func playOnAlone()
   /// The host takes the offer of a computer player of `level` (``ComputerOffer``).
   mutating func addComputer(by seat: Int, level: BotLevel, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>

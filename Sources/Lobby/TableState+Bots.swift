@@ -49,9 +49,19 @@ extension TableState {
   /// Whether computer players sit here.
   public var hasBots: Bool { seats.contains { $0?.bot != nil } }
 
-  /// When the next computer player's claim is due, if any.
+  /// When the next computer player's claim is due (or, where computers play alone, the next
+  /// game), if any.
   var nextBotMove: Double? {
-    botPlans.values.compactMap { $0.plan?.at }.min()
+    ([nextGameAt] + botPlans.values.map { $0.plan?.at }).compactMap { $0 }.min()
+  }
+
+  /// Seconds between a game computers played alone and their next.
+  static var secondsBetweenGames: Double { 3 }
+
+  /// Computers alone play on here: the table is never empty, and deals again after each game.
+  public mutating func playOnAlone() {
+    playsAlone = true
+    emptySince = nil
   }
 
   /// Makes a plan for every computer player whose board changed since its last one (or that
@@ -126,8 +136,14 @@ extension TableState {
   /// Carries out every computer player's claim due at `now` (letting go first of chosen cards
   /// its claim does not take), then plans again.
   mutating func runBots(now: Double) -> [Broadcast] {
-    planBots(now: now)
     var broadcasts: [Broadcast] = []
+    if let due = nextGameAt, now >= due, let first = botSeats.keys.min(),
+      case .success(let (_, b)) = play(.redeal(seat: first), replyTo: nil, now: now)
+    {
+      nextGameAt = nil
+      broadcasts.append(b)
+    }
+    planBots(now: now)
     for seat in botPlans.keys.sorted() {
       guard let plan = botPlans[seat]?.plan, plan.at <= now, phase == .playing, !game.isOver
       else { continue }
@@ -146,6 +162,9 @@ extension TableState {
       // again as it did (``play``); a miss left the board as it was: plan on it now.
       if botPlans[seat]?.plan == plan { botPlans[seat]?.plan = nil }
       planBots(now: now)
+    }
+    if playsAlone, phase == .finished, nextGameAt == nil {
+      nextGameAt = now + Self.secondsBetweenGames
     }
     return broadcasts
   }

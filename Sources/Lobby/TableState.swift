@@ -121,6 +121,10 @@ public struct TableState<Card: WireCard>: Sendable {
   var botPlans: [Int: PlannedBot] = [:]
   /// What the computer players at a face-down board have seen this deal (``noteFaces(_:)``).
   var botMemory = BotMemory()
+  /// Whether computers alone play on here, game after game (``playOnAlone()``), and when the
+  /// next game is dealt once one has ended.
+  public internal(set) var playsAlone = false
+  var nextGameAt: Double?
   /// The offer of a computer player to a person waiting alone (``ComputerOffer``).
   public internal(set) var offer = ComputerOffer()
   /// What the members were last told of the seats' ratings (`seatRatings`).

@@ -44,6 +44,7 @@ struct Application {
     } else {
       store = nil
     }
+    state.openComputerTables(now: MonotonicClock.now())
     // The writer reports written tickets to the transport, which then lets the held frames go.
     let release = ReleaseRelay()
     let journal = store.map { store in

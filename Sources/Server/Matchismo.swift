@@ -50,6 +50,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.botPace.long, help: ServerOption.botPace.help)
   var botPace = ServerConfiguration.defaults.botPace
 
+  @Option(name: ServerOption.computerTables.long, help: ServerOption.computerTables.help)
+  var computerTables = ServerConfiguration.defaults.computerTables
+
   @Option(name: ServerOption.executors.long, help: ServerOption.executors.help)
   var executors = ServerConfiguration.defaults.executors
 
@@ -118,6 +121,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.emptyTableGrace = emptyTableGrace
     configuration.spectatorLimit = spectatorLimit
     configuration.botPace = botPace
+    configuration.computerTables = computerTables
     configuration.executors = executors
     configuration.rateLimit = rateLimit
     configuration.sendBufferBytes = sendBuffer

@@ -45,6 +45,8 @@ struct ServerConfiguration: Sendable, Equatable {
   var spectatorLimit = LobbyConfiguration.defaults.spectatorLimit
   /// What computer players' times to move are multiplied by.
   var botPace = LobbyConfiguration.defaults.botPace
+  /// Tables of four expert computers opened at start, for a benchmark.
+  var computerTables = LobbyConfiguration.defaults.computerTables
   /// Folder of the embedded journal (`journal.sqlite`), made if missing.
   var dataDirectory = "data"
   /// The PostgreSQL database of the journal (`postgres://user:password@host:port/name`), used
@@ -159,6 +161,9 @@ struct ServerConfiguration: Sendable, Equatable {
     if spectatorLimit < 1 { return "\(ServerOption.spectatorLimit.flag) must be at least 1." }
     if !(botPace.isFinite && botPace > 0 && botPace <= 100) {
       return "\(ServerOption.botPace.flag) must be more than 0 and at most 100."
+    }
+    if !(0...20_000).contains(computerTables) {
+      return "\(ServerOption.computerTables.flag) must be 0...20000."
     }
     if !(0...1).contains(commitInterval) {
       return "\(ServerOption.commitInterval.flag) must be 0...1000 ms."
@@ -289,6 +294,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.emptyTableGrace = emptyTableGrace
     configuration.spectatorLimit = spectatorLimit
     configuration.botPace = botPace
+    configuration.computerTables = computerTables
     configuration.journal = journal
     configuration.nodeID = resolvedNodeID
     configuration.cluster = isClusterNode

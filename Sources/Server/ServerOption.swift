@@ -37,6 +37,10 @@ struct ServerOption: Sendable {
   static let emptyTableGrace = Self(
     "empty-table-grace", "Seconds a table with nobody seated stays open.")
   static let spectatorLimit = Self("spectator-limit", "Most spectators at one table.")
+  static let computerTables = Self(
+    "computer-tables",
+    "Opens this many private tables of four expert computers at start, which play on by themselves game after game: a benchmark of what computers cost (not kept across restarts)."
+  )
   static let botPace = Self(
     "bot-pace",
     "What computer players' times to move are multiplied by (1: their levels' figures; 0.01 plays a game against the computer in seconds, for tests and demonstrations)."
@@ -112,7 +116,8 @@ struct ServerOption: Sendable {
   /// Every option, in the order `--help` lists them.
   static let all: [ServerOption] = [
     host, port, webRoot, logLevel, tlsCert, tlsKey, maxMessageBytes, reconnectGrace, countdown,
-    emptyTableGrace, spectatorLimit, botPace, executors, dataDirectory, database, noJournal, sync,
+    emptyTableGrace, spectatorLimit, botPace, computerTables, executors, dataDirectory, database,
+    noJournal, sync,
     commitInterval, journalStallLimit, keepFinishedDays, rateLimit, sendBuffer, drainTimeout,
     maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,
   ]

@@ -1,5 +1,6 @@
 import Model
 import Protocol
+import Synchronization
 import Testing
 
 @testable import Lobby
@@ -132,6 +133,45 @@ import Testing
     let restored = TableState<PlayingCard>(
       restoring: record, moves: kept, rules: first.rules, now: 1000)
     #expect(restored.botMemory == memory && memory.flips > 10)
+  }
+
+  /// Computers alone (the `--computer-tables` benchmark) play on: the table never counts as
+  /// empty, and a few seconds after each game they deal the next.
+  @Test func computersAlonePlayGameAfterGame() throws {
+    var table = Self.table(seats: 4)
+    for _ in 0..<4 { _ = try table.sitBot(level: .expert, replyTo: nil, now: 0).get() }
+    table.playOnAlone()
+    #expect(table.phase == .playing && table.emptySince == nil && table.peopleSeated == 0)
+    _ = Self.playOut(&table, limit: 1000)
+    #expect(table.game.isOver && table.phase == .finished)
+    let over = try #require(table.nextDeadline)
+    _ = table.tick(now: over)
+    #expect(table.deal == 2 && table.phase == .playing && !table.game.isOver)
+    _ = Self.playOut(&table, limit: 1000)
+    #expect(table.game.isOver && table.emptySince == nil)
+  }
+
+  /// The lobby opens the benchmark's tables at start: private, four expert computers each,
+  /// still open (and playing) long after the empty tables' grace.
+  @Test func theLobbyOpensTablesOfComputersThatStayOpen() {
+    var configuration = LobbyConfiguration()
+    configuration.computerTables = 3
+    configuration.countdown = 0
+    let codes = Mutex(SeededGenerator(seed: 7))
+    let entropy = LobbyEntropy(
+      seed: { 5 }, token: { "token" }, below: { n in codes.withLock { $0.below(n) } },
+      today: { "2026-01-01" })
+    var lobby = LobbyState(configuration: configuration, entropy: entropy)
+    lobby.openComputerTables(now: 0)
+    #expect(lobby.tableCount == 3)
+    var now = 0.0
+    var steps = 0
+    while let next = lobby.nextDeadline(), next < 120, steps < 20_000 {
+      now = next
+      _ = lobby.handle(.clock, now: now)
+      steps += 1
+    }
+    #expect(lobby.tableCount == 3 && now > 60)
   }
 
   @Test func aPersonsSetGivesTheComputerANewPlanFromThatMoment() throws {

@@ -19,6 +19,8 @@ import Testing
     (["--bot-pace=0"], "--bot-pace"),
     (["--bot-pace", "nan"], "--bot-pace"),
     (["--bot-pace", "101"], "--bot-pace"),
+    (["--computer-tables", "-1"], "--computer-tables"),
+    (["--computer-tables", "20001"], "--computer-tables"),
     (["--max-message-bytes=0"], "--max-message-bytes"),
     (["--allowed-origin", "evil.example"], "--allowed-origin"),
     (["--database", "mysql://ada@host/games"], "--database: the scheme"),

@@ -101,6 +101,10 @@ final class ServiceLoop {
   /// Services the loop until a shutdown stops it.
   func run() {
     guard let eventLoop else { return }
+    // What the handler has due before anything happens (tables opened again from the journal,
+    // or opened at start) gets its timer now rather than at the first event: a restarted
+    // server that nobody reaches still releases held seats, and its computers still play.
+    if let handler { finishHandlerCall(handler) }
     while !stopRequested { eventLoop.service() }
   }
 
