@@ -257,3 +257,19 @@ class LobbyState:
                 del self.tables[change["id"]]
             else:
                 raise AssertionError(f"unknown lobby op {change['op']!r}")
+
+
+def concentration_slot(state, seat, memory):
+    """The slot a player who remembers every face in `memory` (slot -> emoji) turns next at a
+    Concentration table: the partner of the card they hold, else a remembered pair, else a card
+    they have not seen."""
+    open_slots = [e["id"] for e in state.board if not e.get("matched")]
+    chosen = list(state.players[seat]["selection"])
+    unknown = [s for s in open_slots if s not in memory and s not in chosen]
+    if chosen:
+        partner = [s for s in open_slots if s not in chosen and s in memory
+                   and memory[s] == memory.get(chosen[0])]
+        return (partner or unknown or [s for s in open_slots if s not in chosen])[0]
+    pairs = [(a, b) for a in open_slots for b in open_slots
+             if a < b and a in memory and memory.get(a) == memory.get(b)]
+    return pairs[0][0] if pairs else (unknown or open_slots)[0]

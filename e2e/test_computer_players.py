@@ -11,6 +11,7 @@ import pytest
 from conftest import RunningServer
 from mp_support import FAST, converge, run, start_server  # noqa: F401  (a fixture)
 from protocol_client import LiveClient
+from table_state import concentration_slot
 from test_journal import check_record, restart, resume
 
 
@@ -164,7 +165,6 @@ def test_concentration_turns_between_a_person_and_a_computer_to_its_end(start_se
                                       "boardSize": 12})
         assert snapshot["type"] == "snapshot", snapshot
         await ada.until(lambda: ada.state.phase == "playing", 10, "play")
-        computer_flips = 0
         for _ in range(400):
             if ada.state.over:
                 break
@@ -173,17 +173,7 @@ def test_concentration_turns_between_a_person_and_a_computer_to_its_end(start_se
                 await ada.until(lambda: ada.state.version > version, 10, "the computer's card")
                 continue
             memory = {e["card"]["id"]: e["card"]["emoji"] for _, e in ada.events() if e["kind"] == "flip"}
-            open_slots = [e["id"] for e in ada.state.board if not e.get("matched")]
-            chosen = list(ada.state.players[ada.seat]["selection"])
-            unknown = [s for s in open_slots if s not in memory and s not in chosen]
-            if chosen:
-                partner = [s for s in open_slots if s not in chosen and s in memory
-                           and memory[s] == memory.get(chosen[0])]
-                slot = (partner or unknown or [s for s in open_slots if s not in chosen])[0]
-            else:
-                pairs = [(a, b) for a in open_slots for b in open_slots
-                         if a < b and a in memory and memory.get(a) == memory.get(b)]
-                slot = pairs[0][0] if pairs else (unknown or open_slots)[0]
+            slot = concentration_slot(ada.state, ada.seat, memory)
             answer = await ada.request({"type": "choose", "card": slot})
             assert answer["type"] == "diff", answer
         await ada.until(lambda: ada.state.over, 30, "the end of the game")

@@ -12,7 +12,7 @@ import pytest
 from conftest import RunningServer
 from mp_support import connect, converge, run, shutdown
 from protocol_client import LiveClient
-from table_state import find_sets
+from table_state import concentration_slot, find_sets
 
 PLAYERS = ("Ada", "Bob", "Cyd", "Dee")
 
@@ -92,18 +92,7 @@ async def finish_concentration(clients):
         if clients[0].state.over:
             break
         player = by_seat[clients[0].state.turn]
-        board = player.state.board
-        open_slots = [e["id"] for e in board if not e.get("matched")]
-        unknown = [slot for slot in open_slots if slot not in memory]
-        chosen = list(player.state.players[player.seat]["selection"])
-        if chosen:
-            first = chosen[0]
-            partner = [s for s in open_slots if s != first and memory.get(s) == memory.get(first)]
-            slot = (partner or [s for s in unknown if s != first] or [s for s in open_slots if s != first])[0]
-        else:
-            pairs = [(a, b) for a in open_slots for b in open_slots
-                     if a < b and a in memory and memory.get(a) == memory.get(b)]
-            slot = pairs[0][0] if pairs else (unknown or open_slots)[0]
+        slot = concentration_slot(player.state, player.seat, memory)
         answer = await player.request({"type": "choose", "card": slot})
         assert answer["type"] == "diff", answer
         for event in answer["events"]:
