@@ -82,16 +82,14 @@ extension TableState {
         continue
       }
       let seed = BotPlan.seed(dealSeed: game.dealSeed, moves: record.moves.count, seat: seat)
-      var plan: BotPlan?
-      if !playing {
-        plan = nil
-      } else if faceDown {
-        plan = faceDownPlan(seat: seat, level: level, now: now, seed: seed)
-      } else {
-        plan = BotPlan.make(
-          level: level, matches: game.claimableMatches, board: game.board,
-          size: game.settings.matchSize, since: now, seed: seed)
-      }
+      var plan =
+        !playing
+        ? nil
+        : faceDown
+          ? faceDownPlan(seat: seat, level: level, now: now, seed: seed)
+          : BotPlan.make(
+            level: level, matches: game.claimableMatches, board: game.board,
+            size: game.settings.matchSize, since: now, seed: seed)
       if let at = plan?.at { plan?.at = now + (at - now) * rules.botPace }
       botPlans[seat] = PlannedBot(board: board, since: now, plan: plan)
     }

@@ -8,8 +8,8 @@ extension TableState {
   /// Whether a computer could be offered here now: a public table waiting with one person
   /// seated, a free seat, no computer yet, at a game computers play.
   var waitsAlone: Bool {
-    offer.after != nil && phase == .waiting && !isPrivate && !hasBots
-      && seats.lazy.filter { $0 != nil }.count == 1 && seats.contains { $0 == nil }
+    offer.after != nil && phase == .waiting && !isPrivate && !hasBots && seatedCount == 1
+      && seatedCount < seats.count
   }
 
   /// Follows a change of the seats or the phase: the wait starts when one person is left
@@ -60,7 +60,7 @@ extension TableState {
 
   /// A person sits at a public table that has not started, where a computer stands in: the
   /// computer gives up its seat (its `leave` event).
-  mutating func standInLeaves(now: Double) -> [Entry] {
+  mutating func standInLeaves() -> [Entry] {
     guard !isPrivate, phase == .waiting,
       let seat = seats.lastIndex(where: { $0?.bot != nil })
     else { return [] }

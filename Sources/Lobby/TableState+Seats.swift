@@ -23,7 +23,7 @@ extension TableState {
   }
 
   /// Seats a player in the lowest free seat (a person takes the place of a computer standing
-  /// in: ``standInLeaves(now:)``); a full table starts its countdown.
+  /// in: ``standInLeaves()``); a full table starts its countdown.
   public mutating func sit(
     token: String, name: String, player: String? = nil, replyTo: MessageID?, now: Double
   ) -> Result<(seat: Int, broadcast: Broadcast), ProtocolError> {
@@ -36,7 +36,7 @@ extension TableState {
     now: Double
   ) -> Result<(seat: Int, broadcast: Broadcast), ProtocolError> {
     if let problem = sitProblem(replyTo: replyTo) { return .failure(problem) }
-    let standIn = bot == nil ? standInLeaves(now: now) : []
+    let standIn = bot == nil ? standInLeaves() : []
     guard let seat = seats.firstIndex(where: { $0 == nil }) else { fatalError("checked above") }
     seats[seat] = Seat(name: name, token: token, awayUntil: nil, player: player, bot: bot)
     names[seat] = name

@@ -100,13 +100,6 @@ public struct FinishedPlayer: Hashable, Sendable, Codable {
   }
 }
 
-extension FinishedPlayer {
-  /// A computer's mark on the wire, as at a table: `{"level":"expert"}`.
-  public static func botJSON(_ level: String) -> JSONValue {
-    .object([("level", .string(level))])
-  }
-}
-
 /// One move of a finished game and when it was made.
 public struct FinishedMove: Hashable, Sendable, Codable {
   /// The move.
@@ -144,7 +137,7 @@ extension ServerMessage {
                 ("matches", .int($0.matches)), ("mistakes", .int($0.mistakes)),
                 ("rank", .int($0.rank)),
               ] + ($0.rating.map { [("rating", .object($0.wireMembers))] } ?? [])
-                + ($0.bot.map { [("bot", FinishedPlayer.botJSON($0))] } ?? []))
+                + ($0.bot.map { [("bot", ServerMessage.botMark(level: $0))] } ?? []))
           })
       ),
       (

@@ -151,7 +151,7 @@ extension ServerMessage {
               if let rating = player.rating {
                 members.append(("rating", .object(rating.wireMembers)))
               }
-              if let bot = player.bot { members.append(("bot", FinishedPlayer.botJSON(bot))) }
+              if let bot = player.bot { members.append(("bot", ServerMessage.botMark(level: bot))) }
               if query.player != nil && player.player == query.player {
                 members.append(("you", .bool(true)))
               }

@@ -127,7 +127,7 @@ public enum ServerMessage {
                 members.append(("rating", .object(rating.wireMembers)))
               }
               if let bot = view.bot {
-                members.append(("bot", .object([("level", .string(bot))])))
+                members.append(("bot", botMark(level: bot)))
               }
             }
             return .object(members)
@@ -306,4 +306,12 @@ public enum ServerMessage {
 
 extension JSONValue: ExpressibleByStringLiteral {
   public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension ServerMessage {
+  /// A computer player's mark on the wire, wherever a player is listed (a snapshot's players,
+  /// a finished game's, the high scores'): `{"level":"expert"}`. A `join` event writes the same.
+  public static func botMark(level: String) -> JSONValue {
+    .object([("level", .string(level))])
+  }
 }

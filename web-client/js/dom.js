@@ -18,3 +18,17 @@ export function part(className, text, tag = 'span') {
 export function cell(className, text) {
   return part(className, text, 'td');
 }
+
+/** Gives `select` the choices `[value, text]`, unless it shows them already (its value stays). */
+export function setOptions(select, choices) {
+  const shown = [...select.options].map((o) => [o.value, o.textContent]);
+  if (JSON.stringify(shown) === JSON.stringify(choices.map(([value, text]) => [String(value), text]))) return;
+  select.replaceChildren(
+    ...choices.map(([value, text]) => {
+      const option = document.createElement('option');
+      option.value = String(value);
+      option.textContent = text;
+      return option;
+    }),
+  );
+}

@@ -11,7 +11,7 @@ import { settingsForm, settingsText } from './table-settings.js';
 import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
 import { botCount, levelChoices, pickedLevel } from './bots.js';
-import { byId, cell, part } from './dom.js';
+import { byId, cell, part, setOptions } from './dom.js';
 
 export class LobbyView {
   /** `onGame(quiet)` runs after a game is picked (the high scores follow it). */
@@ -181,14 +181,7 @@ export class LobbyView {
     const { el } = this;
     const info = gameInfo(this.game);
     const chosen = pickedLevel(el['bot-level'].value);
-    el['bot-level'].replaceChildren(
-      ...levelChoices(info).map(([value, text]) => {
-        const option = document.createElement('option');
-        option.value = value;
-        option.textContent = text;
-        return option;
-      }),
-    );
+    setOptions(el['bot-level'], levelChoices(info));
     el['bot-level'].value = chosen;
     const offered = info.computers === true;
     for (const control of [el['bot-level'], el['bot-count'], el['play-bot']]) control.disabled = !offered;

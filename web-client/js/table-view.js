@@ -18,7 +18,7 @@ import { ChainView } from './chain-view.js';
 import { HistoryView } from './history-view.js';
 import { PinchZoom } from './pinch.js';
 import { readPalette } from './card-view.js';
-import { byId, part } from './dom.js';
+import { byId, part, setOptions } from './dom.js';
 import { lookBackView, readLookBack } from './look-back.js';
 import { renderLookBack } from './look-back-view.js';
 import { standingsRatings } from './ratings.js';
@@ -160,18 +160,7 @@ export class TableView {
     if (hidden) return;
     const select = el['offer-level'];
     const chosen = pickedLevel(select.value);
-    const choices = levelChoices(gameInfo(table.game));
-    if (select.options.length !== choices.length || select.dataset.game !== table.game) {
-      select.replaceChildren(
-        ...choices.map(([value, text]) => {
-          const option = document.createElement('option');
-          option.value = value;
-          option.textContent = text;
-          return option;
-        }),
-      );
-      select.dataset.game = table.game;
-    }
+    setOptions(select, levelChoices(gameInfo(table.game)));
     select.value = chosen;
   }
 
