@@ -31,6 +31,8 @@ extension Arena {
   /// One row of the standings.
   public struct Standing: Hashable, Sendable {
     public var rank: Int
+    /// Their number in the arena.
+    public var number: Int
     public var player: String
     public var name: String
     public var points: Int
@@ -40,6 +42,8 @@ extension Arena {
     public var onFire: Bool
     /// Whether they left.
     public var left: Bool
+    /// Whether they are in a game now.
+    public var playing: Bool
   }
 
   /// Points for a game: 2 for a win, 1 for a draw, 0 for a loss; after two wins in a row, a
@@ -53,7 +57,7 @@ extension Arena {
   }
 
   /// The players free to play now, in no particular order.
-  var freePlayers: [Entrant] {
+  public var freePlayers: [Entrant] {
     entrants.values.filter { !$0.left && $0.table == nil && $0.freeSince != nil }
   }
 
@@ -71,9 +75,10 @@ extension Arena {
   /// the next pass). Two who just played each other are kept apart when the next group allows
   /// a swap. Returns the groups, in order, each in seat order; their players are in a game from
   /// now (``started(table:players:)`` names its table).
-  public mutating func pair(now: Double) -> [[String]] {
+  public mutating func pair(now: Double, available: (Entrant) -> Bool = { _ in true }) -> [[String]]
+  {
     guard now < ends, now >= starts else { return [] }
-    var order = freePlayers.sorted {
+    var order = freePlayers.filter(available).sorted {
       ($0.points, $0.rating, $1.player) > ($1.points, $1.rating, $0.player)
     }.map(\.player)
     var groups: [[String]] = []
@@ -93,6 +98,16 @@ extension Arena {
       index += seats
     }
     return groups
+  }
+
+  /// A pairing of `players` could not be seated: they are free again.
+  public mutating func unpair(_ players: [String]) {
+    for player in players {
+      guard var entrant = entrants[player], entrant.table == "" else { continue }
+      entrant.table = nil
+      entrant.freeSince = entrant.left ? nil : starts
+      entrants[player] = entrant
+    }
   }
 
   /// The game of `players` (a pairing) is at `table`.
@@ -139,9 +154,10 @@ extension Arena {
         } ?? false
       rows.append(
         Standing(
-          rank: tied ? rows[rows.count - 1].rank : index + 1, player: entrant.player,
-          name: entrant.name, points: entrant.points, played: entrant.played, won: entrant.won,
-          onFire: entrant.streak >= 2, left: entrant.left))
+          rank: tied ? rows[rows.count - 1].rank : index + 1, number: entrant.number,
+          player: entrant.player, name: entrant.name, points: entrant.points,
+          played: entrant.played, won: entrant.won, onFire: entrant.streak >= 2,
+          left: entrant.left, playing: entrant.table != nil))
     }
     return rows
   }

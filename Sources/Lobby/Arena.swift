@@ -5,9 +5,9 @@ import Protocol
 /// in: people join and leave, the clock pairs the free ones (``pair(now:)``) and the games'
 /// results come back (``record(_:now:)``); what it decides it returns. Tables, sockets and the
 /// journal are its shell's.
-public struct Arena: Hashable, Sendable {
+public struct Arena: Hashable, Sendable, Codable {
   /// Where the arena is in its life.
-  public enum Phase: String, Hashable, Sendable {
+  public enum Phase: String, Hashable, Sendable, Codable {
     case upcoming, running, finished
   }
 
@@ -22,13 +22,17 @@ public struct Arena: Hashable, Sendable {
   }
 
   /// One player of the arena, in or out of a game, and how they stand.
-  public struct Entrant: Hashable, Sendable {
+  public struct Entrant: Hashable, Sendable, Codable {
     /// Who (the hash of their player token, or their session's).
     public var player: String
     /// The name they play under.
     public var name: String
+    /// The session they play with now (by the hash of its token): where their games go.
+    public var session = ""
     /// Their rating at the arena's game when they joined (pairing's second key).
     public var rating: Double
+    /// Their number in the arena (1 for the first to join): how the standings name them.
+    public var number = 0
     /// Arena points.
     public var points = 0
     /// Games won in a row (two or more: the next win counts double).
@@ -52,6 +56,16 @@ public struct Arena: Hashable, Sendable {
   public let id: String
   /// The game played.
   public let game: String
+  /// What players call it ("Set arena 12:00").
+  public let name: String
+  /// Its invite code; a private arena is found only by it (public ones have one too).
+  public let code: String
+  /// Whether it is left out of the list of arenas (found by its code).
+  public let isPrivate: Bool
+  /// The session (by the hash of its token) that created it, or "schedule".
+  public let creator: String
+  /// How each of its games ends (its ``ArenaSprint/arena`` and name are this arena's).
+  public let sprint: ArenaSprint
   /// Seats at each of its games (2 by default).
   public let seats: Int
   /// When it starts and ends, on the lobby's clock.
@@ -61,16 +75,27 @@ public struct Arena: Hashable, Sendable {
   public internal(set) var entrants: [String: Entrant] = [:]
   /// The games being played, by table: their players.
   public internal(set) var games: [String: [String]] = [:]
+  /// Whether it is over and its final standings are kept (``close()``).
+  public internal(set) var closed = false
 
   /// Seconds a free player waits for the pairing pass (which pairs every free player at once):
   /// short enough that a player is paired within 3 s when someone is free to play them.
   public static let pairingWait: Double = 1
 
   /// An arena of `game` at tables of `seats`, from `starts` to `ends`.
-  public init(id: String, game: String, seats: Int = 2, starts: Double, ends: Double) {
+  public init(
+    id: String, game: String, seats: Int = 2, starts: Double, ends: Double, name: String = "",
+    code: String = "", isPrivate: Bool = false, creator: String = "schedule", sets: Int = 5,
+    sprintSeconds: Double = 180
+  ) {
     precondition(seats >= 2 && ends > starts)
     self.id = id
     self.game = game
+    self.name = name
+    self.code = code
+    self.isPrivate = isPrivate
+    self.creator = creator
+    self.sprint = ArenaSprint(arena: id, name: name, sets: sets, seconds: sprintSeconds)
     self.seats = seats
     self.starts = starts
     self.ends = ends
@@ -85,20 +110,22 @@ public struct Arena: Hashable, Sendable {
 
   /// `player` joins under `name` with `rating`: free to play from `now` (from the start when it
   /// has not begun). Someone who left comes back with their points.
-  public mutating func join(player: String, name: String, rating: Double, now: Double) -> Result<
-    Void, Refusal
-  > {
+  public mutating func join(
+    player: String, name: String, rating: Double, session: String = "", now: Double
+  ) -> Result<Void, Refusal> {
     guard now < ends else { return .failure(.finished) }
     if var back = entrants[player] {
       guard back.left else { return .failure(.alreadyJoined) }
       back.left = false
       back.name = name
-      back.freeSince = max(now, starts)
+      back.session = session
+      back.freeSince = back.table == nil ? max(now, starts) : nil
       entrants[player] = back
       return .success(())
     }
-    var entrant = Entrant(player: player, name: name, rating: rating)
+    var entrant = Entrant(player: player, name: name, session: session, rating: rating)
     entrant.freeSince = max(now, starts)
+    entrant.number = entrants.count + 1
     entrants[player] = entrant
     return .success(())
   }
@@ -112,6 +139,9 @@ public struct Arena: Hashable, Sendable {
     entrants[player] = entrant
     return .success(())
   }
+
+  /// The arena is over: its standings are final.
+  public mutating func close() { closed = true }
 
   /// Whether `player` is in the arena (joined and not gone).
   public func isIn(_ player: String) -> Bool { entrants[player].map { !$0.left } ?? false }

@@ -28,6 +28,9 @@ public enum JournalEntry: Hashable, Sendable {
   /// as the journal holds them, with their times. Comes after the move that ended the game, so
   /// a store that applies entries in order has the whole deal at hand.
   case finishedInJournal(FinishedGame, table: String, deal: Int)
+  /// An arena, whole; replaces the arena's previous entry (a finished arena is kept as it
+  /// ended, its final standings).
+  case arena(Arena)
 }
 
 /// One accepted move of a table's current deal, as the journal keeps it.
@@ -124,6 +127,8 @@ public struct TableRecord: Hashable, Sendable, Codable {
   /// Seconds a person waits alone before a computer player is offered (``ComputerOffer``;
   /// nil: never, and in a record written before computer players).
   public var offerComputer: Double?
+  /// The arena sprint the table's game is (nil: none, and in a record written before arenas).
+  public var sprint: ArenaSprint?
 
   /// Creates a record.
   public init(
@@ -131,8 +136,10 @@ public struct TableRecord: Hashable, Sendable, Codable {
     showSelections: Bool, turnSeconds: Double?, phase: String, host: Int?,
     seats: [SeatRecord?], names: [String], everSeated: [Int], votes: [Int], version: Int,
     deal: Int, dealSeed: UInt64, creator: String, solo: Bool, chat: [ChatLine]? = nil,
-    daily: String? = nil, playedBy: [String: String]? = nil, offerComputer: Double? = nil
+    daily: String? = nil, playedBy: [String: String]? = nil, offerComputer: Double? = nil,
+    sprint: ArenaSprint? = nil
   ) {
+    self.sprint = sprint
     self.offerComputer = offerComputer
     self.playedBy = playedBy
     self.chat = chat
@@ -188,6 +195,8 @@ public struct JournalContents: Sendable {
   public var tables: [(record: TableRecord, moves: [JournalMove])]
   /// Every live session.
   public var sessions: [SessionRecord]
+  /// The arenas not finished, and the latest finished ones.
+  public var arenas: [Arena] = []
   /// A number no lower than any table number ever used: new tables are numbered after it. The
   /// highest number used, or for a shared database the start of a range of this start's own.
   public var lastTableNumber: Int

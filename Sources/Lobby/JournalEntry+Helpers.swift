@@ -15,7 +15,7 @@ extension JournalEntry {
     case .tableClosed(let id): tables.contains(id)
     case .finishedInJournal(_, let table, _): tables.contains(table)
     case .finished(let game): tables.contains(String(game.source.prefix { $0 != "#" }))
-    case .session, .sessionEnded, .sessionReleased: false
+    case .session, .sessionEnded, .sessionReleased, .arena: false
     }
   }
 }

@@ -10,6 +10,8 @@ public struct JournalImage: Sendable {
   /// Each table's moves, by deal and index (`deal * 1,000,000 + index`).
   private var moves: [String: [Int: JournalMove]] = [:]
   private var sessions: [String: SessionRecord] = [:]
+  /// Every arena, by id.
+  private var arenas: [String: Arena] = [:]
   /// The finished games kept, oldest first.
   public private(set) var finished: [FinishedGame] = []
   /// The highest number of a table whose row was deleted (numbers are never used again).
@@ -51,6 +53,8 @@ public struct JournalImage: Sendable {
       keep(game)
     case .finishedInJournal(let game, let table, let deal):
       keep(game.withMoves((moves[table] ?? [:]).values.filter { $0.deal == deal }))
+    case .arena(let arena):
+      arenas[arena.id] = arena
     }
   }
 
@@ -66,6 +70,7 @@ public struct JournalImage: Sendable {
       loaded.tables.append((record, current))
     }
     loaded.sessions = sessions.values.sorted { $0.token < $1.token }
+    loaded.arenas = Arena.kept(Array(arenas.values))
     loaded.lastTableNumber = max(
       highestClosed, tables.keys.map { JournalEntry.number(of: $0) }.max() ?? 0)
     return loaded

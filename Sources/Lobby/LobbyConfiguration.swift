@@ -21,6 +21,12 @@ public struct LobbyConfiguration: Sendable {
   /// Tables of four expert computers opened at start that play on by themselves, game after
   /// game (``LobbyState/openComputerTables(now:)``): a benchmark of what computers cost.
   public var computerTables = 0
+  /// The arenas the operator schedules (nil: none): `--arena-schedule`.
+  public var arenaSchedule: ArenaSchedule? = .hourly
+  /// Most arenas a node holds at once (upcoming, running and the latest finished).
+  public var maxArenas = 1000
+  /// Arenas to come one session may have created.
+  static let arenasPerSession = 2
   /// Most spectators at one table.
   public var spectatorLimit = 50
   /// Most tables open at once on this server.

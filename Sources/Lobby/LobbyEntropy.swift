@@ -14,6 +14,9 @@ public struct LobbyEntropy: Sendable {
   /// Today, in UTC (`yyyy-mm-dd`): the day whose daily puzzle is dealt. The server reads the
   /// wall clock; tests name a day.
   public var today: @Sendable () -> String
+  /// The wall clock, in Unix seconds: arenas start and end on it. Read once; lobby time
+  /// carries it on (``LobbyState``). Tests name a moment.
+  public var wallClock: @Sendable () -> Double
 
   /// Creates entropy from the three sources; `hash` keeps tokens as they are unless given, and
   /// `today` is the first day of 2026 unless given.
@@ -21,8 +24,10 @@ public struct LobbyEntropy: Sendable {
     seed: @escaping @Sendable () -> UInt64, token: @escaping @Sendable () -> String,
     below: @escaping @Sendable (Int) -> Int,
     hash: @escaping @Sendable (String) -> String = { $0 },
-    today: @escaping @Sendable () -> String = { "2026-01-01" }
+    today: @escaping @Sendable () -> String = { "2026-01-01" },
+    wallClock: @escaping @Sendable () -> Double = { 1_767_225_600 }
   ) {
+    self.wallClock = wallClock
     self.today = today
     self.seed = seed
     self.token = token

@@ -11,13 +11,7 @@ extension LobbyState {
   ) -> String? {
     switch reference {
     case .code(let code):
-      guard desk.mayGuess(token: session.token, now: now) else {
-        reply(
-          ProtocolError(
-            .tooManyGuesses, "Too many unknown invite codes; wait a little.", replyTo: replyTo),
-          to: connection)
-        return nil
-      }
+      guard mayGuess(session, replyTo: replyTo, connection, now: now) else { return nil }
       if let id = feed.table(withCode: code) {
         if hosts.contains(id) { return id }
         if let entry = feed.remoteEntry(id) {
@@ -38,6 +32,22 @@ extension LobbyState {
     }
     reply(ProtocolError(.unknownTable, "There is no such table.", replyTo: replyTo), to: connection)
     return nil
+  }
+
+  /// Whether the session may try one more code (of a table or an arena) at `now`; says why not
+  /// (too many unknown codes lately: the defence against guessing them).
+  mutating func mayGuess(
+    _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID,
+    now: Double
+  ) -> Bool {
+    guard desk.mayGuess(token: session.token, now: now) else {
+      reply(
+        ProtocolError(
+          .tooManyGuesses, "Too many unknown codes; wait a little.", replyTo: replyTo),
+        to: connection)
+      return false
+    }
+    return true
   }
 
   /// The setup of a new table, or nil after refusing settings that do not fit the game.

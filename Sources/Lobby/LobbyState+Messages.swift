@@ -99,6 +99,16 @@ extension LobbyState {
       chat(text, session, replyTo: replyTo, connection, now: now)
     case .ratings(let game):
       ratings(game, session, replyTo: replyTo, connection)
+    case .arenas, .watchArena, .watchFeatured:
+      arenaRequest(envelope.message, session, replyTo: replyTo, connection, now: now)
+    case .createArena, .joinArena, .leaveArena:
+      guard arenaAllowances.take(session.token, now: now) else {
+        return reply(
+          ProtocolError(
+            .tooFast, "Too many arena requests; wait a moment.", replyTo: replyTo),
+          to: connection)
+      }
+      arenaRequest(envelope.message, session, replyTo: replyTo, connection, now: now)
     case .hint:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection),
         let host = hosts[tableID]

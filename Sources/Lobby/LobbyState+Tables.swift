@@ -32,10 +32,11 @@ extension LobbyState {
   }
 
   /// Keeps table `id`'s entry of the open tables: whether its moves are decided with the whole
-  /// state (turns, or computers whose plans a move changes). Written here and at retirement.
+  /// state (turns, computers whose plans a move changes, or an arena's sprint, whose end the
+  /// arena scores). Written here and at retirement.
   mutating func reindex(_ id: String) {
     guard let table = hosts[id]?.table else { return }
-    openTables[id] = table.isTurnBased || table.hasBots
+    openTables[id] = table.isTurnBased || table.hasBots || table.sprint != nil
   }
 
   /// Takes table `id` off every book the router keeps (its map, the open tables, its
@@ -195,6 +196,7 @@ extension LobbyState {
   /// published and its next deadline scheduled.
   mutating func settle(_ id: String, now: Double) {
     guard let outcome = handle(.clock, at: id, now: now) else { return }
+    runArenaTable(id, now: now)
     if outcome.closes {
       retire(id, .closed, now: now)
       return
@@ -226,6 +228,7 @@ extension LobbyState {
     }
     desk.forgetChanges()
     nextTableNumber = max(nextTableNumber, contents.lastTableNumber + 1)
+    restoreArenas(contents.arenas, now: now)
     for id in hosts.keys { settle(id, now: now) }
     // Nothing to send (nobody is connected) and nothing new to write.
     out = []

@@ -28,6 +28,10 @@ public struct LobbyState: Sendable {
     case session(String)
     /// Pending lobby changes go out.
     case lobbyFlush
+    /// An arena's clock: its start, pairing passes, end and standings.
+    case arena(String)
+    /// The schedule's next arena opens.
+    case arenaSchedule
   }
 
   /// The settings.
@@ -48,6 +52,12 @@ public struct LobbyState: Sendable {
   /// table opens or closes, which takes the whole state.
   var openTables: [String: Bool] = [:]
   var nextTableNumber = 1
+  /// The arenas and who follows them.
+  var arenaBook = ArenaBook()
+  /// Wall time minus lobby time (``wall(_:)``), once read.
+  var wallOffset: Double?
+  /// How fast each session may join, leave and create arenas (each journals the arena).
+  var arenaAllowances = ChatAllowances()
   /// `hello`s waiting for their session to be looked up in the cluster's database, by
   /// connection (one each at most; dropped with the connection).
   var pendingHellos: [ConnectionID: PendingHello] = [:]
@@ -199,6 +209,7 @@ public struct LobbyState: Sendable {
   /// period (the others see it "away"); a spectator stops watching.
   private mutating func disconnect(_ connection: ConnectionID, now: Double) {
     feed.unwatch(connection)
+    forgetArenaFollower(connection)
     pendingHellos[connection] = nil
     if let (session, expiresAt) = desk.detach(connection, now: now) {
       deadlines.schedule(.session(session.token), at: expiresAt)
@@ -219,6 +230,8 @@ public struct LobbyState: Sendable {
         case .table(let id): settle(id, now: now)
         case .session(let token): desk.expire(token: token, now: now)
         case .lobbyFlush: flushLobby(now: now)
+        case .arena(let id): runArena(id, now: now)
+        case .arenaSchedule: openScheduledArenas(now: now)
         }
       }
     }

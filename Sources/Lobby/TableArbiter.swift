@@ -93,6 +93,13 @@ public protocol TableArbiter: Sendable {
   mutating func rate(_ known: [String: PlayerRating]) -> Frame?
   /// The people a rated game that just ended rated, once (nil: none since the last call).
   mutating func takeRatedPlayers() -> [String]?
+  /// The arena sprint the table's game is, if any (``ArenaSprint``).
+  var sprint: ArenaSprint? { get }
+  /// Makes the table's game an arena's sprint (before anyone sits).
+  mutating func setSprint(_ sprint: ArenaSprint)
+  /// The result of a sprint that just ended, once: each seat's rank (nil: none since the last
+  /// call).
+  mutating func takeSprintResult() -> [Int: Int]?
 }
 
 /// One numbered change for everyone at a table, whatever its game: one diff (with the status

@@ -38,6 +38,7 @@ extension TableState {
     phase = .playing
     playStartedAt = now
     countdownEnds = nil
+    startSprintClock(now: now)
     turnClockPending = game.settings.turnBased
     var events: [Entry] = [
       .table(.phase(.playing, countdown: nil)),
@@ -74,6 +75,7 @@ extension TableState {
     {
       broadcasts.append(b)
     }
+    if let b = runSprintClock(now: now) { broadcasts.append(b) }
     broadcasts += runTurnClock(now: now)
     broadcasts += runBots(now: now)
     broadcasts += runOffer(now: now)
@@ -123,7 +125,10 @@ extension TableState {
     // A held seat is released once the time is past `awayUntil` (not at it): the deadline is
     // the first instant after it. A turn whose clock is not started yet is due at once.
     let turn = turnClockPending ? -Double.infinity : turnEnds
-    return ([countdownEnds, turn, nextBotMove, nextOffer] + seats.map { $0?.awayUntil?.nextUp })
+    let sprintEnds = phase == .playing ? sprintEndsAt : nil
+    return
+      ([countdownEnds, turn, nextBotMove, nextOffer, sprintEnds]
+      + seats.map { $0?.awayUntil?.nextUp })
       .compactMap { $0 }.min()
   }
 }

@@ -10,6 +10,7 @@ extension TableState {
     let ended = Standing.ranked(
       standings.filter { everSeated.contains($0.seat) }, byMatches: game.settings.ranksByMatches)
     phase = .finished
+    noteSprintEnd(ended)
     guard journal.isOn else { return ended }
     let kept = finishedGame(ended, moves: record.record?.moves ?? [], now: now)
     // The lobby reads their new ratings once the game is written (``takeRatedPlayers()``).

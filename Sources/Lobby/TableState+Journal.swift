@@ -30,7 +30,7 @@ extension TableState {
       chat: chat.isEmpty ? nil : chat, daily: daily,
       playedBy: playedBy.isEmpty
         ? nil : Dictionary(uniqueKeysWithValues: playedBy.map { (String($0.key), $0.value) }),
-      offerComputer: offer.after)
+      offerComputer: offer.after, sprint: sprint)
   }
 
   /// The table of `record` opened again at `now` after a restart, its current deal replayed
@@ -59,15 +59,23 @@ extension TableState {
     host = record.host
     chat = record.chat ?? []
     daily = record.daily
+    sprint = record.sprint
     emptySince = peopleSeated > 0 ? nil : now
     let recorded = TablePhase(rawValue: record.phase) ?? .waiting
     switch recorded {
     case .playing, .finished:
       phase = .playing
       playStartedAt = now - (moves.last?.at ?? 0)
+      startSprintClock(now: playStartedAt)
       for move in moves where move.deal == record.deal {
         _ = play(move.move, replyTo: nil, now: playStartedAt + move.at)
       }
+      // A sprint that ended on time or by a forfeit ended with no move: its record says so.
+      if recorded == .finished, sprint != nil, phase == .playing {
+        phase = .finished
+        sprintEndsAt = nil
+      }
+      sprintResult = nil
     case .countdown:
       // The countdown starts again.
       phase = .countdown

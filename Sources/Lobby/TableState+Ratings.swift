@@ -7,7 +7,9 @@ extension TableState {
   /// Whether the games at this table count for ratings: a public table of two seats or more
   /// (quick match's tables, and public ones opened with `createTable`), not a daily puzzle.
   /// Solo and private tables, and tables where computers sit, do not count.
-  public var rated: Bool { !isPrivate && daily == nil && game.settings.seats >= 2 && !hasBots }
+  public var rated: Bool {
+    (!isPrivate || sprint != nil) && daily == nil && game.settings.seats >= 2 && !hasBots
+  }
 
   public var seatedPlayers: [String] { seats.compactMap { $0?.player } }
 

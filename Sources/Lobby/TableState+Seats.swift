@@ -64,6 +64,8 @@ extension TableState {
     let needed = votesNeeded
     seats[seat] = nil
     var events: [Entry] = [.table(.left(seat: seat))]
+    // Leaving an arena's sprint before its end loses it.
+    events += forfeitSprint(seat: seat, now: now)
     if votes.contains(seat) {
       votes.removeAll { $0 == seat }
       events.append(.table(.vote(seats: votes, needed: votesNeeded)))

@@ -30,8 +30,17 @@ extension TableState {
     let message = ServerMessage.snapshot(
       replyTo: replyTo, tableID: id, version: version, you: you, game: game, names: names,
       status: line, meta: meta, history: history)
-    // The table's lines of chat, when it has any.
-    guard !chat.isEmpty, case .object(let members) = message else { return message }
-    return .object(members + [("chat", ServerMessage.chatLines(chat, timed: false))])
+    // The table's lines of chat, when it has any, and the arena's sprint it plays.
+    let sprintView = sprintView(now: now)
+    guard !chat.isEmpty || sprintView != nil, case .object(var members) = message else {
+      return message
+    }
+    if !chat.isEmpty { members.append(("chat", ServerMessage.chatLines(chat, timed: false))) }
+    if let sprintView, let index = members.firstIndex(where: { $0.0 == "table" }),
+      case .object(let table) = members[index].1
+    {
+      members[index].1 = .object(table + [("arena", sprintView)])
+    }
+    return .object(members)
   }
 }

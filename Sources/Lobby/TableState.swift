@@ -127,6 +127,12 @@ public struct TableState<Card: WireCard>: Sendable {
   var nextGameAt: Double?
   /// The offer of a computer player to a person waiting alone (``ComputerOffer``).
   public internal(set) var offer = ComputerOffer()
+  /// The arena sprint this table's game is (``ArenaSprint``), and its state: when it ends on
+  /// time, the seats that forfeited it, and its result until the lobby takes it.
+  public internal(set) var sprint: ArenaSprint?
+  var sprintEndsAt: Double?
+  var sprintForfeits: Set<Int> = []
+  var sprintResult: [Int: Int]?
   /// What the members were last told of the seats' ratings (`seatRatings`).
   var shownRatings: [Int: PlayerRating] = [:]
   /// The people a rated game that just ended rated, until the lobby takes them
@@ -248,7 +254,7 @@ public struct TableState<Card: WireCard>: Sendable {
     if let refusal = refusal(toPlay: move, replyTo: replyTo) { return .failure(refusal) }
     // Hidden selections: what each seat saw face up before the move.
     let hidden = selectionsVisible ? nil : HiddenSelectionView(before: game)
-    let events: [GameEvent<Card>]
+    var events: [GameEvent<Card>]
     do {
       events = try game.apply(move)
     } catch {
@@ -260,6 +266,9 @@ public struct TableState<Card: WireCard>: Sendable {
     // The standings only rank seats taken this game; the game's end finishes the table (and,
     // kept whole, is written down).
     var ended: [Standing]?
+    if let sprint, !game.isOver, game.players[move.seat].matches >= sprint.sets {
+      events.append(.ended(game.standings))
+    }
     for case .ended(let standings) in events { ended = finish(standings, now: now) }
     var diff = MoveDiff(
       before: before, events: events, entries: entries, ended: ended, names: names,
@@ -327,6 +336,12 @@ public struct TableState<Card: WireCard>: Sendable {
       return .failure(
         ProtocolError(
           .alreadyPlayed, "The daily puzzle is one deal: it cannot be dealt again.",
+          replyTo: replyTo))
+    }
+    guard sprint == nil else {
+      return .failure(
+        ProtocolError(
+          .arenaRule, "Arena games are not dealt again: the arena pairs you for the next one.",
           replyTo: replyTo))
     }
     // Everyone votes, the host included: one player cannot wipe the others' scores alone.

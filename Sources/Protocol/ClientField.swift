@@ -5,7 +5,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
   case player, sort, order, page, pageSize, mine, record, list, text, day, games, level, bots
-  case offerComputer
+  case offerComputer, arena, minutes, startsIn
 
   /// The field's key on the wire.
   var key: String {
@@ -44,6 +44,9 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .level: "level"
     case .bots: "bots"
     case .offerComputer: "offerComputer"
+    case .arena: "arena"
+    case .minutes: "minutes"
+    case .startsIn: "startsIn"
     }
   }
 

@@ -69,6 +69,26 @@ public enum ClientMessage: Hashable, Sendable {
   /// A line of chat, trimmed, for everyone at the sender's table (players and spectators), or
   /// in the lobby for everyone who watches the lobby's list.
   case chat(text: String)
+  /// The arenas: public ones upcoming and running, the latest finished, and private ones the
+  /// asker is in.
+  case arenas
+  /// Creates a private arena of `game`, `minutes` long, starting in `startsIn` seconds, and
+  /// joins it.
+  case createArena(game: String, minutes: Int, startsIn: Int)
+  /// Joins the arena with this id (public ones) or invite code.
+  case joinArena(ArenaReference)
+  /// Leaves the arena `arena` (a game in progress is lost).
+  case leaveArena(arena: String)
+  /// Follows the standings of the arena `arena` without playing.
+  case watchArena(arena: String)
+  /// Watches the featured game of the arena `arena`, and the leader's next games after it.
+  case watchFeatured(arena: String)
+}
+
+/// How a client names an arena: by id (public ones) or by invite code (any).
+public enum ArenaReference: Hashable, Sendable {
+  case id(String)
+  case code(String)
 }
 
 /// How a client names a table: by invite code (any table) or by id (public tables).
@@ -101,6 +121,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case tooFast, alreadyPlayed, chainRule
   case noHints, hintsAlone
   case noBots, noOffer
+  case unknownArena, alreadyJoined, arenaOver, notInArena, arenaRule
 }
 
 /// A refusal: a code for programs, a sentence for people, and the id of the refused message.

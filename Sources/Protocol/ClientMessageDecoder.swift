@@ -22,6 +22,8 @@ public enum ClientMessageDecoder {
   public static let maxCodeBytes = 16
   /// Longest `table` id, in UTF-8 bytes.
   public static let maxTableIDBytes = 32
+  /// Longest `arena` id, in UTF-8 bytes.
+  public static let maxArenaBytes = 32
   /// Longest finished game id (`record`), in UTF-8 bytes.
   public static let maxRecordIDBytes = 32
   /// Most characters (Unicode scalars) in a line of chat, after trimming.
@@ -120,6 +122,23 @@ public enum ClientMessageDecoder {
       }
     case "ratings":
       return .ratings(game: try fields.requiredString(.game, maxBytes: maxGameBytes))
+    case "arenas": return .arenas
+    case "createArena":
+      return .createArena(
+        game: try fields.requiredString(.game, maxBytes: maxGameBytes),
+        minutes: try fields.optionalInt(.minutes, in: 1...60) ?? 10,
+        startsIn: try fields.optionalInt(.startsIn, in: 0...3600) ?? 0)
+    case "joinArena":
+      if let code = try fields.optionalString(.code, maxBytes: maxCodeBytes) {
+        return .joinArena(.code(code))
+      }
+      return .joinArena(.id(try fields.requiredString(.arena, maxBytes: maxArenaBytes)))
+    case "leaveArena":
+      return .leaveArena(arena: try fields.requiredString(.arena, maxBytes: maxArenaBytes))
+    case "watchArena":
+      return .watchArena(arena: try fields.requiredString(.arena, maxBytes: maxArenaBytes))
+    case "watchFeatured":
+      return .watchFeatured(arena: try fields.requiredString(.arena, maxBytes: maxArenaBytes))
     case "leave": return .leave
     case "start": return .start
     case "addComputer":

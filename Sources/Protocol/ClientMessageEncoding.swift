@@ -49,7 +49,16 @@ extension ClientEnvelope {
       }
     case .addComputer(let level):
       members.append(("level", .string(level)))
-    case .redeal, .resync, .hint, .lobby, .leave, .start:
+    case .createArena(let game, let minutes, let startsIn):
+      members += [
+        ("game", .string(game)), ("minutes", .int(minutes)), ("startsIn", .int(startsIn)),
+      ]
+    case .joinArena(.id(let arena)), .leaveArena(let arena), .watchArena(let arena),
+      .watchFeatured(let arena):
+      members.append(("arena", .string(arena)))
+    case .joinArena(.code(let code)):
+      members.append(("code", .string(code)))
+    case .redeal, .resync, .hint, .lobby, .leave, .start, .arenas:
       break
     }
     return .object(members)
@@ -81,6 +90,12 @@ extension ClientMessage {
     case .addComputer: "addComputer"
     case .scores: "scores"
     case .record: "record"
+    case .arenas: "arenas"
+    case .createArena: "createArena"
+    case .joinArena: "joinArena"
+    case .leaveArena: "leaveArena"
+    case .watchArena: "watchArena"
+    case .watchFeatured: "watchFeatured"
     }
   }
 }

@@ -84,7 +84,7 @@ public enum StatusLine {
     return runs
   }
 
-  private static func gameOver(_ standings: [Standing], names: [String]) -> [StyledRun] {
+  public static func gameOver(_ standings: [Standing], names: [String]) -> [StyledRun] {
     guard let best = standings.first else { return [.text("Game over.")] }
     if standings.count == 1 {
       return [

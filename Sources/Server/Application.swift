@@ -45,6 +45,7 @@ struct Application {
       store = nil
     }
     state.openComputerTables(now: MonotonicClock.now())
+    state.openScheduledArenas(now: MonotonicClock.now())
     // The writer reports written tickets to the transport, which then lets the held frames go.
     let release = ReleaseRelay()
     let journal = store.map { store in

@@ -9,5 +9,6 @@ extension LobbyEntropy {
   static let system = LobbyEntropy(
     seed: { UInt64.random(in: .min ... .max) }, token: SessionToken.make,
     below: { Int.random(in: 0..<$0) }, hash: TokenDigest.hex,
-    today: { DailyDeal.day(unixSeconds: Date().timeIntervalSince1970) })
+    today: { DailyDeal.day(unixSeconds: Date().timeIntervalSince1970) },
+    wallClock: { Date().timeIntervalSince1970 })
 }

@@ -53,6 +53,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.computerTables.long, help: ServerOption.computerTables.help)
   var computerTables = ServerConfiguration.defaults.computerTables
 
+  @Option(name: ServerOption.arenaSchedule.long, help: ServerOption.arenaSchedule.help)
+  var arenaSchedule = ServerConfiguration.defaults.arenaSchedule
+
   @Option(name: ServerOption.executors.long, help: ServerOption.executors.help)
   var executors = ServerConfiguration.defaults.executors
 
@@ -122,6 +125,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.spectatorLimit = spectatorLimit
     configuration.botPace = botPace
     configuration.computerTables = computerTables
+    configuration.arenaSchedule = arenaSchedule
     configuration.executors = executors
     configuration.rateLimit = rateLimit
     configuration.sendBufferBytes = sendBuffer

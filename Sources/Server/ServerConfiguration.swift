@@ -47,6 +47,8 @@ struct ServerConfiguration: Sendable, Equatable {
   var botPace = LobbyConfiguration.defaults.botPace
   /// Tables of four expert computers opened at start, for a benchmark.
   var computerTables = LobbyConfiguration.defaults.computerTables
+  /// The arenas held for everyone (`EVERY/LENGTH/GAME`, or `off`).
+  var arenaSchedule = LobbyConfiguration.defaults.arenaSchedule?.text ?? "off"
   /// Folder of the embedded journal (`journal.sqlite`), made if missing.
   var dataDirectory = "data"
   /// The PostgreSQL database of the journal (`postgres://user:password@host:port/name`), used
@@ -164,6 +166,15 @@ struct ServerConfiguration: Sendable, Equatable {
     }
     if !(0...20_000).contains(computerTables) {
       return "\(ServerOption.computerTables.flag) must be 0...20000."
+    }
+    do {
+      if let schedule = try ArenaSchedule.parse(arenaSchedule),
+        !GameCatalog.games.contains(schedule.game)
+      {
+        return "\(ServerOption.arenaSchedule.flag): this server deals no game '\(schedule.game)'."
+      }
+    } catch {
+      return "\(ServerOption.arenaSchedule.flag): \(error)."
     }
     if !(0...1).contains(commitInterval) {
       return "\(ServerOption.commitInterval.flag) must be 0...1000 ms."
@@ -295,6 +306,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.spectatorLimit = spectatorLimit
     configuration.botPace = botPace
     configuration.computerTables = computerTables
+    configuration.arenaSchedule = (try? ArenaSchedule.parse(arenaSchedule)) ?? nil
     configuration.journal = journal
     configuration.nodeID = resolvedNodeID
     configuration.cluster = isClusterNode

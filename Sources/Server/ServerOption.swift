@@ -45,6 +45,10 @@ struct ServerOption: Sendable {
     "bot-pace",
     "What computer players' times to move are multiplied by (1: their levels' figures; 0.01 plays a game against the computer in seconds, for tests and demonstrations)."
   )
+  static let arenaSchedule = Self(
+    "arena-schedule",
+    "The arenas this server holds for everyone: EVERY/LENGTH/GAME in minutes, one arena of GAME, LENGTH minutes long, every EVERY minutes on the clock (UTC; 60/10/set: a 10-minute Set arena every hour on the hour), or off for none."
+  )
   static let executors = Self(
     "executors",
     "Threads that run the lobby and its tables: 0 decides every message on the transport's thread (no hop per move); K spreads the tables over K threads by table number. Default: 0 up to 2 cores, else one per core but one."
@@ -116,7 +120,8 @@ struct ServerOption: Sendable {
   /// Every option, in the order `--help` lists them.
   static let all: [ServerOption] = [
     host, port, webRoot, logLevel, tlsCert, tlsKey, maxMessageBytes, reconnectGrace, countdown,
-    emptyTableGrace, spectatorLimit, botPace, computerTables, executors, dataDirectory, database,
+    emptyTableGrace, spectatorLimit, botPace, computerTables, arenaSchedule, executors,
+    dataDirectory, database,
     noJournal, sync,
     commitInterval, journalStallLimit, keepFinishedDays, rateLimit, sendBuffer, drainTimeout,
     maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,

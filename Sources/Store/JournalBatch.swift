@@ -35,6 +35,8 @@ struct JournalBatch {
   private(set) var released: Set<String> = []
   /// Finished games to keep, in order, one per source.
   private(set) var finished: [FinishedGame] = []
+  /// Arenas to write, each as the run left it.
+  private(set) var arenas: [String: Arena] = [:]
 
   /// The net effect of `entries`, applied in order.
   init(_ entries: [JournalEntry]) {
@@ -67,6 +69,8 @@ struct JournalBatch {
         // A store gives it its moves before it folds the batch; as it is, it has none.
         .finishedInJournal(let game, _, _):
         if !finished.contains(where: { $0.source == game.source }) { finished.append(game) }
+      case .arena(let arena):
+        arenas[arena.id] = arena
       }
     }
   }

@@ -227,6 +227,7 @@ extension PostgresJournalStore {
       ]),
     ratingMigration,
     leaseClockMigration,
+    arenaMigration,
   ]
 
   /// The advisory lock that servers creating `schema_version` take, one at a time.

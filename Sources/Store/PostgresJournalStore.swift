@@ -169,6 +169,16 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
           return SessionRecord(
             token: token, name: name, tableID: table, seat: seat, player: player)
         }
+        contents.arenas = Arena.kept(
+          try run(
+            """
+            SELECT record FROM arena WHERE owner = \(owner) AND NOT closed
+            UNION ALL
+            (SELECT record FROM arena WHERE closed ORDER BY ends DESC LIMIT \(ArenaBook.finishedKept))
+            """, on: connection
+          ).map { row in
+            try JSONDecoder().decode(Arena.self, from: Data(try row.decode(String.self).utf8))
+          })
         let highest =
           try run("SELECT COALESCE(MAX(number), 0) FROM game_table", on: connection)
           .first?.decode(Int.self) ?? 0
@@ -186,7 +196,16 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     let batch = try perform("cannot write the journal to \(location)") { connection in
       let batch = JournalBatch(try withMovesFilledIn(entries, on: connection))
       do {
-        _ = try run(try writeQuery(batch), on: connection)
+        if batch.arenas.isEmpty {
+          _ = try run(try writeQuery(batch), on: connection)
+        } else {
+          // Rare (an arena changes a few times a second at most): its row in the same
+          // transaction as the batch.
+          try transaction(on: connection) {
+            _ = try run(try writeQuery(batch), on: connection)
+            try write(batch.arenas.values.sorted { $0.id < $1.id }, on: connection)
+          }
+        }
       } catch let error as PSQLError where error.serverInfo?[.sqlState] == "MJ002" {
         let tables = (error.serverInfo?[.detail] ?? "").split(separator: ",").map(String.init)
         heldEpochs.withLock { held in for id in tables { held[id] = nil } }

@@ -133,6 +133,20 @@ extension SQLiteJournalStore {
           CREATE INDEX rating_change_by_player ON rating_change (player, game, ended_at);
           """)
     }
+    migrator.registerMigration("v7: arenas") { db in
+      // An arena whole (``Arena``, as JSON), replaced at each change; one that is over keeps
+      // its final standings. Those not over, and the latest over, are read back at start.
+      try db.execute(
+        sql: """
+          CREATE TABLE arena (
+            id TEXT PRIMARY KEY NOT NULL,
+            closed INTEGER NOT NULL,
+            ends REAL NOT NULL,
+            record TEXT NOT NULL
+          );
+          CREATE INDEX arena_by_end ON arena (closed, ends);
+          """)
+    }
     return migrator
   }
 }

@@ -126,6 +126,15 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
         contents.tables.append((record, moves))
       }
+      let arenas = try String.fetchAll(
+        db,
+        sql: """
+          SELECT record FROM arena WHERE closed = 0
+          UNION ALL
+          SELECT record FROM (SELECT record FROM arena WHERE closed = 1 ORDER BY ends DESC LIMIT ?)
+          """, arguments: [ArenaBook.finishedKept])
+      contents.arenas = Arena.kept(
+        try arenas.map { try decoder.decode(Arena.self, from: Data($0.utf8)) })
       contents.sessions = try Row.fetchAll(
         db, sql: "SELECT token, name, table_id, seat, player FROM session ORDER BY token"
       ).map {
@@ -225,6 +234,15 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       case .sessionReleased:
         // No other node shares this file: the session stays as it is.
         break
+      case .arena(let arena):
+        let text = String(decoding: try encoder.encode(arena), as: UTF8.self)
+        try db.cachedStatement(
+          sql: """
+            INSERT INTO arena (id, closed, ends, record) VALUES (?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+              closed = excluded.closed, ends = excluded.ends, record = excluded.record
+            """
+        ).execute(arguments: [arena.id, arena.closed, arena.ends, text])
       case .finished(let game):
         try keep(game, in: db)
       case .finishedInJournal(let game, let table, let deal):

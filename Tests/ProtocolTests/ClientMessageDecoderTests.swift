@@ -70,6 +70,14 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame("choose-whitespace.json", id: .int(9), .choose(card: 40)),
     ValidFrame("redeal.json", id: .int(4), .redeal),
     ValidFrame("addComputer.json", id: .int(6), .addComputer(level: "casual")),
+    ValidFrame("arenas.json", id: .int(1), .arenas),
+    ValidFrame(
+      "createArena.json", id: .int(2), .createArena(game: "set", minutes: 10, startsIn: 30)),
+    ValidFrame("joinArena.json", id: .int(3), .joinArena(.id("s1795003200"))),
+    ValidFrame("joinArena-code.json", id: .int(4), .joinArena(.code("K7Q2M9XW4P"))),
+    ValidFrame("leaveArena.json", id: .int(5), .leaveArena(arena: "s1795003200")),
+    ValidFrame("watchArena.json", id: .int(6), .watchArena(arena: "s1795003200")),
+    ValidFrame("watchFeatured.json", id: .int(7), .watchFeatured(arena: "s1795003200")),
     ValidFrame("hint.json", id: .int(6), .hint),
     ValidFrame("resync.json", id: .int(5), .resync),
     ValidFrame("resync-id-first.json", id: .int(5), .resync),
@@ -99,6 +107,8 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     BadFrame("name-25.json", .badField, replyTo: .int(1), field: "name"),
     BadFrame("name-300.json", .badField, replyTo: .int(1), field: "name"),
     BadFrame("game-missing.json", .badField, replyTo: .int(2), field: "game"),
+    BadFrame("createArena-minutes-0.json", .badField, replyTo: .int(8), field: "minutes"),
+    BadFrame("joinArena-missing.json", .badField, replyTo: .int(9), field: "arena"),
     BadFrame("game-number.json", .badField, replyTo: .int(2), field: "game"),
     // An id that cannot be read cannot be echoed.
     BadFrame("id-object.json", .badField, field: "id"),

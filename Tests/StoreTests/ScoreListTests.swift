@@ -223,6 +223,7 @@ import Testing
       location: location, owner: "test", logger: PostgresCluster.quiet)
     for game in Self.games { try store.write([.finished(game)]) }
     for statement in [
+      "DROP TABLE arena",  // version 10's
       "DROP FUNCTION session_claim_v9",  // version 9's
       "ALTER TABLE finished_game DROP COLUMN list",  // its indexes go with it
       "ALTER TABLE finished_game DROP COLUMN daily",  // version 7's

@@ -6,6 +6,7 @@ import * as messages from './messages.js';
 import { DEFAULT_GAME } from './games.js';
 import { requestDaily } from './control-daily.js';
 import { ratingsForGame, requestRatings } from './control-ratings.js';
+import { showArenasTab } from './control-arenas.js';
 import { initialQuery, readScores, withAnsweredList, withGame, withLatestList, withList, withMine, withPage, withSort } from './scores.js';
 
 /** The tab before it is opened: `open`, the query (scores.js), the last answer (readScores plus
@@ -69,14 +70,16 @@ export function scoresRefused(c, fx, message) {
 
 /** The tab's events: each takes the controller, the event and the effects. */
 export const SCORES_HANDLERS = {
-  /** The lobby's tab: the live tables, or the high scores or the daily puzzle of the game
-   * picked. */
+  /** The lobby's tab: the live tables, the high scores or the daily puzzle of the game picked,
+   * or the arenas. */
   lobbyTab(c, event, fx) {
     const open = event.tab === 'scores';
     const daily = event.tab === 'daily';
-    if (open === c.scores.open && daily === c.daily.open) return;
+    const arenas = event.tab === 'arenas';
+    if (open === c.scores.open && daily === c.daily.open && arenas === c.arenas.open) return;
     c.scores = { ...c.scores, open };
     c.daily = { ...c.daily, open: daily };
+    showArenasTab(c, fx, event, arenas);
     if (open) {
       c.scores = { ...c.scores, query: withGame(c.scores.query, event.game ?? c.scores.query.game) };
       requestScores(c, fx, event);

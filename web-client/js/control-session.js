@@ -4,12 +4,14 @@
 // of the controller (controller.js), which passes itself as `c`; `fx` is the list of effects to
 // fill, `ctx` the event's context. What the session learns it announces (news.js: welcome, lobby,
 // tableGone, connectionLost); the other concerns listen, and it imports none of them but the
-// chat's question whether a name is stale.
+// chat's question whether a name is stale and the arenas' messages (creating or joining an
+// arena is an intention too: it needs a session under the name typed).
 
 import * as messages from './messages.js';
 import { parseRoute, tableHash } from './route.js';
 import { learnGames } from './games.js';
 import { staleName } from './control-chat.js';
+import { arenaIntentMessage, createArenaIntent, joinArenaIntent, sendArenaIntent } from './control-arenas.js';
 
 /** How long a resumed session waits for its table before it asks (or gives up on it). */
 export const RESUME_WAIT_MS = 2000;
@@ -31,6 +33,7 @@ const INTENTS = Object.freeze({
  * into watching). */
 function messageFor(c, intent) {
   const id = c.nextId();
+  if (intent.kind === 'createArena' || intent.kind === 'joinArena') return arenaIntentMessage(c, id, intent);
   if (intent.kind === 'join') c.requests.replace(id, 'join', { code: intent.code });
   return INTENTS[intent.kind](id, intent);
 }
@@ -169,7 +172,7 @@ export const SESSION_HANDLERS = {
   },
 
   /** A lobby button: {intent: {kind: playSolo | playBot | quickMatch | createTable | join |
-   * joinListed | spectate, ...}}. */
+   * joinListed | spectate | createArena | joinArena, ...}}. */
   intent(c, event, fx) {
     act(c, fx, event, event.intent);
   },
@@ -186,6 +189,16 @@ export const SESSION_HANDLERS = {
       return;
     }
     act(c, fx, event, { kind: 'join', code: route.code });
+  },
+
+  /** "Create a private arena": {game, minutes, startsIn} as the form has them. */
+  createArena(c, event, fx) {
+    arenaIntent(c, fx, event, createArenaIntent(c, fx, event));
+  },
+
+  /** Join an arena: {arena} (its id) or {raw} (a code typed). */
+  joinArena(c, event, fx) {
+    arenaIntent(c, fx, event, joinArenaIntent(c, fx, event));
   },
 
   /** The invite dialog's name, submitted. */
@@ -207,6 +220,14 @@ export const SESSION_HANDLERS = {
     act(c, fx, event, { kind: 'spectate', code: c.inviteCode });
   },
 };
+
+/** An arena intention (null: refused by its form) goes under the name typed, but from a table at
+ * once: a new session would cost the seat. */
+function arenaIntent(c, fx, ctx, intent) {
+  if (intent === null) return;
+  if (c.state.table !== null) sendArenaIntent(c, fx, ctx, intent);
+  else act(c, fx, ctx, intent);
+}
 
 /** What the session does with the news: entering the lobby follows the address's share link. */
 export const SESSION_NEWS = {

@@ -251,13 +251,15 @@ export const TABLE_HANDLERS = {
   /** The re-deal button: alone, after a confirmation; at a multiplayer table, a vote. */
   askRedeal(c, event, fx) {
     const table = c.state.table;
-    if (table === null || isSpectator(c.state)) return;
+    // At an arena's table the next game is the arena's (the server refuses with `arenaRule`).
+    if (table === null || isSpectator(c.state) || table.arena != null) return;
     if (table.seats === 1) fx.push({ type: 'dialog', name: 'confirm-redeal', open: true });
     else c.send(fx, event, messages.redeal(c.nextId()));
   },
 
   /** A re-deal confirmed, or a vote to play again. */
   redeal(c, event, fx) {
+    if (c.state.table?.arena != null) return;
     c.send(fx, event, messages.redeal(c.nextId()));
   },
 

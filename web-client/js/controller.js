@@ -4,7 +4,7 @@
 // --test drives it directly (web-client/tests/control-*.test.js). The decisions live by concern:
 // control-session.js (hello, welcome, the lobby's intentions), control-lobby.js (the list of
 // tables), control-table.js (the table, choices), control-scores.js, control-replay.js and
-// control-ratings.js (ratings beside names, "Your rating"); this
+// control-ratings.js (ratings beside names, "Your rating"), control-arenas.js (arenas); this
 // file holds the state they share and routes events, answers and refusals to them. The concerns
 // never call each other back: what one learns that others must act on it announces (news.js),
 // and the others listen (registered below), so the imports among them point one way.
@@ -35,6 +35,8 @@
 //                              (controller.daily)
 //   renderReplay               draw the replay view (controller.replay)
 //   renderChat                 draw the chat panels (controller.chat)
+//   renderArenas               draw the Arenas tab and the arena dialog (controller.arenas)
+//   arenaDialog {open}         open (drawn) or close the arena dialog
 //   clearChatInput {where, text}  a line was said: its input ('table' or 'lobby') is emptied if it
 //                              still holds that line (chat-text.js inputHoldsLine)
 //   closeHistory               the history view closes (the chat panel takes its place)
@@ -87,6 +89,8 @@ import {
   RATINGS_NEWS, ratingsAfterSnapshot, ratingsAnswered, ratingsRefused, seatRatingsReceived,
 } from './control-ratings.js';
 import { initialMyRating } from './rating-history.js';
+import { ARENA_MESSAGES, ARENAS_HANDLERS, ARENAS_NEWS, arenaAfterSnapshot, arenaRefused, arenasTimer } from './control-arenas.js';
+import { arenaErrorText, initialArenas } from './arenas.js';
 
 export { PENDING_MS } from './control-table.js';
 export { HINT_MS } from './control-hint.js';
@@ -136,11 +140,14 @@ export class Controller {
     this.pendingChat = null;
     /** "Your rating" at the High scores tab's game (control-ratings.js, rating-history.js). */
     this.myRating = initialMyRating();
+    /** The Arenas tab, the arena kept for its dialog, the featured game followed (arenas.js). */
+    this.arenas = initialArenas();
     /** The concerns' news (news.js): each announces what happened, the others listen. The order
      * here is the order of their effects: the list first, then the address's share link or
-     * replay, the high scores, "Your rating", the Daily tab; the table before its chat. */
+     * replay, the high scores, "Your rating", the Daily tab, the Arenas tab; the table before its
+     * chat. */
     this.news = new News();
-    for (const listeners of [LOBBY_NEWS, SESSION_NEWS, REPLAY_NEWS, SCORES_NEWS, RATINGS_NEWS, DAILY_NEWS, TABLE_NEWS, CHAT_NEWS]) {
+    for (const listeners of [LOBBY_NEWS, SESSION_NEWS, REPLAY_NEWS, SCORES_NEWS, RATINGS_NEWS, DAILY_NEWS, ARENAS_NEWS, TABLE_NEWS, CHAT_NEWS]) {
       this.news.listenAll(listeners);
     }
   }
@@ -174,6 +181,7 @@ function received(c, fx, ctx, message) {
       const before = c.state;
       snapshot(c, fx, ctx, message);
       ratingsAfterSnapshot(c, before);
+      arenaAfterSnapshot(c, fx, ctx);
       return chatSnapshot(c, fx, message);
     }
     case 'diff':
@@ -203,7 +211,8 @@ function received(c, fx, ctx, message) {
     case 'hint':
       return hintAnswered(c, fx, message);
     default:
-      return undefined; // Messages of later versions are not shown.
+      // The arenas' (arenas, arena, arenaStandings, arenaGame); messages of later versions are not shown.
+      return ARENA_MESSAGES[message.type]?.(c, fx, ctx, message);
   }
 }
 
@@ -224,6 +233,10 @@ function refused(c, fx, ctx, message) {
       return chatRefused(c, fx, message, request); // said under the chat's input
     case 'lobby':
       return lobbyRefused(c, fx);
+    case 'arenas':
+    case 'arena':
+    case 'featured':
+      return arenaRefused(c, fx, ctx, message, request); // said in the Arenas tab (and the toast)
     case 'choose':
       if (choiceRefused(c, fx, ctx, message)) return undefined;
       break;
@@ -233,7 +246,8 @@ function refused(c, fx, ctx, message) {
     default:
       break;
   }
-  const text = typeof message.message === 'string' ? message.message : null;
+  // The arenas' refusals in our words (a re-deal at an arena's table, too many wrong codes).
+  const text = arenaErrorText(message.code) ?? (typeof message.message === 'string' ? message.message : null);
   // The table was not opened: say what does not fit next to the form.
   if (message.code === 'badSettings') fx.push({ type: 'settingsProblem', text: text ?? 'The server refused these settings.' });
   fx.push({ type: 'toast', text: text ?? 'The server refused that.' });
@@ -249,6 +263,7 @@ const HANDLERS = {
   ...REPLAY_HANDLERS,
   ...DAILY_HANDLERS,
   ...CHAT_HANDLERS,
+  ...ARENAS_HANDLERS,
 
   /** A message from the server. */
   message(c, event, fx) {
@@ -276,7 +291,7 @@ const HANDLERS = {
 
   /** A timer the controller asked for ran out. */
   timer(c, event, fx) {
-    if (tableTimer(c, fx, event)) return;
+    if (tableTimer(c, fx, event) || arenasTimer(c, fx, event)) return;
     if (event.name === 'reload') c.reloading = false;
     if (event.name === 'reload' && c.state.table === null) {
       // After a reload the resumed session's table did not come: the lobby, then.

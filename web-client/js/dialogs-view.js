@@ -15,7 +15,7 @@ export class DialogsView {
     this.el = byId([
       'help', 'help-list', 'help-close', 'help-button', 'settings', 'settings-button', 'settings-close', 'color-cues',
       'sound', 'confirm-redeal', 'confirm-redeal-yes', 'confirm-redeal-no', 'confirm-leave', 'confirm-leave-yes',
-      'confirm-leave-no', 'invite-name',
+      'confirm-leave-no', 'invite-name', 'arena-dialog',
     ]);
     this.systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
     this.prefs = loadPrefs(local);
@@ -47,7 +47,10 @@ export class DialogsView {
   /** Which of the dialogs that keep the keyboard are open. */
   open() {
     const { el } = this;
-    return { help: el.help.open, settings: el.settings.open, confirmRedeal: el['confirm-redeal'].open, confirmLeave: el['confirm-leave'].open };
+    return {
+      help: el.help.open, settings: el.settings.open, confirmRedeal: el['confirm-redeal'].open, confirmLeave: el['confirm-leave'].open,
+      arena: el['arena-dialog'].open,
+    };
   }
 
   anyOpen() {

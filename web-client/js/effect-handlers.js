@@ -8,10 +8,11 @@ import { redirectTarget } from './net.js';
 
 /**
  * The handlers. `connection` (net.js), `timers` (effects.js Timers), `storage` ({local, session}),
- * `sounds` (sound-player.js) and the views: page, lobby, table, scores, replay, dialogs.
+ * `sounds` (sound-player.js) and the views: page, lobby, table, scores, replay, dialogs, chat,
+ * arenas (the Arenas tab) and arenaDialog.
  */
 export function effectHandlers({ connection, timers, storage, sounds, views }) {
-  const { page, lobby, table, scores, replay, dialogs, chat } = views;
+  const { page, lobby, table, scores, replay, dialogs, chat, arenas, arenaDialog } = views;
   return {
     send: (e) => connection.send(e.message),
     toast: (e) => page.toast(e.text),
@@ -31,6 +32,12 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     renderScores: () => scores.render(),
     renderReplay: () => replay.render(),
     renderChat: () => chat.render(),
+    renderArenas: () => {
+      arenas.render();
+      arenaDialog.render();
+      if (table.shown) table.renderClock(); // the arena bar
+    },
+    arenaDialog: (e) => arenaDialog.set(e.open),
     clearChatInput: (e) => chat.clearInput(e.where, e.text),
     closeHistory: () => table.history.show(false),
     saveMuted: (e) => saveMuted(storage.local, e.names),
@@ -38,6 +45,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     games: () => {
       lobby.gamesLearned();
       scores.render();
+      arenas.render();
       if (table.shown) table.render();
     },
     focusRow: (e) => scores.focusRow(e.record),

@@ -41,6 +41,8 @@ export function readGame(raw) {
     faceDown: raw.faceDown === true,
     turnBased: raw.turnBased === true,
     computers: raw.computers === true,
+    // Whether arenas deal this game (null: the description does not say; see arenaGameIds).
+    arenas: typeof raw.arenas === 'boolean' ? raw.arenas : null,
     settings: Object.freeze((Array.isArray(raw.settings) ? raw.settings : []).map(readSetting).filter((s) => s !== null)),
     texts: Object.freeze({
       hintOne: text(texts.hintOne, ''),
@@ -130,6 +132,14 @@ export function resetGames() {
 /** The names of the games known, in the order the lobby offers them. */
 export function gameIds() {
   return [...catalog().keys()];
+}
+
+/** The games a new arena may deal, in the lobby's order: those whose description says `arenas:
+ * true`; when no description says either way (a server that does not tell), every game known. */
+export function arenaGameIds() {
+  const games = [...catalog().values()];
+  if (games.every((g) => g.arenas === null)) return games.map((g) => g.name);
+  return games.filter((g) => g.arenas === true).map((g) => g.name);
 }
 
 /** Whether this page knows `game`. */

@@ -1,6 +1,7 @@
 // Wires the page together and decides nothing: the connection (net.js), the decisions
 // (controller.js: what a message, a click, a key or a timer leads to), the screens (lobby-view,
-// table-view with its pinch.js, scores-view, replay-view, dialogs-view, page-view), the keyboard
+// table-view with its pinch.js, scores-view, arenas-view, arena-dialog-view, replay-view,
+// dialogs-view, page-view), the keyboard
 // (keyboard.js) and the storage (storage.js). Every event goes to the controller with the page's
 // context; the effects it returns are carried out by effects.js with effect-handlers.js.
 
@@ -21,6 +22,8 @@ import { ReplayView } from './replay-view.js';
 import { DialogsView } from './dialogs-view.js';
 import { PageView } from './page-view.js';
 import { ChatView } from './chat-view.js';
+import { ArenasView } from './arenas-view.js';
+import { ArenaDialogView } from './arena-dialog-view.js';
 import { listenForShortcuts } from './keyboard.js';
 
 const storage = pageStorage(window);
@@ -64,10 +67,21 @@ const connection = new Connection({
 
 views.dialogs = new DialogsView({ dispatch, local: storage.local, sounds, toast: (text) => views.page.toast(text) });
 views.scores = new ScoresView({ controller, dispatch });
-views.lobby = new LobbyView({ controller, dispatch, local: storage.local, onGame: () => views.scores.render() });
+views.lobby = new LobbyView({
+  controller,
+  dispatch,
+  local: storage.local,
+  // The high scores and the game of a new arena follow the game picked.
+  onGame: () => {
+    views.scores.render();
+    views.arenas?.render();
+  },
+});
 views.table = new TableView({ controller, dispatch, dialogOpen: () => views.dialogs.anyOpen() });
 views.replay = new ReplayView({ controller, dispatch });
 views.chat = new ChatView({ controller, dispatch });
+views.arenas = new ArenasView({ controller, dispatch, game: () => views.lobby.game });
+views.arenaDialog = new ArenaDialogView({ controller, dispatch, toast: (text) => views.page.toast(text) });
 views.page = new PageView({ table: views.table, replay: views.replay });
 const handlers = effectHandlers({ connection, timers, storage, sounds, views });
 

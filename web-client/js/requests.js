@@ -8,6 +8,11 @@
 //   record           the finished game asked for by the replay view
 //   dailyCompare {table}  the day's board asked for when a daily puzzle ended, for its look back
 //   ratings {game}   the player's rating and history asked for by the High scores tab
+//   arenas           the Arenas tab's list (only the newest question's answer counts)
+//   arena {action, arena}  an arena request (createArena, joinArena, leave, watch, refresh: the
+//                    standings of the arena whose table we sit at) whose `arena` answer or refusal
+//                    is waited on
+//   featured {arena} the arena's top game asked to watch (its answer: `arenaGame`)
 // Pure: no clock, no socket (controller.js decides what to add, take and drop).
 
 export class PendingRequests {

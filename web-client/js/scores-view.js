@@ -1,4 +1,4 @@
-// DOM: the lobby's two tabs and the high scores of the game picked (controller.scores, as
+// DOM: the lobby's tabs (the Arenas tab's content is arenas-view.js's) and the high scores of the game picked (controller.scores, as
 // scores.js scoresView says to show them): the sortable table, its rows (with each player's
 // rating change), the pager, "Only my games", and "Your rating" (ratings-view.js). Clicks become
 // controller events through `dispatch`.
@@ -16,7 +16,7 @@ export class ScoresView {
     this.dispatch = dispatch;
     this.el = byId([
       'lobby-tabs', 'tab-tables', 'tab-scores', 'tables-panel', 'scores-panel', 'scores-title', 'scores-mine', 'scores',
-      'scores-list-field', 'scores-list', 'tab-daily', 'daily-panel', 'daily-title', 'daily-today', 'daily-yesterday',
+      'scores-list-field', 'scores-list', 'tab-daily', 'daily-panel', 'tab-arenas', 'arenas-panel', 'daily-title', 'daily-today', 'daily-yesterday',
       'daily-day', 'daily-you', 'daily-share', 'daily-results', 'daily-empty',
       'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
       'my-rating', 'my-rating-title', 'my-rating-now', 'my-rating-history', 'my-rating-empty', 'my-rating-note',
@@ -29,12 +29,13 @@ export class ScoresView {
     el['tab-tables'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'tables' }));
     el['tab-scores'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'scores' }));
     el['tab-daily'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'daily' }));
+    el['tab-arenas'].addEventListener('click', () => dispatch({ type: 'lobbyTab', tab: 'arenas' }));
     el['daily-today'].addEventListener('click', () => dispatch({ type: 'dailyDay', yesterday: false }));
     el['daily-yesterday'].addEventListener('click', () => dispatch({ type: 'dailyDay', yesterday: true }));
     el['daily-share'].addEventListener('click', () => this.share());
     // The tab pattern: ← → (and Home, End) move between the tabs and show the one reached.
     el['lobby-tabs'].addEventListener('keydown', (event) => {
-      const tabs = [el['tab-tables'], el['tab-scores'], el['tab-daily']];
+      const tabs = [el['tab-tables'], el['tab-scores'], el['tab-daily'], el['tab-arenas']];
       const i = tabs.indexOf(event.target);
       if (i === -1) return;
       const next = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: tabs.length - 1 }[event.key];
@@ -69,8 +70,8 @@ export class ScoresView {
     const { el } = this;
     const view = scoresView(this.controller.scores);
     const daily = this.controller.daily.open;
-    const tab = view.open ? 'scores' : daily ? 'daily' : 'tables';
-    for (const name of ['tables', 'scores', 'daily']) {
+    const tab = view.open ? 'scores' : daily ? 'daily' : this.controller.arenas.open ? 'arenas' : 'tables';
+    for (const name of ['tables', 'scores', 'daily', 'arenas']) {
       el[`tab-${name}`].setAttribute('aria-selected', String(tab === name));
       el[`tab-${name}`].tabIndex = tab === name ? 0 : -1;
       el[`${name}-panel`].hidden = tab !== name;

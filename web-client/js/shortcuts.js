@@ -9,7 +9,7 @@
 // typed elsewhere in the panel goes to its input; keys typed in any text box are the box's.
 //
 // `page`: {replayShown, tableShown (a table and its screen), dialogs: {help, settings,
-// confirmRedeal, confirmLeave} (open or not), boardLength, showingHistory, showingChat,
+// confirmRedeal, confirmLeave, arena} (open or not), boardLength, showingHistory, showingChat,
 // canRedeal, canHint}.
 // The answer: null (the key is not ours), or {prevent (the browser's own use of the key is
 // stopped), command} where command is one of
@@ -30,7 +30,7 @@ import { replayKey } from './replay.js';
  * `page`. */
 export function shortcut(press, page) {
   const d = page.dialogs;
-  const anyDialog = d.help || d.settings || d.confirmRedeal || d.confirmLeave;
+  const anyDialog = d.help || d.settings || d.confirmRedeal || d.confirmLeave || d.arena === true;
   if (page.tableShown && page.showingChat) return anyDialog ? null : chatPanelKey(press);
   if (page.replayShown && !anyDialog) {
     // The replay's steps: ← → Home End (the slider, when focused, moves itself).
@@ -41,7 +41,7 @@ export function shortcut(press, page) {
   if (action === null) return null;
   if (action.type === 'command' && action.name === 'help') {
     // Help opens over the page, and closes itself, but not over another dialog.
-    if (d.settings || d.confirmRedeal || d.confirmLeave) return null;
+    if (d.settings || d.confirmRedeal || d.confirmLeave || d.arena === true) return null;
     return { prevent: true, command: { do: 'help' } };
   }
   if (anyDialog) return null;

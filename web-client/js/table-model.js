@@ -23,6 +23,8 @@ export function tableModel(state) {
   const gameoverVote = solo ? '' : playAgainText(table.vote);
   const gameOver = table.over && Array.isArray(table.standings);
   const info = gameInfo(table.game);
+  // At an arena's table the next game is the arena's: no re-deal, no playing again.
+  const arena = table.arena != null;
   return {
     // Concentration is turn-based: the board waits while another seat has the turn.
     boardDisabled: !mayChoose(state),
@@ -36,7 +38,8 @@ export function tableModel(state) {
     flips: String(me?.flips ?? 0),
     flipsHidden: spectator || me?.flips === undefined,
     settingsText: settingsText(table.game, table.settings, table.turnSeconds),
-    inviteHidden: !showsInvite(table),
+    // An arena pairs its players: nobody is invited to its tables.
+    inviteHidden: !showsInvite(table) || arena,
     spectators: spectatorsText(table.spectators),
     startHidden: !(table.phase === 'waiting' && isHost(state)),
     // A computer player offered to the host waiting alone (PROTOCOL.md, `computerOffer`).
@@ -50,16 +53,17 @@ export function tableModel(state) {
     hintDisabled: table.over || table.phase !== 'playing',
     // Re-deal is a vote at every multiplayer table (the host's too); alone it is at will. Once
     // the game is over, the game-over box's "play again" is that button (issue 21: both showed).
-    redealHidden: spectator || !live || gameOver,
+    redealHidden: spectator || !live || gameOver || arena,
     redealText: redealLabel({ host: solo, voted }),
     redealDisabled: !solo && voted,
     vote,
-    playAgainHidden: spectator,
+    playAgainHidden: spectator || arena,
     playAgainText: solo ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again',
     playAgainDisabled: !solo && voted,
     gameoverVote,
     gameOver,
-    ticking: table.countdownUntil !== null || table.turnUntil !== null || table.players.some((p) => p.awayUntil !== null),
+    ticking:
+      table.countdownUntil !== null || table.turnUntil !== null || table.players.some((p) => p.awayUntil !== null) || (arena && !table.over),
   };
 }
 
@@ -87,7 +91,7 @@ export function clockModel(state, now) {
             help: isHost(state)
               ? 'Share the invite code or link, then start — or wait until every seat is taken.'
               : 'The game starts when the host says so, or when every seat is taken.',
-            inviteHidden: !showsInvite(table),
+            inviteHidden: !showsInvite(table) || table.arena != null,
             code: table.code ?? '',
           },
     turn:

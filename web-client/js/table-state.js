@@ -15,7 +15,8 @@
 //   first; a `history` event appends, `redeal` clears) and lastMatch ({seat, cards, at} of the last
 //   `match` event, client-side), daily (the daily puzzle's day, or null) and dailyCompare (how
 //   that puzzle went against everyone's that day, once asked for at its end: look-back.js);
-//   computerOffer (whether a computer player is offered to the host waiting alone).
+//   computerOffer (whether a computer player is offered to the host waiting alone); arena (an
+//   arena's table: {id, name, sets, endsAt (ms: the sprint's end)}, arenas.js readTableArena; else null).
 //   Entry = { n, at (seconds into the game, or null), seat, kind: 'match'|'mismatch', points, penalty, runs }
 //   ratingChanges ({seat: change}) is what the game just played did to each seat's rating, once
 //   `seatRatings` says (ratings.js applySeatRatings; a re-deal empties it).
@@ -43,6 +44,7 @@
 
 import { applyEvent } from './table-events.js';
 import { PHASES, copyCard, copyEntry, copyPlayer, copyVote, isCount, isHistoryEntry, standingsFrom } from './table-values.js';
+import { readTableArena } from './arenas.js';
 
 export { PHASES, standingsFromPlayers } from './table-values.js';
 export { countsFlips, selectionsShown } from './table-events.js';
@@ -96,6 +98,7 @@ export function applySnapshot(table, now = Date.now()) {
       lastMatch: null,
       daily: typeof table.daily === 'string' ? table.daily : null,
       computerOffer: table.computerOffer === true,
+      arena: readTableArena(table.arena, now),
       dailyCompare: null,
       ratingChanges: {},
     },

@@ -1,7 +1,7 @@
 // DOM: the table screen — the board (board-view.js, with Concentration's held faces), my
 // numbers, the header (invite, spectators), the buttons, the clocks that count down, the status
-// line, the scoreboard, the game-over box, the history view, pinch zoom, and a match's flash and
-// points.
+// line, the scoreboard, the game-over box, the history view, pinch zoom, a match's flash and
+// points, and at an arena's table its bar (arena-bar-view.js).
 // What to show is table-model.js's; this file puts it on the page.
 
 import { mySelection, selectionsByCard } from './table-state.js';
@@ -24,6 +24,7 @@ import { renderLookBack } from './look-back-view.js';
 import { standingsRatings } from './ratings.js';
 import { standingRating } from './ratings-view.js';
 import { levelChoices, pickedLevel } from './bots.js';
+import { ArenaBarView } from './arena-bar-view.js';
 
 const TICK_MS = 250;
 const POP_MS = 1100;
@@ -52,6 +53,7 @@ export class TableView {
     el.hint.addEventListener('click', () => dispatch({ type: 'hint' }));
     el['back-to-lobby'].addEventListener('click', () => dispatch({ type: 'leave' }));
     el.leave.addEventListener('click', () => dispatch({ type: 'askLeave' }));
+    this.arenaBar = new ArenaBarView({ controller, dispatch });
     this.board = new BoardView(el.board, el['board-area'], {
       onChoose: (card) => dispatch({ type: 'choose', card }),
       palette: readPalette(),
@@ -190,6 +192,7 @@ export class TableView {
       el['turn-bar-fill'].style.transform = `scaleX(${c.turn.fraction})`;
     }
     renderAway(el.scoreboard, c.away);
+    this.arenaBar.render();
   }
 
   renderGameOver(table, over) {

@@ -59,3 +59,11 @@ test('the replay steps with ← → Home End; typing in a field or a modifier is
   assert.equal(shortcut(press('3', { ctrlKey: true }), AT_TABLE), null);
   assert.equal(shortcut(press('3', { inField: true }), AT_TABLE), null);
 });
+
+test('the arena dialog keeps the keyboard: no card, no help over it', () => {
+  const arena = at({ dialogs: { ...CLOSED, arena: true } });
+  assert.equal(shortcut(press('3'), arena), null);
+  assert.equal(shortcut(press('r'), arena), null);
+  assert.equal(shortcut(press('?'), arena), null);
+  assert.equal(shortcut(press('Escape'), at({ showingChat: true, dialogs: { ...CLOSED, arena: true } })), null);
+});

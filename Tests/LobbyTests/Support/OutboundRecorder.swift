@@ -36,6 +36,8 @@ final class OutboundRecorder: Sendable {
           Issue.record("a journal entry or query from a lobby that does not journal")
         case .publish, .findSession:
           Issue.record("a cluster's action from a lobby that is no node of one")
+        case .log(.arenaFinished):
+          break
         case .log(let line):
           Issue.record("a line for the log from a lobby that is no node of a cluster: \(line)")
         }
