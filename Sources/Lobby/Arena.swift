@@ -130,6 +130,15 @@ public struct Arena: Hashable, Sendable, Codable {
     return .success(())
   }
 
+  /// `player`, in the arena, plays on with session `session` from `now`: free to play unless
+  /// in a game.
+  public mutating func reattach(_ player: String, session: String, now: Double) {
+    guard var entrant = entrants[player], !entrant.left else { return }
+    entrant.session = session
+    if entrant.table == nil { entrant.freeSince = max(now, starts) }
+    entrants[player] = entrant
+  }
+
   /// `player` leaves: no more games; a game they are playing is lost (``record(_:now:)`` is told
   /// by the table, which plays on without them). They stay in the standings.
   public mutating func leave(player: String) -> Result<Void, Refusal> {

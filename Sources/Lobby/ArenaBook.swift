@@ -51,17 +51,22 @@ public struct ArenaBook: Sendable {
   }
 
   /// An arena finished: kept for the list, the oldest finished one let go past the bound.
-  mutating func finish(_ id: String) {
-    guard !finished.contains(id) else { return }
+  /// Returns those let go.
+  @discardableResult
+  mutating func finish(_ id: String) -> [String] {
+    guard !finished.contains(id) else { return [] }
     finished.append(id)
+    var gone: [String] = []
     while finished.count > Self.finishedKept {
       let old = finished.removeFirst()
+      gone.append(old)
       arenas[old] = nil
       for connection in followers.removeValue(forKey: old) ?? [] { following[connection] = nil }
       flushedAt[old] = nil
       pairedAt[old] = nil
       changed.remove(old)
     }
+    return gone
   }
 }
 

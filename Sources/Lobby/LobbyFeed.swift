@@ -118,6 +118,21 @@ struct LobbyFeed: Sendable {
     }
   }
 
+  /// Another node's row of `id`, a table or arena this node holds too (heard, not listed).
+  func shadow(of id: String) -> ClusterTable? { shadowed[id] }
+
+  /// Publishes this node's row of `id` again, as it is, and forgets the other node's shadow of
+  /// it: the row the cluster's directory keeps is this node's.
+  mutating func republish(_ id: String) {
+    shadowed[id] = nil
+    guard publishes, let entry = directory.entry(id), !entry.isRemote else { return }
+    publish(
+      .upsert(ClusterTable(listing: entry.listing, code: entry.code, isPrivate: entry.isPrivate)))
+  }
+
+  /// Every entry another node holds.
+  var remoteEntries: [TableDirectory.Entry] { directory.remoteEntries }
+
   /// Another node's table `id`, if this directory lists it.
   func remoteEntry(_ id: String) -> TableDirectory.Entry? {
     directory.entry(id).flatMap { $0.isRemote ? $0 : nil }

@@ -9,6 +9,7 @@ extension LobbyState {
   mutating func arenaChanged(_ id: String, now: Double) {
     guard let arena = arenaBook.arenas[id] else { return }
     if configuration.journal { journal.append(.arena(arena)) }
+    publishArena(id, now: now)
     arenaBook.changed.insert(id)
     scheduleArena(id, now: now)
   }
@@ -65,7 +66,7 @@ extension LobbyState {
       !arenaBook.finished.contains(id)
     {
       arenaBook.arenas[id]?.close()
-      arenaBook.finish(id)
+      for old in arenaBook.finish(id) { unpublishArena(old, now: now) }
       arenaChanged(id, now: now)
       if let winner = arena.winner(at: wall) {
         out.append(.log(.arenaFinished(id: id, winner: winner.name, players: arena.entrants.count)))
@@ -219,6 +220,7 @@ extension LobbyState {
       arenaBook.arenas[arena.id] = arena
       for table in arena.games.keys { arenaBook.tables[table] = arena.id }
       if arena.closed { arenaBook.finish(arena.id) }
+      publishArena(arena.id, now: now)
       scheduleArena(arena.id, now: now)
     }
   }

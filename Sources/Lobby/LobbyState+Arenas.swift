@@ -30,12 +30,12 @@ extension LobbyState {
       openScheduledArenas(now: now)
       let wall = wall(now)
       let player = arenaPlayer(session)
-      let shown = arenaBook.arenas.values.filter { !$0.isPrivate || $0.entrants[player] != nil }
-        .sorted { ($0.starts, $0.id) < ($1.starts, $1.id) }
+      let local = arenaBook.arenas.values.filter { !$0.isPrivate || $0.entrants[player] != nil }
+        .map { ($0.starts, JSONValue.object($0.summary(wall: wall, player: player))) }
+      let shown = (local + remoteArenaSummaries(wall: wall)).sorted { $0.0 < $1.0 }.map(\.1)
       var members: [(String, JSONValue)] = [("type", "arenas")]
       if let replyTo { members.append(("replyTo", replyTo.json)) }
-      members.append(
-        ("arenas", .array(shown.map { .object($0.summary(wall: wall, player: player)) })))
+      members.append(("arenas", .array(shown)))
       send(.object(members), to: connection)
     case .createArena(let game, let minutes, let startsIn):
       createArena(game, minutes, startsIn, session, replyTo: replyTo, connection, now: now)
@@ -47,11 +47,17 @@ extension LobbyState {
     case .leaveArena(let id):
       leaveArena(id, session, replyTo: replyTo, connection, now: now)
     case .watchArena(let id):
-      guard let arena = publicArena(id, session, replyTo: replyTo, connection) else { return }
+      guard
+        let arena = publicArena(
+          id, session, replyTo: replyTo, connection, role: .arenaWatcher, now: now)
+      else { return }
       arenaBook.follow(id, by: connection)
       send(arena.snapshot(wall: wall(now), player: nil, replyTo: replyTo), to: connection)
     case .watchFeatured(let id):
-      guard let arena = publicArena(id, session, replyTo: replyTo, connection) else { return }
+      guard
+        let arena = publicArena(
+          id, session, replyTo: replyTo, connection, role: .arenaWatcher, now: now)
+      else { return }
       guard let table = arena.featured, hosts.contains(table) else {
         return reply(
           ProtocolError(.notPlaying, "No game of the arena is being played now.", replyTo: replyTo),
@@ -64,19 +70,23 @@ extension LobbyState {
     }
   }
 
-  /// The arena `id` as someone may see it: public, or one they are in; answers why not.
+  /// The arena `id` as someone may see it: public, or one they are in; answers why not, or
+  /// sends them to the node that holds it (to `role` it there).
   private mutating func publicArena(
     _ id: String, _ session: SessionRegistry.Session, replyTo: MessageID?,
-    _ connection: ConnectionID
+    _ connection: ConnectionID, role: Redirect.Role, now: Double
   ) -> Arena? {
-    guard let arena = arenaBook.arenas[id],
+    if let arena = arenaBook.arenas[id],
       !arena.isPrivate || arena.entrants[arenaPlayer(session)] != nil
-    else {
-      reply(
-        ProtocolError(.unknownArena, "There is no such arena.", replyTo: replyTo), to: connection)
+    {
+      return arena
+    }
+    if arenaBook.arenas[id] == nil, let entry = remoteArena(.id(id)) {
+      redirect(session, connection, to: entry, role: role, replyTo: replyTo, now: now)
       return nil
     }
-    return arena
+    reply(ProtocolError(.unknownArena, "There is no such arena.", replyTo: replyTo), to: connection)
+    return nil
   }
 
   /// The arena a `joinArena` names, or nil after answering why not (an unknown code counts
@@ -87,10 +97,17 @@ extension LobbyState {
   ) -> String? {
     switch reference {
     case .id(let id):
-      return publicArena(id, session, replyTo: replyTo, connection)?.id
+      return publicArena(id, session, replyTo: replyTo, connection, role: .arenaPlayer, now: now)?
+        .id
     case .code(let code):
       guard mayGuess(session, replyTo: replyTo, connection, now: now) else { return nil }
       if let arena = arenaBook.arena(withCode: code) { return arena.id }
+      if let entry = remoteArena(.code(code)) {
+        redirect(
+          session, connection, to: entry, code: code, role: .arenaPlayer, replyTo: replyTo,
+          now: now)
+        return nil
+      }
       desk.missed(token: session.token, now: now)
       reply(
         ProtocolError(.unknownArena, "No arena has that code.", replyTo: replyTo), to: connection)
@@ -133,6 +150,18 @@ extension LobbyState {
     let wall = wall(now)
     let player = arenaPlayer(session)
     let rating = session.player.flatMap { ratingsKnown[$0]?[arena.game]?.rating } ?? 1500
+    // The same person on another session (another tab), or on a connection that does not
+    // follow the arena (back through another node after a node died, or sent here by a
+    // redirect): the arena goes on with them there. Twice on one connection is refused.
+    if let entrant = arena.entrants[player], !entrant.left,
+      entrant.session != session.token || arenaBook.following[connection] != id
+    {
+      arena.reattach(player, session: session.token, now: wall)
+      arenaBook.arenas[id] = arena
+      arenaBook.follow(id, by: connection)
+      send(arena.snapshot(wall: wall, player: player, replyTo: replyTo), to: connection)
+      return arenaChanged(id, now: now)
+    }
     switch arena.join(
       player: player, name: session.name, rating: rating, session: session.token, now: wall)
     {
@@ -151,7 +180,10 @@ extension LobbyState {
     _ connection: ConnectionID, now: Double
   ) {
     let player = arenaPlayer(session)
-    guard var arena = publicArena(id, session, replyTo: replyTo, connection) else { return }
+    guard
+      var arena = publicArena(
+        id, session, replyTo: replyTo, connection, role: .arenaWatcher, now: now)
+    else { return }
     if case .failure(let refusal) = arena.leave(player: player) {
       return reply(arenaError(refusal, replyTo: replyTo), to: connection)
     }

@@ -21,9 +21,11 @@ extension LobbyState {
       for table in tables where table.listing.node != configuration.nodeID {
         schedule(feed.hear(.upsert(table), now: now))
       }
+      yieldScheduledArenas(now: now)
     case .changes(let node, let changes):
       guard node != configuration.nodeID else { return }
       for change in changes { schedule(feed.hear(change, now: now)) }
+      yieldScheduledArenas(now: now)
     case .nodeGone(let node):
       guard node != configuration.nodeID else { return }
       for id in feed.remoteIDs(of: node) { schedule(feed.hear(.remove(id: id), now: now)) }
@@ -67,6 +69,7 @@ extension LobbyState {
       let expiresAt = desk.restore(session, now: now) { tables.contains($0) }
       deadlines.schedule(.session(session.token), at: expiresAt)
     }
+    restoreArenas(contents.arenas, now: now)
     for id in adopted { settle(id, now: now) }
     tablesTakenOver += adopted.count
   }

@@ -102,6 +102,9 @@ public struct TableDirectory: Sendable {
     return change
   }
 
+  /// Every entry another node holds.
+  public var remoteEntries: [Entry] { entries.values.filter(\.isRemote) }
+
   /// The ids of the tables that `node` holds, as far as this directory knows (every other
   /// node's with nil).
   public func remoteIDs(of node: String? = nil) -> [String] {

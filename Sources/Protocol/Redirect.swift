@@ -10,9 +10,13 @@ public struct Redirect: Hashable, Sendable {
     case player
     /// `spectate` the table.
     case spectator
+    /// `joinArena` the arena whose id is ``table`` (by ``code`` when it came by code).
+    case arenaPlayer
+    /// `watchArena` the arena whose id is ``table``.
+    case arenaWatcher
   }
 
-  /// The table's id.
+  /// The table's id (an arena's, for the arena roles).
   public var table: String
   /// The node that holds it.
   public var node: String

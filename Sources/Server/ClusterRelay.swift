@@ -129,8 +129,11 @@ final class ClusterRelay: @unchecked Sendable {
           "left table \(table) of a dead node alone: this node does not deal its game '\(game)'",
           metadata: ["table": "\(table)", "game": "\(game)"])
       }
-      guard !takeover.taken.isEmpty else { return false }
+      guard !takeover.taken.isEmpty || !takeover.contents.arenas.isEmpty else { return false }
       tookOver(takeover)
+      for arena in takeover.contents.arenas {
+        logger.notice("took over arena \(arena.id)", metadata: ["arena": "\(arena.id)"])
+      }
       for taken in takeover.taken {
         let since = taken.secondsSinceRenewal.map { String(format: "%.2f s", $0) } ?? "-"
         logger.notice(

@@ -40,7 +40,6 @@ extension PostgresClusterLink {
     try connector.perform("cannot take tables over in \(connector.location)") { connection in
       try connector.transaction(on: connection) {
         var takeover = Takeover()
-        let decoder = JSONDecoder()
         let now = clock.sql
         let dealt = games.sorted()
         for row in try connector.run(
@@ -57,31 +56,13 @@ extension PostgresClusterLink {
           let (table, game) = try row.decode((String, String).self)
           takeover.notDealt[table] = game
         }
-        let rows = try connector.run(
-          """
-          WITH dead AS (
-            SELECT g.id, g.owner, n.lease_until AS until FROM game_table g
-            LEFT JOIN cluster_node n ON n.id = g.owner
-            WHERE g.open AND g.owner IS DISTINCT FROM \(node)
-              AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
-              AND (\(only == nil) OR g.id = ANY (\(only ?? [])))
-              AND g.record::jsonb ->> 'game' = ANY (\(dealt))
-            ORDER BY g.number LIMIT \(limit)
-            FOR UPDATE OF g SKIP LOCKED)
-          UPDATE game_table g SET owner = \(node), epoch = g.epoch + 1,
-            lease_until = \(unescaped: now) + make_interval(secs => \(lease))
-          FROM dead WHERE g.id = dead.id
-          RETURNING g.record, g.epoch, dead.owner,
-            EXTRACT(EPOCH FROM \(unescaped: now) - (dead.until - make_interval(secs => \(lease))))::FLOAT8
-          """, on: connection)
-        for row in rows {
-          let (text, epoch, from, since) = try row.decode((String, Int, String?, Double?).self)
-          let record = try decoder.decode(TableRecord.self, from: Data(text.utf8))
-          takeover.contents.tables.append((record, []))
-          takeover.epochs[record.id] = epoch
-          takeover.taken.append(
-            Takeover.Taken(table: record.id, from: from, secondsSinceRenewal: since))
-        }
+        // An open arena's games go with it: they are taken only with their arena (below), so
+        // that a game's result reaches the node that holds its arena.
+        try takeTables(
+          only: only, ofArenas: nil, limit: limit, lease: lease, dealt: dealt, into: &takeover,
+          on: connection)
+        try takeArenas(
+          only: only, lease: lease, dealt: dealt, into: &takeover, on: connection)
         guard !takeover.taken.isEmpty else { return takeover }
         let ids = takeover.taken.map(\.table)
         let moves = try connector.currentDealMoves(of: ids, on: connection)
@@ -101,5 +82,78 @@ extension PostgresClusterLink {
         return takeover
       }
     }
+  }
+}
+
+extension PostgresClusterLink {
+  /// Takes up to `limit` open tables of dead nodes (with `only`: among those) that are not an
+  /// open arena's games, or (with `ofArenas`) the open tables of those arenas' games, at the
+  /// next epoch, into `takeover`.
+  fileprivate func takeTables(
+    only: [String]?, ofArenas arenas: [String]?, limit: Int, lease: Double, dealt: [String],
+    into takeover: inout Takeover, on connection: PostgresConnection
+  ) throws {
+    let now = clock.sql
+    let rows = try connector.run(
+      """
+      WITH dead AS (
+        SELECT g.id, g.owner, n.lease_until AS until FROM game_table g
+        LEFT JOIN cluster_node n ON n.id = g.owner
+        WHERE g.open AND g.owner IS DISTINCT FROM \(node)
+          AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
+          AND g.record::jsonb ->> 'game' = ANY (\(dealt))
+          AND (\(arenas == nil)
+            OR g.record::jsonb -> 'sprint' ->> 'arena' = ANY (\(arenas ?? [])))
+          AND (\(arenas != nil) OR ((\(only == nil) OR g.id = ANY (\(only ?? [])))
+            AND NOT EXISTS (SELECT 1 FROM arena a WHERE NOT a.closed
+              AND a.id = g.record::jsonb -> 'sprint' ->> 'arena')))
+        ORDER BY g.number LIMIT \(limit)
+        FOR UPDATE OF g SKIP LOCKED)
+      UPDATE game_table g SET owner = \(node), epoch = g.epoch + 1,
+        lease_until = \(unescaped: now) + make_interval(secs => \(lease))
+      FROM dead WHERE g.id = dead.id
+      RETURNING g.record, g.epoch, dead.owner,
+        EXTRACT(EPOCH FROM \(unescaped: now) - (dead.until - make_interval(secs => \(lease))))::FLOAT8
+      """, on: connection)
+    let decoder = JSONDecoder()
+    for row in rows {
+      let (text, epoch, from, since) = try row.decode((String, Int, String?, Double?).self)
+      let record = try decoder.decode(TableRecord.self, from: Data(text.utf8))
+      takeover.contents.tables.append((record, []))
+      takeover.epochs[record.id] = epoch
+      takeover.taken.append(
+        Takeover.Taken(table: record.id, from: from, secondsSinceRenewal: since))
+    }
+  }
+
+  /// Takes the open arenas of dead nodes (or, with `only`, those whose games are among `only`)
+  /// into `takeover`, with their games' tables.
+  fileprivate func takeArenas(
+    only: [String]?, lease: Double, dealt: [String], into takeover: inout Takeover,
+    on connection: PostgresConnection
+  ) throws {
+    let now = clock.sql
+    let decoder = JSONDecoder()
+    let rows = try connector.run(
+      """
+      WITH dead AS (
+        SELECT a.id FROM arena a LEFT JOIN cluster_node n ON n.id = a.owner
+        WHERE NOT a.closed AND a.owner IS DISTINCT FROM \(node)
+          AND (a.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
+          AND (\(only == nil) OR a.id IN (SELECT g.record::jsonb -> 'sprint' ->> 'arena'
+            FROM game_table g WHERE g.id = ANY (\(only ?? []))))
+        FOR UPDATE OF a SKIP LOCKED)
+      UPDATE arena a SET owner = \(node) FROM dead WHERE a.id = dead.id RETURNING a.record
+      """, on: connection)
+    var arenas: [String] = []
+    for row in rows {
+      let arena = try decoder.decode(Arena.self, from: Data(try row.decode(String.self).utf8))
+      takeover.contents.arenas.append(arena)
+      arenas.append(arena.id)
+    }
+    guard !arenas.isEmpty else { return }
+    try takeTables(
+      only: nil, ofArenas: arenas, limit: 10_000, lease: lease, dealt: dealt, into: &takeover,
+      on: connection)
   }
 }

@@ -230,4 +230,33 @@ import Testing
         "Set arena 00:00", "Set arena 01:00",
       ])
   }
+
+  @Test func standingsGoOutAtMostFourTimesASecondAndArenaGamesAreRated() async throws {
+    let harness = LobbyHarness(countdown: 0)
+    try await harness.hello(ann, "Ann")
+    let created = try reply(
+      await harness.send(
+        #"{"type":"createArena","id":2,"game":"set","minutes":10,"startsIn":60}"#, from: ann),
+      to: ann)
+    let code = try #require(created["arena"]?["code"]?.stringValue)
+    // Three join at the same moment: Ann hears the standings once now, then once more a
+    // quarter of a second after the first (with all three), not before.
+    var sent: [OutboundRecorder.Delivery] = []
+    for (connection, name) in [(bob, "Bob"), (cy, "Cy"), (ConnectionID(4), "Dee")] {
+      try await harness.hello(connection, name)
+      sent += try await harness.send(#"{"type":"joinArena","code":"\#(code)"}"#, from: connection)
+    }
+    let standings = { (deliveries: [OutboundRecorder.Delivery]) in
+      messages(deliveries, to: self.ann).filter { $0["type"] == "arenaStandings" }
+    }
+    #expect(standings(sent).count <= 1)
+    #expect(standings(try await harness.tick(at: 0.2)).isEmpty)
+    let later = standings(try await harness.tick(at: 0.3))
+    #expect(later.count == 1 && later.first?["players"] == .int(4))
+    // Once it starts, its games are rated (two people play them), private as they are.
+    let paired = try await harness.tick(at: 61)
+    let table = try #require(arenaGame(paired, to: ann))
+    let state = try #require(harness.lobby.state.table(table) as? TableState<SetCard>)
+    #expect(state.isPrivate && state.rated)
+  }
 }

@@ -48,6 +48,11 @@ function arenasRefused(c, fx, message) {
 /** The message of an arena intention (create, join: they need a session under the name typed,
  * so control-session.js sends them), its answer waited on. */
 export function arenaIntentMessage(c, id, intent) {
+  if (intent.kind === 'watchArena') {
+    // After a redirect to the node that holds it.
+    c.requests.add(id, 'arena', { action: 'watch', arena: intent.arena });
+    return arenaMessages.watchArena(id, intent.arena);
+  }
   c.requests.add(id, 'arena', { action: intent.kind, arena: intent.arena ?? null });
   if (intent.kind === 'createArena') return arenaMessages.createArena(id, intent);
   return arenaMessages.joinArena(id, { arena: intent.arena, code: intent.code });
@@ -230,6 +235,14 @@ export const ARENAS_NEWS = {
   },
   tableGone(c) {
     c.arenas = { ...c.arenas, follow: null };
+  },
+  /** A session resumed on a new connection (a reconnect, perhaps to another node after one
+   * died) is in the arena it joined, quietly: the server pairs it again when it is free (or
+   * sends it to the arena's node). */
+  welcome(c, fx, ctx, resumed) {
+    const shown = c.arenas.shown;
+    if (!resumed || shown === null || !shown.joined || shown.phase === 'finished') return;
+    sendArena(c, fx, ctx, 'refresh', shown.id, (id, arena) => arenaMessages.joinArena(id, { arena }));
   },
   /** A new connection may not carry the arena watched: its Standings ask again. */
   connectionLost(c) {

@@ -33,7 +33,7 @@ const INTENTS = Object.freeze({
  * into watching). */
 function messageFor(c, intent) {
   const id = c.nextId();
-  if (intent.kind === 'createArena' || intent.kind === 'joinArena') return arenaIntentMessage(c, id, intent);
+  if (['createArena', 'joinArena', 'watchArena'].includes(intent.kind)) return arenaIntentMessage(c, id, intent);
   if (intent.kind === 'join') c.requests.replace(id, 'join', { code: intent.code });
   return INTENTS[intent.kind](id, intent);
 }
@@ -87,7 +87,7 @@ export function enterLobby(c, fx, ctx) {
  * waited for this session goes now; else the lobby. Then the news of it. */
 export function welcomed(c, fx, ctx, message) {
   greet(c, fx, ctx, message);
-  c.news.announce('welcome', c, fx, ctx);
+  c.news.announce('welcome', c, fx, ctx, message.resumed === true);
 }
 
 function greet(c, fx, ctx, message) {
@@ -140,7 +140,12 @@ export function redirected(c, fx, message) {
   if (typeof message.table !== 'string' || typeof message.path !== 'string') return;
   c.requests.take(message.replyTo);
   const code = typeof message.code === 'string' ? message.code : undefined;
-  if (message.role === 'spectator') {
+  if (message.role === 'arenaPlayer') {
+    // An arena held by another node: joined there (by its code when it came by one).
+    c.pendingIntent = code !== undefined ? { kind: 'joinArena', code } : { kind: 'joinArena', arena: message.table };
+  } else if (message.role === 'arenaWatcher') {
+    c.pendingIntent = { kind: 'watchArena', arena: message.table };
+  } else if (message.role === 'spectator') {
     c.pendingIntent = code !== undefined ? { kind: 'spectate', code } : { kind: 'spectate', table: message.table };
   } else {
     c.pendingIntent = code !== undefined ? { kind: 'join', code } : { kind: 'joinListed', table: message.table };

@@ -232,3 +232,18 @@ test('watching an arena\'s standings; offline, nothing is sent', () => {
   assert.deepEqual(sent(none), []);
   assert.deepEqual(offline.controller.requests.ofKind('arena'), []);
 });
+
+test('a session resumed on a new connection is in its arena again, quietly; a new session is not', () => {
+  const { send } = inLobby();
+  const [join] = sent(send({ type: 'joinArena', arena: 'a1' }));
+  send(arena(join.id, true));
+  send({ type: 'hello' });
+  let fx = send(msg({ type: 'welcome', resumed: true }));
+  const again = sent(fx).filter((m) => m.type === 'joinArena');
+  assert.deepEqual(again, [{ type: 'joinArena', id: again[0].id, arena: 'a1' }]);
+  // Its answer refreshes the arena kept: no dialog opens.
+  assert.deepEqual(dialogs(send(arena(again[0].id, true))), []);
+  send({ type: 'hello' });
+  fx = send(msg({ type: 'welcome', resumed: false }));
+  assert.deepEqual(sent(fx).filter((m) => m.type === 'joinArena'), []);
+});

@@ -221,3 +221,17 @@ test('quick match sends the table settings the form shows (issue 21)', () => {
   const fx = send({ type: 'intent', intent: { kind: 'quickMatch', game: 'set', seats: 3, settings: { scoring: 'course', boardSize: 15 } } });
   assert.deepEqual(sent(fx), [{ type: 'quickMatch', id: 1, game: 'set', seats: 3, scoring: 'course', boardSize: 15 }]);
 });
+
+test('a redirect to the node that holds an arena joins it there (by its code when it came by one), or watches it', () => {
+  const { send } = setUp();
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'redirect', table: 'akq7', node: 'n2', path: '/ws?table=akq7&node=n2', code: 'K7Q2M9XW4P', role: 'arenaPlayer' } });
+  let welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(sent(welcome)[1], { type: 'joinArena', id: sent(welcome)[1].id, code: 'K7Q2M9XW4P' });
+  send({ type: 'message', message: { type: 'redirect', table: 's1795003200', node: 'n1', path: '/ws?table=s1795003200&node=n1', role: 'arenaPlayer' } });
+  welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(sent(welcome)[1], { type: 'joinArena', id: sent(welcome)[1].id, arena: 's1795003200' });
+  send({ type: 'message', message: { type: 'redirect', table: 's1795003200', node: 'n1', path: '/ws?table=s1795003200&node=n1', role: 'arenaWatcher' } });
+  welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  assert.deepEqual(sent(welcome)[1], { type: 'watchArena', id: sent(welcome)[1].id, arena: 's1795003200' });
+});
