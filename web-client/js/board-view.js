@@ -209,8 +209,11 @@ export class BoardView {
     this.element.style.setProperty('--gap', `${gap}px`);
   }
 
+  /** A card clicked or pressed: reported unless the board only shows (a replay) or the card is
+   * out of play. A board that waits (another seat's turn) reports it too: the controller says
+   * whose turn it is, and sends nothing. */
   choose(cardElement) {
-    if (this.disabled || cardElement.classList.contains('matched')) return;
+    if (this.readOnly || cardElement.classList.contains('matched')) return;
     this.onChoose(Number(cardElement.dataset.cardId));
   }
 

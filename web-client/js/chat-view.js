@@ -4,7 +4,7 @@
 // own muted names to unmute. The logs change row by row (chat-log.js). Every line is text
 // (textContent), never markup. Typing becomes controller events through `dispatch`.
 
-import { chatView } from './chat.js';
+import { chatEmptyText, chatView } from './chat.js';
 import { inputHoldsLine } from './chat-text.js';
 import { atBottom, logChanges } from './chat-log.js';
 import { isSpectator } from './table-state.js';
@@ -80,6 +80,7 @@ export class ChatView {
     el['chat-unread'].textContent = table.unread;
     el['chat-unread'].hidden = table.unread === '';
     el['chat-empty'].hidden = table.lines.length > 0;
+    el['chat-empty'].textContent = chatEmptyText(table.hidden);
     el['chat-hide-field'].hidden = table.hideSpectators === null;
     el['chat-hide'].checked = table.hideSpectators === true;
     this.renderPlace('table', table, { shown: open });

@@ -166,9 +166,17 @@ export function chatView(chat, { place = 'table', spectator = false, myName = nu
     }));
   return {
     lines,
+    // Lines said there that are not shown (muted people's, or spectators' hidden).
+    hidden: chat[key].length - lines.length,
     muted: [...chat.muted],
     unread: chat.unread > 0 ? String(chat.unread) : '',
     hideSpectators: key === 'table' && !spectator ? chat.hideSpectators : null,
     problem: chat.problems[key],
   };
+}
+
+/** What the table's chat says when it shows no line: nothing was said, or what was is hidden. */
+export function chatEmptyText(hidden) {
+  if (hidden === 0) return 'Nothing said yet. Players and spectators see every line.';
+  return `Nothing to show: ${hidden === 1 ? 'one line is' : `${hidden} lines are`} hidden (muted, or spectators' lines hidden).`;
 }

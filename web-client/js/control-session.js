@@ -13,6 +13,11 @@ import { learnGames } from './games.js';
 import { staleName } from './control-chat.js';
 import { arenaIntentMessage, createArenaIntent, joinArenaIntent, sendArenaIntent } from './control-arenas.js';
 
+/** The intentions that seat the player with others, who will see the name. */
+const WITH_OTHERS = new Set(['quickMatch', 'createTable', 'join', 'joinListed']);
+/** What the name box says when one of them is asked for without a name. */
+export const NAME_FOR_OTHERS = 'Type your name first: the others at the table will see it.';
+
 /** How long a resumed session waits for its table before it asks (or gives up on it). */
 export const RESUME_WAIT_MS = 2000;
 
@@ -44,9 +49,18 @@ function messageFor(c, intent) {
  * where there is no seat to lose); watching needs no name.
  */
 export function act(c, fx, ctx, intent) {
-  const needsName = intent.kind !== 'spectate';
+  // Watching needs no name, but a name typed goes with the watcher too: the table's chat shows
+  // it (a watcher with none is "Player").
+  const named = messages.normalizeName(ctx.typed) !== '' && messages.nameProblem(ctx.typed) === null;
+  const needsName = intent.kind !== 'spectate' || named;
   if (needsName && messages.nameProblem(ctx.typed) !== null) {
     fx.push({ type: 'nameProblem' });
+    return;
+  }
+  // Others will see it: a game with them is not entered as "Player" (the name is kept in the
+  // browser, so it is asked once).
+  if (!named && WITH_OTHERS.has(intent.kind)) {
+    fx.push({ type: 'nameProblem', text: NAME_FOR_OTHERS });
     return;
   }
   const name = messages.normalizeName(ctx.typed);
@@ -219,9 +233,15 @@ export const SESSION_HANDLERS = {
     act(c, fx, { ...event, typed: name }, { kind: 'join', code: c.inviteCode });
   },
 
-  /** The invite dialog's "Just watch". */
+  /** The invite dialog's "Just watch", under the name typed in it (when it is one). */
   inviteWatch(c, event, fx) {
     fx.push({ type: 'dialog', name: 'invite-name', open: false });
+    const name = messages.normalizeName(event.raw ?? '');
+    if (name !== '' && messages.nameProblem(name) === null) {
+      fx.push({ type: 'setName', name });
+      act(c, fx, { ...event, typed: name }, { kind: 'spectate', code: c.inviteCode });
+      return;
+    }
     act(c, fx, event, { kind: 'spectate', code: c.inviteCode });
   },
 };

@@ -8,7 +8,7 @@ import * as messages from './messages.js';
 import { applyDiff, applySnapshot, initialState, isSpectator, mayChoose, mySelection } from './table-state.js';
 import { initialLobby } from './lobby-state.js';
 import { tableHash } from './route.js';
-import { leaveNeedsConfirmation } from './seats.js';
+import { leaveNeedsConfirmation, leaveWarning } from './seats.js';
 import { lostRaceText } from './feedback.js';
 import { holdsFaces, keptText } from './games.js';
 import { soundForError, soundForEvents } from './sounds.js';
@@ -16,6 +16,7 @@ import { holdFaces, HOLD_MS } from './face-hold.js';
 import { endReplay } from './control-replay.js';
 import { requestDailyCompare } from './control-daily.js';
 import { chatLeft } from './control-chat.js';
+import { turnText } from './turns.js';
 
 /** How long a chosen card waits for its answer before it stops looking pending. */
 export const PENDING_MS = 3000;
@@ -87,7 +88,15 @@ function settleChoice(c, fx, replyTo, seat) {
 /** Send `choose` for a card (a click, a key, an un-choose) if I may choose now. The card shows
  * pending only once the message is on its way. */
 function choose(c, fx, ctx, card) {
-  if (!mayChoose(c.state)) return;
+  if (!mayChoose(c.state)) {
+    // A turn-based game's click out of turn says whose turn it is, rather than nothing.
+    const table = c.state.table;
+    if (table !== null && table.you !== null && !table.over && table.phase === 'playing') {
+      const whose = turnText(table);
+      if (whose !== '' && whose !== 'Your turn') fx.push({ type: 'toast', text: `Not your turn: it is ${whose}.` });
+    }
+    return;
+  }
   // Every rule is the server's: a choice it refuses (Set-Chain's `chainRule`…) comes back as an
   // error that says why.
   const id = c.nextId();
@@ -244,7 +253,9 @@ export const TABLE_HANDLERS = {
 
   /** The leave button: ask first when a game in progress would be thrown away. */
   askLeave(c, event, fx) {
-    if (leaveNeedsConfirmation(c.state.table)) fx.push({ type: 'dialog', name: 'confirm-leave', open: true });
+    if (leaveNeedsConfirmation(c.state.table)) {
+      fx.push({ type: 'dialog', name: 'confirm-leave', open: true, text: leaveWarning(c.state.table) });
+    }
     else leave(c, fx, event);
   },
 

@@ -58,8 +58,13 @@ export class DialogsView {
   }
 
   /** The controller's `dialog {name, open}`. */
-  set(name, open) {
+  /** Opens or closes dialog `name`; `text`, when given, is what its first paragraph says. */
+  set(name, open, text = undefined) {
     const dialog = this.el[name];
+    if (open && text !== undefined) {
+      const paragraph = dialog.querySelector('p');
+      if (paragraph !== null) paragraph.textContent = text;
+    }
     if (open && !dialog.open) dialog.showModal();
     else if (!open && dialog.open) dialog.close();
   }

@@ -22,7 +22,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     },
     restart: () => connection.restart(),
     redirect: (e) => connection.moveTo(redirectTarget(e.redirect, connection.url)),
-    nameProblem: () => lobby.pointAtName(),
+    nameProblem: (e) => lobby.pointAtName(e.text),
     saveName: (e) => saveName(storage.local, e.name),
     setName: (e) => lobby.setName(e.name),
     focus: (e) => document.getElementById(e.target)?.focus(),
@@ -75,7 +75,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
       table.leftTable();
       dialogs.set('confirm-redeal', false);
     },
-    dialog: (e) => dialogs.set(e.name, e.open),
+    dialog: (e) => dialogs.set(e.name, e.open, e.text),
     inviteName: (e) => lobby.askInviteName(e.game),
     inviteProblem: (e) => lobby.inviteProblem(e.text),
     settingsProblem: (e) => lobby.settingsProblem(e.text),

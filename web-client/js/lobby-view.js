@@ -87,7 +87,8 @@ export class LobbyView {
       // The dialog stays open while the name is refused.
       if (effects.some((e) => e.type === 'inviteProblem')) event.preventDefault();
     });
-    el['invite-watch'].addEventListener('click', () => this.dispatch({ type: 'inviteWatch' }));
+    el['invite-watch'].addEventListener('click', () =>
+      this.dispatch({ type: 'inviteWatch', raw: el['invite-name-field'].value }));
   }
 
   /** The name as typed. */
@@ -223,9 +224,14 @@ export class LobbyView {
     this.el.name.setAttribute('aria-invalid', problem === null ? 'false' : 'true');
   }
 
-  /** nameProblem: the name box says what is wrong, and gets the focus. */
-  pointAtName() {
+  /** nameProblem: the name box says what is wrong (`text`, when the name is missing rather
+   * than wrong), and gets the focus. */
+  pointAtName(text = undefined) {
     this.showNameProblem();
+    if (text !== undefined && this.el['name-problem'].hidden) {
+      this.el['name-problem'].textContent = text;
+      this.el['name-problem'].hidden = false;
+    }
     this.el.name.focus();
   }
 

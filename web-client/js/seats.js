@@ -28,6 +28,14 @@ export function leaveNeedsConfirmation(table) {
   return table !== null && table.you !== null && table.phase === 'playing' && !table.over;
 }
 
+/** What leaving a game in progress at `table` does, in the leave dialog's words: a solo game
+ * ends with its player, an arena's game is lost, a seat at another table goes to whoever comes. */
+export function leaveWarning(table) {
+  if (table?.arena) return 'The game is still being played. If you leave, you lose it (you stay in the arena).';
+  if (table?.seats === 1) return 'The game is still being played. If you leave, it ends: a solo game closes when its player leaves.';
+  return 'The game is still being played. If you leave, your seat goes to the next player who joins.';
+}
+
 /** Whether the table's header offers its invite code and link: only where others can sit (a
  * solo table has nobody to invite). */
 export function showsInvite(table) {

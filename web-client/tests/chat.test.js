@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CHAT_KEPT, chatView, initialChat, readLine, sameShown, seenCount, shown, withLine, withMuted, withoutTable, withProblem, withSnapshot,
+  CHAT_KEPT, chatEmptyText, chatView, initialChat, readLine, sameShown, seenCount, shown, withLine, withMuted, withoutTable, withProblem, withSnapshot,
 } from '../js/chat.js';
 
 const line = (name, text, extra = {}) => readLine({ type: 'chat', where: 'table', name, text, ...extra });
@@ -153,4 +153,15 @@ test('muted names are offered to unmute in the lobby too', () => {
   chat = withLine(chat, readLine({ where: 'lobby', name: 'Bob', text: 'psst' }));
   assert.deepEqual(chatView(chat, { place: 'lobby' }).lines, []);
   assert.deepEqual(chatView(chat, { place: 'lobby' }).muted, ['Bob']);
+});
+
+test('muting the only speaker does not say "nothing said yet": the panel says lines are hidden (issue 34, point 9)', () => {
+  let chat = withLine(initialChat(), line('Bob', 'one', { seat: 1 }));
+  chat = withLine(chat, line('Bob', 'two', { seat: 1 }));
+  assert.equal(chatView(chat).hidden, 0);
+  const muted = chatView(withMuted(chat, 'Bob', true));
+  assert.deepEqual([muted.lines.length, muted.hidden], [0, 2]);
+  assert.match(chatEmptyText(muted.hidden), /^Nothing to show: 2 lines are hidden/);
+  assert.match(chatEmptyText(1), /one line is hidden/);
+  assert.equal(chatEmptyText(0), 'Nothing said yet. Players and spectators see every line.');
 });

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RESUME_WAIT_MS } from '../js/controller.js';
+import { NAME_FOR_OTHERS } from '../js/control-session.js';
 import { setUp, types, sent, toasts, table, seated, diff } from './controller-fixtures.js';
 
 // ---- Lobby intentions ---------------------------------------------------------------------------
@@ -89,6 +90,42 @@ test('watching needs no name and no new session', () => {
   send({ type: 'hello' });
   const fx = send({ type: 'intent', intent: { kind: 'spectate', table: 't9' } });
   assert.deepEqual(sent(fx), [{ type: 'spectate', id: 1, table: 't9' }]);
+});
+
+test('a watcher who typed a name watches under it: a session under another name starts again first (issue 34, point 1)', () => {
+  const { send } = setUp({ typed: 'Cy' });
+  send({ type: 'hello' }, { typed: '' });
+  send({ type: 'message', message: { type: 'welcome', name: 'Player' } });
+  let fx = send({ type: 'intent', intent: { kind: 'spectate', table: 't9' } });
+  assert.deepEqual(types(fx), ['saveName', 'restart']);
+  send({ type: 'hello' });
+  fx = send({ type: 'message', message: { type: 'welcome', name: 'Cy' } });
+  assert.deepEqual(sent(fx).filter((m) => m.type === 'spectate').map((m) => m.table), ['t9']);
+  // Under the name it already has, at once.
+  fx = send({ type: 'intent', intent: { kind: 'spectate', table: 't10' } });
+  assert.deepEqual(sent(fx).map((m) => m.type), ['spectate']);
+});
+
+test('"Just watch" goes under the name typed in the invite dialog', () => {
+  const { send } = setUp({ typed: '', hash: '#/t/ABCD234XYZ' });
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome', name: 'Player' } });
+  const fx = send({ type: 'inviteWatch', raw: ' Dee ' });
+  assert.deepEqual(fx.slice(0, 2), [{ type: 'dialog', name: 'invite-name', open: false }, { type: 'setName', name: 'Dee' }]);
+  assert.ok(types(fx).includes('restart'), types(fx));
+});
+
+test('a newcomer with no name is asked for one before a game with others, not before a solo game (issue 34, point 8)', () => {
+  const { send } = setUp({ typed: '' });
+  send({ type: 'hello' });
+  send({ type: 'message', message: { type: 'welcome', name: 'Player' } });
+  for (const intent of [{ kind: 'quickMatch', game: 'set', seats: 2 }, { kind: 'joinListed', table: 't4' }, { kind: 'createTable', game: 'set', seats: 2 }]) {
+    const fx = send({ type: 'intent', intent });
+    assert.deepEqual(sent(fx), [], intent.kind);
+    assert.deepEqual(fx, [{ type: 'nameProblem', text: NAME_FOR_OTHERS }], intent.kind);
+  }
+  const solo = send({ type: 'intent', intent: { kind: 'playSolo', game: 'set' } });
+  assert.deepEqual(sent(solo).map((m) => m.type), ['playSolo']);
 });
 
 test('a typed invite code that is not one is refused in the page', () => {

@@ -9,6 +9,7 @@ import { HINT_MS } from '../js/control-hint.js';
 import { gameInfo, keptText } from '../js/games.js';
 import { cardFromId } from '../js/set-cards.js';
 import { NOW, setUp, types, sent, toasts, table, seated, diff } from './controller-fixtures.js';
+import { leaveWarning } from '../js/seats.js';
 
 // ---- Snapshots, choices and their answers -------------------------------------------------------
 
@@ -86,9 +87,9 @@ test('a choice that could not be sent after all does not stay pending, and the p
   assert.deepEqual(send({ type: 'unsent', ids: [99] }), []);
 });
 
-test('no choice is sent on another seat\'s turn; on mine it is', () => {
+test('no choice is sent on another seat\'s turn, and the page says whose it is; on mine it is sent (issue 34, point 9)', () => {
   const { send } = seated({ turn: 0 });
-  assert.deepEqual(send({ type: 'choose', card: 0 }), []);
+  assert.deepEqual(send({ type: 'choose', card: 0 }), [{ type: 'toast', text: "Not your turn: it is Bo's turn." }]);
   const { send: mine } = seated({ turn: 1 });
   assert.deepEqual(sent(mine({ type: 'choose', card: 0 })), [{ type: 'choose', id: 2, card: 0 }]);
 });
@@ -180,9 +181,18 @@ test('the moves of the journal being down are refused with a toast and change no
 // ---- Leaving, re-dealing, hints, the address ----------------------------------------------------
 
 test('leaving a game in progress asks first; otherwise it leaves at once', () => {
-  assert.deepEqual(seated().send({ type: 'askLeave' }), [{ type: 'dialog', name: 'confirm-leave', open: true }]);
+  assert.deepEqual(seated().send({ type: 'askLeave' }), [
+    { type: 'dialog', name: 'confirm-leave', open: true, text: leaveWarning({ seats: 2 }) },
+  ]);
   assert.deepEqual(sent(seated({ phase: 'waiting' }).send({ type: 'askLeave' })), [{ type: 'leave', id: 2 }]);
   assert.deepEqual(sent(seated({ over: true }).send({ type: 'askLeave' })), [{ type: 'leave', id: 2 }]);
+});
+
+test('the leave dialog says what leaving does: a solo game ends, an arena game is lost, a seat goes to the next player (issue 34, point 9)', () => {
+  assert.match(leaveWarning({ seats: 1 }), /ends: a solo game closes/);
+  assert.doesNotMatch(leaveWarning({ seats: 1 }), /next player/);
+  assert.match(leaveWarning({ seats: 2, arena: { id: 'a1' } }), /you lose it/);
+  assert.match(leaveWarning({ seats: 4 }), /seat goes to the next player who joins/);
 });
 
 test('leaving offline starts a new session and goes back to the lobby without a seat to resume', () => {
