@@ -81,14 +81,6 @@ extension LobbyState {
     entry.listing.settings?["arena"]
   }
 
-  /// Sends the session to the node that holds arena `entry`, to `role` it there.
-  mutating func redirectToArena(
-    _ session: SessionRegistry.Session, _ connection: ConnectionID, _ entry: TableDirectory.Entry,
-    code: String?, role: Redirect.Role, replyTo: MessageID?, now: Double
-  ) {
-    redirect(session, connection, to: entry, code: code, role: role, replyTo: replyTo, now: now)
-  }
-
   /// In a cluster, the schedule's arena is opened by one node: one that hears another node
   /// publish it while holding it too gives it up when its own id is the greater and nobody has
   /// joined it here yet; the other publishes its row again, so that the directory's is its.
