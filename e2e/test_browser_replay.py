@@ -14,6 +14,11 @@ from browser_scores import (MINE, PAGE_SIZE, REPLAY_CARDS, Player, artifact, boa
                             open_scores, rows, set_viewport, severe_errors, text_of)
 
 
+def step_of(driver):
+    """The replay's move count, without its count of matches."""
+    return text_of(driver, "replay-step").split(" · ")[0]
+
+
 def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished, browsers):
     games, _, _ = finished
     # The game with the most moves: one with wrong pairs on purpose.
@@ -43,7 +48,7 @@ def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished,
     assert text_of(driver, "replay-title") == "Replay: Concentration"
     slider = driver.find_element(By.ID, "replay-slider")
     assert (slider.get_attribute("min"), slider.get_attribute("max"), slider.get_attribute("value")) == ("0", str(moves), "0")
-    assert text_of(driver, "replay-step") == f"Move 0 of {moves}"
+    assert step_of(driver) == f"Move 0 of {moves}"
     assert text_of(driver, "replay-time") == "0:00"
     assert board_kinds(driver) == ["down"] * 8
     # Read-only: the cards are pictures, not buttons, and carry no keys.
@@ -53,10 +58,18 @@ def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished,
     driver.find_element(By.CSS_SELECTOR, REPLAY_CARDS).click()
     assert board_kinds(driver) == ["down"] * 8, "nothing is chosen in a replay"
     assert not driver.find_element(By.ID, "replay-first").is_enabled()
+    # Step by pair (issue 34, point 10): to the move that made the first one, and back.
+    assert text_of(driver, "replay-step").endswith(" · pair 0 of 4"), text_of(driver, "replay-step")
+    assert driver.find_element(By.ID, "replay-next-set").get_attribute("aria-label") == "Next pair"
+    driver.find_element(By.ID, "replay-next-set").click()
+    wait.until(lambda d: text_of(d, "replay-step").endswith(" · pair 1 of 4"))
+    assert board_kinds(driver).count("emoji*") == 2, board_kinds(driver)
+    driver.find_element(By.ID, "replay-prev-set").click()
+    wait.until(lambda d: step_of(d) == f"Move 0 of {moves}")
 
     # Next: the first card turned up, the status line says so; Previous: down again.
     driver.find_element(By.ID, "replay-next").click()
-    wait.until(lambda d: text_of(d, "replay-step") == f"Move 1 of {moves}")
+    wait.until(lambda d: step_of(d) == f"Move 1 of {moves}")
     assert board_kinds(driver).count("emoji") == 1
     assert slider.get_attribute("value") == "1"
     assert text_of(driver, "replay-status") != ""
@@ -64,17 +77,17 @@ def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished,
     wait.until(lambda d: board_kinds(d) == ["down"] * 8)
     # The keyboard: → and ← step (focus on a step button), the slider takes its own arrows and End.
     driver.find_element(By.ID, "replay-next").send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
-    wait.until(lambda d: text_of(d, "replay-step") == f"Move 2 of {moves}")
+    wait.until(lambda d: step_of(d) == f"Move 2 of {moves}")
     driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
-    wait.until(lambda d: text_of(d, "replay-step") == f"Move 1 of {moves}")
+    wait.until(lambda d: step_of(d) == f"Move 1 of {moves}")
     slider.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
-    wait.until(lambda d: text_of(d, "replay-step") == f"Move 3 of {moves}")
-    assert slider.get_attribute("aria-valuetext").startswith(f"Move 3 of {moves}, ")
+    wait.until(lambda d: step_of(d) == f"Move 3 of {moves}")
+    assert slider.get_attribute("aria-valuetext").startswith(f"Move 3 of {moves} · pair ")
     at = record["moves"][2]["at"]
     assert text_of(driver, "replay-time") == f"{int(at) // 60}:{int(at) % 60:02d}"
     kinds_before = board_kinds(driver)
     slider.send_keys(Keys.END)
-    wait.until(lambda d: text_of(d, "replay-step") == f"Move {moves} of {moves}")
+    wait.until(lambda d: step_of(d) == f"Move {moves} of {moves}")
     assert board_kinds(driver) != kinds_before
     # The last step: every pair found, the scoreboard shows the recorded final scores.
     assert board_kinds(driver) == ["emoji*"] * 8
@@ -87,10 +100,16 @@ def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished,
     driver.execute_script("const s = arguments[0]; s.value = '0'; s.dispatchEvent(new Event('input'));", slider)
     wait.until(lambda d: board_kinds(d) == ["down"] * 8)
     driver.find_element(By.ID, "replay-last").click()
-    wait.until(lambda d: text_of(d, "replay-step") == f"Move {moves} of {moves}")
+    wait.until(lambda d: step_of(d) == f"Move {moves} of {moves}")
     # The button just disabled hands the keyboard to the slider.
     assert driver.switch_to.active_element.get_attribute("id") == "replay-slider"
 
+    # The sections under the board keep their text off the window's edges.
+    for heading in ("#replay-chat h3", "#replay-look-back > summary"):
+        box = driver.execute_script(
+            "const e = document.querySelector(arguments[0]); if (e.closest('[hidden]')) return null;"
+            " const r = e.getBoundingClientRect(); return [r.left, window.innerWidth - r.right];", heading)
+        assert box is None or min(box) >= 8, (heading, box)
     # Export: the record (not the replay) as JSON, named for its game and id.
     driver.find_element(By.ID, "replay-export").click()
     path = pathlib.Path(downloads) / f"matchismo-concentration-{record['id']}.json"
@@ -125,7 +144,7 @@ def test_a_replay_steps_through_a_finished_game_and_exports_it(server, finished,
     # The replay's address opens it directly.
     driver.get(f"{server.http_url}#/replay/{record['id']}")
     wait.until(lambda d: d.find_element(By.ID, "replay").is_displayed()
-               and text_of(d, "replay-step") == f"Move 0 of {moves}")
+               and step_of(d) == f"Move 0 of {moves}")
     driver.get(f"{server.http_url}#/replay/g999999")
     wait.until(lambda d: text_of(d, "replay-message") == "That game is not kept on this server.")
     assert not severe_errors(driver), severe_errors(driver)

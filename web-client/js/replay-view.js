@@ -21,7 +21,7 @@ export class ReplayView {
     this.dispatch = dispatch;
     this.el = byId([
       'replay', 'replay-title', 'replay-meta', 'replay-ratings', 'replay-export', 'replay-back', 'replay-message', 'replay-scoreboard',
-      'replay-status', 'replay-board-area', 'replay-board', 'replay-chain-area', 'replay-chain', 'replay-chain-empty', 'replay-first', 'replay-prev', 'replay-slider', 'replay-next',
+      'replay-status', 'replay-board-area', 'replay-board', 'replay-chain-area', 'replay-chain', 'replay-chain-empty', 'replay-first', 'replay-prev', 'replay-prev-set', 'replay-next-set', 'replay-slider', 'replay-next',
       'replay-last', 'replay-step', 'replay-time', 'replay-look-back', 'replay-look-back-body', 'replay-chat', 'replay-chat-lines',
     ]);
     this.board = new BoardView(this.el['replay-board'], this.el['replay-board-area'], { palette: readPalette(), readOnly: true });
@@ -40,6 +40,9 @@ export class ReplayView {
     el['replay-export'].addEventListener('click', () => dispatch({ type: 'replayExport' }));
     for (const how of ['first', 'prev', 'next', 'last']) {
       el[`replay-${how}`].addEventListener('click', () => dispatch({ type: 'replayStep', how }));
+    }
+    for (const [id, how] of [['replay-prev-set', 'prevSet'], ['replay-next-set', 'nextSet']]) {
+      el[id].addEventListener('click', () => dispatch({ type: 'replayStep', how }));
     }
     el['replay-slider'].addEventListener('input', () => dispatch({ type: 'replayStep', how: Number(el['replay-slider'].value) }));
   }
@@ -76,6 +79,14 @@ export class ReplayView {
     el['replay-prev'].disabled = !view.canBack;
     el['replay-next'].disabled = !view.canForward;
     el['replay-last'].disabled = !view.canForward;
+    el['replay-prev-set'].disabled = !view.canBackSet;
+    el['replay-next-set'].disabled = !view.canForwardSet;
+    // The game's word for a match: "Next UltraSet", "Previous pair".
+    for (const [id, words] of [['replay-prev-set', 'Previous'], ['replay-next-set', 'Next']]) {
+      const label = `${words} ${view.matchWord}`;
+      el[id].setAttribute('aria-label', label);
+      el[id].title = `${label} (${words === 'Next' ? 'Page Down' : 'Page Up'})`;
+    }
     // A step button that has just been disabled (the first or last move) hands the keyboard to the slider.
     if (document.activeElement?.matches?.('#replay button.step:disabled')) el['replay-slider'].focus();
     if (!view.ready) {

@@ -6,7 +6,7 @@
 import { readLookBack } from './look-back.js';
 import { applyDiff, applySnapshot } from './table-state.js';
 import { formatAt } from './history.js';
-import { gameLabel } from './games.js';
+import { gameInfo, gameLabel } from './games.js';
 import { formatEnded, formatDuration } from './scores.js';
 
 /**
@@ -47,7 +47,13 @@ export function buildReplay(message) {
     const at = moves[k - 1]?.at;
     times.push(typeof at === 'number' && Number.isFinite(at) && at >= 0 ? at : times[k - 1]);
   }
-  return { record, steps, times, last: steps.length - 1, complete, lookBack: readLookBack(message.lookBack) };
+  // The steps where a match was made (step by set): the players' matches grew.
+  const matched = (state) => (state.table?.players ?? []).reduce((sum, p) => sum + (p.matches ?? 0), 0);
+  const matchSteps = [];
+  for (let k = 1; k < steps.length; k += 1) {
+    if (matched(steps[k]) > matched(steps[k - 1])) matchSteps.push(k);
+  }
+  return { record, steps, times, last: steps.length - 1, complete, matchSteps, lookBack: readLookBack(message.lookBack) };
 }
 
 /** A step index kept within the replay (0 … last). */
@@ -56,11 +62,16 @@ export function clampStep(replay, index) {
   return Math.max(0, Math.min(replay.last, Math.trunc(index)));
 }
 
-/** Where a step control goes from `index`: 'first' | 'prev' | 'next' | 'last', or a number (the
- * slider's value). */
+/** Where a step control goes from `index`: 'first' | 'prev' | 'next' | 'last', 'prevSet' |
+ * 'nextSet' (the step of the match before or after this one), or a number (the slider's value). */
 export function stepTo(replay, index, how) {
   if (typeof how === 'number') return clampStep(replay, how);
+  const sets = replay.matchSteps ?? [];
   switch (how) {
+    case 'prevSet':
+      return [...sets].reverse().find((k) => k < index) ?? 0;
+    case 'nextSet':
+      return sets.find((k) => k > index) ?? replay.last;
     case 'first':
       return 0;
     case 'prev':
@@ -78,12 +89,21 @@ export function stepTo(replay, index, how) {
  * typing in a field or operating the slider, which has its own arrows, nor with a modifier). */
 export function replayKey({ key, ctrlKey = false, metaKey = false, altKey = false, inField = false }) {
   if (ctrlKey || metaKey || altKey || inField) return null;
-  return { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[key] ?? null;
+  return { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last', PageUp: 'prevSet', PageDown: 'nextSet' }[key] ?? null;
 }
 
-/** "Move 3 of 20" (step 0 is "Move 0 of 20": the deal, before anyone moved). */
-export function stepText(replay, index) {
-  return `Move ${index} of ${replay.last}`;
+/** How many matches were made by step `index` (the match steps up to it). */
+export function setsBy(replay, index) {
+  return (replay.matchSteps ?? []).filter((k) => k <= index).length;
+}
+
+/** "Move 3 of 20" (step 0 is "Move 0 of 20": the deal, before anyone moved), and how many of
+ * the game's matches were made by then when it made any: "Move 9 of 86 · set 2 of 27" (the
+ * game's word for a match, `matchWord`). */
+export function stepText(replay, index, matchWord = 'match') {
+  const moves = `Move ${index} of ${replay.last}`;
+  const total = (replay.matchSteps ?? []).length;
+  return total === 0 ? moves : `${moves} · ${matchWord} ${setsBy(replay, index)} of ${total}`;
 }
 
 /** The time into the game at a step: "1:05". */
@@ -92,8 +112,8 @@ export function timeText(replay, index) {
 }
 
 /** The slider's spoken value: "Move 3 of 20, 1:05 into the game". */
-export function sliderText(replay, index) {
-  return `${stepText(replay, index)}, ${timeText(replay, index)} into the game`;
+export function sliderText(replay, index, matchWord = 'match') {
+  return `${stepText(replay, index, matchWord)}, ${timeText(replay, index)} into the game`;
 }
 
 /** The heading and the line under it: {title: "Replay: Set", meta: "Ada, Bob · ended Nov 24,
@@ -133,7 +153,7 @@ export function replayView(replay, { locale, timeZone } = {}) {
   const ready = replay?.status === 'ready';
   if (!ready) {
     const message = replay?.status === 'error' ? (replay.error ?? 'This game could not be shown.') : 'Loading the game…';
-    return { ready, message, title: 'Replay', meta: '', table: null, last: 0, index: 0, step: '', time: '', sliderText: '', canBack: false, canForward: false };
+    return { ready, message, title: 'Replay', meta: '', table: null, last: 0, index: 0, step: '', time: '', sliderText: '', canBack: false, canForward: false, canBackSet: false, canForwardSet: false, matchWord: 'match' };
   }
   const { data, index } = replay;
   const heading = replayHeading(data.record, { locale, timeZone });
@@ -145,11 +165,14 @@ export function replayView(replay, { locale, timeZone } = {}) {
     table: data.steps[index].table,
     last: data.last,
     index,
-    step: stepText(data, index),
+    step: stepText(data, index, gameInfo(data.record.game).match[0]),
     time: timeText(data, index),
-    sliderText: sliderText(data, index),
+    sliderText: sliderText(data, index, gameInfo(data.record.game).match[0]),
     canBack: index > 0,
     canForward: index < data.last,
+    canBackSet: index > 0,
+    canForwardSet: (data.matchSteps ?? []).some((k) => k > index),
+    matchWord: gameInfo(data.record.game).match[0],
   };
 }
 

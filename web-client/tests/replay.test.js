@@ -80,8 +80,26 @@ test('the time into the game at each step is its move\'s `at`', () => {
   assert.deepEqual(replay.times, [0, 1.5, 3.5, 5.5, 7.5, 9.5, 11.5]);
   assert.equal(timeText(replay, 0), '0:00');
   assert.equal(timeText(replay, 6), '0:11');
-  assert.equal(stepText(replay, 3), 'Move 3 of 6');
-  assert.equal(sliderText(replay, 3), 'Move 3 of 6, 0:05 into the game');
+  assert.equal(stepText(replay, 3, 'pair'), 'Move 3 of 6 · pair 0 of 2');
+  assert.equal(sliderText(replay, 3), 'Move 3 of 6 · match 0 of 2, 0:05 into the game');
+});
+
+test('a replay steps by move, and by set: to the move of the match before or after (issue 34, point 10)', () => {
+  const replay = buildReplay(recordMessage());
+  const sets = replay.matchSteps;
+  assert.equal(sets.length, 2, 'two matches in this game');
+  assert.ok(sets.every((k) => k >= 1 && k <= replay.last));
+  assert.equal(stepTo(replay, 0, 'nextSet'), sets[0]);
+  assert.equal(stepTo(replay, sets[0], 'nextSet'), sets[1]);
+  assert.equal(stepTo(replay, sets[1], 'nextSet'), replay.last);
+  assert.equal(stepTo(replay, sets[1], 'prevSet'), sets[0]);
+  assert.equal(stepTo(replay, sets[0], 'prevSet'), 0);
+  assert.equal(stepTo(replay, 2, 'next'), 3, 'a move at a time as before');
+  assert.equal(replayKey({ key: 'PageDown' }), 'nextSet');
+  assert.equal(replayKey({ key: 'PageUp' }), 'prevSet');
+  assert.equal(stepText(replay, sets[1], 'pair'), `Move ${sets[1]} of 6 · pair 2 of 2`);
+  const view = replayView({ status: 'ready', data: replay, index: sets[1] });
+  assert.deepEqual([view.canBackSet, view.canForwardSet, view.matchWord], [true, false, 'pair']);
 });
 
 test('the record is kept as given, for Export', () => {
@@ -159,10 +177,10 @@ test('the view as drawn: loading, refused, a step', () => {
   const data = buildReplay(recordMessage());
   const start = replayView({ status: 'ready', data, index: 0 }, { locale: 'en-US', timeZone: 'UTC' });
   assert.deepEqual([start.ready, start.message, start.title, start.step, start.time, start.canBack, start.canForward, start.last],
-    [true, '', 'Replay: Concentration', 'Move 0 of 6', '0:00', false, true, 6]);
+    [true, '', 'Replay: Concentration', 'Move 0 of 6 · pair 0 of 2', '0:00', false, true, 6]);
   assert.equal(start.table, data.steps[0].table);
   const end = replayView({ status: 'ready', data, index: 6 });
-  assert.deepEqual([end.canBack, end.canForward, end.sliderText], [true, false, 'Move 6 of 6, 0:11 into the game']);
+  assert.deepEqual([end.canBack, end.canForward, end.sliderText], [true, false, 'Move 6 of 6 · pair 2 of 2, 0:11 into the game']);
   const cut = recordMessage();
   cut.replay.diffs[2].version = 7;
   assert.match(replayView({ status: 'ready', data: buildReplay(cut), index: 0 }).meta, /the rest of this game could not be read$/);
