@@ -46,3 +46,28 @@ def test_ultraset_hints_speak_of_ultrasets(start_server, browsers):
     kim.find_element(By.ID, "hint").click()
     second = toast_says(kim, "other two")
     assert "two outlined cards are part of an UltraSet; find the other two" in second, second
+
+
+def test_the_points_shown_add_up_to_the_score_course_scoring(start_server, browsers):
+    """Issue 34, point 5: course scoring, Set: a wrong triple said "don't match: −2" while the
+    score dropped by 5 (each choice costs 1). The status and the history now say the whole
+    change, and the settings line what a choice costs."""
+    from selenium.webdriver.support.ui import Select
+    from test_browser_rough_edges import mismatch, open_page
+    server = start_server(*FAST)
+    kim = browsers()
+    open_page(kim, server.http_url, 1280, 900, "light")
+    kim.find_element(By.ID, "name").send_keys("Kim")
+    Select(kim.find_element(By.ID, "opt-scoring")).select_by_value("course")
+    kim.find_element(By.ID, "play-solo").click()
+    WebDriverWait(kim, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) >= 12)
+    assert "a choice costs 1" in text_of(kim, "table-settings-text"), text_of(kim, "table-settings-text")
+    mismatch(kim)
+    WebDriverWait(kim, 5).until(lambda d: "don't match" in text_of(d, "status"))
+    status = text_of(kim, "status")
+    assert "don't match: −2, −3 for the choices." in status, status
+    assert text_of(kim, "score") == "-5", text_of(kim, "score")
+    kim.find_element(By.ID, "history-button").click()
+    WebDriverWait(kim, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#history-list li"))
+    entry = kim.find_element(By.CSS_SELECTOR, "#history-list li").text
+    assert "−2" in entry and "−3 for the choices" in entry, entry

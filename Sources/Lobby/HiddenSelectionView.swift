@@ -86,7 +86,7 @@ struct HiddenSelectionView<Card: WireCard> {
       for case .game(let event) in seen { seenGame.append(event) }
       let line = StatusLine.runs(
         seenBy: viewer, after: move, seen: seenGame, events: diff.events, names: diff.names,
-        naming: diff.naming)
+        naming: diff.naming, entries: diff.entries)
       let frame = ServerMessage.diffFrame(
         tableID: tableID, version: version, seat: move.seat, replyTo: replyTo, status: line
       ) { list in diff.write(seen, to: &list) }

@@ -25,7 +25,7 @@ public enum MatchismoGame: GameDefinition {
         "boardSize", label: "Cards", default: 24,
         choices: [12, 16, 20, 24, 30, 36].map { SettingChoice(.int($0), "\($0) cards") },
         range: 12...40, unit: "cards"),
-      .presetScoring("course", "Course (points and penalties)"),
+      .presetScoring("course", "Course (a choice costs 1, a miss 2)"),
     ] + SettingDescription.customConstants(.matchismo()) + [.showSelections()]
   }
 

@@ -26,7 +26,7 @@ extension SettingDescription {
       choices: [
         SettingChoice(
           "classic", "Classic (\(match.aMatch) is a point)", summary: "Classic scoring"),
-        SettingChoice("course", "Course (points and penalties)", summary: "Course scoring"),
+        SettingChoice("course", "Course (a choice costs 1, a miss 2)", summary: "Course scoring"),
         customScoring,
       ])
   }

@@ -4,9 +4,10 @@ import Protocol
 extension StatusLine {
   /// The line everyone reads after `move` made `events`: what happened, a pass said first.
   static func runs<Card: WireCard>(
-    after move: Move, events: [GameEvent<Card>], names: [String], naming: CardNaming<Card>
+    after move: Move, events: [GameEvent<Card>], names: [String], naming: CardNaming<Card>,
+    entries: [HistoryEntry] = []
   ) -> [StyledRun] {
-    var line = runs(for: events, names: names, naming: naming)
+    var line = runs(for: events, names: names, naming: naming, choiceCosts: costs(entries))
     if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
     return line
   }
@@ -16,9 +17,9 @@ extension StatusLine {
   /// (or let go of) a card, not which.
   static func runs<Card: WireCard>(
     seenBy viewer: Int, after move: Move, seen: [GameEvent<Card>], events: [GameEvent<Card>],
-    names: [String], naming: CardNaming<Card>
+    names: [String], naming: CardNaming<Card>, entries: [HistoryEntry] = []
   ) -> [StyledRun] {
-    var line = runs(for: seen, names: names, naming: naming)
+    var line = runs(for: seen, names: names, naming: naming, choiceCosts: costs(entries))
     if line.isEmpty, move.seat != viewer, case .choose = move {
       var verb = "chose"
       if let first = events.first, case .deselected = first { verb = "let go of" }
@@ -26,5 +27,12 @@ extension StatusLine {
     }
     if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
     return line
+  }
+
+  /// What each seat judged in a move paid for its choices, from the move's history entries.
+  static func costs(_ entries: [HistoryEntry]) -> [Int: Int] {
+    var costs: [Int: Int] = [:]
+    for entry in entries where entry.choiceCost > 0 { costs[entry.seat] = entry.choiceCost }
+    return costs
   }
 }

@@ -19,6 +19,10 @@ struct TableHistory: Sendable {
   private var recentMatches: [(seat: Int, cards: [Int])] = []
   /// How many of the latest matches are kept.
   private static var recentMatchesKept: Int { 8 }
+  /// The cards each seat chose since its last match or mismatch, when choosing costs points:
+  /// what its next one cost it in choices besides (the history and the status say so, so that
+  /// the points shown add up to the score).
+  private var choices: [Int: Int] = [:]
 
   /// An empty history keeping at most `cap` entries.
   init(cap: Int) {
@@ -30,20 +34,33 @@ struct TableHistory: Sendable {
     entries = []
     count = 0
     mistakes = []
+    choices = [:]
   }
 
   /// Notes the matches and mismatches among a move's `events`, made `at` seconds into play,
   /// and returns their entries in the order of the events.
-  mutating func note<Card: WireCard>(_ events: [GameEvent<Card>], at: Double) -> [HistoryEntry] {
+  /// `costToChoose`: the points a choice costs (the choices since a seat's last match or
+  /// mismatch are its entry's ``HistoryEntry/choiceCost``).
+  mutating func note<Card: WireCard>(
+    _ events: [GameEvent<Card>], at: Double, costToChoose: Int = 0
+  ) -> [HistoryEntry] {
     var made: [HistoryEntry] = []
     for event in events {
       switch event {
+      case .selected(let seat, _) where costToChoose > 0:
+        choices[seat, default: 0] += 1
       case .matched(let seat, let cards, let points):
-        made.append(add(.match, seat: seat, points: points, cards: cards, at: at))
+        made.append(
+          add(
+            .match, seat: seat, points: points, cards: cards, at: at,
+            choiceCost: takeChoices(of: seat) * costToChoose))
         if recentMatches.count >= Self.recentMatchesKept { recentMatches.removeFirst() }
         recentMatches.append((seat, cards.map(\.id)))
       case .mismatched(let seat, let cards, let penalty):
-        made.append(add(.mismatch, seat: seat, points: penalty, cards: cards, at: at))
+        made.append(
+          add(
+            .mismatch, seat: seat, points: penalty, cards: cards, at: at,
+            choiceCost: takeChoices(of: seat) * costToChoose))
         if mistakes.count <= seat {
           mistakes += Array(repeating: 0, count: seat + 1 - mistakes.count)
         }
@@ -64,13 +81,19 @@ struct TableHistory: Sendable {
     recentMatches.last { $0.cards.contains(id) }
   }
 
+  /// The choices `seat` made since its last match or mismatch, counted from nothing again.
+  private mutating func takeChoices(of seat: Int) -> Int {
+    choices.removeValue(forKey: seat) ?? 0
+  }
+
   /// Keeps an entry (the last ``cap``) and returns it.
   private mutating func add<Card: WireCard>(
-    _ kind: HistoryEntry.Kind, seat: Int, points: Int, cards: [Card], at: Double
+    _ kind: HistoryEntry.Kind, seat: Int, points: Int, cards: [Card], at: Double, choiceCost: Int
   ) -> HistoryEntry {
     count += 1
-    let entry = HistoryEntry(
+    var entry = HistoryEntry(
       number: count, at: at, seat: seat, kind: kind, points: points, cards: cards.map(\.id))
+    entry.choiceCost = choiceCost
     if entries.count >= cap { entries.removeFirst(entries.count - cap + 1) }
     entries.append(entry)
     return entry

@@ -262,7 +262,8 @@ public struct TableState<Card: WireCard>: Sendable {
     }
     let before = accepted(move, now: now)
     followLookBack(move, events)
-    let entries = historyLog.note(events, at: max(0, now - playStartedAt))
+    let entries = historyLog.note(
+      events, at: max(0, now - playStartedAt), costToChoose: game.settings.costToChoose)
     // The standings only rank seats taken this game; the game's end finishes the table (and,
     // kept whole, is written down).
     var ended: [Standing]?
@@ -275,7 +276,7 @@ public struct TableState<Card: WireCard>: Sendable {
       naming: CardNaming(game))
     if ended != nil { diff.lookBack = lookBackAtEnd() }
     let status = StatusLine.runs(
-      after: move, events: events, names: diff.names, naming: diff.naming)
+      after: move, events: events, names: diff.names, naming: diff.naming, entries: entries)
     let b = broadcast(seat: move.seat, replyTo: replyTo, status: status) { diff.write(to: &$0) }
     journal.accepted(move, table: id, deal: deal, at: now - playStartedAt, version: version)
     if game.settings.faceDown, hasBots { noteFaces(events) }

@@ -12,9 +12,12 @@ public enum StatusLine {
   }
 
   /// The status line for the events of one accepted move by `seat`; card runs name their
-  /// cards as `naming` does.
+  /// cards as `naming` does. `choiceCosts`: what each seat judged in this move paid for its
+  /// choices since its previous match or mismatch (said beside the match's points or the
+  /// mismatch's penalty, so that the points shown add up to the score's change).
   public static func runs<Card: WireCard>(
-    for events: [GameEvent<Card>], names: [String], naming: CardNaming<Card> = .byID
+    for events: [GameEvent<Card>], names: [String], naming: CardNaming<Card> = .byID,
+    choiceCosts: [Int: Int] = [:]
   ) -> [StyledRun] {
     func run(_ card: Card) -> StyledRun {
       var run = card.statusRun
@@ -45,19 +48,20 @@ public enum StatusLine {
         judged = true
         sentences.append(
           [.text("\(name(seat, names)) matched ")] + cardList(cards) + [
-            .text(" for "), .text("+\(points)", color: StatusColor.gain), .text("."),
-          ])
+            .text(" for "), .text("+\(points)", color: StatusColor.gain),
+          ] + choiceRuns(choiceCosts[seat] ?? 0, after: true) + [.text(".")])
       case .mismatched(let seat, let cards, let penalty):
         selectionNews = nil
         judged = true
+        let choices = choiceRuns(choiceCosts[seat] ?? 0, after: penalty > 0)
         sentences.append(
           [.text("\(possessive(name(seat, names))) ")] + cardList(cards)
-            + (penalty == 0
+            + (penalty == 0 && choices.isEmpty
               ? [.text(" don't match.")]
-              : [
-                .text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss),
-                .text("."),
-              ]))
+              : (penalty == 0
+                ? [.text(" don't match")]
+                : [.text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss)])
+                + choices + [.text(".")]))
       case .turn(let seat):
         sentences.append([.text("\(name(seat, names))'s turn.")])
       case .dealt(let cards, .noMatch):
@@ -82,6 +86,16 @@ public enum StatusLine {
       runs += sentence
     }
     return runs
+  }
+
+  /// What choices cost beside a match's points or a mismatch's penalty (`after`: whether
+  /// points were just said): ", −3 for 3 choices" (nothing when they cost nothing).
+  public static func choiceRuns(_ cost: Int, after: Bool) -> [StyledRun] {
+    guard cost > 0 else { return [] }
+    return [
+      .text(after ? ", " : ": "), .text("−\(cost)", color: StatusColor.loss),
+      .text(cost == 1 ? " for a choice" : " for the choices"),
+    ]
   }
 
   public static func gameOver(_ standings: [Standing], names: [String]) -> [StyledRun] {
@@ -130,6 +144,9 @@ public struct HistoryEntry: Hashable, Sendable {
   public var points: Int
   /// The cards, by card id.
   public var cards: [Int]
+  /// What the seat's choices since its previous match or mismatch cost it (0: choosing is
+  /// free), so that the points an entry shows add up to the score's change.
+  public var choiceCost = 0
 
   /// Creates an entry.
   public init(number: Int, at: Double, seat: Int, kind: Kind, points: Int, cards: [Int]) {
@@ -161,10 +178,13 @@ public struct HistoryEntry: Hashable, Sendable {
       runs += [.text(": "), .text("−\(points)", color: StatusColor.loss)]
     case .mismatch: break
     }
-    return .object([
+    runs += StatusLine.choiceRuns(choiceCost, after: kind == .match || points > 0)
+    var members: [(String, JSONValue)] = [
       ("n", .int(number)), ("at", .double((at * 10).rounded() / 10)), ("seat", .int(seat)),
       ("kind", .string(kind.rawValue)), (kind == .match ? "points" : "penalty", .int(points)),
-      ("runs", .array(runs.map(\.json))),
-    ])
+    ]
+    if choiceCost > 0 { members.append(("choices", .int(choiceCost))) }
+    members.append(("runs", .array(runs.map(\.json))))
+    return .object(members)
   }
 }

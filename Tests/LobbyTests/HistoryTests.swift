@@ -39,6 +39,9 @@ import Testing
     #expect(miss["kind"] == "mismatch")
     #expect(miss["seat"] == .int(1))
     #expect(miss["penalty"] == .int(2))
+    // Its three choices cost 3 more: the entry says so, so that its points add up to the
+    // score's change (issue 34, point 5).
+    #expect(miss["choices"] == .int(3))
     #expect(miss["at"] == .double(12.3))
     let runs = try #require(miss["runs"]?.elements)
     #expect(runs.first?["text"] == "Bob")
@@ -58,8 +61,9 @@ import Testing
     #expect(match["kind"] == "match")
     #expect(match["points"] == .int(12))
     #expect(match["at"] == .double(30))
-    #expect(
-      match["runs"]?.elements?.last == JSONValue.parse(##"{"text":"+12","color":"#1a7f37"}"##))
+    #expect(match["choices"] == .int(3))
+    let said = (match["runs"]?.elements ?? []).compactMap { $0["text"]?.stringValue }
+    #expect(Array(said.suffix(5)) == [" for ", "+12", ", ", "−3", " for the choices"])
 
     // Late joiners and spectators see the whole history in the snapshot.
     let snapshot = state.snapshot(replyTo: nil, you: nil)

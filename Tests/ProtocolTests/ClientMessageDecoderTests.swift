@@ -46,7 +46,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame(
       "hello-resume-games.json", id: .int(1),
       .hello(
-        name: "Ada", resume: "q3J1bHqk1n7wWm7v0k3t8A", games: .unlessVersion("312bfe8900bf1dde"))),
+        name: "Ada", resume: "q3J1bHqk1n7wWm7v0k3t8A", games: .unlessVersion("c41aab025ffde563"))),
     ValidFrame(
       "hello-trimmed-name.json", id: .string("first"), .hello(name: "Ada Lovelace", resume: nil)),
     ValidFrame("hello-empty-name.json", id: .int(1), .hello(name: nil, resume: nil)),

@@ -86,6 +86,18 @@ import Testing
     var free = events
     free[2] = .mismatched(seat: 0, cards: cards, penalty: 0)
     #expect(StatusLine.runs(for: free, names: ["Ada"]).last == .text(" don't match."))
+    // What the choices since the last match or mismatch cost is said beside the penalty, so
+    // that the points shown add up to the score's change (issue 34, point 5).
+    #expect(
+      Array(StatusLine.runs(for: events, names: ["Ada"], choiceCosts: [0: 3]).suffix(5)) == [
+        .text("−2", color: StatusColor.loss), .text(", "), .text("−3", color: StatusColor.loss),
+        .text(" for the choices"), .text("."),
+      ])
+    #expect(
+      Array(StatusLine.runs(for: free, names: ["Ada"], choiceCosts: [0: 1]).suffix(5)) == [
+        .text(" don't match"), .text(": "), .text("−1", color: StatusColor.loss),
+        .text(" for a choice"), .text("."),
+      ])
   }
 
   @Test func aMatchThatTakesAnotherSeatsCardSaysOnlyWhoMatched() {

@@ -262,7 +262,7 @@ private func nestedObjects(_ depth: Int) -> String {
     }
     let accepted: [(JSONValue?, GamesWanted)] = [
       (nil, .none), (.null, .none), (.bool(false), .none), (.bool(true), .all),
-      (.string("312bfe8900bf1dde"), .unlessVersion("312bfe8900bf1dde")),
+      (.string("c41aab025ffde563"), .unlessVersion("c41aab025ffde563")),
       (
         .string(String(repeating: "v", count: 64)),
         .unlessVersion(String(repeating: "v", count: 64))

@@ -223,7 +223,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "turnBased": false,
     "computers": true,
     "settings": [
-      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
+      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (a choice costs 1, a miss 2)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},
       {"name":"matchSize","label":"Match","default":3,"choices":[{"value":3,"text":"3 cards","summary":""}]},
       {"name":"costToChoose","label":"Cost to choose","default":1,"choices":[],"min":0,"max":10,"requires":{"scoring":"custom"}},
@@ -251,7 +251,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "turnBased": false,
     "computers": true,
     "settings": [
-      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
+      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (a choice costs 1, a miss 2)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":9,"choices":[{"value":6,"text":"6 cards"},{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"}]},
       {"name":"matchSize","label":"Match","default":3,"choices":[{"value":3,"text":"3 cards","summary":""}]},
       {"name":"costToChoose","label":"Cost to choose","default":1,"choices":[],"min":0,"max":10,"requires":{"scoring":"custom"}},
@@ -279,7 +279,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "turnBased": false,
     "computers": true,
     "settings": [
-      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (an UltraSet is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
+      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (an UltraSet is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (a choice costs 1, a miss 2)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},
       {"name":"matchSize","label":"Match","default":4,"choices":[{"value":4,"text":"4 cards","summary":""}]},
       {"name":"costToChoose","label":"Cost to choose","default":1,"choices":[],"min":0,"max":10,"requires":{"scoring":"custom"}},
@@ -307,7 +307,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "turnBased": false,
     "computers": true,
     "settings": [
-      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (points and penalties)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
+      {"name":"scoring","label":"Scoring","default":"course","defaultWithOthers":"classic","choices":[{"value":"classic","text":"Classic (a set is a point)","summary":"Classic scoring"},{"value":"course","text":"Course (a choice costs 1, a miss 2)","summary":"Course scoring"},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"boardSize","label":"Cards","default":12,"choices":[{"value":9,"text":"9 cards"},{"value":12,"text":"12 cards"},{"value":15,"text":"15 cards"},{"value":18,"text":"18 cards"},{"value":21,"text":"21 cards"}]},
       {"name":"matchSize","label":"Match","default":3,"choices":[{"value":3,"text":"3 cards","summary":""}]},
       {"name":"costToChoose","label":"Cost to choose","default":1,"choices":[],"min":0,"max":10,"requires":{"scoring":"custom"}},
@@ -339,7 +339,7 @@ export const DEFAULT_GAMES = Object.freeze([
     "settings": [
       {"name":"matchSize","label":"Match","default":2,"choices":[{"value":2,"text":"2 cards","summary":"2-card matches"},{"value":3,"text":"3 cards","summary":"3-card matches"}]},
       {"name":"boardSize","label":"Cards","default":24,"choices":[{"value":12,"text":"12 cards"},{"value":16,"text":"16 cards"},{"value":20,"text":"20 cards"},{"value":24,"text":"24 cards"},{"value":30,"text":"30 cards"},{"value":36,"text":"36 cards"}],"min":12,"max":40,"unit":"cards"},
-      {"name":"scoring","label":"Scoring","default":"course","choices":[{"value":"course","text":"Course (points and penalties)","summary":""},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
+      {"name":"scoring","label":"Scoring","default":"course","choices":[{"value":"course","text":"Course (a choice costs 1, a miss 2)","summary":""},{"value":"custom","text":"Custom (your own constants)","summary":"Custom scoring","form":false}]},
       {"name":"costToChoose","label":"Cost to choose","default":1,"choices":[],"min":0,"max":10,"requires":{"scoring":"custom"}},
       {"name":"mismatchPenalty","label":"Mismatch penalty","default":2,"choices":[],"min":0,"max":20,"requires":{"scoring":"custom"}},
       {"name":"matchBonus","label":"Match bonus","default":4,"choices":[],"min":1,"max":20,"requires":{"scoring":"custom"}},

@@ -57,6 +57,10 @@ export function settingsText(game, settings, turnSeconds = null) {
     const words = valueText(setting, values[setting.name] ?? setting.default);
     if (words !== '') parts.push(words);
   }
+  // What a choice costs, where it costs anything: the points shown then add up (issue 34).
+  if (Number.isInteger(values.costToChoose) && values.costToChoose > 0) {
+    parts.push(`a choice costs ${values.costToChoose}`);
+  }
   return parts.join(' · ');
 }
 

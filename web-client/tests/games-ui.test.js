@@ -61,6 +61,9 @@ test('the settings line at the table', () => {
   // A board size of the range that is no choice of the form: the number and the unit.
   assert.equal(settingsText('matchismo', { matchSize: 2, boardSize: 13, scoring: 'course' }), '2-card matches · 13 cards');
   assert.equal(settingsText('concentration', { boardSize: 8, theme: 5 }, null), '4 pairs · Music · no turn limit');
+  // What a choice costs, where it costs anything (issue 34, point 5).
+  assert.equal(settingsText('matchismo', { matchSize: 2, boardSize: 24, scoring: 'course', costToChoose: 1 }), '2-card matches · 24 cards · a choice costs 1');
+  assert.equal(settingsText('set', { scoring: 'classic', boardSize: 12, costToChoose: 0 }), 'Classic scoring · 12 cards');
 });
 
 function concentration(now) {

@@ -329,7 +329,7 @@ test('every hello asks for the games as the page says, the retry after a refused
   sockets[0].open();
   assert.deepEqual(sockets[0].sent[0], { type: 'hello', id: 1, name: 'Ada', games: true });
   sockets[0].receive(welcome(1, 'tok-1'));
-  asked = '312bfe8900bf1dde';
+  asked = 'c41aab025ffde563';
   sockets[0].drop();
   timers.fireAll();
   sockets[1].open();
