@@ -26,7 +26,7 @@ def test_solo_matchismo_turns_cards_up_and_the_status_line_draws_them(server, br
     driver = browsers()
     play_solo(driver, server.http_url, "matchismo", cards=24)
     assert {kind(driver, s) for s in range(24)} == {"down"}
-    assert text_of(driver, "table-settings-text") == "2-card matches · 24 cards"
+    assert text_of(driver, "table-settings-text") == "2-card matches · 24 cards · a choice costs 1"
 
     card(driver, 0).click()
     WebDriverWait(driver, 5).until(lambda d: kind(d, 0) == "playing")
