@@ -57,7 +57,7 @@ extension Arena {
   }
 
   /// The players free to play now, in no particular order.
-  public var freePlayers: [Entrant] {
+  var freePlayers: [Entrant] {
     entrants.values.filter { !$0.left && $0.table == nil && $0.freeSince != nil }
   }
 

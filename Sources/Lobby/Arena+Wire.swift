@@ -6,8 +6,8 @@ extension Arena {
   /// `player` (nil: someone not in it).
   func summary(wall: Double, player: String?) -> [(String, JSONValue)] {
     let phase = phase(at: wall)
-    let rows = standings
-    let leader = rows.first { $0.played > 0 }
+    // One sort of the standings: the winner is the leader of a finished arena (``winner(at:)``).
+    let leader = standings.first { $0.played > 0 }
     return [
       ("id", .string(id)), ("name", .string(name)), ("game", .string(game)),
       ("phase", .string(phase.rawValue)), ("starts", .double(starts)), ("ends", .double(ends)),
@@ -15,7 +15,7 @@ extension Arena {
       ("endsIn", .double(Self.tenths(ends - wall))), ("seats", .int(seats)),
       ("players", .int(entrants.count)), ("private", .bool(isPrivate)),
       ("leader", leader.map { .string($0.name) } ?? .null),
-      ("winner", winner(at: wall).map { .string($0.name) } ?? .null),
+      ("winner", (phase == .finished ? leader : nil).map { .string($0.name) } ?? .null),
       ("joined", .bool(player.map(isIn) ?? false)),
     ]
   }

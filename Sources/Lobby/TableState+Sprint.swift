@@ -47,25 +47,23 @@ extension TableState {
   mutating func forfeitSprint(seat: Int, now: Double) -> [Entry] {
     guard sprint != nil, phase == .playing, !game.isOver else { return [] }
     sprintForfeits.insert(seat)
-    return sprintEndEntries(now: now)
+    return sprintEnd(now: now).entries
   }
 
   /// Ends the sprint's game at `now`: its standings, its phase, its look back.
   private mutating func endSprint(now: Double, why: String) -> Broadcast {
-    let entries = sprintEndEntries(now: now)
-    guard case .game(.ended(let ranked)) = entries.first else {
-      return broadcast(seat: nil, replyTo: nil, events: entries, status: nil)
-    }
+    let (entries, ranked) = sprintEnd(now: now)
     return broadcast(
       seat: nil, replyTo: nil, events: entries,
       status: [.text(why)] + StatusLine.gameOver(ranked, names: names))
   }
 
-  private mutating func sprintEndEntries(now: Double) -> [Entry] {
+  /// The game ends at `now`: the entries that say so, and its ranked standings.
+  private mutating func sprintEnd(now: Double) -> (entries: [Entry], ranked: [Standing]) {
     let ranked = finish(game.standings, now: now)
     var entries: [Entry] = [.game(.ended(ranked)), .table(.phase(.finished, countdown: nil))]
     if let lookBack = lookBackAtEnd() { entries.append(.table(.lookBack(lookBack))) }
-    return entries
+    return (entries, ranked)
   }
 
   /// The sprint as a snapshot shows it: its arena, its target and the seconds left.

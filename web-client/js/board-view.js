@@ -33,7 +33,6 @@ export class BoardView {
     this.cards = new Map(); // card id → element
     this.drawn = new Map(); // card id → {entry, key}: what the element shows (card-element faceKey)
     this.count = 0;
-    this.disabled = false;
     this.shape = { base: 12, step: 3 }; // layout.js chooseStableGrid: Set deals three more at a time
 
     element.addEventListener('click', (event) => {
@@ -107,7 +106,6 @@ export class BoardView {
       }
       this.showSelectedBy(el, selectedBy.get(id) ?? [], mySeat);
     }
-    this.disabled = disabled || this.readOnly;
     if (lostFocus && board.length > 0) {
       this.element.children[Math.min(focusedIndex, board.length - 1)]?.focus();
     }
