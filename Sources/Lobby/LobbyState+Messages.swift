@@ -94,7 +94,13 @@ extension LobbyState {
         .query(
           RecordRequest(
             connection: connection, replyTo: replyTo,
-            kind: .daily(game: game, day: day, who: session.player ?? session.token))))
+            kind: .daily(
+              game: game, day: day, who: session.player ?? session.token,
+              started: !yesterday
+                && dailyStarted.contains(
+                  FinishedGame.dailySource(
+                    day: day, game: game, who: session.player ?? session.token)
+                )))))
     case .chat(let text):
       chat(text, session, replyTo: replyTo, connection, now: now)
     case .ratings(let game):
@@ -109,11 +115,15 @@ extension LobbyState {
           to: connection)
       }
       arenaRequest(envelope.message, session, replyTo: replyTo, connection, now: now)
-    case .hint:
+    case .hint, .countMatches:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection),
         let host = hosts[tableID]
       else { return }
-      switch host.table.hint(for: seat, replyTo: replyTo) {
+      let answer =
+        envelope.message == .hint
+        ? host.table.hint(for: seat, replyTo: replyTo)
+        : host.table.matchCount(for: seat, replyTo: replyTo)
+      switch answer {
       case .success(let answer): send(answer, to: connection)
       case .failure(let refusal): reply(refusal, to: connection)
       }

@@ -9,8 +9,9 @@ public struct RecordRequest: Hashable, Sendable {
     /// One finished game, with its replay.
     case record(id: String)
     /// The daily puzzle's board of `game` on `day`, for the player `who` (the hash of their
-    /// player token, else of their session's).
-    case daily(game: String, day: String, who: String)
+    /// player token, else of their session's), who `started` that day's attempt on this node
+    /// (their result may not be kept yet: the game may still be going).
+    case daily(game: String, day: String, who: String, started: Bool)
     /// `player`'s rating at `game` and their latest rated games (``RatingHistory``).
     case ratingHistory(player: String, game: String)
     /// The ratings of `players` (hashes of player tokens), for the lobby itself rather than for

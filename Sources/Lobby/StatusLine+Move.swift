@@ -8,8 +8,13 @@ extension StatusLine {
     entries: [HistoryEntry] = []
   ) -> [StyledRun] {
     var line = runs(for: events, names: names, naming: naming, choiceCosts: costs(entries))
-    if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
+    if case .pass(let seat) = move { line.insert(contentsOf: passes(seat, names), at: 0) }
     return line
+  }
+
+  /// "Ada passes. ", said before what a pass made.
+  static func passes(_ seat: Int, _ names: [String]) -> [StyledRun] {
+    [.name(names[seat], seat: seat), .text(" passes. ")]
   }
 
   /// The line seat `viewer` reads after `move` made `events`, of which it saw `seen`, when
@@ -23,9 +28,9 @@ extension StatusLine {
     if line.isEmpty, move.seat != viewer, case .choose = move {
       var verb = "chose"
       if let first = events.first, case .deselected = first { verb = "let go of" }
-      line = [.text("\(names[move.seat]) \(verb) a card.")]
+      line = [.name(names[move.seat], seat: move.seat), .text(" \(verb) a card.")]
     }
-    if case .pass(let seat) = move { line.insert(.text("\(names[seat]) passes. "), at: 0) }
+    if case .pass(let seat) = move { line.insert(contentsOf: passes(seat, names), at: 0) }
     return line
   }
 

@@ -72,6 +72,8 @@ public protocol TableArbiter: Sendable {
   /// The answer to `seat`'s `hint`: a match a player may claim now (or none), or why the table
   /// gives no hint. Changes nothing.
   func hint(for seat: Int, replyTo: MessageID?) -> Result<JSONValue, ProtocolError>
+  /// The `countMatches` answer for `seat`, or its refusal (as `hint`'s).
+  func matchCount(for seat: Int, replyTo: MessageID?) -> Result<JSONValue, ProtocolError>
   /// The encoded diffs after `version` as `seat` sees them (nil: a spectator), or nil when
   /// some are gone.
   func diffs(after version: Int, seat: Int?) -> [Frame]?

@@ -44,7 +44,7 @@ extension TableState {
     playedBy[seat] = player
     if bot == nil { emptySince = nil }
     var events: [Entry] = standIn + [.table(.joined(seat: seat, name: name, bot: bot))]
-    var runs: [StyledRun] = [.text("\(name) joined.")]
+    var runs: [StyledRun] = [.name(name, seat: seat), .text(" joined.")]
     if host == nil {
       host = seat
       events.append(.table(.host(seat: seat)))
@@ -52,7 +52,7 @@ extension TableState {
     if seatedCount == seats.count {
       let (more, line) = beginCountdown(now: now)
       events += more
-      runs = [.text("\(name) joined. ")] + line
+      runs = [.name(name, seat: seat), .text(" joined. ")] + line
     }
     events += followOffer(now: now)
     return .success((seat, broadcast(seat: seat, replyTo: replyTo, events: events, status: runs)))
@@ -87,7 +87,8 @@ extension TableState {
     }
     events += followOffer(now: now)
     return broadcast(
-      seat: nil, replyTo: nil, events: events, status: [.text("\(leaving.name) left.")])
+      seat: nil, replyTo: nil, events: events,
+      status: [.name(leaving.name, seat: seat), .text(" left.")])
   }
 
   /// The player in `seat` dropped: the seat is held for the grace period.
@@ -101,7 +102,7 @@ extension TableState {
     return broadcast(
       seat: nil, replyTo: nil,
       events: [.table(.away(seat: seat, seconds: seconds))] + voteUpdate(neededBefore: needed),
-      status: [.text("\(player.name) is reconnecting…")])
+      status: [.name(player.name, seat: seat), .text(" is reconnecting…")])
   }
 
   /// The dropped player in `seat` is back.
@@ -114,7 +115,7 @@ extension TableState {
     return broadcast(
       seat: seat, replyTo: nil,
       events: [.table(.back(seat: seat))] + voteUpdate(neededBefore: needed),
-      status: [.text("\(player.name) is back.")])
+      status: [.name(player.name, seat: seat), .text(" is back.")])
   }
 
   /// A `vote` event when a vote is open and the number of votes it needs has changed (the

@@ -355,7 +355,10 @@ public struct TableState<Card: WireCard>: Sendable {
       broadcast(
         seat: seat, replyTo: replyTo,
         events: [.table(.vote(seats: votes, needed: votesNeeded))],
-        status: [.text("\(name) wants a re-deal (\(votes.count) of \(votesNeeded) votes).")]))
+        status: [
+          .name(name, seat: seat),
+          .text(" wants a re-deal (\(votes.count) of \(votesNeeded) votes)."),
+        ]))
   }
 
   // MARK: - Messages

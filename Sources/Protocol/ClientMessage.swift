@@ -35,6 +35,8 @@ public enum ClientMessage: Hashable, Sendable {
   /// Asks for a hint: a match on the board that the game's own rule finds (solo tables of
   /// games that offer hints).
   case hint
+  /// Asks how many matches are on the board now (practice, where `hint` is offered).
+  case countMatches
   /// Subscribes to the lobby's table list.
   case lobby
   /// Sits at the fullest waiting public table of `game` with `seats` seats and the settings
@@ -119,7 +121,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
   case tooManyTables, serverFull, tooManyGuesses
   case badSettings, notYourTurn, alreadyChosen, unavailable, unknownRecord
   case tooFast, alreadyPlayed, chainRule
-  case noHints, hintsAlone
+  case noHints, hintsAlone, dailyNoHints
   case noBots, noOffer
   case unknownArena, alreadyJoined, arenaOver, notInArena, arenaRule
 }

@@ -76,6 +76,7 @@ public enum ClientMessageDecoder {
     case "redeal": return .redeal
     case "resync": return .resync
     case "hint": return .hint
+    case "countMatches": return .countMatches
     case "lobby": return .lobby
     case "scores":
       let game = try fields.requiredString(.game, maxBytes: maxGameBytes)

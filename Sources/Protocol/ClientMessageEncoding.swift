@@ -58,7 +58,7 @@ extension ClientEnvelope {
       members.append(("arena", .string(arena)))
     case .joinArena(.code(let code)):
       members.append(("code", .string(code)))
-    case .redeal, .resync, .hint, .lobby, .leave, .start, .arenas:
+    case .redeal, .resync, .hint, .countMatches, .lobby, .leave, .start, .arenas:
       break
     }
     return .object(members)
@@ -76,6 +76,7 @@ extension ClientMessage {
     case .redeal: "redeal"
     case .resync: "resync"
     case .hint: "hint"
+    case .countMatches: "countMatches"
     case .lobby: "lobby"
     case .chat: "chat"
     case .playDaily: "playDaily"

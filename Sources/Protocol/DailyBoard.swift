@@ -74,8 +74,11 @@ extension FinishedGame {
 
 extension ServerMessage {
   /// The `daily` answer: `board`'s first ``DailyBoard/shown`` results and the asker's own
-  /// (`you`: their result, or null when they have none), `total` results in all.
-  public static func daily(_ board: DailyBoard, who: String?, replyTo: MessageID?) -> JSONValue {
+  /// (`you`: their result, or null when they have none), `total` results in all, and whether
+  /// the asker has used the day's attempt (`played`: a result kept, or an attempt `started`).
+  public static func daily(
+    _ board: DailyBoard, who: String?, started: Bool = false, replyTo: MessageID?
+  ) -> JSONValue {
     func row(_ result: DailyBoard.Result) -> JSONValue {
       var members: [(String, JSONValue)] = [
         ("place", .int(result.place)), ("name", .string(result.name)),
@@ -93,6 +96,7 @@ extension ServerMessage {
         ("total", .int(board.results.count)),
         ("results", .array(board.results.prefix(DailyBoard.shown).map(row))),
         ("you", mine.map(row) ?? .null),
+        ("played", .bool(started || mine != nil)),
         (
           "compare",
           who.flatMap { DailyComparison(board: board, who: $0) }?.json(day: board.day) ?? .null

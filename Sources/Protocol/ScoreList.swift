@@ -9,12 +9,17 @@ import Model
 /// (Set Junior, UltraSet, Set-Chain: matched cards replaced) does not enter: the whole deck is played
 /// whatever the board shows. Lists are per game (``ScoresQuery/game``).
 ///
+/// A daily puzzle's games (everyone's same deal, played once) have lists of their own, `daily`,
+/// never ranked with other solo games.
+///
 /// Its id is what `scores` takes and answers as `list`: `solo.course`, `multiplayer.classic`,
 /// `solo.course.24x2` (Matchismo, 24 cards, pairs), `multiplayer.custom.16x2` (Concentration,
-/// 8 pairs), `computer.classic` (against the computer).
+/// 8 pairs), `computer.classic` (against the computer), `daily.course` (the daily puzzle).
 public struct ScoreList: Hashable, Sendable, Comparable {
   /// Played alone, or by two or more.
   public var solo: Bool
+  /// A daily puzzle's game (then ``solo``, and never ``computers``).
+  public var daily: Bool
   /// Computer players sat at it (then never ``solo``).
   public var computers: Bool
   /// `classic`, `course` or `custom` (constants of its own: Concentration's).
@@ -30,10 +35,12 @@ public struct ScoreList: Hashable, Sendable, Comparable {
 
   /// Creates a list.
   public init(
-    solo: Bool, scoring: String, cards: Int? = nil, matchSize: Int? = nil, computers: Bool = false
+    solo: Bool, scoring: String, cards: Int? = nil, matchSize: Int? = nil, computers: Bool = false,
+    daily: Bool = false
   ) {
-    self.solo = solo && !computers
+    self.solo = (solo || daily) && !computers
     self.computers = computers
+    self.daily = daily && !computers
     self.scoring = scoring
     self.cards = cards
     self.matchSize = matchSize
@@ -41,29 +48,36 @@ public struct ScoreList: Hashable, Sendable, Comparable {
 
   /// The list of a game played by `players` seats under `settings`, computers among them or
   /// not.
-  public init(settings: GameSettings, players: Int, computers: Bool = false) {
+  public init(
+    settings: GameSettings, players: Int, computers: Bool = false, daily: Bool = false
+  ) {
     let board = settings.matchedCards == .keep
     self.init(
       solo: players <= 1, scoring: settings.scoring?.rawValue ?? "custom",
       cards: board ? settings.boardSize : nil, matchSize: board ? settings.matchSize : nil,
-      computers: computers)
+      computers: computers, daily: daily)
   }
 
   /// The list of a finished game.
   public init(of game: FinishedGame) {
     self.init(
       settings: game.settings, players: game.players.count,
-      computers: game.players.contains { $0.bot != nil })
+      computers: game.players.contains { $0.bot != nil }, daily: game.dailyDayAndWho != nil)
   }
 
-  /// Who played, as the id's first part says it: `solo`, `multiplayer` or `computer`.
-  public var kind: String { computers ? "computer" : solo ? "solo" : "multiplayer" }
+  /// Who played, as the id's first part says it: `solo`, `daily`, `multiplayer` or `computer`.
+  public var kind: String {
+    computers ? "computer" : daily ? "daily" : solo ? "solo" : "multiplayer"
+  }
+
+  /// The kinds an id can start with, in the order lists are shown.
+  public static let kinds = ["solo", "daily", "multiplayer", "computer"]
 
   /// Reads an id (`solo.course`, `multiplayer.custom.16x2`), or nil when it is not one.
   public init?(id: String) {
     let parts = id.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 2 || parts.count == 3,
-      ["solo", "multiplayer", "computer"].contains(parts[0]),
+      Self.kinds.contains(String(parts[0])),
       Self.scorings.contains(String(parts[1]))
     else { return nil }
     var cards: Int?
@@ -77,7 +91,7 @@ public struct ScoreList: Hashable, Sendable, Comparable {
     }
     self.init(
       solo: parts[0] == "solo", scoring: String(parts[1]), cards: cards, matchSize: matchSize,
-      computers: parts[0] == "computer")
+      computers: parts[0] == "computer", daily: parts[0] == "daily")
   }
 
   /// A count of 1–999 written plainly (no sign, no leading zero).
@@ -94,15 +108,25 @@ public struct ScoreList: Hashable, Sendable, Comparable {
     return id
   }
 
-  /// Solo before multiplayer before against the computer, then by scoring, then the smaller
-  /// board first.
+  /// Solo before the daily puzzle before multiplayer before against the computer, then by
+  /// scoring, then the smaller board first.
   public static func < (a: ScoreList, b: ScoreList) -> Bool {
-    if a.solo != b.solo { return a.solo }
-    if a.computers != b.computers { return !a.computers }
+    if a.kind != b.kind {
+      return (Self.kinds.firstIndex(of: a.kind) ?? 0) < (Self.kinds.firstIndex(of: b.kind) ?? 0)
+    }
     if a.scoring != b.scoring { return a.scoring < b.scoring }
     if a.cards != b.cards { return (a.cards ?? 0) < (b.cards ?? 0) }
     return (a.matchSize ?? 0) < (b.matchSize ?? 0)
   }
+}
+
+extension ScoreList {
+  /// The statement (SQLite's and PostgreSQL's alike) that moves the daily puzzle's games kept
+  /// before they had lists of their own from `solo.…` to `daily.…`.
+  public static let dailyListsMigration = """
+    UPDATE finished_game SET list = 'daily' || substr(list, 5)
+    WHERE substr(source, 1, 6) = 'daily:' AND substr(list, 1, 5) = 'solo.'
+    """
 }
 
 extension Character {

@@ -40,14 +40,14 @@ public enum StatusLine {
     for event in events {
       switch event {
       case .selected(let seat, let card):
-        selectionNews = [.text("\(name(seat, names)) chose "), run(card)]
+        selectionNews = [name(seat, names), .text(" chose "), run(card)]
       case .deselected(let seat, let card) where selectionNews == nil && !judged:
-        selectionNews = [.text("\(name(seat, names)) let go of "), run(card)]
+        selectionNews = [name(seat, names), .text(" let go of "), run(card)]
       case .matched(let seat, let cards, let points):
         selectionNews = nil
         judged = true
         sentences.append(
-          [.text("\(name(seat, names)) matched ")] + cardList(cards) + [
+          [name(seat, names), .text(" matched ")] + cardList(cards) + [
             .text(" for "), .text("+\(points)", color: StatusColor.gain),
           ] + choiceRuns(choiceCosts[seat] ?? 0, after: true) + [.text(".")])
       case .mismatched(let seat, let cards, let penalty):
@@ -55,7 +55,7 @@ public enum StatusLine {
         judged = true
         let choices = choiceRuns(choiceCosts[seat] ?? 0, after: penalty > 0)
         sentences.append(
-          [.text("\(possessive(name(seat, names))) ")] + cardList(cards)
+          possessive(seat, names) + [.text(" ")] + cardList(cards)
             + (penalty == 0 && choices.isEmpty
               ? [.text(" don't match.")]
               : (penalty == 0
@@ -63,7 +63,7 @@ public enum StatusLine {
                 : [.text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss)])
                 + choices + [.text(".")]))
       case .turn(let seat):
-        sentences.append([.text("\(name(seat, names))'s turn.")])
+        sentences.append(possessive(seat, names) + [.text(" turn.")])
       case .dealt(let cards, .noMatch):
         sentences.append([.text("No match on the table: \(cards.count) more cards dealt.")])
       case .redealt:
@@ -105,22 +105,35 @@ public enum StatusLine {
         .text("Game over: \(best.score) points from \(best.matches) matches.")
       ]
     }
-    let winners = standings.filter { $0.rank == 1 }.map { name($0.seat, names) }
-    if winners.count > 1 {
-      return [
-        .text("Game over: \(winners.joined(separator: " and ")) tie with \(best.score).")
-      ]
+    var runs: [StyledRun] = [.text("Game over: ")]
+    let winners = standings.filter { $0.rank == 1 }
+    for (i, winner) in winners.enumerated() {
+      if i > 0 { runs.append(.text(" and ")) }
+      runs.append(name(winner.seat, names))
     }
-    return [.text("Game over: \(winners[0]) wins with \(best.score).")]
+    runs.append(.text(winners.count > 1 ? " tie with \(best.score)." : " wins with \(best.score)."))
+    return runs
   }
 
   /// "Ada's", "Gus'" (a name that ends in s takes the apostrophe alone).
   static func possessive(_ name: String) -> String {
-    name.hasSuffix("s") || name.hasSuffix("S") ? "\(name)'" : "\(name)'s"
+    name + possessiveEnding(name)
   }
 
-  private static func name(_ seat: Int, _ names: [String]) -> String {
-    ServerMessage.name(of: seat, in: names)
+  /// What makes `name` possessive: "'s", or "'" after an s.
+  static func possessiveEnding(_ name: String) -> String {
+    name.hasSuffix("s") || name.hasSuffix("S") ? "'" : "'s"
+  }
+
+  /// The run naming the player at `seat`, then its possessive ending: "Ada" "'s".
+  public static func possessive(_ seat: Int, _ names: [String]) -> [StyledRun] {
+    let run = name(seat, names)
+    return [run, .text(possessiveEnding(run.text))]
+  }
+
+  /// The run naming the player at `seat` (marked with the seat, for its colour).
+  public static func name(_ seat: Int, _ names: [String]) -> StyledRun {
+    .name(ServerMessage.name(of: seat, in: names), seat: seat)
   }
 }
 
@@ -164,7 +177,7 @@ public struct HistoryEntry: Hashable, Sendable {
     names: [String], naming: CardNaming<Card>, as _: Card.Type = Card.self
   ) -> JSONValue {
     let cards = self.cards.map { Card.fullDeck[$0] }
-    var runs: [StyledRun] = [.text(ServerMessage.name(of: seat, in: names))]
+    var runs: [StyledRun] = [StatusLine.name(seat, names)]
     runs.append(.text(kind == .match ? " matched " : " missed with "))
     for (i, card) in cards.enumerated() {
       if i > 0 { runs.append(.text(" ")) }

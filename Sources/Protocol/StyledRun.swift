@@ -21,17 +21,24 @@ public struct StyledRun: Hashable, Sendable {
   public var stroke: Double?
   /// What a screen reader says for a card run ("three striped green ovals", "queen of hearts").
   public var label: String?
+  /// For a run that names a player: their seat (a client marks it in the seat's colour).
+  public var seat: Int?
 
   /// A plain text run.
   public static func text(_ text: String, color: String? = nil) -> StyledRun {
     StyledRun(text: text, color: color)
   }
 
+  /// A run naming the player at `seat`.
+  public static func name(_ name: String, seat: Int) -> StyledRun {
+    StyledRun(text: name, seat: seat)
+  }
+
   /// Creates a run; prefer ``text(_:color:)`` or a card's ``WireCard/statusRun``.
   public init(
     text: String, color: String? = nil, card: Int? = nil, symbol: String? = nil,
     count: Int? = nil, shading: String? = nil, alpha: Double? = nil, stroke: Double? = nil,
-    label: String? = nil
+    label: String? = nil, seat: Int? = nil
   ) {
     self.text = text
     self.color = color
@@ -42,6 +49,7 @@ public struct StyledRun: Hashable, Sendable {
     self.alpha = alpha
     self.stroke = stroke
     self.label = label
+    self.seat = seat
   }
 
   /// The run as a JSON object, with card fields only when present.
@@ -49,6 +57,7 @@ public struct StyledRun: Hashable, Sendable {
     var members: [(String, JSONValue)] = []
     if let card { members.append(("card", .int(card))) }
     members.append(("text", .string(text)))
+    if let seat { members.append(("seat", .int(seat))) }
     if let symbol { members.append(("symbol", .string(symbol))) }
     if let count { members.append(("count", .int(count))) }
     if let color { members.append(("color", .string(color))) }
@@ -71,6 +80,10 @@ extension StyledRun {
       out.raw(#"{"text":"#)
     }
     out.string(text)
+    if let seat {
+      out.raw(#","seat":"#)
+      out.int(seat)
+    }
     if let symbol {
       out.raw(#","symbol":"#)
       out.string(symbol)

@@ -1,4 +1,5 @@
 import PostgresNIO
+import Protocol
 
 extension PostgresJournalStore {
   /// One version of the schema: the statements that bring the previous version to it.
@@ -228,6 +229,10 @@ extension PostgresJournalStore {
     ratingMigration,
     leaseClockMigration,
     arenaMigration,
+    Migration(
+      version: 11, name: "the daily puzzle's own high-score lists",
+      // A daily puzzle's games are no longer ranked with other solo games (``ScoreList``).
+      statements: [ScoreList.dailyListsMigration]),
   ]
 
   /// The advisory lock that servers creating `schema_version` take, one at a time.

@@ -30,9 +30,9 @@ extension JournalStore {
         return Frame(
           ServerMessage.error(
             ProtocolError(.unavailable, "Ratings are told to the lobby.", replyTo: replyTo)))
-      case .daily(let game, let day, let who):
+      case .daily(let game, let day, let who, let started):
         let board = DailyBoard(game: game, day: day, games: try daily(game: game, day: day))
-        return Frame(ServerMessage.daily(board, who: who, replyTo: replyTo))
+        return Frame(ServerMessage.daily(board, who: who, started: started, replyTo: replyTo))
       case .record(let id):
         if let kept = replays.replay(id: id) { return kept.answer(replyTo: replyTo) }
         guard let game = try finishedGame(id: id) else {

@@ -147,6 +147,11 @@ extension SQLiteJournalStore {
           CREATE INDEX arena_by_end ON arena (closed, ends);
           """)
     }
+    migrator.registerMigration("v8: the daily puzzle's own high-score lists") { db in
+      // A daily puzzle's games are no longer ranked with other solo games (``ScoreList``):
+      // `solo.course` becomes `daily.course`.
+      try db.execute(sql: ScoreList.dailyListsMigration)
+    }
     return migrator
   }
 }

@@ -137,10 +137,50 @@ import Testing
       let actions = lobby.receive(
         ClientMessageDecoder.decode(Array(text.utf8)), from: Self.ada, now: 1)
       let asked = actions.compactMap { if case .query(let request) = $0 { request } else { nil } }
-      #expect(asked.map(\.kind) == [.daily(game: "set", day: day, who: "h(playerToken000000A1)")])
+      #expect(
+        asked.map(\.kind) == [
+          .daily(game: "set", day: day, who: "h(playerToken000000A1)", started: false)
+        ])
     }
     let bad = try Self.send(
       #"{"type":"daily","id":4,"game":"set","day":"someday"}"#, Self.ada, to: &lobby)
     #expect(bad.first?["code"] == "badField")
+  }
+
+  @Test func theBoardSaysWhetherTodaysAttemptIsUsed() throws {
+    var lobby = try Self.lobby(today: "2026-03-01")
+    _ = try Self.send(
+      #"{"type":"hello","id":1,"name":"Ada","player":"playerToken000000A1"}"#, Self.ada, to: &lobby)
+    func asked(_ text: String) -> [RecordRequest.Kind] {
+      lobby.receive(ClientMessageDecoder.decode(Array(text.utf8)), from: Self.ada, now: 1)
+        .compactMap { if case .query(let request) = $0 { request.kind } else { nil } }
+    }
+    let today = #"{"type":"daily","id":2,"game":"set"}"#
+    let who = "h(playerToken000000A1)"
+    #expect(asked(today) == [.daily(game: "set", day: "2026-03-01", who: who, started: false)])
+    _ = try Self.send(#"{"type":"playDaily","id":3,"game":"set"}"#, Self.ada, to: &lobby)
+    #expect(asked(today) == [.daily(game: "set", day: "2026-03-01", who: who, started: true)])
+    // Yesterday's and another game's attempts are not today's Set.
+    #expect(
+      asked(#"{"type":"daily","id":4,"game":"set","day":"yesterday"}"#) == [
+        .daily(game: "set", day: "2026-02-28", who: who, started: false)
+      ])
+    #expect(
+      asked(#"{"type":"daily","id":5,"game":"ultraSet"}"#) == [
+        .daily(game: "ultraSet", day: "2026-03-01", who: who, started: false)
+      ])
+    // The answer says it: a result kept, or an attempt started.
+    let board = DailyBoard(game: "set", day: "2026-03-01", games: [])
+    #expect(ServerMessage.daily(board, who: who, replyTo: nil)["played"] == false)
+    #expect(ServerMessage.daily(board, who: who, started: true, replyTo: nil)["played"] == true)
+  }
+
+  @Test func theDailyPuzzleIsPlayedWithoutHints() throws {
+    var lobby = try Self.lobby(today: "2026-11-27")
+    _ = try Self.daily(&lobby, Self.ada, "Ada")
+    for type in ["hint", "countMatches"] {
+      let refused = try Self.send(#"{"type":"\#(type)","id":3}"#, Self.ada, to: &lobby)
+      #expect(refused.first?["code"] == "dailyNoHints", "\(refused)")
+    }
   }
 }

@@ -39,7 +39,10 @@ import Testing
       _ = try await harness.send(#"{"type":"join","id":3,"code":"\#(code)"}"#, from: c[1])
       let state = try #require(harness.lobby.state.table(id) as? TableState<TwinsGame.Card>)
       #expect(state.phase == .playing)
-      #expect(state.status == [.text("Bob joined. "), .text("Go! ")] + TwinsGame.Card.newGameLine)
+      #expect(
+        state.status
+          == [.name("Bob", seat: 1), .text(" joined. "), .text("Go! ")]
+          + TwinsGame.Card.newGameLine)
 
       // Ada chooses a card and its twin: both players see each diff.
       let board = state.game.board

@@ -131,7 +131,10 @@ import Testing
     let passed = try harness.outbound.takeDeliveries()
     let diff = try #require(messages(passed, to: c[1]).first)
     #expect(diffEvents([diff]).first?.last == JSONValue.parse(#"{"kind":"turn","seat":1}"#))
-    #expect(diff["status"]?.elements?.first?["text"] == "Ada passes. ")
+    #expect(
+      diff["status"]?.elements?.prefix(2).map { $0 } == [
+        StyledRun.name("Ada", seat: 0).json, StyledRun.text(" passes. ").json,
+      ])
     let state = try #require(harness.lobby.state.table(id) as? TableState<EmojiCard>)
     #expect(state.game.turn == 1)
     #expect(state.game.players[0].selection.isEmpty)

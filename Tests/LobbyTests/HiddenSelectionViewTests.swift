@@ -47,7 +47,7 @@ import Testing
     #expect(frames.count == 3)
     #expect(frames[1] === frames[2])
     #expect(!frames[0].hasSamePayload(as: frames[1]))
-    #expect(lines[1] == [.text("Ada chose a card.")])
-    #expect(lines[0].first == .text("Ada chose "))
+    #expect(lines[1] == [.name("Ada", seat: 0), .text(" chose a card.")])
+    #expect(Array(lines[0].prefix(2)) == [.name("Ada", seat: 0), .text(" chose ")])
   }
 }

@@ -67,7 +67,10 @@ import Testing
     #expect(Self.events(whole).contains { $0["kind"] == "select" && $0["card"] == .int(card) })
     #expect(!Self.events(bob).contains { $0["kind"] == "select" })
     #expect(bob["version"] == ada["version"])
-    #expect(bob["status"]?.elements?.first?["text"] == "Ada chose a card.")
+    #expect(
+      bob["status"]?.elements?.prefix(2).map { $0 } == [
+        StyledRun.name("Ada", seat: 0).json, StyledRun.text(" chose a card.").json,
+      ])
     #expect(!(bob.text.contains(#""card":\#(card)"#)), "Bob's diff names the card: \(bob.text)")
 
     // The snapshots agree: only Ada (and a spectator) see her selection and her status line.
@@ -78,7 +81,10 @@ import Testing
     #expect(selection(nil) == .array([.int(card)]))
     #expect(selection(1) == .array([]))
     let bobStatus = state.snapshot(replyTo: nil, you: 1)["table"]?["status"]
-    #expect(bobStatus?.elements?.first?["text"] == "Ada chose a card.")
+    #expect(
+      bobStatus?.elements?.prefix(2).map { $0 } == [
+        StyledRun.name("Ada", seat: 0).json, StyledRun.text(" chose a card.").json,
+      ])
     #expect(
       state.snapshot(replyTo: nil, you: 1)["table"]?["settings"]?["showSelections"]
         == .bool(false))
@@ -86,7 +92,10 @@ import Testing
     // Un-choosing is private too.
     let back = try state.play(.choose(seat: 0, card: card), replyTo: nil).get().broadcast
     let bobBack = JSONValue.parse(try #require(back.seatFrames)[1].payload) ?? .null
-    #expect(bobBack["status"]?.elements?.first?["text"] == "Ada let go of a card.")
+    #expect(
+      bobBack["status"]?.elements?.prefix(2).map { $0 } == [
+        StyledRun.name("Ada", seat: 0).json, StyledRun.text(" let go of a card.").json,
+      ])
   }
 
   @Test func aCardLetGoTurnsDownForItsChooserWhileAnotherStillHoldsIt() throws {

@@ -6,8 +6,9 @@ import Testing
 @testable import Lobby
 
 /// The `hint` message: a match on the board, found by the game's own card type (a chain set,
-/// chain card first, in Set-Chain), answered to the player alone at a face-up table; refused,
-/// with a typed reason, wherever the web client offers no hint.
+/// chain card first, in Set-Chain), and `countMatches`, how many there are, answered to the
+/// player alone at a face-up table; refused, with a typed reason, wherever the web client offers
+/// no hint.
 @Suite struct HintLobbyTests {
   let c1 = ConnectionID(1)
   let c2 = ConnectionID(2)
@@ -66,6 +67,12 @@ import Testing
       if table.game.isChained {
         #expect(table.game.chain.map(\.id).contains(cards[0]), "the chain card first")
       }
+      // The practice count is every match the player may claim.
+      next += 1
+      let count = try only(
+        await harness.send(#"{"type":"countMatches","id":\#(next)}"#, from: c1), to: c1)
+      #expect(count["type"] == "matchCount" && count["replyTo"] == .int(next))
+      #expect(count["count"] == .int(all.count), "\(game): \(count.text)")
       // Nothing changed: no version, no diff.
       #expect((harness.lobby.state.table(id)?.version) == table.version)
       next += 1
@@ -101,11 +108,12 @@ import Testing
     try await playWithHints("setChain", SetChainCard.self, rounds: 12)
   }
 
-  @Test func aHintIsRefusedWhereNoneIsOffered() async throws {
+  @Test(arguments: ["hint", "countMatches"])
+  func helpIsRefusedWhereNoneIsOffered(_ type: String) async throws {
     var configuration = LobbyConfiguration()
     configuration.countdown = 0
     let harness = LobbyHarness(configuration: configuration)
-    let hint = #"{"type":"hint","id":7}"#
+    let hint = #"{"type":"\#(type)","id":7}"#
     // Before hello, and without a table.
     expectError(try only(await harness.send(hint, from: c1), to: c1), .helloRequired, replyTo: 7)
     _ = try await harness.send(#"{"type":"hello","id":1,"name":"Ada"}"#, from: c1)

@@ -108,7 +108,9 @@ enum Multi {
       Multi.events(ada.broadcast.diff)
         == Multi.parse(
           #"[{"kind":"join","seat":0,"name":"Ada"},{"kind":"host","seat":0}]"#))
-    #expect(ada.broadcast.diff["status"] == JSONValue.parse(#"[{"text":"Ada joined."}]"#))
+    #expect(
+      ada.broadcast.diff["status"]
+        == JSONValue.parse(#"[{"text":"Ada","seat":0},{"text":" joined."}]"#))
     #expect(ada.broadcast.diff["version"] == .int(1))
     #expect(state.host == 0)
     #expect(state.emptySince == nil)
@@ -147,7 +149,8 @@ enum Multi {
         ))
     #expect(
       bob.broadcast.diff["status"]
-        == JSONValue.parse(#"[{"text":"Bob joined. "},{"text":"Starting in 3…"}]"#))
+        == JSONValue.parse(
+          #"[{"text":"Bob","seat":1},{"text":" joined. "},{"text":"Starting in 3…"}]"#))
     #expect(state.phase == .countdown)
     #expect(state.countdownEnds == 12.5)
     #expect(state.nextDeadline == 12.5)
@@ -297,7 +300,8 @@ enum Multi {
     #expect(
       Multi.events(hostLeaves.diff)
         == Multi.parse(#"[{"kind":"leave","seat":0},{"kind":"host","seat":2}]"#))
-    #expect(hostLeaves.diff["status"] == JSONValue.parse(#"[{"text":"Ada left."}]"#))
+    #expect(
+      hostLeaves.diff["status"] == JSONValue.parse(#"[{"text":"Ada","seat":0},{"text":" left."}]"#))
     #expect(state.host == 2)
     #expect(state.release(seat: 0, now: 0) == nil)
     #expect(state.release(seat: 9, now: 0) == nil)
@@ -334,7 +338,9 @@ enum Multi {
     #expect(away.version == 3)
     #expect(away.diff["seat"] == nil)
     #expect(Multi.events(away.diff) == Multi.parse(#"[{"kind":"away","seat":1,"seconds":30}]"#))
-    #expect(away.diff["status"] == JSONValue.parse(#"[{"text":"Bob is reconnecting…"}]"#))
+    #expect(
+      away.diff["status"]
+        == JSONValue.parse(#"[{"text":"Bob","seat":1},{"text":" is reconnecting…"}]"#))
     #expect(state.seats[1]?.awayUntil == 129.5)
     #expect(state.connectedCount == 1)
     #expect(state.seatedCount == 2)
@@ -348,7 +354,8 @@ enum Multi {
     #expect(back.version == 4)
     #expect(back.diff["seat"] == .int(1))
     #expect(Multi.events(back.diff) == Multi.parse(#"[{"kind":"back","seat":1}]"#))
-    #expect(back.diff["status"] == JSONValue.parse(#"[{"text":"Bob is back."}]"#))
+    #expect(
+      back.diff["status"] == JSONValue.parse(#"[{"text":"Bob","seat":1},{"text":" is back."}]"#))
     #expect(state.seats[1]?.awayUntil == nil)
     #expect(state.reconnect(seat: 1) == nil)
     #expect(state.version == 4)
@@ -634,7 +641,7 @@ enum Multi {
       + #"{"seat":0,"name":"Ada","score":0,"matches":0,"selection":[],"connected":true},"#
       + #"{"seat":1,"name":"Bob","score":0,"matches":0,"selection":[],"connected":false,"away":50},"#
       + #"{"seat":2,"name":"Cy","score":0,"matches":0,"selection":[],"connected":true}],"#
-      + #""status":[{"text":"Bob is reconnecting…"}]}"#
+      + #""status":[{"text":"Bob","seat":1},{"text":" is reconnecting…"}]}"#
     let expected = try #require(JSONValue.parse(text))
     #expect(waiting == expected)
     #expect(state.snapshot(replyTo: .int(8), you: 2, now: 60.5)["replyTo"] == .int(8))

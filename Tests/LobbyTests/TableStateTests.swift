@@ -101,7 +101,7 @@ import Testing
     let accepted = try Self.accept(.choose(seat: 2, card: card), replyTo: .int(1), in: &state)
     #expect(accepted.diff["seat"] == .int(2))
     #expect(accepted.diff["table"] == "t7")
-    #expect(state.status.first == .text("Cy chose "))
+    #expect(Array(state.status.prefix(2)) == [.name("Cy", seat: 2), .text(" chose ")])
   }
 
   @Test func rejectedMovesChangeNothing() throws {

@@ -79,6 +79,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
     ValidFrame("watchArena.json", id: .int(6), .watchArena(arena: "s1795003200")),
     ValidFrame("watchFeatured.json", id: .int(7), .watchFeatured(arena: "s1795003200")),
     ValidFrame("hint.json", id: .int(6), .hint),
+    ValidFrame("countMatches.json", id: .int(8), .countMatches),
     ValidFrame("resync.json", id: .int(5), .resync),
     ValidFrame("resync-id-first.json", id: .int(5), .resync),
     ValidFrame("resync-null-id.json", id: nil, .resync),
@@ -153,7 +154,7 @@ struct BadFrame: Sendable, CustomTestStringConvertible {
       document.components(separatedBy: "## Client → server").dropFirst().first?
         .components(separatedBy: "## Server → client").first)
     let examples = clientSection.split(separator: "\n").filter { $0.hasPrefix("{\"type\":") }
-    #expect(examples.count == 9)
+    #expect(examples.count == 10)
     var fixtures = Set<String>()
     for file in try Fixture.files(in: "client") {
       fixtures.insert(try Fixture.text("client/\(file)").trimmingCharacters(in: .newlines))

@@ -211,7 +211,8 @@ import Testing
     let text =
       #"{"type":"diff","table":"t3","version":12,"seat":1,"replyTo":40,"events":["#
       + #"{"kind":"select","seat":1,"card":5},{"kind":"score","seat":1,"score":-1}],"#
-      + #""status":[{"text":"Bob chose "},{"card":5,"text":"\#(run.text)","symbol":"#
+      + #""status":[{"text":"Bob","seat":1},{"text":" chose "},"#
+      + #"{"card":5,"text":"\#(run.text)","symbol":"#
       + #""\#(run.symbol!)","count":\#(run.count!),"color":"\#(run.color!)","shading":"#
       + #""\#(run.shading!)","alpha":\#(Self.number(run.alpha!)),"#
       + #""stroke":\#(Self.number(run.stroke!)),"label":"\#(run.label!)"}]}"#

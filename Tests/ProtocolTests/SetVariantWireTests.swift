@@ -98,7 +98,7 @@ import Testing
     var events: [GameEvent<UltraSetCard>] = []
     for card in match { events += try ultra.apply(.choose(seat: 0, card: card.id)) }
     let status = StatusLine.runs(for: events, names: ["Ada"])
-    #expect(status.first == .text("Ada matched "))
+    #expect(Array(status.prefix(2)) == [.name("Ada", seat: 0), .text(" matched ")])
     #expect(status.compactMap(\.card) == match.map(\.id))
     let diff = Written.json(
       Written.diff(tableID: "t2", version: 4, events: events, names: ["Ada"], status: status))

@@ -61,7 +61,8 @@ import Testing
       .replaced(slot: 1, card: Self.card(5)), .deckCount(60),
     ]
     let expected: [StyledRun] = [
-      .text("Ada matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
+      .name("Ada", seat: 0), .text(" matched "), Self.run(17), .text(" "), Self.run(40), .text(" "),
+      Self.run(63),
       .text(" for "), .text("+12", color: "#1a7f37"), .text("."),
     ]
     #expect(StatusLine.runs(for: events, names: ["Ada"]) == expected)
@@ -77,12 +78,15 @@ import Testing
     ]
     // Who mismatched is said (issue 21: the line named nobody), and the sentence ends.
     let expected: [StyledRun] = [
-      .text("Ada's "), Self.run(0), .text(" "), Self.run(1), .text(" "), Self.run(5),
-      .text(" don't match: "), .text("−2", color: "#c62828"), .text("."),
+      .name("Ada", seat: 0), .text("'s"), .text(" "), Self.run(0), .text(" "), Self.run(1),
+      .text(" "), Self.run(5), .text(" don't match: "), .text("−2", color: "#c62828"), .text("."),
     ]
     #expect(StatusLine.runs(for: events, names: ["Ada"]) == expected)
     #expect(expected.dropLast().last?.color == StatusColor.loss)
-    #expect(StatusLine.runs(for: events, names: ["Gus"]).first == .text("Gus' "))
+    #expect(
+      Array(StatusLine.runs(for: events, names: ["Gus"]).prefix(3)) == [
+        .name("Gus", seat: 0), .text("'"), .text(" "),
+      ])
     var free = events
     free[2] = .mismatched(seat: 0, cards: cards, penalty: 0)
     #expect(StatusLine.runs(for: free, names: ["Ada"]).last == .text(" don't match."))
@@ -108,7 +112,8 @@ import Testing
       .deselected(seat: 0, card: cards[0]),
     ]
     let expected: [StyledRun] = [
-      .text("Bob matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
+      .name("Bob", seat: 1), .text(" matched "), Self.run(17), .text(" "), Self.run(40), .text(" "),
+      Self.run(63),
       .text(" for "), .text("+12", color: "#1a7f37"), .text("."),
     ]
     #expect(StatusLine.runs(for: events, names: ["Ada", "Bob"]) == expected)
@@ -118,11 +123,18 @@ import Testing
     let chose: [GameEvent<SetCard>] = [
       .selected(seat: 0, card: Self.card(17)), .scored(seat: 0, score: -1),
     ]
-    #expect(StatusLine.runs(for: chose, names: ["Ada"]) == [.text("Ada chose "), Self.run(17)])
+    #expect(
+      StatusLine.runs(for: chose, names: ["Ada"])
+        == [.name("Ada", seat: 0), .text(" chose "), Self.run(17)])
     let letGo: [GameEvent<SetCard>] = [.deselected(seat: 0, card: Self.card(17))]
-    #expect(StatusLine.runs(for: letGo, names: ["Ada"]) == [.text("Ada let go of "), Self.run(17)])
+    #expect(
+      StatusLine.runs(for: letGo, names: ["Ada"])
+        == [.name("Ada", seat: 0), .text(" let go of "), Self.run(17)])
     // A seat with no name is called by its number.
-    #expect(StatusLine.runs(for: chose, names: []).first == .text("Seat 1 chose "))
+    #expect(
+      Array(StatusLine.runs(for: chose, names: []).prefix(2)) == [
+        .name("Seat 1", seat: 0), .text(" chose "),
+      ])
   }
 
   @Test func extraDeal() {
@@ -138,7 +150,8 @@ import Testing
       .removed(cards), .dealt(dealt, reason: .noMatch), .deckCount(27),
     ]
     let expected: [StyledRun] = [
-      .text("Ada matched "), Self.run(17), .text(" "), Self.run(40), .text(" "), Self.run(63),
+      .name("Ada", seat: 0), .text(" matched "), Self.run(17), .text(" "), Self.run(40), .text(" "),
+      Self.run(63),
       .text(" for "), .text("+12", color: "#1a7f37"), .text("."), .text(" "),
       .text("No match on the table: 3 more cards dealt."),
     ]
@@ -151,7 +164,7 @@ import Testing
     #expect(
       StatusLine.runs(for: choseThenDealt, names: ["Ada"])
         == [
-          .text("Ada chose "), Self.run(17), .text("."), .text(" "),
+          .name("Ada", seat: 0), .text(" chose "), Self.run(17), .text("."), .text(" "),
           .text("No match on the table: 3 more cards dealt."),
         ])
   }
@@ -189,7 +202,10 @@ import Testing
     ]
     #expect(
       StatusLine.runs(for: tie, names: ["Ada", "Bob", "Cy"])
-        == [.text("Game over: Bob and Ada tie with 30.")])
+        == [
+          .text("Game over: "), .name("Bob", seat: 1), .text(" and "), .name("Ada", seat: 0),
+          .text(" tie with 30."),
+        ])
     let win: [GameEvent<SetCard>] = [
       .ended([
         Standing(seat: 1, score: 30, matches: 3, rank: 1),
@@ -197,7 +213,84 @@ import Testing
       ])
     ]
     #expect(
-      StatusLine.runs(for: win, names: ["Ada", "Bob"]) == [.text("Game over: Bob wins with 30.")])
+      StatusLine.runs(for: win, names: ["Ada", "Bob"])
+        == [.text("Game over: "), .name("Bob", seat: 1), .text(" wins with 30.")])
+  }
+
+  /// A run naming a player carries their seat (a client marks the name in the seat's colour),
+  /// written right after the text, the same bytes from the JSON value and from the fast
+  /// writer; and every sentence that names a player names them with such a run (the sentences
+  /// the lobby adds are in `MoveStatusLineTests`).
+  @Test func everySentenceNamesItsPlayerWithASeatRun() {
+    let ada = StyledRun.name("Ada", seat: 0)
+    #expect(ada == StyledRun(text: "Ada", seat: 0))
+    #expect(ada.json.text == #"{"text":"Ada","seat":0}"#)
+    #expect(ada.json.keys == ["text", "seat"])
+    func written(_ run: StyledRun) -> String {
+      var out = JSONWriter()
+      run.write(to: &out)
+      return String(decoding: out.bytes, as: UTF8.self)
+    }
+    #expect(written(ada) == #"{"text":"Ada","seat":0}"#)
+    let coloured = StyledRun(text: "Bob", color: "#123456", seat: 1)
+    #expect(written(coloured) == ##"{"text":"Bob","seat":1,"color":"#123456"}"##)
+    for run in [ada, coloured, .name("Seat 3", seat: 2), .text("Ada"), Self.run(40)] {
+      #expect(written(run) == run.json.text)
+    }
+    #expect(StyledRun.text("Ada").seat == nil)
+    #expect(Self.run(40).seat == nil)
+
+    let names = ["Ada", "Bob"]
+    let bob = StyledRun.name("Bob", seat: 1)
+    let cards = [17, 40, 63].map(Self.card)
+    let missed = [0, 1, 5].map(Self.card)
+    func line(_ events: [GameEvent<SetCard>], _ names: [String] = names) -> [StyledRun] {
+      StatusLine.runs(for: events, names: names)
+    }
+    // Choosing and letting go.
+    #expect(line([.selected(seat: 1, card: cards[0])]) == [bob, .text(" chose "), Self.run(17)])
+    #expect(
+      line([.deselected(seat: 1, card: cards[0])]) == [bob, .text(" let go of "), Self.run(17)])
+    // A match, a mismatch (the possessive is a run of its own), a turn.
+    #expect(
+      line([.matched(seat: 1, cards: cards, points: 12)]) == [
+        bob, .text(" matched "), Self.run(17), .text(" "), Self.run(40), .text(" "),
+        Self.run(63), .text(" for "), .text("+12", color: StatusColor.gain), .text("."),
+      ])
+    #expect(
+      line([.mismatched(seat: 1, cards: missed, penalty: 0)]) == [
+        bob, .text("'s"), .text(" "), Self.run(0), .text(" "), Self.run(1), .text(" "),
+        Self.run(5), .text(" don't match."),
+      ])
+    #expect(
+      Array(line([.mismatched(seat: 0, cards: missed, penalty: 2)], ["Gus"]).prefix(3)) == [
+        .name("Gus", seat: 0), .text("'"), .text(" "),
+      ])
+    #expect(line([.turn(seat: 1)]) == [bob, .text("'s"), .text(" turn.")])
+    #expect(
+      line([.turn(seat: 0)], ["Gus"]) == [.name("Gus", seat: 0), .text("'"), .text(" turn.")])
+    // A seat without a name is named by its number, with its seat.
+    #expect(line([.turn(seat: 2)]) == [.name("Seat 3", seat: 2), .text("'s"), .text(" turn.")])
+    // Game over: a winner, a tie.
+    #expect(
+      line([
+        .ended([
+          Standing(seat: 1, score: 12, matches: 4, rank: 1),
+          Standing(seat: 0, score: 9, matches: 3, rank: 2),
+        ])
+      ]) == [.text("Game over: "), bob, .text(" wins with 12.")])
+    #expect(
+      line([
+        .ended([
+          Standing(seat: 0, score: 9, matches: 3, rank: 1),
+          Standing(seat: 1, score: 9, matches: 4, rank: 1),
+        ])
+      ]) == [.text("Game over: "), ada, .text(" and "), bob, .text(" tie with 9.")])
+    // A history entry's runs start with the name run.
+    let entry = HistoryEntry(
+      number: 1, at: 2, seat: 1, kind: .mismatch, points: 2, cards: [0, 1, 5])
+    let runs = entry.json(names: names, naming: .byID, as: SetCard.self)["runs"]?.elements
+    #expect(runs?.prefix(2).map { $0 } == [bob.json, StyledRun.text(" missed with ").json])
   }
 
   @Test func nothingToSayIsAnEmptyLine() {

@@ -100,7 +100,8 @@ import Testing
 
   @Test(arguments: [
     "solo.classic", "multiplayer.course", "solo.course.24x2", "multiplayer.custom.16x2",
-    "solo.custom.999x999", "computer.classic", "computer.course.24x2",
+    "solo.custom.999x999", "computer.classic", "computer.course.24x2", "daily.course",
+    "daily.custom.16x2",
   ])
   func anIDReadsBackAsTheSameList(_ id: String) {
     #expect(ScoreList(id: id)?.id == id)
@@ -252,5 +253,62 @@ import Testing
     #expect(
       try reopened.scores(ScoresQuery(game: "set")).list
         == ScoreList(solo: false, scoring: "course"))
+  }
+
+  /// A daily puzzle's game (kept under its daily source).
+  static func daily(score: Int, endedAt: Double) -> FinishedGame {
+    var game = Self.game(.set(seats: 1, scoring: .course), score: score, endedAt: endedAt)
+    game.source = FinishedGame.dailySource(day: "2026-11-27", game: "set", who: "hash-ada")
+    return game
+  }
+
+  /// The daily puzzle's games (everyone's same deal, once) are never ranked with other solo
+  /// games: their lists are `daily.…`, after the solo ones; every store keeps them apart, and
+  /// a database of the version before gives its daily games theirs.
+  @Test func theDailyPuzzlesGamesAreAListApart() {
+    let list = ScoreList(of: Self.daily(score: 150, endedAt: 1))
+    #expect(list.id == "daily.course" && list.kind == "daily" && list.daily && list.solo)
+    #expect(Self.soloCourse < list && list < Self.duelClassic)
+    #expect(ScoreList(id: "daily.course") == list)
+    let page = ScoresPage.select(
+      ScoresQuery(game: "set"), from: [Self.daily(score: 150, endedAt: 1)] + Self.games)
+    #expect(page.lists[list] == 1 && page.lists[Self.soloCourse] == 2)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func everyStoreKeepsTheDailyPuzzlesListApart(_ kind: Kind) throws {
+    let (store, _) = try JournalStoreTests.make(kind)
+    for game in Self.games + [Self.daily(score: 150, endedAt: 2000)] {
+      try store.write([.finished(game)])
+    }
+    let answer = try store.scores(ScoresQuery(game: "set"))
+    #expect(answer.list?.id == "daily.course")
+    #expect(answer.lists[Self.soloCourse] == 2 && answer.total == 1)
+  }
+
+  @Test func anSQLiteJournalOfVersionSevenMovesItsDailyGamesToTheirList() throws {
+    let (store, folder) = try JournalStoreTests.make(.sqlite)
+    try store.write([.finished(Self.daily(score: 150, endedAt: 2000))])
+    let queue = try DatabaseQueue(path: folder + "/journal.sqlite")
+    try queue.write { db in
+      try db.execute(sql: "UPDATE finished_game SET list = 'solo.course'")
+      try db.execute(
+        sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v8:%'")
+    }
+    try queue.close()
+    let reopened = try SQLiteJournalStore(directory: folder)
+    #expect(try reopened.scores(ScoresQuery(game: "set")).list?.id == "daily.course")
+  }
+
+  @Test func aPostgreSQLDatabaseOfVersionTenMovesItsDailyGamesToTheirList() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let store = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    try store.write([.finished(Self.daily(score: 150, endedAt: 2000))])
+    try store.execute("UPDATE finished_game SET list = 'solo.course'")
+    try store.execute("DELETE FROM schema_version WHERE version >= 11")
+    let reopened = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    #expect(try reopened.scores(ScoresQuery(game: "set")).list?.id == "daily.course")
   }
 }
