@@ -139,11 +139,20 @@ system-deps:
 test-deps: system-deps $(VENV)/.installed
 	@./scripts/apt-install-missing.sh $(TEST_PACKAGES)
 
-$(VENV)/.installed: e2e/requirements.txt
+# axe-core 4.12 (e2e/test_browser_axe.py) ships as axe.min.js inside axe-playwright-python, which
+# is installed without its dependencies (Playwright is not needed), so it is not in requirements.txt.
+# A venv that lacks it (made before it was added) is installed again.
+AXE_PACKAGE := axe-playwright-python==0.1.8
+AXE_JS := $(wildcard $(VENV)/lib/python3*/site-packages/axe_playwright_python/axe.min.js)
+$(VENV)/.installed: e2e/requirements.txt $(if $(AXE_JS),,axe-missing)
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || ./scripts/apt-install-missing.sh python3-venv python3-pip
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r e2e/requirements.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-deps $(AXE_PACKAGE)
 	touch $@
+
+.PHONY: axe-missing
+axe-missing:
 
 format:
 	swift format -i -r Package.swift Sources Tests

@@ -87,6 +87,19 @@ export function createBoardCard(entry, palette) {
   return element;
 }
 
+/** A card drawn as a picture, not a control (a look back's matches, "How to play"'s example):
+ * the board's drawing of `entry`, `role="img"` with its name in words, not focusable, not
+ * pressable; class `card-picture` (its size: CSS `--card-w`). */
+export function createCardPicture(entry, palette) {
+  const element = createBoardCard(entry, palette);
+  element.classList.add('card-picture');
+  element.setAttribute('role', 'img');
+  element.setAttribute('aria-label', entryLabel(entry));
+  element.removeAttribute('tabindex');
+  element.removeAttribute('aria-pressed');
+  return element;
+}
+
 /** Redraw `element` for `entry` (same id, new face or matched state); animate a turn. Returns
  * the element now on the board (a new one only when a Set card changed, which Set ids prevent). */
 export function updateBoardCard(element, before, entry, palette) {

@@ -3,7 +3,7 @@
 // waited on (requests.js). Functions of the controller (controller.js), which passes itself as `c`.
 
 import * as messages from './messages.js';
-import { readDaily } from './daily.js';
+import { readDaily, utcDay } from './daily.js';
 import { DEFAULT_GAME } from './games.js';
 import { readDailyCompare } from './look-back.js';
 
@@ -22,6 +22,26 @@ export function requestDailyCompare(c, fx, ctx, table) {
   const id = c.nextId();
   c.requests.replace(id, 'dailyCompare', { table: table.id });
   c.send(fx, ctx, messages.daily(id, table.game ?? DEFAULT_GAME, false), { quiet: true });
+}
+
+/** Today's attempt at `game` (on the UTC `day`) is used: the lobby's daily button says so, in
+ * this browser from now on (kept, as the muted names are). */
+export function markDailyPlayed(c, fx, game, day) {
+  if (typeof game !== 'string' || typeof day !== 'string' || c.dailyPlayed[game] === day) return;
+  c.dailyPlayed = { ...c.dailyPlayed, [game]: day };
+  fx.push({ type: 'saveDailyPlayed', played: c.dailyPlayed }, { type: 'renderLobby' });
+}
+
+/** A snapshot of a daily puzzle's table we sit at: its day's attempt is used. */
+export function dailyAfterSnapshot(c, fx) {
+  c.requests.drop('playDaily');
+  const table = c.state.table;
+  if (table !== null && table.daily !== null && table.you !== null) markDailyPlayed(c, fx, table.game, table.daily);
+}
+
+/** `playDaily` refused with `alreadyPlayed` (started before, in another tab or browser). */
+export function playDailyRefused(c, fx, ctx, message, request) {
+  if (message.code === 'alreadyPlayed') markDailyPlayed(c, fx, request.game, utcDay(ctx.now));
 }
 
 /** The answer to requestDailyCompare: the comparison goes into the table it was asked for (still
@@ -46,6 +66,7 @@ export function dailyAnswered(c, fx, message) {
   try {
     const answer = readDaily(message);
     c.daily = { ...c.daily, status: 'ready', answer: { ...answer, yesterday: asked.yesterday === true }, error: null };
+    if (asked.yesterday !== true && message.played === true) markDailyPlayed(c, fx, answer.game ?? asked.game, answer.day);
   } catch (error) {
     fx.push({ type: 'warn', text: 'Unreadable daily board', error });
     c.daily = { ...c.daily, status: 'error', error: 'The daily board could not be read.' };

@@ -40,6 +40,7 @@ function messageFor(c, intent) {
   const id = c.nextId();
   if (['createArena', 'joinArena', 'watchArena'].includes(intent.kind)) return arenaIntentMessage(c, id, intent);
   if (intent.kind === 'join') c.requests.replace(id, 'join', { code: intent.code });
+  if (intent.kind === 'playDaily') c.requests.replace(id, 'playDaily', { game: intent.game });
   return INTENTS[intent.kind](id, intent);
 }
 

@@ -4,6 +4,7 @@
 // Functions of the controller (controller.js), which passes itself as `c`; `fx` is the list of
 // effects to fill, `ctx` the event's context.
 
+import { announcement } from './announce.js';
 import * as messages from './messages.js';
 import { applyDiff, applySnapshot, initialState, isSpectator, mayChoose, mySelection } from './table-state.js';
 import { initialLobby } from './lobby-state.js';
@@ -192,6 +193,8 @@ export function diff(c, fx, ctx, message) {
     }
   }
   if (matches.length > 0) fx.push({ type: 'showMatches' });
+  const spoken = announcement(message, table.you, mySelection(c.state).length > 0);
+  if (spoken !== null) fx.push({ type: 'announce', text: spoken });
   const kept = keptAfterMismatch(events, table.you, mySelection(c.state));
   if (kept.length > 0) {
     fx.push({ type: 'flash', cards: kept, kind: 'kept', ms: KEPT_MS });

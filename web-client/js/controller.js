@@ -21,6 +21,7 @@
 //   send {message}             send it (the controller has checked the connection is online; if
 //                              it cannot be sent after all, main.js dispatches {type: 'unsent', ids})
 //   toast {text}               a short message at the bottom of the page
+//   announce {text}            said to a screen reader, politely (others' moves: announce.js)
 //   connect                    open the connection (or retry at once)
 //   restart                    a new session (a new hello, e.g. with a new name)
 //   redirect {redirect}        connect to the node the `redirect` names, with this session
@@ -36,6 +37,7 @@
 //   renderReplay               draw the replay view (controller.replay)
 //   renderChat                 draw the chat panels (controller.chat)
 //   renderArenas               draw the Arenas tab and the arena dialog (controller.arenas)
+//   renderPractice             draw the practice count (controller.practice: practice.js)
 //   arenaDialog {open}         open (drawn) or close the arena dialog
 //   clearChatInput {where, text}  a line was said: its input ('table' or 'lobby') is emptied if it
 //                              still holds that line (chat-text.js inputHoldsLine)
@@ -80,9 +82,11 @@ import {
 } from './control-table.js';
 import { SCORES_HANDLERS, SCORES_NEWS, initialScores, scoresAnswered, scoresRefused } from './control-scores.js';
 import { REPLAY_HANDLERS, REPLAY_NEWS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
-import { DAILY_HANDLERS, DAILY_NEWS, dailyAnswered, dailyRefused } from './control-daily.js';
+import { DAILY_HANDLERS, DAILY_NEWS, dailyAfterSnapshot, dailyAnswered, dailyRefused, playDailyRefused } from './control-daily.js';
 import { initialDaily } from './daily.js';
 import { HINT_HANDLERS, hintAnswered } from './control-hint.js';
+import { PRACTICE_HANDLERS, PRACTICE_NEWS, countRefused, matchCountAnswered, practiceAfterTable } from './control-practice.js';
+import { initialPractice } from './practice.js';
 import { CHAT_HANDLERS, CHAT_NEWS, chatReceived, chatRefused, chatSnapshot } from './control-chat.js';
 import { initialChat } from './chat.js';
 import {
@@ -98,8 +102,9 @@ export { RESUME_WAIT_MS } from './control-session.js';
 
 export class Controller {
   /** `nextId` gives message ids (shared with the connection's hello and resync); `pageSize` the
-   * games on one page of the high scores (scores.js pageSizeOf). */
-  constructor({ nextId = messages.createIdSource(), pageSize, muted = [] } = {}) {
+   * games on one page of the high scores (scores.js pageSizeOf); `practice` the practice
+   * count's preference (practice.js). */
+  constructor({ nextId = messages.createIdSource(), pageSize, muted = [], dailyPlayed = {}, practice = false } = {}) {
     this.nextId = nextId;
     /** The table (table-state.js). */
     this.state = initialState();
@@ -128,12 +133,16 @@ export class Controller {
     this.inviteCode = '';
     /** The board a hint was last given for, and how many of its cards were shown. */
     this.hint = { key: '', shown: 0 };
+    /** The practice count: the preference, the board asked about, the answer (control-practice.js). */
+    this.practice = initialPractice(practice);
     /** The lobby's high scores tab (control-scores.js). */
     this.scores = initialScores(pageSize);
     /** The replay shown, or null (control-replay.js). */
     this.replay = null;
     /** The lobby's Daily tab: the daily puzzle's board (control-daily.js, daily.js). */
     this.daily = initialDaily();
+    /** The daily puzzles started in this browser: game → UTC day (the daily button says so). */
+    this.dailyPlayed = dailyPlayed;
     /** Chat at the table and in the lobby (control-chat.js, chat.js); `muted`: names muted. */
     this.chat = initialChat({ muted });
     /** A lobby line typed under a new name, waiting for the session under that name. */
@@ -147,7 +156,7 @@ export class Controller {
      * replay, the high scores, "Your rating", the Daily tab, the Arenas tab; the table before its
      * chat. */
     this.news = new News();
-    for (const listeners of [LOBBY_NEWS, SESSION_NEWS, REPLAY_NEWS, SCORES_NEWS, RATINGS_NEWS, DAILY_NEWS, ARENAS_NEWS, TABLE_NEWS, CHAT_NEWS]) {
+    for (const listeners of [LOBBY_NEWS, SESSION_NEWS, REPLAY_NEWS, SCORES_NEWS, RATINGS_NEWS, DAILY_NEWS, ARENAS_NEWS, TABLE_NEWS, CHAT_NEWS, PRACTICE_NEWS]) {
       this.news.listenAll(listeners);
     }
   }
@@ -182,10 +191,13 @@ function received(c, fx, ctx, message) {
       snapshot(c, fx, ctx, message);
       ratingsAfterSnapshot(c, before);
       arenaAfterSnapshot(c, fx, ctx);
-      return chatSnapshot(c, fx, message);
+      dailyAfterSnapshot(c, fx);
+      chatSnapshot(c, fx, message);
+      return practiceAfterTable(c, fx, ctx);
     }
     case 'diff':
-      return diff(c, fx, ctx, message);
+      diff(c, fx, ctx, message);
+      return practiceAfterTable(c, fx, ctx);
     case 'left':
       return backToLobby(c, fx, ctx);
     case 'chat':
@@ -210,6 +222,8 @@ function received(c, fx, ctx, message) {
       return ratingsAnswered(c, fx, message);
     case 'hint':
       return hintAnswered(c, fx, message);
+    case 'matchCount':
+      return matchCountAnswered(c, fx, message);
     default:
       // The arenas' (arenas, arena, arenaStandings, arenaGame); messages of later versions are not shown.
       return ARENA_MESSAGES[message.type]?.(c, fx, ctx, message);
@@ -231,6 +245,8 @@ function refused(c, fx, ctx, message) {
       return ratingsRefused(c, fx, message); // said in the High scores tab's "Your rating"
     case 'chat':
       return chatRefused(c, fx, message, request); // said under the chat's input
+    case 'countMatches':
+      return countRefused(c, fx, request); // the practice count hides, without a word
     case 'lobby':
       return lobbyRefused(c, fx);
     case 'arenas':
@@ -242,6 +258,9 @@ function refused(c, fx, ctx, message) {
       break;
     case 'join':
       if (joinRefused(c, fx, ctx, message, request)) return undefined;
+      break;
+    case 'playDaily':
+      playDailyRefused(c, fx, ctx, message, request); // and said as any refusal is
       break;
     default:
       break;
@@ -259,6 +278,7 @@ const HANDLERS = {
   ...SESSION_HANDLERS,
   ...TABLE_HANDLERS,
   ...HINT_HANDLERS,
+  ...PRACTICE_HANDLERS,
   ...SCORES_HANDLERS,
   ...REPLAY_HANDLERS,
   ...DAILY_HANDLERS,

@@ -9,6 +9,19 @@
 import { formatAt } from './history.js';
 import { gameInfo } from './games.js';
 
+/** The lobby's daily button: an offer, or (today's attempt at the game used) the way to the
+ * day's results. */
+export function dailyButton(played) {
+  return played
+    ? { text: 'Today’s daily puzzle: played ✓ · see the results', played: true }
+    : { text: 'Today’s daily puzzle', played: false };
+}
+
+/** The UTC day of `now` (ms), as the server names days: "2026-11-29". */
+export function utcDay(now) {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
 /** The tab before it is opened: today's board. */
 export function initialDaily() {
   return { open: false, yesterday: false, status: 'idle', answer: null, error: null };

@@ -13,9 +13,9 @@ export class DialogsView {
     this.sounds = sounds;
     this.toast = toast;
     this.el = byId([
-      'help', 'help-list', 'help-close', 'help-button', 'settings', 'settings-button', 'settings-close', 'color-cues',
+      'help', 'help-list', 'help-close', 'help-button', 'settings', 'settings-button', 'settings-close', 'color-cues', 'shortcuts',
       'sound', 'confirm-redeal', 'confirm-redeal-yes', 'confirm-redeal-no', 'confirm-leave', 'confirm-leave-yes',
-      'confirm-leave-no', 'invite-name', 'arena-dialog',
+      'confirm-leave-no', 'invite-name', 'arena-dialog', 'how-to',
     ]);
     this.systemDark = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
     this.prefs = loadPrefs(local);
@@ -39,6 +39,7 @@ export class DialogsView {
       radio.addEventListener('change', () => this.setPref('theme', radio.value));
     }
     el['color-cues'].addEventListener('change', () => this.setPref('colorCues', el['color-cues'].checked));
+    el.shortcuts.addEventListener('change', () => this.setPref('shortcuts', el.shortcuts.checked));
     el.sound.addEventListener('change', () => this.setPref('sound', el.sound.checked));
     this.systemDark?.addEventListener?.('change', () => this.apply());
     this.fillHelp();
@@ -50,6 +51,8 @@ export class DialogsView {
     return {
       help: el.help.open, settings: el.settings.open, confirmRedeal: el['confirm-redeal'].open, confirmLeave: el['confirm-leave'].open,
       arena: el['arena-dialog'].open,
+      // "How to play" (how-to-play-view.js) keeps its keys itself; open, it keeps the board's too.
+      howTo: el['how-to'].open,
     };
   }
 
@@ -93,9 +96,12 @@ export class DialogsView {
     root.dataset.theme = resolveTheme(prefs.theme, this.systemDark?.matches === true);
     root.dataset.themeChoice = prefs.theme;
     document.body.classList.toggle('color-cues', prefs.colorCues);
+    // With single-key shortcuts off, the cards' keys are not drawn either.
+    document.body.classList.toggle('shortcuts-off', !prefs.shortcuts);
     for (const radio of document.querySelectorAll('input[name="theme"]')) radio.checked = radio.value === prefs.theme;
     el['color-cues'].checked = prefs.colorCues;
     el.sound.checked = prefs.sound;
+    el.shortcuts.checked = prefs.shortcuts;
     this.sounds.enabled = prefs.sound;
   }
 

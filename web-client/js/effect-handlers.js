@@ -2,7 +2,7 @@
 // handler per effect type, for effects.js runEffects. Each handler only carries the effect out
 // on the view, the connection, the storage or the timers it concerns; none decides anything.
 
-import { forgetTable, rememberTable, saveMuted, saveName } from './storage.js';
+import { forgetTable, rememberTable, saveDailyPlayed, saveMuted, saveName } from './storage.js';
 import { download } from './replay-view.js';
 import { redirectTarget } from './net.js';
 
@@ -16,6 +16,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
   return {
     send: (e) => connection.send(e.message),
     toast: (e) => page.toast(e.text),
+    announce: (e) => page.announce(e.text),
     connect: () => {
       connection.start();
       connection.retryNow();
@@ -27,7 +28,11 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     setName: (e) => lobby.setName(e.name),
     focus: (e) => document.getElementById(e.target)?.focus(),
     view: (e) => page.showView(e.view),
-    render: () => table.render(),
+    render: () => {
+      table.render();
+      views.practice.render();
+    },
+    renderPractice: () => views.practice.render(),
     renderLobby: () => lobby.render(),
     renderScores: () => scores.render(),
     renderReplay: () => replay.render(),
@@ -41,6 +46,7 @@ export function effectHandlers({ connection, timers, storage, sounds, views }) {
     clearChatInput: (e) => chat.clearInput(e.where, e.text),
     closeHistory: () => table.history.show(false),
     saveMuted: (e) => saveMuted(storage.local, e.names),
+    saveDailyPlayed: (e) => saveDailyPlayed(storage.local, e.played),
     lobbyGame: (e) => lobby.pick(e.game, { quiet: true }),
     games: () => {
       lobby.gamesLearned();

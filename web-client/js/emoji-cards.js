@@ -21,6 +21,10 @@ const THEME_NAMES = {
   '🎷': 'saxophone', '🪗': 'accordion', '🎤': 'microphone', '🎧': 'headphones', '🪕': 'banjo',
 };
 
+/** The themes' emoji in the server's order (theme by theme): Concentration's full deck holds two
+ * copies of each, the card of id `i` showing THEME_EMOJI[⌊i / 2⌋] (deck-cards.js). */
+export const THEME_EMOJI = Object.freeze(Object.keys(THEME_NAMES));
+
 /** Names for the emoji a Concentration deck is likely to use (the themes' names win); anything
  * else reads as "card showing 🦊". */
 export const EMOJI_NAMES = Object.freeze({

@@ -206,6 +206,24 @@ export function holdsFaces(game) {
   return info.faceDown && info.turnBased;
 }
 
+/** What the page draws of each game's cards named by their id in the full deck (a look back's
+ * ids: deck-cards.js reads them by `deck`), and one match of the game with real cards for "How
+ * to play" (`example`: full-deck ids, in the order shown). The one table of them: a game not in
+ * it is drawn without its cards. tests/game-cards.test.js checks each example against its rule. */
+export const GAME_CARDS = Object.freeze({
+  set: Object.freeze({ deck: 'set-cards', example: Object.freeze([1, 40, 79]) }),
+  setJunior: Object.freeze({ deck: 'solid-set-cards', example: Object.freeze([1, 13, 25]) }),
+  ultraSet: Object.freeze({ deck: 'set-cards', example: Object.freeze([0, 27, 10, 47]) }),
+  setChain: Object.freeze({ deck: 'set-cards', example: Object.freeze([0, 40, 80]) }),
+  matchismo: Object.freeze({ deck: 'playing-cards', example: Object.freeze([11, 24]) }),
+  concentration: Object.freeze({ deck: 'emoji-pairs', example: Object.freeze([0, 1]) }),
+});
+
+/** `game`'s deck and example (GAME_CARDS), or null for a game without them. */
+export function gameCards(game) {
+  return typeof game === 'string' && Object.hasOwn(GAME_CARDS, game) ? GAME_CARDS[game] : null;
+}
+
 /** The server's descriptions of its six standard games (`welcome`'s `games`), verbatim. */
 // (Written as the server's welcome sends them: e2e/test_games_described.py fails when they differ.)
 // prettier-ignore

@@ -30,6 +30,7 @@ export function listenForShortcuts({ controller, dispatch, views }) {
       showingChat: controller.chat.open,
       canRedeal: !redeal.hidden && !redeal.disabled,
       canHint: !hint.hidden && !hint.disabled,
+      shortcutsOff: !dialogs.prefs.shortcuts,
     });
     if (answer === null) return;
     if (answer.prevent) event.preventDefault();

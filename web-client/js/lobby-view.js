@@ -11,6 +11,7 @@ import { settingsForm, settingsText } from './table-settings.js';
 import { inviteTitle, pickedGame, seatsOf, settingValue, shownSettings } from './lobby-form.js';
 import { loadGame, loadName, saveGame } from './storage.js';
 import { botCount, levelChoices, pickedLevel } from './bots.js';
+import { dailyButton, utcDay } from './daily.js';
 import { byId, cell, part, setOptions } from './dom.js';
 
 export class LobbyView {
@@ -44,7 +45,11 @@ export class LobbyView {
       event.preventDefault();
       intent({ kind: 'playSolo', game: this.game, settings: this.settings(1) });
     });
-    el['play-daily'].addEventListener('click', () => intent({ kind: 'playDaily', game: this.game }));
+    el['play-daily'].addEventListener('click', () => {
+      // Today's attempt used: the button leads to the day's results instead of a refusal.
+      if (this.dailyUsed()) document.getElementById('tab-daily')?.click();
+      else intent({ kind: 'playDaily', game: this.game });
+    });
     el['play-bot'].addEventListener('click', () => {
       const bots = botCount(el['bot-count'].value);
       intent({
@@ -196,9 +201,18 @@ export class LobbyView {
     return shownSettings(this.game, values, seats);
   }
 
-  /** The picked game's tables (controller.lobby), keeping the focus on the row it was on. */
+  /** Whether today's daily puzzle of the picked game is used (controller.dailyPlayed). */
+  dailyUsed() {
+    return this.controller.dailyPlayed[this.game] === utcDay(Date.now());
+  }
+
+  /** The picked game's tables (controller.lobby), keeping the focus on the row it was on, and
+   * the daily button. */
   render() {
     const { el } = this;
+    const daily = dailyButton(this.dailyUsed());
+    el['play-daily'].textContent = daily.text;
+    el['play-daily'].classList.toggle('played', daily.played);
     const focusedId = document.activeElement?.closest?.('[data-table-id]')?.dataset.tableId ?? null;
     const rows = tablesOf(this.controller.lobby.tables, this.game).map(tableRow);
     el['tables-body'].replaceChildren(...rows);

@@ -11,6 +11,7 @@
 import { formatAt } from './history.js';
 import { gameInfo } from './games.js';
 import { ordinal } from './daily.js';
+import { gameDeckCards } from './deck-cards.js';
 
 /** A look back, checked and copied, or null when there is none or it cannot be read. */
 export function readLookBack(value) {
@@ -84,9 +85,11 @@ export function secondsText(seconds) {
 
 /**
  * What the look back shows: {players: [{seat, name, found, fastest, mean, you}], found: [{n, name,
- * at, seconds, you}], missedText, missed: [{cards, from, seconds}] (the longest first, at most
- * `missedShown`), note, daily: [line]}. `names` maps seats to names; `you` is the viewer's seat
- * (or null); `daily`: a daily puzzle's comparison with the day (else the look back's own).
+ * at, seconds, you, cards}], missedText, missedTitle, missed: [{ids, cards, from, seconds}] (the
+ * longest first, at most `missedShown`), missedRest (the others, counted), note, daily: [line]}.
+ * `cards` are the match's cards as board entries to draw (deck-cards.js; [] for a game whose
+ * cards this page cannot draw). `names` maps seats to names; `you` is the viewer's seat (or
+ * null); `daily`: a daily puzzle's comparison with the day (else the look back's own).
  */
 export function lookBackView(lookBack, { game, names = new Map(), you = null, missedShown = 5, daily = null } = {}) {
   if (lookBack === null) return null;
@@ -109,6 +112,7 @@ export function lookBackView(lookBack, { game, names = new Map(), you = null, mi
       at: formatAt(f.at),
       seconds: secondsText(f.seconds),
       you: f.seat === you,
+      cards: gameDeckCards(game, f.cards),
     })),
     missedText: !lookBack.boardSeen
       ? ''
@@ -116,10 +120,27 @@ export function lookBackView(lookBack, { game, names = new Map(), you = null, mi
         ? `No ${one} was passed over.`
         : `${missedCount} ${missedCount === 1 ? one : many} ${missedCount === 1 ? 'was' : 'were'} on the board and left untaken` +
           ` — the longest for ${secondsText(longest[0].seconds)}.`,
-    missed: longest.slice(0, missedShown).map((m) => ({ cards: m.cards, from: formatAt(m.from), seconds: secondsText(m.seconds) })),
+    ...missedList(longest, missedShown, game, [one, many]),
     note: lookBack.boardSeen
       ? `Times: how long each ${one} had been on the board when it was taken.`
       : `Times: how long each ${one} took after the one before (the cards were face down).`,
     daily: dailyCompareLines(daily ?? lookBack.daily ?? null, game),
+  };
+}
+
+/** The matches left untaken that stood longest, longest first, with their cards, and the rest
+ * counted: {missedTitle, missed, missedRest}. */
+function missedList(longest, shown, game, [one, many]) {
+  const listed = longest.slice(0, Math.max(0, shown));
+  const rest = longest.length - listed.length;
+  return {
+    missedTitle: listed.length === 0 ? '' : listed.length === 1 && rest === 0 ? `The ${one} left untaken:` : 'Left untaken, the longest first:',
+    missed: listed.map((m) => ({
+      ids: m.cards,
+      cards: gameDeckCards(game, m.cards),
+      from: `from ${formatAt(m.from)}`,
+      seconds: secondsText(m.seconds),
+    })),
+    missedRest: rest === 0 ? '' : `And ${rest} more ${rest === 1 ? one : many}, none there longer.`,
   };
 }

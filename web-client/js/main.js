@@ -10,7 +10,7 @@ import { Connection } from './net.js';
 import { Controller } from './controller.js';
 import { runEffects, Timers } from './effects.js';
 import { effectHandlers } from './effect-handlers.js';
-import { loadMuted, pageStorage, storedTable } from './storage.js';
+import { loadDailyPlayed, loadMuted, pageStorage, storedTable } from './storage.js';
 import { loadPlayer } from './player.js';
 import { gamesAsked } from './games.js';
 import { pageSizeOf } from './scores.js';
@@ -25,6 +25,9 @@ import { ChatView } from './chat-view.js';
 import { ArenasView } from './arenas-view.js';
 import { ArenaDialogView } from './arena-dialog-view.js';
 import { listenForShortcuts } from './keyboard.js';
+import { HowToPlayView } from './how-to-play-view.js';
+import { PracticeView } from './practice-view.js';
+import { loadPractice } from './practice.js';
 
 const storage = pageStorage(window);
 const nextId = messages.createIdSource();
@@ -33,6 +36,8 @@ const controller = new Controller({
   nextId,
   pageSize: pageSizeOf(new URLSearchParams(window.location.search).get('pageSize')),
   muted: loadMuted(storage.local),
+  practice: loadPractice(storage.local),
+  dailyPlayed: loadDailyPlayed(storage.local),
 });
 /** This browser's player token (player.js): sent in every hello, for "Only my games". */
 const player = loadPlayer(storage.local);
@@ -83,6 +88,13 @@ views.chat = new ChatView({ controller, dispatch });
 views.arenas = new ArenasView({ controller, dispatch, game: () => views.lobby.game });
 views.arenaDialog = new ArenaDialogView({ controller, dispatch, toast: (text) => views.page.toast(text) });
 views.page = new PageView({ table: views.table, replay: views.replay });
+views.howTo = new HowToPlayView({ lobbyGame: () => views.lobby.game, tableGame: () => controller.state.table?.game ?? null });
+views.practice = new PracticeView({
+  controller,
+  dispatch,
+  local: storage.local,
+  game: () => controller.state.table?.game ?? views.lobby.game,
+});
 const handlers = effectHandlers({ connection, timers, storage, sounds, views });
 
 views.lobby.pick(views.lobby.game);

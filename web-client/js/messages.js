@@ -147,7 +147,7 @@ export const SCORE_SORTS = Object.freeze({ date: 'desc', score: 'desc', duration
 export const MAX_PAGE_SIZE = 50;
 
 /** A high-score list's id as `scores` names it: `solo.course`, `multiplayer.custom.16x2`. */
-export const SCORE_LIST = /^(solo|multiplayer|computer)\.(classic|course|custom)(\.[1-9]\d{0,2}x[1-9]\d{0,2})?$/;
+export const SCORE_LIST = /^(solo|daily|multiplayer|computer)\.(classic|course|custom)(\.[1-9]\d{0,2}x[1-9]\d{0,2})?$/;
 
 /** `scores`: one page of a game's finished games, of one high-score list (`list`; null: the
  * server shows the latest game's). Every field is sent as given, after checking it is one the
@@ -229,6 +229,12 @@ export function redeal(id) {
 /** `hint`: ask for a match on my table's board (the server answers `hint`). */
 export function hint(id) {
   return { type: 'hint', id };
+}
+
+/** `countMatches`: ask how many matches my table's board holds now (the server answers
+ * `matchCount`; practice.js). */
+export function countMatches(id) {
+  return { type: 'countMatches', id };
 }
 
 /** `resync`: ask for a fresh snapshot of my table. */

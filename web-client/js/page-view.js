@@ -31,7 +31,7 @@ export class PageView {
   /** `screens`: {table, replay} views, told when they are shown. */
   constructor(screens) {
     this.screens = screens;
-    this.el = byId(['connection', 'lobby', 'table', 'replay', 'toast', 'copy-link', 'share-link']);
+    this.el = byId(['connection', 'lobby', 'table', 'replay', 'toast', 'copy-link', 'share-link', 'announce']);
     this.toastTimer = null;
     this.el['copy-link'].addEventListener('click', () => this.copyLink());
   }
@@ -65,6 +65,13 @@ export class PageView {
     this.toastTimer = setTimeout(() => {
       el.toast.hidden = true;
     }, TOAST_MS);
+  }
+
+  /** Say `text` to a screen reader, politely (#announce is an aria-live region, never shown):
+   * the same words twice in a row are said twice. */
+  announce(text) {
+    const region = this.el.announce;
+    region.textContent = region.textContent === text ? `${text}\u00a0` : text;
   }
 
   /** Set the address without a history entry or a hashchange; null clears it (the lobby). */

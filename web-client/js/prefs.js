@@ -4,9 +4,15 @@
 //   localStorage["matchismo.theme"]      "system" (default) | "light" | "dark"
 //   localStorage["matchismo.colorCues"]  "on" | "off" (default): letters R/G/P on Set cards
 //   localStorage["matchismo.sound"]      "on" (default) | "off"
+//   localStorage["matchismo.shortcuts"]  "on" (default) | "off": single-key shortcuts (WCAG 2.1.4)
 
 export const THEMES = Object.freeze(['system', 'light', 'dark']);
-export const PREF_KEYS = Object.freeze({ theme: 'matchismo.theme', colorCues: 'matchismo.colorCues', sound: 'matchismo.sound' });
+export const PREF_KEYS = Object.freeze({
+  theme: 'matchismo.theme',
+  colorCues: 'matchismo.colorCues',
+  sound: 'matchismo.sound',
+  shortcuts: 'matchismo.shortcuts',
+});
 
 /** The preferences stored in `storage`, each falling back to its default when absent or unknown
  * (or when storage throws, as it does in some private modes). */
@@ -23,10 +29,12 @@ export function loadPrefs(storage) {
     theme: THEMES.includes(theme) ? theme : 'system',
     colorCues: read(PREF_KEYS.colorCues) === 'on',
     sound: read(PREF_KEYS.sound) !== 'off',
+    shortcuts: read(PREF_KEYS.shortcuts) !== 'off',
   };
 }
 
-/** Store one preference (`name` is theme | colorCues | sound); returns the new prefs object. */
+/** Store one preference (`name` is theme | colorCues | sound | shortcuts); returns the new prefs
+ * object. */
 export function savePref(storage, prefs, name, value) {
   const next = { ...prefs, [name]: value };
   const text = name === 'theme' ? (THEMES.includes(value) ? value : 'system') : value ? 'on' : 'off';

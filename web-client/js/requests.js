@@ -13,6 +13,8 @@
 //                    standings of the arena whose table we sit at) whose `arena` answer or refusal
 //                    is waited on
 //   featured {arena} the arena's top game asked to watch (its answer: `arenaGame`)
+//   countMatches {key}  the practice count of the board `key` (control-practice.js: only the
+//                    newest question's answer counts; the older ones' are let go silently)
 // Pure: no clock, no socket (controller.js decides what to add, take and drop).
 
 export class PendingRequests {

@@ -9,7 +9,7 @@ import { gameInfo } from './games.js';
 import { settingWords } from './table-settings.js';
 
 /** Who played, as a list's name says it. */
-const KIND_WORDS = Object.freeze({ solo: 'Solo', multiplayer: 'Multiplayer', computer: 'Against the computer' });
+const KIND_WORDS = Object.freeze({ solo: 'Solo', daily: 'Daily puzzle', multiplayer: 'Multiplayer', computer: 'Against the computer' });
 
 /** A list from its id ('solo.course.24x2'), or null. */
 export function listOf(id) {

@@ -8,9 +8,13 @@
 // closes the panel (from its input too, unless an input method is composing), and a character
 // typed elsewhere in the panel goes to its input; keys typed in any text box are the box's.
 //
+// Single-key shortcuts (a letter, digit or sign pressed alone: a card's key, h, r, ?, m…) can be
+// turned off in the settings (WCAG 2.2, 2.1.4: speech input types them by accident); the named
+// keys (Escape, Backspace, the arrows) stay.
+//
 // `page`: {replayShown, tableShown (a table and its screen), dialogs: {help, settings,
-// confirmRedeal, confirmLeave, arena} (open or not), boardLength, showingHistory, showingChat,
-// canRedeal, canHint}.
+// confirmRedeal, confirmLeave, arena, howTo} (open or not), boardLength, showingHistory, showingChat,
+// canRedeal, canHint, shortcutsOff}.
 // The answer: null (the key is not ours), or {prevent (the browser's own use of the key is
 // stopped), command} where command is one of
 //   {do: 'event', event}     a controller event (replayStep, unchoose, askRedeal, hint)
@@ -30,8 +34,9 @@ import { replayKey } from './replay.js';
  * `page`. */
 export function shortcut(press, page) {
   const d = page.dialogs;
-  const anyDialog = d.help || d.settings || d.confirmRedeal || d.confirmLeave || d.arena === true;
+  const anyDialog = d.help || d.settings || d.confirmRedeal || d.confirmLeave || d.arena === true || d.howTo === true;
   if (page.tableShown && page.showingChat) return anyDialog ? null : chatPanelKey(press);
+  if (page.shortcutsOff === true && isCharacterKey(press)) return null;
   if (page.replayShown && !anyDialog) {
     // The replay's steps: ← → Home End (the slider, when focused, moves itself).
     const how = replayKey(press);
@@ -41,7 +46,7 @@ export function shortcut(press, page) {
   if (action === null) return null;
   if (action.type === 'command' && action.name === 'help') {
     // Help opens over the page, and closes itself, but not over another dialog.
-    if (d.settings || d.confirmRedeal || d.confirmLeave || d.arena === true) return null;
+    if (d.settings || d.confirmRedeal || d.confirmLeave || d.arena === true || d.howTo === true) return null;
     return { prevent: true, command: { do: 'help' } };
   }
   if (anyDialog) return null;
@@ -68,6 +73,12 @@ function tableCommand(action, page) {
     default:
       return null;
   }
+}
+
+/** Whether `press` types a character (a letter, digit or sign, with Shift at most): a single-key
+ * shortcut. */
+export function isCharacterKey(press) {
+  return !press.ctrlKey && !press.metaKey && !press.altKey && [...press.key].length === 1 && press.key !== ' ';
 }
 
 /** A key while the table's chat panel is open. */

@@ -3,10 +3,13 @@
 //
 // A part is one of
 //   {kind: 'text', text, color}                       color: a CSS hex colour or null
-//   {kind: 'card', card, symbol, count, color, alpha, stroke, label}   a Set card
+//   {kind: 'name', text, seat}                                          a player's name (seat colour)
+//   {kind: 'card', card, symbol, count, color, alpha, stroke, glyph, label}   a Set card
 //   {kind: 'playing', card, rank, suit, red, label}                     a playing card ("Q♥")
 //   {kind: 'emoji', card, emoji, label}                                 a Concentration card
-// Anything unexpected degrades to text, so a status line is never lost and never interpreted.
+// A card's `label` is its name in words ("two striped green squiggles"), what assistive
+// technology says. Anything unexpected degrades to text, so a status line is never lost and never
+// interpreted.
 
 import { ATTRIBUTES } from './set-cards.js';
 
@@ -29,7 +32,14 @@ export function statusParts(runs) {
 /** The status line as plain text (card runs by their glyph text). */
 export function plainText(runs) {
   return statusParts(runs)
-    .map((part) => ({ text: part.text, card: part.label, playing: `${part.rank}${part.suit}`, emoji: part.emoji })[part.kind])
+    .map((part) => ({ text: part.text, name: part.text, card: part.glyph, playing: `${part.rank}${part.suit}`, emoji: part.emoji })[part.kind])
+    .join('');
+}
+
+/** The status line as a screen reader should hear it: each card by its name in words. */
+export function spokenText(runs) {
+  return statusParts(runs)
+    .map((part) => (part.kind === 'text' || part.kind === 'name' ? part.text : part.label))
     .join('');
 }
 
@@ -52,7 +62,10 @@ function partOf(run) {
   }
   const isCard =
     run.card !== undefined && ATTRIBUTES.symbol.includes(run.symbol) && Number.isInteger(run.count);
-  if (!isCard) return { kind: 'text', text, color };
+  if (!isCard) {
+    if (Number.isInteger(run.seat) && run.seat >= 0 && run.seat < 64) return { kind: 'name', text, seat: run.seat };
+    return { kind: 'text', text, color };
+  }
   return {
     kind: 'card',
     card: run.card,
@@ -61,7 +74,8 @@ function partOf(run) {
     color: color ?? '#000000',
     alpha: clamp(run.alpha, 0, 1, 1),
     stroke: clamp(run.stroke, 0, 8, 0),
-    label: text,
+    glyph: text,
+    label,
   };
 }
 

@@ -1,7 +1,8 @@
-// The status line: server runs (see status-runs.js) drawn as DOM. Text goes in as text nodes;
-// a card run becomes a small inline SVG of `count` symbols (reusing #sym-<symbol>) painted with
-// the run's colour, fill alpha and stroke, labelled with the run's text for screen readers.
-// Nothing here parses HTML.
+// The status line: server runs (see status-runs.js) drawn as DOM. Text goes in as text nodes; a
+// player's name is marked with its seat's colour; every card is a small card frame (so that one
+// card's symbols read as one card), named in words for assistive technology ("two striped green
+// squiggles"): a Set card's frame holds an inline SVG of `count` symbols (reusing
+// #sym-<symbol>) painted with the run's colour, fill alpha and stroke. Nothing here parses HTML.
 
 import { statusParts } from './status-runs.js';
 import { SVG_NS } from './card-view.js';
@@ -24,6 +25,13 @@ export function runNodes(runs) {
 }
 
 function nodeFor(part) {
+  if (part.kind === 'name') {
+    const span = document.createElement('span');
+    span.className = 'run-name';
+    span.dataset.seat = String(part.seat);
+    span.textContent = part.text;
+    return span;
+  }
   if (part.kind === 'text') {
     if (part.color === null) return document.createTextNode(part.text);
     const span = document.createElement('span');
@@ -42,10 +50,13 @@ function nodeFor(part) {
     span.dataset.rank = part.rank;
     span.dataset.suit = part.suit;
     const rank = document.createElement('span');
+    // The label says the card; its index is for the eye only (Chromium reads an img's children).
     rank.className = 'run-rank';
+    rank.setAttribute('aria-hidden', 'true');
     rank.textContent = part.rank;
     const suit = document.createElement('span');
     suit.className = 'run-suit';
+    suit.setAttribute('aria-hidden', 'true');
     suit.textContent = part.suit;
     span.append(rank, suit);
     return span;
@@ -56,18 +67,25 @@ function nodeFor(part) {
     span.setAttribute('role', 'img');
     span.setAttribute('aria-label', part.label);
     span.dataset.card = String(part.card);
-    span.textContent = part.emoji;
+    const face = document.createElement('span');
+    face.setAttribute('aria-hidden', 'true');
+    face.textContent = part.emoji;
+    span.append(face);
     return span;
   }
+  const frame = document.createElement('span');
+  frame.className = 'run-card run-set';
+  frame.setAttribute('role', 'img');
+  frame.setAttribute('aria-label', part.label);
+  frame.dataset.card = String(part.card);
   const width = part.count * SYMBOL_W + (part.count - 1) * SYMBOL_GAP;
   const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('class', 'run-card');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', part.label);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
   svg.setAttribute('viewBox', `0 0 ${width} ${SYMBOL_H}`);
   svg.setAttribute('height', `${HEIGHT_EM}em`);
   svg.setAttribute('width', `${(HEIGHT_EM * width) / SYMBOL_H}em`);
-  svg.dataset.card = String(part.card);
+  frame.append(svg);
   for (let i = 0; i < part.count; i += 1) {
     const use = document.createElementNS(SVG_NS, 'use');
     use.setAttribute('href', `#sym-${part.symbol}`);
@@ -81,5 +99,5 @@ function nodeFor(part) {
     use.setAttribute('stroke-width', String(part.stroke * UNITS_PER_PX));
     svg.append(use);
   }
-  return svg;
+  return frame;
 }

@@ -11,6 +11,7 @@ export const NAME_KEY = 'matchismo.name';
 export const GAME_KEY = 'matchismo.game';
 export const TABLE_KEY = 'matchismo.table';
 export const MUTED_KEY = 'matchismo.muted';
+export const DAILY_PLAYED_KEY = 'matchismo.dailyPlayed';
 
 /** The page's storages, or null where reading them throws. */
 export function pageStorage(window) {
@@ -84,4 +85,21 @@ export function loadMuted(local) {
 
 export function saveMuted(local, names) {
   write(local, MUTED_KEY, JSON.stringify(names.slice(0, 200)));
+}
+
+/** The daily puzzles this browser's player started, as stored: game → its UTC day
+ * ("2026-11-29"), the latest only (a few games, so a few entries). */
+export function loadDailyPlayed(local) {
+  try {
+    const played = JSON.parse(read(local, DAILY_PLAYED_KEY) ?? '{}');
+    if (played === null || typeof played !== 'object' || Array.isArray(played)) return {};
+    const days = Object.entries(played).filter(([game, day]) => typeof game === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day));
+    return Object.fromEntries(days.slice(0, 32));
+  } catch {
+    return {};
+  }
+}
+
+export function saveDailyPlayed(local, played) {
+  write(local, DAILY_PLAYED_KEY, JSON.stringify(Object.fromEntries(Object.entries(played).slice(0, 32))));
 }

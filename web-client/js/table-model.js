@@ -25,6 +25,8 @@ export function tableModel(state) {
   const info = gameInfo(table.game);
   // At an arena's table the next game is the arena's: no re-deal, no playing again.
   const arena = table.arena != null;
+  // The daily puzzle is one deal, played once and without help: nothing offered is refused.
+  const daily = table.daily != null;
   return {
     // Concentration is turn-based: the board waits while another seat has the turn.
     boardDisabled: !mayChoose(state),
@@ -33,6 +35,7 @@ export function tableModel(state) {
     score: String(me?.score ?? 0),
     matches: String(me?.matches ?? 0),
     matchesHeading: matchesHeading(table.game),
+    landmark: `${info.title} table`,
     deck: String(table.deckCount),
     deckHidden: faceDown && table.deckCount === 0,
     flips: String(me?.flips ?? 0),
@@ -45,7 +48,7 @@ export function tableModel(state) {
     // A computer player offered to the host waiting alone (PROTOCOL.md, `computerOffer`).
     offerHidden: !(table.computerOffer && table.phase === 'waiting' && isHost(state)),
     // Hints: alone, where the game offers them (the server refuses them elsewhere).
-    hintHidden: !solo || spectator || !info.hints,
+    hintHidden: !solo || spectator || !info.hints || daily,
     hintTitle: `Show one card of ${info.a}`,
     chainTexts: info.texts,
     // A game this page was not told of: said so, never drawn as another game.
@@ -53,11 +56,11 @@ export function tableModel(state) {
     hintDisabled: table.over || table.phase !== 'playing',
     // Re-deal is a vote at every multiplayer table (the host's too); alone it is at will. Once
     // the game is over, the game-over box's "play again" is that button (issue 21: both showed).
-    redealHidden: spectator || !live || gameOver || arena,
+    redealHidden: spectator || !live || gameOver || arena || daily,
     redealText: redealLabel({ host: solo, voted }),
     redealDisabled: !solo && voted,
     vote,
-    playAgainHidden: spectator || arena,
+    playAgainHidden: spectator || arena || daily,
     playAgainText: solo ? 'Play again' : voted ? 'Voted to play again' : 'Vote to play again',
     playAgainDisabled: !solo && voted,
     gameoverVote,

@@ -88,6 +88,8 @@ export class TableView {
     if (table === null) return;
     const { el } = this;
     const m = tableModel(state);
+    // The table's landmark is named for its game ("Matchismo table"), not always Set's.
+    el.table.setAttribute('aria-label', m.landmark);
     this.board.setShape(boardShape(table.game, table.settings, table.board.length));
     this.board.render(shownBoard(table.board, this.controller.held, Date.now()), mySelection(state), {
       disabled: m.boardDisabled,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dailyView, initialDaily, ordinal, readDaily, resultText, shareText } from '../js/daily.js';
+import { dailyButton, dailyView, initialDaily, ordinal, readDaily, resultText, shareText, utcDay } from '../js/daily.js';
 import * as messages from '../js/messages.js';
 
 // PROTOCOL.md's example.
@@ -57,4 +57,10 @@ test('the tab as drawn: rows, my place, share, and nothing of another game or da
   const none = { ...readDaily({ game: 'set', day: '2026-11-27', results: [], you: null }), yesterday: false };
   assert.match(dailyView({ ...initialDaily(), status: 'ready', answer: none }, 'set').empty, /be the first/);
   assert.equal(dailyView({ ...initialDaily(), status: 'error', answer: null, error: 'No records.' }, 'set').empty, 'No records.');
+});
+
+test('the lobby\'s daily button offers the puzzle, or once played leads to the day\'s results', () => {
+  assert.deepEqual(dailyButton(false), { text: 'Today’s daily puzzle', played: false });
+  assert.match(dailyButton(true).text, /played ✓ · see the results/);
+  assert.equal(utcDay(Date.UTC(2026, 10, 29, 23, 59)), '2026-11-29');
 });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dailyCompareLines, lookBackView, readDailyCompare, readLookBack, secondsText } from '../js/look-back.js';
+import { cardFromId, describeCard } from '../js/set-cards.js';
+import { entryLabel } from '../js/card-element.js';
 
 // PROTOCOL.md's example.
 const EXAMPLE = {
@@ -32,12 +34,15 @@ test('the look back as shown: each player, each set with its time, the sets pass
     { seat: 0, name: 'Ada', found: '1 set', fastest: '6.2 s', mean: '6.2 s', you: false },
     { seat: 1, name: 'Bob', found: '1 set', fastest: '2.8 s', mean: '2.8 s', you: true },
   ]);
+  // Each set with its cards: the full deck's ids, as the board draws them.
   assert.deepEqual(view.found, [
-    { n: 1, name: 'Ada', at: '0:06', seconds: '6.2 s', you: false },
-    { n: 2, name: 'Bob', at: '0:09', seconds: '2.8 s', you: true },
+    { n: 1, name: 'Ada', at: '0:06', seconds: '6.2 s', you: false, cards: [3, 17, 40].map(cardFromId) },
+    { n: 2, name: 'Bob', at: '0:09', seconds: '2.8 s', you: true, cards: [8, 21, 52].map(cardFromId) },
   ]);
   assert.equal(view.missedText, '1 set was on the board and left untaken — the longest for 6.2 s.');
-  assert.deepEqual(view.missed, [{ cards: [3, 22, 59], from: '0:00', seconds: '6.2 s' }]);
+  assert.equal(view.missedTitle, 'The set left untaken:');
+  assert.deepEqual(view.missed, [{ ids: [3, 22, 59], cards: [3, 22, 59].map(cardFromId), from: 'from 0:00', seconds: '6.2 s' }]);
+  assert.equal(view.missedRest, '');
   assert.match(view.note, /on the board/);
 });
 
@@ -46,6 +51,13 @@ test('many sets passed over: counted, the longest first, a few listed; none: sai
   const view = lookBackView(readLookBack({ ...EXAMPLE, missed }), { game: 'set', missedShown: 3 });
   assert.equal(view.missedText, '6 sets were on the board and left untaken — the longest for 9.0 s.');
   assert.deepEqual(view.missed.map((m) => m.seconds), ['9.0 s', '8.0 s', '7.0 s']);
+  assert.deepEqual(view.missed.map((m) => m.ids), [[1], [5], [3]]);
+  assert.equal(view.missedTitle, 'Left untaken, the longest first:');
+  assert.equal(view.missedRest, 'And 3 more sets, none there longer.');
+  const one = lookBackView(readLookBack({ ...EXAMPLE, missed: missed.slice(0, 4) }), { game: 'set', missedShown: 3 });
+  assert.equal(one.missedRest, 'And 1 more set, none there longer.');
+  // The default: the five that stood longest.
+  assert.equal(lookBackView(readLookBack({ ...EXAMPLE, missed }), { game: 'set' }).missed.length, 5);
   assert.equal(lookBackView(readLookBack({ ...EXAMPLE, missed: [] }), { game: 'set' }).missedText, 'No set was passed over.');
   // A seat without a name is named by its number; a player with no match shows dashes.
   const unnamed = lookBackView(readLookBack({ ...EXAMPLE, players: [{ seat: 2, found: 0, fastest: null, mean: null }] }), { game: 'set' });
@@ -96,4 +108,23 @@ test('the comparison in words: place, shares of the others beaten, pace against 
   assert.equal(lookBackView(readLookBack({ ...EXAMPLE, daily: COMPARE }), { game: 'set', names }).daily.length, 3);
   assert.equal(lookBackView(readLookBack(EXAMPLE), { game: 'set', daily: alone }).daily.length, 2);
   assert.deepEqual(lookBackView(readLookBack(EXAMPLE), { game: 'set' }).daily, []);
+});
+
+test('each match and each set left untaken is drawn with its cards, named in words, in every game', () => {
+  const lookBack = (cards, missed = []) => readLookBack({ boardSeen: missed.length > 0, found: [{ seat: 0, cards, at: 1, seconds: 1 }], missed, players: [] });
+  const labels = (view) => view.found[0].cards.map(entryLabel);
+  // Set: ids in Set's deck; Set Junior: its own 27 (all solid).
+  const set = lookBackView(lookBack([0, 40, 80], [{ cards: [1, 40, 79], from: 0, until: 3, seconds: 3 }]), { game: 'set' });
+  assert.deepEqual(labels(set), ['one solid red diamond', 'two striped green squiggles', 'three open purple ovals']);
+  assert.deepEqual(set.missed[0].cards.map(describeCard), ['one solid green diamond', 'two striped green squiggles', 'three open green ovals']);
+  assert.deepEqual(labels(lookBackView(lookBack([0, 13, 26]), { game: 'setJunior' })), ['one solid red diamond', 'two solid green squiggles', 'three solid purple ovals']);
+  // UltraSet's four, Set-Chain's three: Set's cards.
+  assert.equal(lookBackView(lookBack([0, 10, 27, 47]), { game: 'ultraSet' }).found[0].cards.length, 4);
+  // Matchismo: the playing cards of the full deck; Concentration: the emoji of its themes.
+  assert.deepEqual(labels(lookBackView(lookBack([11, 24]), { game: 'matchismo' })), ['queen of spades', 'queen of hearts']);
+  assert.deepEqual(labels(lookBackView(lookBack([0, 1]), { game: 'concentration' })), ['fox', 'fox']);
+  assert.deepEqual(labels(lookBackView(lookBack([40, 41]), { game: 'concentration' })), ['football', 'football']);
+  // A game this page cannot draw, or an id beyond the deck: the words without the cards.
+  assert.deepEqual(lookBackView(lookBack([0, 1]), { game: 'poker' }).found[0].cards, []);
+  assert.deepEqual(lookBackView(lookBack([0, 81, 2]), { game: 'set' }).found[0].cards, []);
 });

@@ -307,3 +307,9 @@ test('games against the computer are a list apart, and each computer is marked i
   });
   assert.deepEqual(scoreRows(answer)[0].players.map((p) => [p.name, p.bot]), [['Kim', null], ['Computer 1 (good)', 'good']]);
 });
+
+test('the daily puzzle\'s games are a list of their own, named so', () => {
+  assert.equal(listText(listOf('daily.course'), 'set'), 'Daily puzzle · course scoring');
+  assert.equal(listOf('daily.course').kind, 'daily');
+  assert.equal(listOf('daily.fancy'), null);
+});

@@ -67,3 +67,21 @@ test('the arena dialog keeps the keyboard: no card, no help over it', () => {
   assert.equal(shortcut(press('?'), arena), null);
   assert.equal(shortcut(press('Escape'), at({ showingChat: true, dialogs: { ...CLOSED, arena: true } })), null);
 });
+
+// Issue 34 (WCAG 2.2, 2.1.4): every single-key shortcut can be turned off; the named keys stay.
+test('with single-key shortcuts off, no letter, digit or sign does anything; Escape, Backspace and the arrows still do', () => {
+  const off = at({ shortcutsOff: true });
+  for (const key of ['3', 'a', 'r', 'i', 'h', '?', 'm', 'R']) assert.equal(shortcut(press(key), off), null, key);
+  assert.equal(shortcut(press('?'), { ...off, tableShown: false }), null);
+  assert.deepEqual(shortcut(press('Escape'), off).command, { do: 'event', event: { type: 'unchoose', all: true } });
+  assert.deepEqual(shortcut(press('Backspace'), off).command, { do: 'event', event: { type: 'unchoose', all: false } });
+  assert.equal(shortcut(press('ArrowRight'), { ...off, replayShown: true, tableShown: false }).command.event.type, 'replayStep');
+  // With them on, as before.
+  assert.deepEqual(shortcut(press('3'), at({ shortcutsOff: false })).command, { do: 'choose', index: 2 });
+});
+
+test('with "How to play" open, the board\'s keys and help wait for it', () => {
+  const open = at({ dialogs: { ...CLOSED, howTo: true } });
+  assert.equal(shortcut(press('3'), open), null);
+  assert.equal(shortcut(press('?'), open), null);
+});

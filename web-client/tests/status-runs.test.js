@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plainText, safeColor, statusParts } from '../js/status-runs.js';
+import { plainText, safeColor, spokenText, statusParts } from '../js/status-runs.js';
 
 const EXAMPLE = [
   { text: 'Ada' },
@@ -24,6 +24,7 @@ test('text and card runs of the PROTOCOL.md example', () => {
     color: '#d6204e',
     alpha: 0.35,
     stroke: 0,
+    glyph: '◆◆',
     label: '◆◆',
   });
   assert.deepEqual(parts[4].stroke, 2);
@@ -63,4 +64,25 @@ test('malformed runs degrade to text; numbers are clamped', () => {
 
 test('markup in text stays text', () => {
   assert.equal(plainText([{ text: '<img src=x onerror=alert(1)>' }]), '<img src=x onerror=alert(1)>');
+});
+
+// Issue 34, point 6: names in their seat's colour, cards in words for assistive technology.
+test('a name run keeps its seat; a card keeps its words beside its glyphs', () => {
+  const runs = [
+    { text: 'Ada', seat: 0 },
+    { text: "'s" },
+    { text: ' ' },
+    { card: 17, text: '◆◆', symbol: 'diamond', count: 2, color: '#d6204e', shading: 'striped', alpha: 0.35, stroke: 1, label: 'two striped red diamonds' },
+    { text: ' ' },
+    { card: 5, text: 'Q♥', label: 'queen of hearts' },
+    { text: ' don’t match.' },
+  ];
+  const parts = statusParts(runs);
+  assert.deepEqual(parts[0], { kind: 'name', text: 'Ada', seat: 0 });
+  assert.equal(parts[3].label, 'two striped red diamonds');
+  assert.equal(parts[3].glyph, '◆◆');
+  assert.equal(plainText(runs), "Ada's ◆◆ Q♥ don’t match.");
+  assert.equal(spokenText(runs), "Ada's two striped red diamonds queen of hearts don’t match.");
+  // A seat that is not a small whole number is no seat.
+  for (const seat of [-1, 1.5, '0', 99, null]) assert.equal(statusParts([{ text: 'Bo', seat }])[0].kind, 'text', String(seat));
 });

@@ -14,7 +14,7 @@ const state = (extra = {}) =>
 
 test('a seat at a race table: my numbers, a vote to re-deal, no hint, no start', () => {
   const m = tableModel(state());
-  assert.deepEqual([m.score, m.matches, m.deck, m.matchesHeading], ['0', '0', '60', 'Sets']);
+  assert.deepEqual([m.score, m.matches, m.deck, m.matchesHeading, m.landmark], ['0', '0', '60', 'Sets', 'Set table']);
   assert.equal(m.boardDisabled, false);
   assert.deepEqual([m.hintHidden, m.startHidden, m.redealHidden, m.redealDisabled], [true, true, false, false]);
   assert.equal(m.redealText, 'Vote to re-deal');
@@ -52,6 +52,7 @@ test('face-down games: flips shown, the deck line gone when there is none, the b
   const s = state({ game: 'concentration', settings: { faceDown: true }, deckCount: 0, turn: 0, players: players.map((p) => ({ ...p, flips: 2 })) });
   const m = tableModel(s);
   assert.deepEqual([m.flipsHidden, m.flips, m.deckHidden, m.notMyTurn, m.boardDisabled, m.matchesHeading], [false, '2', true, true, true, 'Pairs']);
+  assert.equal(m.landmark, 'Concentration table');
 });
 
 test('the clocks: countdown, waiting texts for host and guest, the turn clock, a seat away', () => {
@@ -113,4 +114,16 @@ test('the replay marks whose turn it is only while the game runs', () => {
     [1, '0', '0 pairs · 3 flips', false],
   ]);
   assert.deepEqual(replayScoreboard({ ...playing, over: true }).map((r) => r.turn), [false, false]);
+});
+
+test('the daily puzzle offers no hint, no re-deal and no playing again: the server refuses them', () => {
+  const daily = { seats: 1, players: [players[1]], host: 1, daily: '2026-11-29' };
+  const playing = tableModel(state(daily));
+  assert.deepEqual([playing.hintHidden, playing.redealHidden], [true, true]);
+  const standings = [{ seat: 0, rank: 1 }];
+  const over = tableModel(state({ ...daily, phase: 'finished', over: true, standings }));
+  assert.equal(over.playAgainHidden, true);
+  // The same solo game, not the daily puzzle, offers all three.
+  const solo = tableModel(state({ ...daily, daily: undefined }));
+  assert.deepEqual([solo.hintHidden, solo.redealHidden], [false, false]);
 });
