@@ -56,7 +56,7 @@ async def hidden_selections(url):
         await c.until(lambda c=c: c.state.version == chose["version"], 5, "the choice arrives")
     assert ada.state.players[0]["selection"] == [0] and ada.state.board[0]["faceUp"] is True
     assert bob.state.players[0]["selection"] == [] and bob.state.board[0]["faceUp"] is False
-    assert bob.state.status == [{"text": "Ada chose a card."}], bob.state.status
+    assert bob.state.status == [{"text": "Ada", "seat": 0}, {"text": " chose a card."}], bob.state.status
     assert eve.state.players[0]["selection"] == [0] and eve.state.board[0]["faceUp"] is True
     await check_fresh(ada, bob, eve)
 
