@@ -8,6 +8,8 @@ import pathlib
 import socket
 import subprocess
 import tempfile
+import urllib.error
+import urllib.request
 
 import pytest
 import websockets
@@ -96,6 +98,29 @@ def test_players_meet_and_play_through_the_front_door(front_door):
     assert "http-check send meth GET" in config and "use-server %[urlp(node)]" in config
     assert "noreuseport" in config and "on-marked-down shutdown-sessions" in config
     run(through_the_front_door, front_door, timeout=120)
+    metrics_are_the_operators(front_door)
+
+
+def status_of(url):
+    """The HTTP status a GET of `url` gets (the path sent exactly as written)."""
+    request = urllib.request.Request(url)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def metrics_are_the_operators(state):
+    """Issue 35: /metrics is not served through the front door, however its path is spelled
+    (the nodes decode and fold paths, and know a forwarded request), while each node serves
+    it to the operator on its own port, and the page is still served through the door."""
+    door = state["url"].rstrip("/")
+    for path in ("/metrics", "/%6detrics", "//metrics", "/./metrics", "/js/../metrics", "/metrics?x=1"):
+        assert status_of(door + path) == 404, path
+    assert status_of(door + "/") == 200
+    for node in state["nodes"]:
+        assert status_of(f"http://127.0.0.1:{node['port']}/metrics") == 200, node
 
 
 def node_metric(state, node_id, name):

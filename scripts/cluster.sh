@@ -92,10 +92,16 @@ defaults
     timeout tunnel 1h
     retries 3
     option redispatch 1
+    # The nodes learn that a request came through here (and from whom): they keep /metrics,
+    # the operator's, from anyone who comes through the front door.
+    option forwardfor
 
 frontend front_door
     bind 127.0.0.1:$PORT
 $(per_address_rules)
+    # The nodes refuse /metrics to forwarded requests however the path is spelled; this is the
+    # plain spelling turned away here already.
+    http-request deny deny_status 404 if { path_beg /metrics }
     default_backend nodes
 
 backend nodes

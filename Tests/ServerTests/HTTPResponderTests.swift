@@ -81,4 +81,14 @@ import Testing
     // Only that exact path.
     #expect(responder.respond(isGet: true, path: "/metrics/", host: nil).status == 404)
   }
+
+  /// The metrics are the operator's: not through a proxy (the cluster's front door says whom
+  /// it forwards), while the files still are.
+  @Test func aForwardedRequestDoesNotGetTheMetrics() {
+    let responder = HTTPResponder(staticFiles: nil, servesMetrics: true)
+    let forwarded = responder.respond(
+      isGet: true, path: TransportMetrics.path, host: nil, forwarded: true)
+    #expect(forwarded.status == 404 && forwarded.body == .none)
+    #expect(responder.respond(isGet: true, path: TransportMetrics.path, host: nil).status == 200)
+  }
 }

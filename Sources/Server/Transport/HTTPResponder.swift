@@ -1,5 +1,8 @@
 /// What the server answers to a plain HTTP request: a public file of the web root, the
 /// `/metrics` page, 404, or 405 for anything but GET, every answer with the security headers.
+/// The metrics are the operator's: a request that came through a proxy (it says whom it
+/// forwards, `X-Forwarded-For`, as the cluster's front door does) does not get them, however
+/// its path is spelled (lws decodes and folds it before it gets here).
 /// A value that decides only; `HTTPResponseWriter` carries the answer out on lws.
 struct HTTPResponder: Sendable {
   /// One answer.
@@ -36,13 +39,14 @@ struct HTTPResponder: Sendable {
   ///   - path: the request path as lws hands it over (percent-decoded, without the query,
   ///     `..` segments folded); `StaticFiles` still refuses anything outside the public files.
   ///   - host: the `Host` header, for the content security policy.
-  func respond(isGet: Bool, path: String, host: String?) -> Response {
+  ///   - forwarded: whether a proxy forwarded the request (`X-Forwarded-For`).
+  func respond(isGet: Bool, path: String, host: String?, forwarded: Bool = false) -> Response {
     var headers = StaticFiles.securityHeaders(host: host)
     guard isGet else {
       headers.append(("Allow", "GET"))
       return Response(status: 405, headers: headers, body: .none, closesConnection: true)
     }
-    if path == TransportMetrics.path && servesMetrics {
+    if path == TransportMetrics.path && servesMetrics && !forwarded {
       headers.append(("Cache-Control", "no-store"))
       return Response(status: 200, headers: headers, body: .metrics)
     }

@@ -24,7 +24,8 @@ final class HTTPResponseWriter {
       } ?? "/"
     let response = responder.respond(
       isGet: lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0, path: requestPath,
-      host: RequestHeader.value(WSI_TOKEN_HOST, of: wsi))
+      host: RequestHeader.value(WSI_TOKEN_HOST, of: wsi),
+      forwarded: lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0)
     switch response.body {
     case .none:
       // A body may follow a request that is not a GET: answer and close rather than read it.
