@@ -1,9 +1,14 @@
 """`GET /metrics`: the Prometheus text page moves with real play over a real WebSocket."""
 import asyncio
 import re
+import socket
+import subprocess
 import time
+import urllib.error
 import urllib.request
 
+from conftest import BINARY, free_port
+from mp_support import start_server  # noqa: F401  (a fixture)
 from protocol_client import Client
 
 # One sample line of the text format: a name, optional labels, a value.
@@ -123,3 +128,48 @@ def test_metrics_count_rate_limit_closes_by_code(server):
     assert value(samples, "matchismo_rate_limit_closes_total") == 1
     assert value(samples, "matchismo_closes_total", code="1008") == 1
     assert value(samples, "matchismo_too_slow_closes_total") == 0
+
+
+def http_status(url):
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+
+
+def test_metrics_on_a_listener_of_their_own(start_server):
+    """Issue 35: `--metrics-port` serves /metrics on a loopback listener of its own, and nothing
+    else there (no page, no WebSocket); the game's port then serves the page and no metrics."""
+    port = free_port()
+    server = start_server("--metrics-port", port)
+    own = f"http://127.0.0.1:{port}"
+    status, text = http_status(own + "/metrics")
+    assert status == 200 and "matchismo_connections_open" in text, (status, text[:200])
+    assert http_status(own + "/")[0] == 404
+    assert http_status(own + "/index.html")[0] == 404
+    assert http_status(server.http_url + "metrics")[0] == 404
+    assert http_status(server.http_url)[0] == 200
+    # The game still plays on its own port, and the listener of its own counts it.
+    async def hello():
+        client = await Client.connect(server.ws_url)
+        await client.hello("Ada")
+        status, text = http_status(own + "/metrics")
+        assert re.search(r"^matchismo_connections_open\s+1", text, re.M), text[:400]
+        await client.ws.close()
+    asyncio.run(asyncio.wait_for(hello(), 30))
+
+
+def test_a_metrics_port_that_cannot_be_bound_stops_the_server_with_a_reason():
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        port = taken.getsockname()[1]
+        stopped = subprocess.run(
+            [BINARY, "--host", "127.0.0.1", "--port", "0", "--metrics-port", str(port), "--no-journal"],
+            capture_output=True, text=True, timeout=30)
+    finally:
+        taken.close()
+    assert stopped.returncode != 0
+    assert f"127.0.0.1:{port} is already in use" in stopped.stderr, stopped.stderr[-500:]

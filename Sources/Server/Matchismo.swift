@@ -94,6 +94,12 @@ struct Matchismo: AsyncParsableCommand {
     help: ServerOption.maxConnectionsPerAddress.help)
   var maxConnectionsPerAddress = ServerConfiguration.defaults.maxConnectionsPerAddress
 
+  @Option(name: ServerOption.metricsPort.long, help: ServerOption.metricsPort.help)
+  var metricsPort: Int?
+
+  @Option(name: ServerOption.metricsHost.long, help: ServerOption.metricsHost.help)
+  var metricsHost = ServerConfiguration.defaults.metricsHost
+
   @Option(name: ServerOption.allowedOrigin.long, help: ServerOption.allowedOrigin.help)
   var allowedOrigin = ServerConfiguration.defaults.allowedOrigins
 
@@ -131,6 +137,8 @@ struct Matchismo: AsyncParsableCommand {
     configuration.sendBufferBytes = sendBuffer
     configuration.drainTimeout = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+    configuration.metricsPort = metricsPort
+    configuration.metricsHost = metricsHost
     configuration.allowedOrigins = allowedOrigin
     configuration.dataDirectory = dataDirectory
     configuration.databaseURL = databaseURL

@@ -81,6 +81,11 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Most WebSocket connections one address may hold at once; 0: no limit (the default: behind
   /// a proxy every player comes from the proxy's address).
   var maxConnectionsPerAddress = 0
+  /// The port of a listener of its own for `/metrics` (then the main port serves none), or nil:
+  /// `/metrics` on the main port.
+  var metricsPort: Int? = nil
+  /// The interface of the metrics listener: loopback, the operator's.
+  var metricsHost = "127.0.0.1"
   /// Browser origins allowed to open WebSockets besides the page's own (see
   /// `TransportConfiguration.allowedOrigins`).
   var allowedOrigins: [String] = []
@@ -247,6 +252,12 @@ struct ServerConfiguration: Sendable, Equatable {
     if drainTimeout > 0 && drainTimeout < 0.5 {
       return "\(ServerOption.drainTimeout.flag) must be 0 (never) or at least 0.5 seconds."
     }
+    if let metricsPort, !(1...65535).contains(metricsPort) {
+      return "\(ServerOption.metricsPort.flag) must be 1...65535."
+    }
+    if metricsPort != nil && metricsPort == port {
+      return "\(ServerOption.metricsPort.flag) must differ from \(ServerOption.port.flag)."
+    }
     if !(0...1_000_000).contains(maxConnectionsPerAddress) {
       return "\(ServerOption.maxConnectionsPerAddress.flag) must be 0...1000000 (0: no limit)."
     }
@@ -291,6 +302,8 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.sendBufferBytes = sendBufferBytes
     configuration.drainTimeoutSeconds = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+    configuration.metricsPort = metricsPort
+    configuration.metricsHost = metricsHost
     // With a journal a shutdown is a restart for the players: their games are kept.
     if journal { configuration.shutdownCloseReason = "server restarting; your game is kept" }
     return configuration

@@ -117,6 +117,14 @@ struct ServerOption: Sendable {
     "Milliseconds between two renewals of a node's lease, and between two looks for the tables of dead nodes (default: a quarter of --lease; at most half of it)."
   )
 
+  static let metricsPort = Self(
+    "metrics-port",
+    ArgumentHelp(
+      "Serve /metrics on a listener of its own at this port (on --metrics-host), and not on --port; without it, /metrics is on --port.",
+      valueName: "port"))
+  static let metricsHost = Self(
+    "metrics-host", "Interface of the --metrics-port listener (default: 127.0.0.1, loopback only).")
+
   /// Every option, in the order `--help` lists them.
   static let all: [ServerOption] = [
     host, port, webRoot, logLevel, tlsCert, tlsKey, maxMessageBytes, reconnectGrace, countdown,
@@ -125,5 +133,6 @@ struct ServerOption: Sendable {
     noJournal, sync,
     commitInterval, journalStallLimit, keepFinishedDays, rateLimit, sendBuffer, drainTimeout,
     maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,
+    metricsPort, metricsHost,
   ]
 }

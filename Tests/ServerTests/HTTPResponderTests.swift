@@ -91,4 +91,19 @@ import Testing
     #expect(forwarded.status == 404 && forwarded.body == .none)
     #expect(responder.respond(isGet: true, path: TransportMetrics.path, host: nil).status == 200)
   }
+
+  /// With a metrics listener of its own (`--metrics-port`), only it serves `/metrics`, and it
+  /// serves nothing else; the main port serves the files and no metrics.
+  @Test func aMetricsListenerOfItsOwnServesTheMetricsAlone() throws {
+    let files = try Self.webRoot()
+    defer { try? FileManager.default.removeItem(atPath: files.root) }
+    let responder = HTTPResponder(staticFiles: files, servesMetrics: true, metricsApart: true)
+    let own = responder.respond(
+      isGet: true, path: TransportMetrics.path, host: nil, onMetricsListener: true)
+    #expect(own.status == 200 && own.body == .metrics)
+    #expect(
+      responder.respond(isGet: true, path: "/", host: nil, onMetricsListener: true).status == 404)
+    #expect(responder.respond(isGet: true, path: TransportMetrics.path, host: nil).status == 404)
+    #expect(responder.respond(isGet: true, path: "/", host: nil).status == 200)
+  }
 }

@@ -71,6 +71,7 @@ import Testing
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
       "--allowed-origin", "https://a.example", "--node-id", "n9",
       "--advertise-url", "ws://n9:1/ws", "--lease", "4000", "--lease-renewal", "500",
+      "--metrics-port", "9100", "--metrics-host", "10.0.0.9",
     ]).serverConfiguration
     // --no-journal goes with no --database: on its own.
     let memoryOnly = try Matchismo.parse(["--no-journal"]).serverConfiguration

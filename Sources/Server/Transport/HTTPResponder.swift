@@ -32,6 +32,9 @@ struct HTTPResponder: Sendable {
   let staticFiles: StaticFiles?
   /// Whether `/metrics` is served.
   let servesMetrics: Bool
+  /// Whether `/metrics` has a listener of its own (`--metrics-port`): then only that listener
+  /// serves it, and serves nothing else.
+  var metricsApart = false
 
   /// The answer to a request.
   /// - Parameters:
@@ -40,17 +43,22 @@ struct HTTPResponder: Sendable {
   ///     `..` segments folded); `StaticFiles` still refuses anything outside the public files.
   ///   - host: the `Host` header, for the content security policy.
   ///   - forwarded: whether a proxy forwarded the request (`X-Forwarded-For`).
-  func respond(isGet: Bool, path: String, host: String?, forwarded: Bool = false) -> Response {
+  ///   - onMetricsListener: whether it came to the metrics listener (`--metrics-port`).
+  func respond(
+    isGet: Bool, path: String, host: String?, forwarded: Bool = false,
+    onMetricsListener: Bool = false
+  ) -> Response {
     var headers = StaticFiles.securityHeaders(host: host)
     guard isGet else {
       headers.append(("Allow", "GET"))
       return Response(status: 405, headers: headers, body: .none, closesConnection: true)
     }
-    if path == TransportMetrics.path && servesMetrics && !forwarded {
+    let metricsHere = servesMetrics && onMetricsListener == metricsApart
+    if path == TransportMetrics.path && metricsHere && !forwarded {
       headers.append(("Cache-Control", "no-store"))
       return Response(status: 200, headers: headers, body: .metrics)
     }
-    guard let file = staticFiles?.resolve(path) else {
+    guard !onMetricsListener, let file = staticFiles?.resolve(path) else {
       return Response(status: 404, headers: headers, body: .none)
     }
     headers.append(("Cache-Control", file.cacheControl))

@@ -10,9 +10,11 @@ final class HTTPResponseWriter {
   /// `LWS_CALLBACK_HTTP_WRITEABLE`, by HTTP connection.
   private var pendingBodies: [OpaquePointer: [UInt8]] = [:]
 
-  /// A writer serving `staticFiles` and, when there are `metrics`, the metrics page.
-  init(staticFiles: StaticFiles?, metrics: TransportMetrics?) {
-    responder = HTTPResponder(staticFiles: staticFiles, servesMetrics: metrics != nil)
+  /// A writer serving `staticFiles` and, when there are `metrics`, the metrics page (on a
+  /// listener of its own when `metricsApart`).
+  init(staticFiles: StaticFiles?, metrics: TransportMetrics?, metricsApart: Bool = false) {
+    responder = HTTPResponder(
+      staticFiles: staticFiles, servesMetrics: metrics != nil, metricsApart: metricsApart)
     self.metrics = metrics
   }
 
@@ -25,7 +27,8 @@ final class HTTPResponseWriter {
     let response = responder.respond(
       isGet: lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0, path: requestPath,
       host: RequestHeader.value(WSI_TOKEN_HOST, of: wsi),
-      forwarded: lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0)
+      forwarded: lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0,
+      onMetricsListener: Self.isOnMetricsListener(wsi))
     switch response.body {
     case .none:
       // A body may follow a request that is not a GET: answer and close rather than read it.
@@ -42,6 +45,14 @@ final class HTTPResponseWriter {
       if result < 0 || (result > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
       return 0
     }
+  }
+
+  /// Whether `wsi` came to the metrics listener's vhost.
+  private static func isOnMetricsListener(_ wsi: OpaquePointer) -> Bool {
+    guard let vhost = lws_get_vhost(wsi), let name = lws_get_vhost_name(vhost) else {
+      return false
+    }
+    return String(cString: name) == LWSEventLoop.metricsVhost
   }
 
   /// `LWS_CALLBACK_HTTP_WRITEABLE` and `LWS_CALLBACK_CLOSED_HTTP` for a connection with a

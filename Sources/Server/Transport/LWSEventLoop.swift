@@ -91,6 +91,25 @@ final class LWSEventLoop {
       throw BindProbe.diagnose(host: configuration.host, port: configuration.port)
         ?? .contextCreationFailed(LWSLogBridge.lastError)
     }
+    if let metricsPort = configuration.metricsPort {
+      // A plain-HTTP vhost of its own, "metrics", with the http protocol alone.
+      resources.metricsProtocols[0] = resources.protocols[0]
+      var metricsInfo = lws_context_creation_info()
+      metricsInfo.port = Int32(metricsPort)
+      metricsInfo.iface = resources.string(configuration.metricsHost)
+      metricsInfo.protocols = UnsafePointer(resources.metricsProtocols)
+      metricsInfo.vhost_name = resources.string(Self.metricsVhost)
+      metricsInfo.user = me
+      metricsInfo.options =
+        UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
+        | (configuration.metricsHost.contains(":") ? 0 : UInt64(LWS_SERVER_OPTION_DISABLE_IPV6))
+      guard lws_create_vhost(context, &metricsInfo) != nil else {
+        lws_context_destroy(context)
+        shim_ev_loop_destroy(loop)
+        throw BindProbe.diagnose(host: configuration.metricsHost, port: metricsPort)
+          ?? .contextCreationFailed(LWSLogBridge.lastError)
+      }
+    }
     self.resources = resources
     self.context = context
     self.loop = loop
@@ -106,6 +125,9 @@ final class LWSEventLoop {
     drainTimer = shim_repeat_start(loop, drainTimerCallback, me, configuration.drainCheckInterval)
     listeningPort = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
   }
+
+  /// The name of the metrics listener's vhost (`--metrics-port`).
+  static let metricsVhost = "metrics"
 
   /// The libev backend in use (`EVBACKEND_EPOLL` is 4 on Linux).
   var backend: UInt32 { shim_ev_backend(loop) }

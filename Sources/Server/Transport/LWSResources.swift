@@ -10,6 +10,8 @@ import CWebSockets
 final class LWSResources {
   /// Protocol array: `[0]` "http" (static files), `[1]` the game subprotocol, `[2]` zeroed end.
   let protocols: UnsafeMutablePointer<lws_protocols>
+  /// The metrics listener's protocols: `[0]` "http" alone (no WebSocket), `[1]` zeroed end.
+  let metricsProtocols: UnsafeMutablePointer<lws_protocols>
   /// Per-vhost protocol options: marks the game protocol as the default for clients that name
   /// no subprotocol.
   let protocolOptions: UnsafeMutablePointer<lws_protocol_vhost_options>
@@ -38,6 +40,8 @@ final class LWSResources {
   init(configuration: TransportConfiguration, perSessionDataSize: Int) {
     protocols = .allocate(capacity: 3)
     protocols.initialize(repeating: lws_protocols(), count: 3)
+    metricsProtocols = .allocate(capacity: 2)
+    metricsProtocols.initialize(repeating: lws_protocols(), count: 2)
     protocolOptions = .allocate(capacity: 2)
     protocolOptions.initialize(repeating: lws_protocol_vhost_options(), count: 2)
     retryPolicy = .allocate(capacity: 1)
@@ -89,6 +93,8 @@ final class LWSResources {
     for allocation in allocations { free(allocation) }
     protocols.deinitialize(count: 3)
     protocols.deallocate()
+    metricsProtocols.deinitialize(count: 2)
+    metricsProtocols.deallocate()
     protocolOptions.deinitialize(count: 2)
     protocolOptions.deallocate()
     retryPolicy.deinitialize(count: 1)

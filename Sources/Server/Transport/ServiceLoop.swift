@@ -83,7 +83,9 @@ final class ServiceLoop {
   /// - Parameter webRoot: absolute path of the directory to serve, or `nil`.
   /// - Returns: the port actually listened on.
   func createContext(webRoot: String?) throws(TransportError) -> Int {
-    http = HTTPResponseWriter(staticFiles: webRoot.map(StaticFiles.init(root:)), metrics: metrics)
+    http = HTTPResponseWriter(
+      staticFiles: webRoot.map(StaticFiles.init(root:)), metrics: metrics,
+      metricsApart: configuration.metricsPort != nil)
     let eventLoop = try LWSEventLoop(configuration: configuration, owner: self)
     self.eventLoop = eventLoop
     if keepalive.isOn { scheduleKeepaliveTimer() }

@@ -37,6 +37,11 @@ struct TransportConfiguration: Sendable {
   /// Most WebSocket connections one peer address may hold; one more is closed with 4002 right
   /// after its upgrade. 0: no limit (see `AddressLimit`).
   var maxConnectionsPerAddress: Int = ServerConfiguration.defaults.maxConnectionsPerAddress
+  /// The port of a plain-HTTP listener of its own that serves `/metrics` and nothing else
+  /// (then the main port serves no metrics), or nil: `/metrics` on the main port.
+  var metricsPort: Int? = ServerConfiguration.defaults.metricsPort
+  /// The interface of the metrics listener.
+  var metricsHost: String = ServerConfiguration.defaults.metricsHost
   /// Messages a connection may send in a burst (token bucket size); an empty bucket closes the
   /// connection with 1008 "rate limit".
   var rateBurst: Double = ServerConfiguration.rateBurst(
