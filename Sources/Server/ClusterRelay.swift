@@ -54,14 +54,19 @@ final class ClusterRelay: @unchecked Sendable {
   let lookUpLimit: Int
 
   /// A relay to `link`, waiting for `journal`, looking every `scan` seconds for the tables of
-  /// nodes whose lease (`lease` seconds) ran out; `tookOver` hears each takeover first.
+  /// nodes whose lease (`lease` seconds) ran out; `tookOver` hears each takeover first. A lease
+  /// counts as run out only once this node renewed its own two looks after it ran out, and
+  /// after the start of its own unbroken renewals
+  /// (``PostgresClusterLink/takeOver(lease:grace:limit:only:games:)``): after the database
+  /// stood still, live nodes renew before anyone takes their tables.
   convenience init(
     link: PostgresClusterLink, lease: Double, scan: Double, journal: JournalWriter?,
     logger: Logger, tookOver: @escaping @Sendable (Takeover) -> Void
   ) {
     self.init(
       publish: { try link.publish($0) }, claim: { try link.claimSession(token: $0) },
-      takeOver: { try link.takeOver(lease: lease, only: $0) }, tookOver: tookOver,
+      takeOver: { try link.takeOver(lease: lease, grace: 2 * scan, only: $0) },
+      tookOver: tookOver,
       scanInterval: scan, journal: journal, logger: logger)
   }
 

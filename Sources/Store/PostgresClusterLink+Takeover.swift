@@ -33,21 +33,29 @@ extension PostgresClusterLink {
   /// at the next epoch, with the sessions at it, in one transaction whose row locks exclude the
   /// old owner's writes (`journal_write_v5`). Nodes that take over at once skip each other's
   /// rows. Throws a ``StoreError`` when the database cannot be reached.
+  ///
+  /// With a `grace` (seconds), a lease counts as run out only once this node has renewed its
+  /// own (of `lease` seconds) `grace` after the later of that lease's end and the start of this
+  /// node's own unbroken renewals (`alive_since`): the other node had that long, with the
+  /// database answering, to renew. A database that stood still for a while (frozen, failing
+  /// over) finds every lease run out by its clock when it answers again; this node's own
+  /// renewal then starts its `alive_since` again, and live nodes renew before anyone judges
+  /// them.
   public func takeOver(
-    lease: Double, limit: Int = 100, only: [String]? = nil,
+    lease: Double, grace: Double? = nil, limit: Int = 100, only: [String]? = nil,
     games: Set<String> = GameCatalog.games
   ) throws -> Takeover {
     try connector.perform("cannot take tables over in \(connector.location)") { connection in
       try connector.transaction(on: connection) {
         var takeover = Takeover()
-        let now = clock.sql
+        let runOut = runOutPredicate(lease: lease, grace: grace)
         let dealt = games.sorted()
         for row in try connector.run(
           """
           SELECT g.id, g.record::jsonb ->> 'game' FROM game_table g
           LEFT JOIN cluster_node n ON n.id = g.owner
           WHERE g.open AND g.owner IS DISTINCT FROM \(node)
-            AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
+            AND (g.owner IS NULL OR n.lease_until IS NULL OR \(unescaped: runOut))
             AND (\(only == nil) OR g.id = ANY (\(only ?? [])))
             AND NOT (g.record::jsonb ->> 'game' = ANY (\(dealt)))
           ORDER BY g.number LIMIT \(limit)
@@ -59,10 +67,10 @@ extension PostgresClusterLink {
         // An open arena's games go with it: they are taken only with their arena (below), so
         // that a game's result reaches the node that holds its arena.
         try takeTables(
-          only: only, ofArenas: nil, limit: limit, lease: lease, dealt: dealt, into: &takeover,
-          on: connection)
+          only: only, ofArenas: nil, limit: limit, lease: lease, runOut: runOut, dealt: dealt,
+          into: &takeover, on: connection)
         try takeArenas(
-          only: only, lease: lease, dealt: dealt, into: &takeover, on: connection)
+          only: only, lease: lease, runOut: runOut, dealt: dealt, into: &takeover, on: connection)
         guard !takeover.taken.isEmpty else { return takeover }
         let ids = takeover.taken.map(\.table)
         let moves = try connector.currentDealMoves(of: ids, on: connection)
@@ -90,8 +98,8 @@ extension PostgresClusterLink {
   /// open arena's games, or (with `ofArenas`) the open tables of those arenas' games, at the
   /// next epoch, into `takeover`.
   fileprivate func takeTables(
-    only: [String]?, ofArenas arenas: [String]?, limit: Int, lease: Double, dealt: [String],
-    into takeover: inout Takeover, on connection: PostgresConnection
+    only: [String]?, ofArenas arenas: [String]?, limit: Int, lease: Double, runOut: String,
+    dealt: [String], into takeover: inout Takeover, on connection: PostgresConnection
   ) throws {
     let now = clock.sql
     let rows = try connector.run(
@@ -100,7 +108,7 @@ extension PostgresClusterLink {
         SELECT g.id, g.owner, n.lease_until AS until FROM game_table g
         LEFT JOIN cluster_node n ON n.id = g.owner
         WHERE g.open AND g.owner IS DISTINCT FROM \(node)
-          AND (g.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
+          AND (g.owner IS NULL OR n.lease_until IS NULL OR \(unescaped: runOut))
           AND g.record::jsonb ->> 'game' = ANY (\(dealt))
           AND (\(arenas == nil)
             OR g.record::jsonb -> 'sprint' ->> 'arena' = ANY (\(arenas ?? [])))
@@ -129,17 +137,16 @@ extension PostgresClusterLink {
   /// Takes the open arenas of dead nodes (or, with `only`, those whose games are among `only`)
   /// into `takeover`, with their games' tables.
   fileprivate func takeArenas(
-    only: [String]?, lease: Double, dealt: [String], into takeover: inout Takeover,
-    on connection: PostgresConnection
+    only: [String]?, lease: Double, runOut: String, dealt: [String],
+    into takeover: inout Takeover, on connection: PostgresConnection
   ) throws {
-    let now = clock.sql
     let decoder = JSONDecoder()
     let rows = try connector.run(
       """
       WITH dead AS (
         SELECT a.id FROM arena a LEFT JOIN cluster_node n ON n.id = a.owner
         WHERE NOT a.closed AND a.owner IS DISTINCT FROM \(node)
-          AND (a.owner IS NULL OR n.lease_until IS NULL OR n.lease_until < \(unescaped: now))
+          AND (a.owner IS NULL OR n.lease_until IS NULL OR \(unescaped: runOut))
           AND (\(only == nil) OR a.id IN (SELECT g.record::jsonb -> 'sprint' ->> 'arena'
             FROM game_table g WHERE g.id = ANY (\(only ?? []))))
         FOR UPDATE OF a SKIP LOCKED)
@@ -153,7 +160,25 @@ extension PostgresClusterLink {
     }
     guard !arenas.isEmpty else { return }
     try takeTables(
-      only: nil, ofArenas: arenas, limit: 10_000, lease: lease, dealt: dealt, into: &takeover,
-      on: connection)
+      only: nil, ofArenas: arenas, limit: 10_000, lease: lease, runOut: runOut, dealt: dealt,
+      into: &takeover, on: connection)
+  }
+}
+
+extension PostgresClusterLink {
+  /// The SQL condition that the lease of the node `n` (joined from `cluster_node`) ran out, at
+  /// ``clock``'s time and, with a `grace`, long enough before this node's own latest renewal
+  /// (of `lease` seconds) and its unbroken renewals' start: see
+  /// ``takeOver(lease:grace:limit:only:games:)``. Made of numbers and this node's id (quoted as
+  /// SQL quotes it), never of text from outside.
+  func runOutPredicate(lease: Double, grace: Double?) -> String {
+    let now = clock.sql
+    guard let grace else { return "n.lease_until < \(now)" }
+    let me = "'" + node.replacingOccurrences(of: "'", with: "''") + "'"
+    return """
+      (n.lease_until < \(now) AND EXISTS (SELECT 1 FROM cluster_node m WHERE m.id = \(me) \
+      AND m.lease_until - make_interval(secs => \(lease)) \
+      >= GREATEST(n.lease_until, m.alive_since) + make_interval(secs => \(grace))))
+      """
   }
 }

@@ -10,13 +10,20 @@ extension PostgresJournalStore {
     }
   }
 
-  /// Renews this node's lease on `connection`.
+  /// Renews this node's lease on `connection`. A renewal that finds the lease run out (the
+  /// node, or the database, stood still longer than a lease) starts the node's `alive_since`
+  /// again: the takeover's grace counts from there (``PostgresClusterLink/takeOver``).
   func renewLease(on connection: PostgresConnection) throws {
     _ = try run(
       """
-      INSERT INTO cluster_node (id, lease_until)
-      VALUES (\(owner), \(unescaped: clock.sql) + make_interval(secs => \(lease)))
-      ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until
+      INSERT INTO cluster_node (id, lease_until, alive_since)
+      VALUES (\(owner), \(unescaped: clock.sql) + make_interval(secs => \(lease)),
+        \(unescaped: clock.sql))
+      ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until,
+        alive_since = CASE
+          WHEN cluster_node.alive_since IS NULL OR cluster_node.lease_until IS NULL
+            OR cluster_node.lease_until < excluded.alive_since
+          THEN excluded.alive_since ELSE cluster_node.alive_since END
       """, on: connection)
   }
 

@@ -233,6 +233,12 @@ extension PostgresJournalStore {
       version: 11, name: "the daily puzzle's own high-score lists",
       // A daily puzzle's games are no longer ranked with other solo games (``ScoreList``).
       statements: [ScoreList.dailyListsMigration]),
+    Migration(
+      version: 12, name: "a node alive since",
+      // Since when each node has renewed its lease without a gap, by the database's clock
+      // (``PostgresJournalStore/renewLease(on:)``): after the database stood still, every lease
+      // has run out, and a node judges its peers only once they had time to renew.
+      statements: ["ALTER TABLE cluster_node ADD COLUMN IF NOT EXISTS alive_since TIMESTAMPTZ"]),
   ]
 
   /// The advisory lock that servers creating `schema_version` take, one at a time.

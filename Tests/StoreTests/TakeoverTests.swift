@@ -69,6 +69,61 @@ import Testing
     #expect(try b.rowCounts().moves == 1)
   }
 
+  /// A database that stood still (frozen, failing over) finds every lease run out by its clock
+  /// when it answers again. With a grace, a node takes a lease for run out only once it has
+  /// renewed its own a grace after the later of that lease's end and the start of its own
+  /// unbroken renewals: a live node, renewing as soon as the database answers, keeps its
+  /// tables; a dead one loses them a grace after its lease ran out.
+  @Test func afterTheDatabaseStoodStillALiveNodeKeepsItsTables() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: Self.start)
+    let a = try Self.store("a", at: location, clock: clock)
+    let b = try Self.store("b", at: location, clock: clock)
+    _ = try a.load()
+    _ = try b.load()
+    try a.write([.table(JournalStoreTests.record("t1"))])
+    try a.renewLeases()
+    try b.renewLeases()
+    let linkB = Self.link("b", at: location, clock: clock)
+    func takenByB() throws -> [String] {
+      try linkB.takeOver(lease: 1, grace: 0.25).taken.map(\.table)
+    }
+    // The database stands still for 3 s. b's renewal comes first: its own lease had run out
+    // too, so its unbroken renewals start again now, and a may renew yet.
+    clock.advance(by: 3)
+    try b.renewLeases()
+    #expect(try takenByB().isEmpty, "a may renew yet")
+    clock.advance(by: 0.2)
+    try b.renewLeases()
+    #expect(try takenByB().isEmpty, "still within the grace")
+    // a renews within the grace: its tables stay its own, at every later look.
+    try a.renewLeases()
+    for _ in 0..<4 {
+      clock.advance(by: 0.25)
+      try a.renewLeases()
+      try b.renewLeases()
+      #expect(try takenByB().isEmpty, "a is alive")
+    }
+    // a dies: its lease runs out (b renewing all along); b takes t1 only once it renewed a
+    // grace after that.
+    clock.advance(by: 0.6)
+    try b.renewLeases()
+    clock.advance(by: 0.6)
+    try b.renewLeases()
+    #expect(try takenByB().isEmpty, "a's lease ran out 0.2 s ago: within the grace")
+    clock.advance(by: 0.2)
+    try b.renewLeases()
+    #expect(try takenByB() == ["t1"])
+    // Without a grace (the old rule), the first look after the database stood still took it.
+    let c = try Self.store("c", at: location, clock: clock)
+    _ = try c.load()
+    try c.write([.table(JournalStoreTests.record("t2"))])
+    try c.renewLeases()
+    clock.advance(by: 3)
+    try b.renewLeases()
+    #expect(try linkB.takeOver(lease: 1).taken.map(\.table) == ["t2"])
+  }
+
   /// A node of another version may deal a game this one does not: its table is not taken (it
   /// could not be played here), it is named in ``Takeover/notDealt``, and its row stays open and
   /// the dead node's, for a node that deals the game, which then takes it over.
