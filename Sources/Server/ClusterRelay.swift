@@ -55,8 +55,8 @@ final class ClusterRelay: @unchecked Sendable {
 
   /// A relay to `link`, waiting for `journal`, looking every `scan` seconds for the tables of
   /// nodes whose lease (`lease` seconds) ran out; `tookOver` hears each takeover first. A lease
-  /// counts as run out only once this node renewed its own two looks after it ran out, and
-  /// after the start of its own unbroken renewals
+  /// counts as run out only once this node renewed its own after it ran out and two looks after
+  /// its own unbroken renewals began
   /// (``PostgresClusterLink/takeOver(lease:grace:limit:only:games:)``): after the database
   /// stood still, live nodes renew before anyone takes their tables.
   convenience init(

@@ -35,12 +35,11 @@ extension PostgresClusterLink {
   /// rows. Throws a ``StoreError`` when the database cannot be reached.
   ///
   /// With a `grace` (seconds), a lease counts as run out only once this node has renewed its
-  /// own (of `lease` seconds) `grace` after the later of that lease's end and the start of this
-  /// node's own unbroken renewals (`alive_since`): the other node had that long, with the
-  /// database answering, to renew. A database that stood still for a while (frozen, failing
-  /// over) finds every lease run out by its clock when it answers again; this node's own
-  /// renewal then starts its `alive_since` again, and live nodes renew before anyone judges
-  /// them.
+  /// own (of `lease` seconds) after that lease's end and at least `grace` after the start of
+  /// its own unbroken renewals (`alive_since`). A database that stood still for longer than a
+  /// lease (frozen, failing over) finds every lease run out by its clock when it answers again;
+  /// this node's own renewal then starts its `alive_since` again, and live nodes renew before
+  /// anyone judges them. A node that died while this one was renewing is taken at once.
   public func takeOver(
     lease: Double, grace: Double? = nil, limit: Int = 100, only: [String]? = nil,
     games: Set<String> = GameCatalog.games
@@ -167,8 +166,8 @@ extension PostgresClusterLink {
 
 extension PostgresClusterLink {
   /// The SQL condition that the lease of the node `n` (joined from `cluster_node`) ran out, at
-  /// ``clock``'s time and, with a `grace`, long enough before this node's own latest renewal
-  /// (of `lease` seconds) and its unbroken renewals' start: see
+  /// ``clock``'s time and, with a `grace`, before this node's own latest renewal (of `lease`
+  /// seconds), which comes a grace after its unbroken renewals' start: see
   /// ``takeOver(lease:grace:limit:only:games:)``. Made of numbers and this node's id (quoted as
   /// SQL quotes it), never of text from outside.
   func runOutPredicate(lease: Double, grace: Double?) -> String {
@@ -178,7 +177,7 @@ extension PostgresClusterLink {
     return """
       (n.lease_until < \(now) AND EXISTS (SELECT 1 FROM cluster_node m WHERE m.id = \(me) \
       AND m.lease_until - make_interval(secs => \(lease)) \
-      >= GREATEST(n.lease_until, m.alive_since) + make_interval(secs => \(grace))))
+      >= GREATEST(n.lease_until, m.alive_since + make_interval(secs => \(grace)))))
       """
   }
 }
