@@ -2,7 +2,8 @@
 the real server. The single-key shortcuts are turned off in the settings (WCAG 2.2, 2.1.4), and
 then a whole solo Set game is played with the keys that remain — Tab to the board, Home and the
 arrows to move, Space to choose — and so is a two-player race, each player on their own page; a
-card's key ("2") does nothing once the shortcuts are off."""
+card's key ("2") does nothing once the shortcuts are off, and no single key is announced
+(`aria-keyshortcuts`) any more."""
 import itertools
 
 import pytest
@@ -92,6 +93,11 @@ def test_a_whole_solo_set_game_by_keyboard_alone_with_single_key_shortcuts_off(s
     driver.find_element(By.ID, "play-solo").send_keys(Keys.ENTER)
     WebDriverWait(driver, 15).until(lambda d: len(d.execute_script(SHOWN_CARDS, CARDS)) >= 12)
     board = driver.execute_script(SHOWN_CARDS, CARDS)
+    # Nothing announces a single key that does nothing now (named keys such as Escape stay).
+    announced = driver.execute_script(
+        "return [...document.querySelectorAll('[aria-keyshortcuts]')].map((e) => e.getAttribute('aria-keyshortcuts'))")
+    assert all(len(key) > 1 for key in announced), announced
+    assert "Escape" in announced, announced
     # A card's key does nothing now: "2" first, then Space on the first card. Both would go on
     # the one connection in order, so once the first card shows chosen, "2" had its chance.
     to_the_board(driver)

@@ -7,6 +7,7 @@
 // (the replay of a finished game) has no keys and no choosing: its cards are pictures
 // (role="img", not focusable).
 
+import { markShortcut, singleKeysOn } from './shortcut-marks.js';
 import { CARD_ASPECT } from './card-view.js';
 import { createBoardCard, faceKey, flashElements, updateBoardCard } from './card-element.js';
 import { cardKeys } from './keys.js';
@@ -121,6 +122,7 @@ export class BoardView {
     if (key === null) {
       label?.remove();
       el.removeAttribute('aria-keyshortcuts');
+      delete el.dataset.keyshortcuts;
       return;
     }
     if (label === null) {
@@ -130,7 +132,8 @@ export class BoardView {
       el.append(label);
     }
     if (label.textContent !== key) label.textContent = key;
-    el.setAttribute('aria-keyshortcuts', key);
+    // With single-key shortcuts off the key is drawn hidden and not announced.
+    markShortcut(el, key, singleKeysOn());
   }
 
   /** Choose the card in slot `index` (a keyboard shortcut), as a click would. */

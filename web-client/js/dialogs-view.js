@@ -2,6 +2,7 @@
 // settings (theme, colour cues, sound: prefs.js, stored in localStorage), and the two
 // confirmations (re-deal, leave), whose answers become controller events through `dispatch`.
 
+import { markShortcuts } from './shortcut-marks.js';
 import { SHORTCUTS } from './keys.js';
 import { loadPrefs, resolveTheme, savePref } from './prefs.js';
 import { byId } from './dom.js';
@@ -98,6 +99,7 @@ export class DialogsView {
     document.body.classList.toggle('color-cues', prefs.colorCues);
     // With single-key shortcuts off, the cards' keys are not drawn either.
     document.body.classList.toggle('shortcuts-off', !prefs.shortcuts);
+    markShortcuts(document.body, prefs.shortcuts);
     for (const radio of document.querySelectorAll('input[name="theme"]')) radio.checked = radio.value === prefs.theme;
     el['color-cues'].checked = prefs.colorCues;
     el.sound.checked = prefs.sound;
