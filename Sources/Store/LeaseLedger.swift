@@ -21,6 +21,9 @@ public struct LeaseLedger: Sendable, Hashable {
   public private(set) var tables: [String: Table] = [:]
   /// Each node's lease: until when it holds its tables without renewing.
   public private(set) var leases: [String: Double] = [:]
+  /// Since when each node has renewed without a gap (a renewal that finds its lease run out
+  /// starts it again): `cluster_node.alive_since`.
+  public private(set) var aliveSince: [String: Double] = [:]
   /// Seconds a lease lasts.
   public let lease: Double
 
@@ -29,8 +32,10 @@ public struct LeaseLedger: Sendable, Hashable {
     self.lease = lease
   }
 
-  /// `node` renews its lease at `now`.
+  /// `node` renews its lease at `now`; after a gap (its lease had run out) its unbroken
+  /// renewals start again.
   public mutating func renew(_ node: String, now: Double) {
+    if aliveSince[node] == nil || (leases[node] ?? -.infinity) < now { aliveSince[node] = now }
     leases[node] = now + lease
   }
 
@@ -58,13 +63,21 @@ public struct LeaseLedger: Sendable, Hashable {
   }
 
   /// `node` takes over, at `now`, every table (or only those of `only`) whose owner's lease ran
-  /// out or that nobody owns: each becomes its own at the next epoch. Returns the epochs.
-  public mutating func takeOver(by node: String, now: Double, only: Set<String>? = nil)
-    -> [String: Int]
-  {
+  /// out or that nobody owns: each becomes its own at the next epoch. Returns the epochs. With a
+  /// `grace`, a lease counts as run out only once `node`'s latest renewal is past its end and
+  /// at least `grace` after `node`'s unbroken renewals began
+  /// (``PostgresClusterLink/takeOver(lease:grace:limit:only:games:)``).
+  public mutating func takeOver(
+    by node: String, now: Double, only: Set<String>? = nil, grace: Double? = nil
+  ) -> [String: Int] {
     var taken: [String: Int] = [:]
     for (id, row) in tables where row.owner != node && (only?.contains(id) ?? true) {
       guard !isLive(row.owner, now: now) else { continue }
+      if let grace, let owner = row.owner, let until = leases[owner] {
+        guard let mine = leases[node], let since = aliveSince[node],
+          mine - lease >= max(until, since + grace)
+        else { continue }
+      }
       tables[id] = Table(owner: node, epoch: row.epoch + 1)
       taken[id] = row.epoch + 1
     }

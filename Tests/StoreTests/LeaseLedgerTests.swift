@@ -75,4 +75,31 @@ import Testing
     ledger.close("t1")
     #expect(ledger.write(by: "b", touched: ["t1": 2]) == ["t1"], "a table that is gone")
   }
+
+  /// The database stood still for 3 s (2 s leases): every lease has run out when it answers.
+  /// With a grace, b's first renewal after the standstill starts its unbroken renewals again,
+  /// and a, renewing within the grace, keeps its tables; without one, b takes them at once. A
+  /// node that dies while b renews all along is taken at b's first renewal after its lease.
+  @Test func afterTheDatabaseStoodStillALiveNodeKeepsItsTables() {
+    var graced = Self.ledger()
+    var old = Self.ledger()
+    graced.renew("b", now: 3)
+    old.renew("b", now: 3)
+    #expect(
+      old.takeOver(by: "b", now: 3) == ["t1": 2, "t2": 2], "the old rule takes a live node's")
+    #expect(graced.takeOver(by: "b", now: 3, grace: 1).isEmpty)
+    #expect(graced.aliveSince["b"] == 3, "b's renewals start again after the gap")
+    graced.renew("a", now: 3.4)
+    #expect(graced.aliveSince["a"] == 3.4)
+    for now in stride(from: 3.5, through: 6, by: 0.5) {
+      graced.renew("a", now: now)
+      graced.renew("b", now: now)
+      #expect(graced.takeOver(by: "b", now: now, grace: 1).isEmpty, "a is alive at \(now)")
+    }
+    // a dies after its renewal at 6 (its lease runs until 8); b renews all along.
+    graced.renew("b", now: 7.5)
+    #expect(graced.takeOver(by: "b", now: 7.5, grace: 1).isEmpty, "a's lease lasts")
+    graced.renew("b", now: 8.5)
+    #expect(graced.takeOver(by: "b", now: 8.5, grace: 1) == ["t1": 2, "t2": 2])
+  }
 }
