@@ -115,12 +115,7 @@ public enum StatusLine {
     return runs
   }
 
-  /// "Ada's", "Gus'" (a name that ends in s takes the apostrophe alone).
-  static func possessive(_ name: String) -> String {
-    name + possessiveEnding(name)
-  }
-
-  /// What makes `name` possessive: "'s", or "'" after an s.
+  /// What makes `name` possessive: "'s", or "'" after an s ("Ada's", "Gus'").
   static func possessiveEnding(_ name: String) -> String {
     name.hasSuffix("s") || name.hasSuffix("S") ? "'" : "'s"
   }
