@@ -24,6 +24,19 @@ import Testing
     return sets
   }
 
+  /// The first three cards of `board` (in board order) that are not a set; none when every
+  /// three are.
+  static func firstNonSet(_ board: [SetCard]) -> [SetCard] {
+    for i in board.indices {
+      for j in (i + 1)..<board.count {
+        for k in (j + 1)..<board.count where !SetCard.isSet(board[i], board[j], board[k]) {
+          return [board[i], board[j], board[k]]
+        }
+      }
+    }
+    return []
+  }
+
   /// A solo Set game played to its end by a player who takes, every `pace` seconds, the set
   /// that `pick` chooses among those on the board, with a mismatch now and then.
   static func play(seed: UInt64, seats: Int = 1, pick: (Int) -> Int) -> (
@@ -41,13 +54,7 @@ import Testing
       let seat = turn % seats
       if turn % 7 == 3 {
         // A mismatch: three cards that are not a set, chosen and let go.
-        let board = game.playableCards
-        let wrong = (0..<board.count).lazy.flatMap { i in
-          ((i + 1)..<board.count).lazy.flatMap { j in
-            ((j + 1)..<board.count).lazy.map { [board[i], board[j], board[$0]] }
-          }
-        }.first { !SetCard.isSet($0[0], $0[1], $0[2]) }
-        for card in wrong ?? [] {
+        for card in firstNonSet(game.playableCards) {
           clock += 0.3
           _ = try? game.apply(.choose(seat: seat, card: card.id))
           moves.append(.choose(seat: seat, card: card.id))

@@ -31,12 +31,16 @@ import Testing
 
   /// Twelve games with ties in every key, from two players and nobody, and one of another game.
   static var games: [FinishedGame] {
-    (0..<12).map { i in
+    let scores = [5, 9, 2, 9, 0, -3]
+    let seconds: [Double] = [100, 40, 250, 40]
+    let players: [String?] = [nil, "pa", "pb"]
+    var games: [FinishedGame] = (0..<12).map { (i: Int) -> FinishedGame in
       game(
-        score: [5, 9, 2, 9, 0, -3][i % 6], seconds: Double([100, 40, 250, 40][i % 4]),
-        endedAt: 1_800_000_000 + Double(i / 2) * 60, player: [nil, "pa", "pb"][i % 3],
-        name: "P\(i)")
-    } + [game(score: 99, seconds: 1, endedAt: 1_800_000_000, game: "matchismo")]
+        score: scores[i % 6], seconds: seconds[i % 4],
+        endedAt: 1_800_000_000 + Double(i / 2) * 60, player: players[i % 3], name: "P\(i)")
+    }
+    games.append(game(score: 99, seconds: 1, endedAt: 1_800_000_000, game: "matchismo"))
+    return games
   }
 
   static var queries: [ScoresQuery] {
