@@ -86,6 +86,7 @@ soak: system-deps
 # SwiftPM's test discovery on Linux reads it.) A plain `swift build` after it (other flags)
 # builds again.
 SWIFT_FLAGS := -Xswiftc -gnone
+SWIFT_TEST = swift test --skip-build $(SWIFT_FLAGS)
 build: system-deps
 ifneq ($(BUILT),1)
 	swift build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build-output.log
@@ -94,7 +95,7 @@ ifneq ($(BUILT),1)
 endif
 
 swift-test: build
-	swift test --skip-build $(SWIFT_FLAGS)
+	$(SWIFT_TEST)
 
 js-test:
 	node --test web-client/tests/
@@ -133,7 +134,7 @@ build-and-test-deps: system-deps
 # the pass beside the fuzz run, then the load tests took 462 s and left 140 s idle.
 e2e-unit-and-fuzz: build test-deps
 	@unit=$$(mktemp); fuzz=$$(mktemp); \
-	  ( swift test --skip-build $(SWIFT_FLAGS) ) >"$$unit" 2>&1 & unit_pid=$$!; \
+	  ( $(SWIFT_TEST) ) >"$$unit" 2>&1 & unit_pid=$$!; \
 	  ( $(FUZZ_SMOKE) ) >"$$fuzz" 2>&1 & fuzz_pid=$$!; \
 	  $(E2E_PARALLEL); e2e=$$?; \
 	  wait $$unit_pid; tests=$$?; wait $$fuzz_pid; smoke=$$?; \

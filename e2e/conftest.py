@@ -155,16 +155,21 @@ DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 # first page's set-up as much again, and the end-to-end pass starts some 120 browsers on 2 cores.
 # Between tests a browser is handed back clean (see `_handed_back`), or quit when it cannot be.
 _idle_browsers = []
+# What every browser starts with, and is given again when it is handed back.
+WINDOW = (1280, 900)
+TIMEOUTS = Timeouts(implicit_wait=0, page_load=20, script=30)
 
 
 def _launch_browser():
     options = Options()
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,900", "--disable-gpu"):
+                 f"--window-size={WINDOW[0]},{WINDOW[1]}", "--disable-gpu"):
         options.add_argument(flag)
     options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.timeouts = TIMEOUTS
+    return driver
 
 
 def _handed_back(driver):
@@ -191,8 +196,8 @@ def _handed_back(driver):
             driver.switch_to.window(handle)
             driver.close()
         driver.switch_to.window(fresh)
-        driver.set_window_size(1280, 900)
-        driver.timeouts = Timeouts(implicit_wait=0, page_load=20, script=30)
+        driver.set_window_size(*WINDOW)
+        driver.timeouts = TIMEOUTS
         driver.get_log("browser")
         return True
     except Exception:  # noqa: BLE001 - any failure: the browser is quit, not reused
@@ -207,13 +212,12 @@ def browsers(request):
 
     def open_browser():
         driver = _idle_browsers.pop() if _idle_browsers else _launch_browser()
-        driver.set_page_load_timeout(20)
         drivers.append(driver)
         return driver
 
     yield open_browser
-    failed = any(getattr(request.node, "rep_" + when, None) is not None
-                 and getattr(request.node, "rep_" + when).failed for when in ("setup", "call"))
+    reports = (getattr(request.node, f"rep_{when}", None) for when in ("setup", "call"))
+    failed = any(report is not None and report.failed for report in reports)
     for driver in drivers:
         if not failed and _handed_back(driver):
             _idle_browsers.append(driver)
