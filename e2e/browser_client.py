@@ -18,6 +18,14 @@ def set_viewport(driver, width, height, mobile=False):
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
 
 
+def with_motion(driver, motion=True):
+    """Motion on (or, with False, reduced) in the current tab, whatever the browser was started
+    with: the pass's browsers ask for reduced motion (conftest.py)."""
+    value = "no-preference" if motion else "reduce"
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-reduced-motion", "value": value}]})
+
+
 def play_solo(driver, url, cards=12, scoring="course"):
     """A solo Set table; course scoring unless told (the tests here count its points)."""
     driver.get(url)

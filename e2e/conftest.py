@@ -160,10 +160,14 @@ WINDOW = (1280, 900)
 TIMEOUTS = Timeouts(implicit_wait=0, page_load=20, script=30)
 
 
+# Browsers ask for reduced motion: the pages' animations (cards dealt, turned, shaken, flashed)
+# then do not run, and the pass spent some 48 s of its CPU on them, on 2 cores. A test of the
+# animations themselves turns motion back on in its tab (`browser_client.with_motion`).
 def _launch_browser():
     options = Options()
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 f"--window-size={WINDOW[0]},{WINDOW[1]}", "--disable-gpu"):
+                 f"--window-size={WINDOW[0]},{WINDOW[1]}", "--disable-gpu",
+                 "--force-prefers-reduced-motion"):
         options.add_argument(flag)
     options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -5,7 +5,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_client import CARDS, artifact, play_solo, set_viewport, severe_errors
+from browser_client import CARDS, artifact, play_solo, set_viewport, severe_errors, with_motion
 
 
 FITS = """
@@ -167,3 +167,37 @@ def test_colour_letters_on_set_cards(server, browsers):
     driver.refresh()
     WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, CARDS)) >= 12)
     assert driver.find_element(By.CSS_SELECTOR, f"{CARDS} .color-cue").is_displayed(), "remembered"
+
+
+# The animation each kind of feedback gets: a card dealt, turned, shaken or flashed, and a match's
+# points (elements of those classes on the board, read as the page's style sheet draws them).
+ANIMATIONS = """
+const area = document.getElementById('board-area');
+const names = {};
+for (const cls of ['entering', 'flipping', 'mismatch', 'found', 'points-pop']) {
+  const el = document.createElement('div');
+  el.className = cls === 'points-pop' ? cls : `card ${cls}`;
+  area.append(el);
+  names[cls] = getComputedStyle(el).animationName;
+  el.remove();
+}
+return names;
+"""
+
+
+def test_reduced_motion_stills_the_board_and_motion_runs_its_animations_to_the_end(server, browsers):
+    driver = browsers()
+    driver.get(server.http_url)
+    # Reduced motion (as the pass's browsers ask): nothing moves; the points still show, fading in place.
+    with_motion(driver, False)
+    assert driver.execute_script(ANIMATIONS) == {
+        "entering": "none", "flipping": "none", "mismatch": "none", "found": "none", "points-pop": "pop-fade"}
+    with_motion(driver)
+    assert driver.execute_script(ANIMATIONS) == {
+        "entering": "deal", "flipping": "flip", "mismatch": "shake", "found": "found", "points-pop": "pop"}
+    # With motion, a card turned up runs its animation, and the class goes when it ends.
+    result = driver.execute_async_script(FACE_DOWN_BOARD)
+    assert "error" not in result and result["flipping"], result
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(
+        "return !document.querySelector('#board .card[data-card-id=\"3\"]').classList.contains('flipping')"))
+    assert not severe_errors(driver), severe_errors(driver)
