@@ -137,11 +137,15 @@ start_postgres() {
     as=(runuser -u postgres --)
     chown postgres:postgres "$PG_DIR"
   fi
+  # PG_SETTINGS: more server settings, NAME=VALUE separated by spaces (a benchmark's
+  # shared_preload_libraries=pg_stat_statements, say).
+  local options="-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1" setting
+  for setting in ${PG_SETTINGS:-}; do options+=" -c $setting"; done
   # Output to files, not our pipes: the postmaster must not hold them open.
   if ! "${as[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U "$PG_USER" --auth=trust -E UTF8 \
     --no-sync </dev/null >"$DIR/pg-initdb.log" 2>&1 ||
     ! "${as[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -t 60 \
-      -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1" start \
+      -o "$options" start \
       </dev/null >>"$DIR/pg-initdb.log" 2>&1 ||
     ! "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" matchismo \
       </dev/null >>"$DIR/pg-initdb.log" 2>&1; then

@@ -8,7 +8,7 @@ import Protocol
 ///
 /// - a table's row is its last ``JournalEntry/table(_:)`` (closed if a
 ///   ``JournalEntry/tableClosed(_:)`` came after it), or, with no record in the run, only closed
-///   (a closed row is then deleted: `journal_write_v3`);
+///   (a closed row is then deleted: `journal_write`);
 /// - moves already stored lose those of deals older than the newest record's deal, or all of them
 ///   when the table closed; the run's own moves are dropped by a later record or close the same
 ///   way, and a later move with the same key replaces an earlier one;

@@ -1,5 +1,5 @@
 /// The shared database's rules for who holds a table, as a pure value: what
-/// `journal_write_v5`, ``PostgresClusterLink/takeOver(lease:limit:only:)`` and ``PostgresJournalStore/renewLeases()``
+/// `journal_write`, ``PostgresClusterLink/takeOver(lease:limit:only:)`` and ``PostgresJournalStore/renewLeases()``
 /// decide in SQL (the schema's version 5), so that tests can drive those decisions without a
 /// database and the SQL can be read against them.
 ///

@@ -31,7 +31,7 @@ extension PostgresClusterLink {
   /// (or that nobody holds), or only those of `only`, of the games in `games` (those this node
   /// deals; the others are listed in ``Takeover/notDealt`` and left): each becomes this node's
   /// at the next epoch, with the sessions at it, in one transaction whose row locks exclude the
-  /// old owner's writes (`journal_write_v5`). Nodes that take over at once skip each other's
+  /// old owner's writes (`journal_write`). Nodes that take over at once skip each other's
   /// rows. Throws a ``StoreError`` when the database cannot be reached.
   ///
   /// With a `grace` (seconds), a lease counts as run out only once this node has renewed its

@@ -239,14 +239,15 @@ extension PostgresJournalStore {
       // (``PostgresJournalStore/renewLease(on:)``): after the database stood still, every lease
       // has run out, and a node judges its peers only once they had time to renew.
       statements: ["ALTER TABLE cluster_node ADD COLUMN IF NOT EXISTS alive_since TIMESTAMPTZ"]),
+    writeMigration,
   ]
 
   /// The advisory lock that servers creating `schema_version` take, one at a time.
   static let schemaLock: Int64 = 0x6D6C_6976_6553_6368
 
-  /// Brings the schema up to the last of ``migrations``, each version in a transaction of its
-  /// own; refuses a database of a newer version.
-  func migrate(on connection: PostgresConnection) throws {
+  /// Brings the schema up to the last of ``migrations`` (or to version `through`), each version
+  /// in a transaction of its own; refuses a database of a newer version.
+  func migrate(on connection: PostgresConnection, through: Int? = nil) throws {
     try transaction(on: connection) {
       // Servers starting at once on a new database: `IF NOT EXISTS` alone lets two of them
       // create the table together, and one fails on its type's name. One at a time.
@@ -261,7 +262,7 @@ extension PostgresJournalStore {
         """, on: connection)
     }
     let latest = Self.migrations.last?.version ?? 0
-    for migration in Self.migrations {
+    for migration in Self.migrations where migration.version <= through ?? latest {
       let applied = try transaction(on: connection) { () throws -> Bool in
         // One server migrates at a time; the others wait here, then find the work done.
         _ = try run("LOCK TABLE schema_version IN SHARE ROW EXCLUSIVE MODE", on: connection)

@@ -4,7 +4,7 @@ import PostgresNIO
 import Protocol
 
 extension PostgresJournalStore {
-  /// The one statement that writes `batch` (see ``JournalBatch`` and `journal_write`).
+  /// The one statement that writes `batch` (see ``JournalBatch`` and ``writeMigration``).
   func writeQuery(_ batch: JournalBatch) throws -> PostgresQuery {
     // The epochs of the tables this node holds that the batch touches (a new table has none).
     let held = epochs(of: batch.touchedTables).sorted { $0.key < $1.key }
@@ -51,7 +51,7 @@ extension PostgresJournalStore {
     // Each game's rated players (hashes, in order) and their ranks; none when not rated.
     let rated = finished.map(\.ratedPlayers)
     return """
-      SELECT journal_write_v8(\(owner), \(lease), \(held.map(\.key)), \(held.map(\.value)),
+      SELECT journal_write(\(owner), \(held.map(\.key)), \(held.map(\.value)),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
         \(closedIDs),
         \(cleared), \(below),

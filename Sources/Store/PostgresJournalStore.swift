@@ -17,19 +17,19 @@ import Synchronization
 /// (`t1000000000001`, … for the first start, `t2000000000001`, … for the second), so ids never
 /// clash across servers and restarts, with no round trip when a table opens.
 ///
-/// **Leases.** A table belongs to one server at a time: its row names the ``owner`` and holds
-/// the lease until `lease_until` (the database's clock, so servers' clocks do not matter; a
-/// test gives the store a ``LeaseClock`` of its own and moves it on).
-/// ``load()`` takes only the open tables whose lease is free (nobody's, or ``owner``'s own) or
-/// has run out, and claims them for ``lease`` seconds; writes renew the caller's leases once a
-/// third of the time has gone, and ``startLeaseRenewal()`` renews them while no write comes. A
-/// write that touches a table whose live lease is another server's fails: a server that lost a
-/// table (it could not reach the database for longer than the lease, and another took it) never
-/// overwrites the new owner's game. Sessions follow their tables: ``load()`` takes the sessions
-/// at the tables it took, and those at no table whose last writer holds no live lease. A clean
-/// ``close()`` frees the leases at once. The owner is a name stable across restarts of the same
-/// server (the server uses its host name and port), so a restarted server takes its own tables
-/// back at once, while others wait for the lease.
+/// **Leases.** A table belongs to one server at a time: its row names the ``owner``, and the
+/// owner's one lease (its row of `cluster_node`, until `lease_until`, by the database's clock so
+/// that servers' clocks do not matter; a test gives the store a ``LeaseClock`` of its own and
+/// moves it on), renewed by ``startLeaseRenewal()`` off the write path, says whether it is still
+/// alive. ``load()`` takes only the open tables that are nobody's, ``owner``'s own, or a node's
+/// whose lease has run out. A write is fenced (``writeMigration``): one that touches a table
+/// another server holds, or holds at a later epoch, is refused whole (``FencedTables``), so a
+/// server that lost a table (it could not reach the database for longer than the lease, and
+/// another took it) never overwrites the new owner's game. Sessions follow their tables:
+/// ``load()`` takes the sessions at the tables it took, and those at no table whose last writer
+/// holds no live lease. A clean ``close()`` frees the leases at once. The owner is a name stable
+/// across restarts of the same server (the server uses its host name and port), so a restarted
+/// server takes its own tables back at once, while others wait for the lease.
 ///
 /// **Durability.** Set per connection with `synchronous_commit`. ``Durability/full``: `on`, a
 /// commit is flushed to the database server's disk (and to its synchronous standbys, if any)
@@ -95,10 +95,22 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   ///   - renewal: seconds between two renewals (``startLeaseRenewal()``); a quarter of the
   ///     lease unless given.
   ///   - clock: the time leases are decided at (``LeaseClock``).
-  public init(
+  ///   - schema: the version to bring the schema up to: the last, unless a test makes a database
+  ///     as an older server left it.
+  public convenience init(
     location: PostgresLocation, owner: String, lease: Double = 30, renewal: Double? = nil,
     durability: Durability = .process, clock: LeaseClock = .database,
     logger: Logger = Logger(label: "journal.postgres")
+  ) throws {
+    try self.init(
+      location: location, owner: owner, lease: lease, renewal: renewal, durability: durability,
+      clock: clock, logger: logger, schema: nil)
+  }
+
+  init(
+    location: PostgresLocation, owner: String, lease: Double = 30, renewal: Double? = nil,
+    durability: Durability = .process, clock: LeaseClock = .database,
+    logger: Logger = Logger(label: "journal.postgres"), schema: Int?
   ) throws {
     precondition(lease > 0, "a lease must last")
     self.location = location
@@ -112,7 +124,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
       location: location, startup: [("synchronous_commit", durability == .full ? "on" : "off")],
       role: "journal", logger: logger)
     try perform("cannot use the journal at \(location)") { connection in
-      try migrate(on: connection)
+      try migrate(on: connection, through: schema)
     }
   }
 

@@ -187,6 +187,40 @@ import Testing
         "version 99, newer than this server's (\(PostgresJournalStore.migrations.count))")
     }
   }
+
+  /// The journal's write is one function, not a chain of versions each calling the one before
+  /// (every batch used to run seven): `journal_write` calls no other write, and the only other
+  /// is version 8's name, kept for nodes of the version before during a rolling upgrade, which
+  /// still writes.
+  @Test func theWriteIsOneFunctionAndAnOlderNodesStillWrites() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let store = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    _ = try store.load()
+    let functions = try store.perform("cannot read the functions") { connection in
+      try store.run(
+        "SELECT proname, prosrc FROM pg_proc WHERE proname LIKE 'journal_write%' ORDER BY 1",
+        on: connection
+      ).map { try $0.decode((String, String).self) }
+    }
+    #expect(functions.map(\.0) == ["journal_write", "journal_write_v8"])
+    #expect(functions.first.map { !$0.1.contains("journal_write") } == true)
+    #expect(functions.last.map { $0.1.contains("SELECT journal_write(") } == true)
+    try store.write([.table(JournalStoreTests.record("t1"))])
+    // A batch as a node of version 12 sends it: one move at t1 (held at epoch 1).
+    try store.execute(
+      """
+      SELECT journal_write_v8('test', 30, '{t1}', '{1}', '{}', '{}', '{}', '{}', '{}', '{}',
+        '{}', '{}', '{t1}', '{1}', '{0}', '{0}', '{0}', '{7}', '{0.5}', '{8}',
+        '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}',
+        '{}', '{}')
+      """)
+    store.close()
+    let reopened = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    #expect(
+      try reopened.load().tables.first?.moves.map(\.move) == [.choose(seat: 0, card: 7)])
+  }
 }
 
 /// Nodes of a cluster started at once on a new database all migrate it: one at a time, the
