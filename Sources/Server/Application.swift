@@ -51,7 +51,7 @@ struct Application {
     let release = ReleaseRelay()
     let journal = store.map { store in
       JournalWriter(
-        store: store, logger: logger, interval: configuration.commitInterval,
+        store: store, logger: logger, interval: configuration.journalCommitInterval,
         stallLimit: configuration.journalStallLimit, metrics: metrics.makeJournalMetrics(),
         lost: { tables in
           // The lobby gives the tables up (their members closed at once) before the writer

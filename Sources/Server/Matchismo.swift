@@ -72,7 +72,7 @@ struct Matchismo: AsyncParsableCommand {
   var durability = ServerConfiguration.defaults.durability
 
   @Option(name: ServerOption.commitInterval.long, help: ServerOption.commitInterval.help)
-  var commitInterval = ServerConfiguration.defaults.commitInterval * 1000
+  var commitInterval: Double?
 
   @Option(name: ServerOption.journalStallLimit.long, help: ServerOption.journalStallLimit.help)
   var journalStallLimit = ServerConfiguration.defaults.journalStallLimit * 1000
@@ -144,7 +144,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.databaseURL = databaseURL
     configuration.journal = !noJournal
     configuration.durability = durability
-    configuration.commitInterval = commitInterval / 1000
+    configuration.commitInterval = commitInterval.map { $0 / 1000 }
     configuration.journalStallLimit = journalStallLimit / 1000
     configuration.keepFinishedDays = keepFinishedDays
     configuration.nodeID = nodeID

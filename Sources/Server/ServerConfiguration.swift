@@ -58,8 +58,20 @@ struct ServerConfiguration: Sendable, Equatable {
   var journal = true
   /// How hard a journal write tries to survive: a crash of the process, or a power loss.
   var durability: Durability = .process
-  /// Seconds from the start of one journal commit to the start of the next (``JournalWriter``).
-  var commitInterval: Double = 0
+  /// Seconds from the start of one journal commit to the start of the next (``JournalWriter``);
+  /// nil: the store's own (``journalCommitInterval``).
+  var commitInterval: Double?
+  /// The interval between commits when none is given on PostgreSQL, where each commit costs the
+  /// database some 190 µs of CPU whatever it holds, and a move about 17 more: at 5,000 moves a
+  /// second, 99–111 µs a move with no interval, 28–32 with 3 ms, 25 with 4 ms, for a p50 of
+  /// 3.4 ms instead of 1.0 (docs/BENCHMARKS.md, "PostgreSQL's cost per move"). A move waits only
+  /// while commits follow each other closer than that: under load. The embedded journal's
+  /// commit is cheap (none).
+  static let postgresCommitInterval = 0.004
+  /// The interval the journal writer keeps: the one given, or the store's own.
+  var journalCommitInterval: Double {
+    commitInterval ?? (databaseURL == nil ? 0 : Self.postgresCommitInterval)
+  }
   /// Seconds a journal write may take before moves are refused until it ends (``JournalWriter``).
   var journalStallLimit: Double = 1
   /// Days a finished game (high scores, replays) is kept after it ended; nil: for ever.
@@ -181,7 +193,7 @@ struct ServerConfiguration: Sendable, Equatable {
     } catch {
       return "\(ServerOption.arenaSchedule.flag): \(error)."
     }
-    if !(0...1).contains(commitInterval) {
+    if let commitInterval, !(0...1).contains(commitInterval) {
       return "\(ServerOption.commitInterval.flag) must be 0...1000 ms."
     }
     if !(0.01...60).contains(journalStallLimit) {

@@ -11,7 +11,8 @@ extension PostgresJournalStore {
   ///    or holds at another epoch, or one the writer holds that is gone (version 5's fence; a
   ///    takeover takes the same locks);
   /// 2. writes the open tables' rows, and deletes those of the tables it closes (version 3);
-  /// 3. deletes the moves of older deals, then writes the batch's moves;
+  /// 3. deletes the moves of older deals (by the key's index, table by table), then writes the
+  ///    batch's moves;
   /// 4. writes, deletes and hands on sessions, each only if nobody or the writer owns it
   ///    (version 4);
   /// 5. keeps each finished game once per source with its players and its high-score list
@@ -70,13 +71,14 @@ extension PostgresJournalStore {
               record = excluded.record, owner = excluded.owner;
         END IF;
         IF cardinality(c_id) > 0 OR FALSE = ANY (t_open) THEN
-          DELETE FROM game_table WHERE id = ANY (c_id)
-            OR id IN (SELECT u.id FROM unnest(t_id, t_open) AS u (id, open) WHERE NOT u.open);
+          DELETE FROM game_table WHERE id = ANY (c_id || ARRAY(
+            SELECT u.id FROM unnest(t_id, t_open) AS u (id, open) WHERE NOT u.open));
         END IF;
-        IF cardinality(d_table) > 0 THEN
-          DELETE FROM move USING unnest(d_table, d_below) AS d (table_id, below)
-            WHERE move.table_id = d.table_id AND move.deal < d.below;
-        END IF;
+        -- Table by table, each a range of the key's index: as one join with the arrays the
+        -- planner scanned every move (12 ms a deal with 48,000 moves stored).
+        FOR i IN 1 .. cardinality(d_table) LOOP
+          DELETE FROM move WHERE table_id = d_table[i] AND deal < d_below[i];
+        END LOOP;
         IF cardinality(m_table) > 0 THEN
           INSERT INTO move (table_id, deal, idx, kind, seat, card, at, version)
             SELECT * FROM unnest(m_table, m_deal, m_idx, m_kind, m_seat, m_card, m_at, m_version)

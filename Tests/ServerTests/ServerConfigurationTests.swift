@@ -143,13 +143,18 @@ import Testing
     #expect(configuration.validationProblem() == nil)
   }
 
+  /// Given in milliseconds and bounded; when not given, none with the embedded journal and 4 ms
+  /// on PostgreSQL, where each commit costs the database more than its moves do.
   @Test func theCommitIntervalIsGivenInMillisecondsAndBounded() throws {
-    #expect(ServerConfiguration.defaults.commitInterval == 0)
+    #expect(ServerConfiguration.defaults.journalCommitInterval == 0)
+    let database = ["--database", "postgres://mlive@127.0.0.1:5432/matchismo"]
+    #expect(try Matchismo.parse(database).serverConfiguration.journalCommitInterval == 0.004)
     #expect(
-      try Matchismo.parse(["--commit-interval", "0.5"]).serverConfiguration.commitInterval == 0.0005
-    )
+      try Matchismo.parse(["--commit-interval", "0.5"]).serverConfiguration.journalCommitInterval
+        == 0.0005)
     #expect(
-      try Matchismo.parse(["--commit-interval", "0"]).serverConfiguration.commitInterval == 0)
+      try Matchismo.parse(database + ["--commit-interval", "0"]).serverConfiguration
+        .journalCommitInterval == 0)
     var configuration = ServerConfiguration()
     configuration.commitInterval = -0.001
     #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")

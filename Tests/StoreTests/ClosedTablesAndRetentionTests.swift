@@ -23,6 +23,24 @@ import Testing
     }
   }
 
+  /// A table dealt again keeps only the new deal's moves; another table's stay.
+  @Test(arguments: Kind.allCases)
+  func aNewDealLeavesOnlyItsOwnMovesStored(_ kind: Kind) throws {
+    let (store, _) = try JournalStoreTests.make(kind)
+    try store.write([
+      .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 1)),
+      .move(JournalStoreTests.move("t1", 1, card: 2)),
+      .table(JournalStoreTests.record("t2")), .move(JournalStoreTests.move("t2", 0, card: 3)),
+    ])
+    try store.write([
+      .table(JournalStoreTests.record("t1", deal: 2)),
+      .move(JournalStoreTests.move("t1", deal: 2, 0, card: 5)),
+    ])
+    #expect(try Self.rows(store).moves == 2)
+    try store.write([.table(JournalStoreTests.record("t2", deal: 4))])
+    #expect(try Self.rows(store).moves == 1)
+  }
+
   @Test(arguments: Kind.allCases)
   func aClosedTableLeavesNoRowsAndItsNumberIsNotUsedAgain(_ kind: Kind) throws {
     let (store, place) = try JournalStoreTests.make(kind)
