@@ -136,12 +136,15 @@ final class PostgresConnector: Sendable {
     }
   }
 
-  /// Runs `body` between `BEGIN` and `COMMIT` (with `synchronous_commit` on: claims and schema
-  /// changes are rare and must not be lost), or rolls back what it did and rethrows.
-  func transaction<T>(on connection: PostgresConnection, _ body: () throws -> T) throws -> T {
+  /// Runs `body` between `BEGIN` and `COMMIT`, or rolls back what it did and rethrows. With
+  /// `synchronous_commit` on unless told (claims and schema changes are rare and must not be
+  /// lost); `synchronous: false` keeps the connection's own setting (a journal batch's).
+  func transaction<T>(
+    on connection: PostgresConnection, synchronous: Bool = true, _ body: () throws -> T
+  ) throws -> T {
     _ = try run("BEGIN", on: connection)
     do {
-      _ = try run("SET LOCAL synchronous_commit = on", on: connection)
+      if synchronous { _ = try run("SET LOCAL synchronous_commit = on", on: connection) }
       let value = try body()
       _ = try run("COMMIT", on: connection)
       return value

@@ -14,8 +14,10 @@ extension PostgresJournalStore {
   }
 
   /// Runs `body` in a transaction (``PostgresConnector/transaction(on:_:)``).
-  func transaction<T>(on connection: PostgresConnection, _ body: () throws -> T) throws -> T {
-    try connector.transaction(on: connection, body)
+  func transaction<T>(
+    on connection: PostgresConnection, synchronous: Bool = true, _ body: () throws -> T
+  ) throws -> T {
+    try connector.transaction(on: connection, synchronous: synchronous, body)
   }
 
   // MARK: - For tests

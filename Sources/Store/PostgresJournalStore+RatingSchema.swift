@@ -6,7 +6,8 @@ extension PostgresJournalStore {
   ///
   /// - `rating`: each player's rating per game; `rating_change`: what each rated game did to
   ///   each of its players' (deleted with the game, ``removeFinishedGames(endedBefore:limit:)``).
-  /// - `rate_game`: rates one kept game, once (a batch written twice finds its changes there):
+  /// - `rate_game` (dropped in version 13: the server rates, ``PostgresJournalStore/rate(_:on:)``):
+  ///   rates one kept game, once (a batch written twice finds its changes there):
   ///   locks its players' rows in one order (two nodes rating the same players wait for each
   ///   other rather than deadlock), then computes what ``Rating/changes(_:)`` does, pair by
   ///   pair in the order given, with the same constants.

@@ -48,8 +48,6 @@ extension PostgresJournalStore {
     let finishedRecords = try finished.map { try $0.storedJSON(encoder: encoder) }
     // A game's players' hashes (hex), separated by spaces.
     let finishedPlayers = finished.map { $0.players.compactMap(\.player).joined(separator: " ") }
-    // Each game's rated players (hashes, in order) and their ranks; none when not rated.
-    let rated = finished.map(\.ratedPlayers)
     return """
       SELECT journal_write(\(owner), \(held.map(\.key)), \(held.map(\.value)),
         \(tableIDs), \(numbers), \(opens), \(deals), \(records),
@@ -61,9 +59,7 @@ extension PostgresJournalStore {
         \(ended), \(batch.released.sorted()),
         \(finished.map(\.source)), \(finished.map(\.game)), \(finished.map(\.endedAt)),
         \(finished.map(\.seconds)), \(finished.map(\.score)), \(finishedRecords),
-        \(finishedPlayers), \(finished.map { ScoreList(of: $0).id }),
-        \(rated.map { $0.map(\.player).joined(separator: " ") }),
-        \(rated.map { $0.map { String($0.rank) }.joined(separator: " ") }))
+        \(finishedPlayers), \(finished.map { ScoreList(of: $0).id }))
       """
   }
 }

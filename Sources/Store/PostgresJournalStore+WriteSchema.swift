@@ -16,7 +16,11 @@ extension PostgresJournalStore {
   /// 4. writes, deletes and hands on sessions, each only if nobody or the writer owns it
   ///    (version 4);
   /// 5. keeps each finished game once per source with its players and its high-score list
-  ///    (versions 2 and 6), and rates it (`rate_game`, version 8).
+  ///    (versions 2 and 6).
+  ///
+  /// Ratings are no longer the database's to compute (version 8's `rate_game` is dropped): the
+  /// server computes them by the rule the embedded store uses, in the batch's transaction
+  /// (``PostgresJournalStore/rate(_:on:)``).
   ///
   /// Left out, as no reader needs them: version 1's check of each table's own lease (the fence
   /// is stricter: any other owner is refused), and its renewal of every table's lease on each
@@ -25,7 +29,7 @@ extension PostgresJournalStore {
   /// batch has rows for it.
   ///
   /// `journal_write_v8` stays, calling `journal_write`, for nodes of the version before this
-  /// one while a rolling upgrade replaces them.
+  /// one while a rolling upgrade replaces them; the games such a node ends are kept unrated.
   static let writeMigration = Migration(
     version: 13, name: "the journal's write is one function",
     statements: [
@@ -41,7 +45,7 @@ extension PostgresJournalStore {
         e_token TEXT[], r_token TEXT[],
         f_source TEXT[], f_game TEXT[], f_ended DOUBLE PRECISION[],
         f_seconds DOUBLE PRECISION[], f_score BIGINT[], f_record TEXT[], f_players TEXT[],
-        f_list TEXT[], f_rated TEXT[], f_ranks TEXT[]
+        f_list TEXT[]
       ) RETURNS VOID LANGUAGE plpgsql AS $body$
       DECLARE
         fenced TEXT;
@@ -104,7 +108,7 @@ extension PostgresJournalStore {
           UPDATE session SET owner = NULL WHERE token = ANY (r_token) AND owner = p_owner;
         END IF;
         FOR i IN 1 .. cardinality(f_source) LOOP
-          -- A game kept before (a batch written twice) is kept once, and rated once.
+          -- A game kept before (a batch written twice) is kept once.
           INSERT INTO finished_game (source, game, ended_at, seconds, score, record, list)
             VALUES (f_source[i], f_game[i], f_ended[i], f_seconds[i], f_score[i], f_record[i],
               f_list[i])
@@ -115,12 +119,6 @@ extension PostgresJournalStore {
               SELECT DISTINCT p, n FROM unnest(string_to_array(f_players[i], ' ')) AS p
               WHERE p <> ''
               ON CONFLICT DO NOTHING;
-          ELSE
-            SELECT number INTO n FROM finished_game WHERE source = f_source[i];
-          END IF;
-          IF f_rated[i] <> '' THEN
-            PERFORM rate_game(n, f_game[i], f_ended[i], string_to_array(f_rated[i], ' '),
-              string_to_array(f_ranks[i], ' ')::INTEGER[]);
           END IF;
         END LOOP;
       END
@@ -143,10 +141,10 @@ extension PostgresJournalStore {
         SELECT journal_write(p_owner, x_id, x_epoch, t_id, t_number, t_open, t_deal, t_record,
           c_id, d_table, d_below, m_table, m_deal, m_idx, m_kind, m_seat, m_card, m_at,
           m_version, s_token, s_name, s_table, s_seat, s_player, e_token, r_token,
-          f_source, f_game, f_ended, f_seconds, f_score, f_record, f_players, f_list, f_rated,
-          f_ranks)
+          f_source, f_game, f_ended, f_seconds, f_score, f_record, f_players, f_list)
       $body$
       """,
+      "DROP FUNCTION rate_game",
       "DROP FUNCTION journal_write_v6",
       "DROP FUNCTION journal_write_v5",
       "DROP FUNCTION journal_write_v4",

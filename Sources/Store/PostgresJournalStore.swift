@@ -208,13 +208,15 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     let batch = try perform("cannot write the journal to \(location)") { connection in
       let batch = JournalBatch(try withMovesFilledIn(entries, on: connection))
       do {
-        if batch.arenas.isEmpty {
+        let rated = batch.finished.filter { !$0.ratedPlayers.isEmpty }
+        if batch.arenas.isEmpty && rated.isEmpty {
           _ = try run(try writeQuery(batch), on: connection)
         } else {
-          // Rare (an arena changes a few times a second at most): its row in the same
-          // transaction as the batch.
-          try transaction(on: connection) {
+          // Rare (a rated game's end, an arena's change): the ratings and the arena's row in
+          // the same transaction as the batch, as durable as the batch alone would be.
+          try transaction(on: connection, synchronous: durability == .full) {
             _ = try run(try writeQuery(batch), on: connection)
+            try rate(rated, on: connection)
             try write(batch.arenas.values.sorted { $0.id < $1.id }, on: connection)
           }
         }

@@ -2,14 +2,15 @@ import Foundation
 import Lobby
 import Model
 import Protocol
+import Synchronization
 import TestSupport
 import Testing
 
 @testable import Store
 
 /// Ratings as every store keeps them (issue 21): a rated game changes its players' ratings in
-/// the transaction that keeps it, exactly as ``Rating/changes(_:)`` computes (PostgreSQL's
-/// function included), once however often its batch is written; unrated games change nothing;
+/// the transaction that keeps it, exactly as ``Rating/changes(_:)`` computes (the one rule, in
+/// Swift, for every store), once however often its batch is written; unrated games change nothing;
 /// reads give each player's ratings, their history, and each game's changes in high scores.
 @Suite struct RatingStoreTests {
   typealias Kind = JournalStoreTests.Kind
@@ -61,6 +62,55 @@ import Testing
     let total: Double = after.map(\.rating).reduce(0, +)
     #expect(abs(total - 4500) < 1e-6, "what one gains, the others lose")
     #expect(after.map(\.games) == [2, 1, 2])
+  }
+
+  /// Rated games in one batch are rated one after the other, each from the ratings the one
+  /// before it left: as if each had been written alone.
+  @Test(arguments: Kind.allCases)
+  func gamesInOneBatchAreRatedInOrder(_ kind: Kind) throws {
+    let games = [
+      Self.game(["ada", "bob"], endedAt: 1000), Self.game(["bob", "cy", "ada"], endedAt: 1001),
+      Self.game(["cy", "ada"], endedAt: 1002),
+    ]
+    let (together, _) = try JournalStoreTests.make(kind)
+    defer { together.close() }
+    try together.write(games.map { .finished($0) })
+    let (alone, _) = try JournalStoreTests.make(kind)
+    defer { alone.close() }
+    for game in games { try alone.write([.finished(game)]) }
+    for player in ["ada", "bob", "cy"] {
+      #expect(try Self.rating(together, player) == Self.rating(alone, player), "\(player)")
+    }
+  }
+
+  /// Two nodes rating the same players at once never compute from a rating the other is
+  /// changing: every game counts, for each of its players.
+  @Test func twoNodesRatingTheSamePlayersAtOnceLoseNoGame() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let nodes = try ["n1", "n2"].map { owner in
+      try PostgresJournalStore(location: location, owner: owner, logger: PostgresCluster.quiet)
+    }
+    defer { for node in nodes { node.close() } }
+    let failures = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      for round in 0..<12 {
+        let players = round.isMultiple(of: 2) ? ["ada", "bob"] : ["bob", "ada"]
+        do {
+          try nodes[index].write([
+            .finished(
+              Self.game(
+                players, endedAt: Double(1000 + round),
+                source: "n\(index)-t\(round)#1"))
+          ])
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+    }
+    #expect(failures.withLock { $0 }.isEmpty)
+    let ratings = try ["ada", "bob"].map { try #require(try Self.rating(nodes[0], $0)) }
+    #expect(ratings.map(\.games) == [24, 24])
+    #expect(abs(ratings[0].rating + ratings[1].rating - 3000) < 1e-6)
   }
 
   @Test(arguments: Kind.allCases)
