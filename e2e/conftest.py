@@ -41,7 +41,8 @@ def free_port() -> int:
 class RunningServer:
     """One `matchismo` process; stopped (and its log printed on failure) by the fixture."""
 
-    def __init__(self, extra_args=(), scheme="http", web_root=None, data_dir=None, port=None, database=None):
+    def __init__(self, extra_args=(), scheme="http", web_root=None, data_dir=None, port=None, database=None,
+                 env=None):
         self.port = port or free_port()
         self.scheme = scheme
         self.log = tempfile.NamedTemporaryFile("w+", prefix="matchismo-", suffix=".log", delete=False)
@@ -52,7 +53,9 @@ class RunningServer:
         args = [BINARY, "--host", "127.0.0.1", "--port", str(self.port),
                 "--web-root", str(web_root or ROOT / "web-client"), "--log-level", "info",
                 "--data-dir", self.data_dir, *(["--database", database] if database else []), *extra_args]
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        # `env`: more environment variables for the server (a test's LD_PRELOAD, say).
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, **env} if env else None)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

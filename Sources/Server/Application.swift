@@ -188,7 +188,8 @@ struct Application {
       return (store, contents)
     }
     let store = try SQLiteJournalStore(
-      directory: configuration.dataDirectory, durability: configuration.durability)
+      directory: configuration.dataDirectory, durability: configuration.durability,
+      walCheckpointBytes: configuration.walCheckpointMiB << 20)
     let contents = try store.load()
     try Self.checkGames(in: contents, of: store.path)
     try store.startCopyingAhead()

@@ -77,6 +77,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.journalStallLimit.long, help: ServerOption.journalStallLimit.help)
   var journalStallLimit = ServerConfiguration.defaults.journalStallLimit * 1000
 
+  @Option(name: ServerOption.walCheckpoint.long, help: ServerOption.walCheckpoint.help)
+  var walCheckpointMiB = ServerConfiguration.defaults.walCheckpointMiB
+
   @Option(name: ServerOption.keepFinishedDays.long, help: ServerOption.keepFinishedDays.help)
   var keepFinishedDays: Int?
 
@@ -146,6 +149,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.durability = durability
     configuration.commitInterval = commitInterval.map { $0 / 1000 }
     configuration.journalStallLimit = journalStallLimit / 1000
+    configuration.walCheckpointMiB = walCheckpointMiB
     configuration.keepFinishedDays = keepFinishedDays
     configuration.nodeID = nodeID
     configuration.advertisedURL = advertisedURL

@@ -74,6 +74,8 @@ struct ServerConfiguration: Sendable, Equatable {
   }
   /// Seconds a journal write may take before moves are refused until it ends (``JournalWriter``).
   var journalStallLimit: Double = 1
+  /// MiB of the embedded journal's log at which it is checkpointed (``WALCheckpoints``).
+  var walCheckpointMiB = SQLiteJournalStore.defaultWALCheckpointBytes >> 20
   /// Days a finished game (high scores, replays) is kept after it ended; nil: for ever.
   var keepFinishedDays: Int?
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's
@@ -195,6 +197,9 @@ struct ServerConfiguration: Sendable, Equatable {
     }
     if let commitInterval, !(0...1).contains(commitInterval) {
       return "\(ServerOption.commitInterval.flag) must be 0...1000 ms."
+    }
+    if !(1...1024).contains(walCheckpointMiB) {
+      return "\(ServerOption.walCheckpoint.flag) must be 1...1024 MiB."
     }
     if !(0.01...60).contains(journalStallLimit) {
       return "\(ServerOption.journalStallLimit.flag) must be 10...60000 ms."

@@ -75,6 +75,10 @@ struct ServerOption: Sendable {
     "journal-stall-limit",
     "Milliseconds a journal write may take before moves are refused with 'unavailable' until it ends (a disk or database that hangs rather than fails)."
   )
+  static let walCheckpoint = Self(
+    "wal-checkpoint-mib",
+    "MiB of the embedded journal's write-ahead log at which it is copied into the database file and starts again; its file stays under twice that. Longer: rarer checkpoints, more room while a disk pauses."
+  )
   static let keepFinishedDays = Self(
     "keep-finished-days",
     ArgumentHelp(
@@ -131,7 +135,8 @@ struct ServerOption: Sendable {
     emptyTableGrace, spectatorLimit, botPace, computerTables, arenaSchedule, executors,
     dataDirectory, database,
     noJournal, sync,
-    commitInterval, journalStallLimit, keepFinishedDays, rateLimit, sendBuffer, drainTimeout,
+    commitInterval, journalStallLimit, walCheckpoint, keepFinishedDays, rateLimit, sendBuffer,
+    drainTimeout,
     maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,
     metricsPort, metricsHost,
   ]

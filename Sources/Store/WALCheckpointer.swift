@@ -15,10 +15,13 @@ import Synchronization
 ///   the writer goes on committing, and the database file is flushed to the disk (a passive
 ///   checkpoint that does not reach the log's end leaves that to the next one).
 /// - **The writer's catch-up** (``upkeep(on:)``, between two commits): right after that, a
-///   RESTART checkpoint copies only what was committed during the copy ahead (a few dozen pages)
-///   and waits for the disk once more; the next commit starts the log again.
-/// Without the copying thread (tests, or should it fall behind) the writer checkpoints alone
-/// at the threshold, which keeps the bound all the same.
+///   RESTART checkpoint copies only what was committed during the copy ahead (at most
+///   ``WALCheckpoints/catchUpLimit`` pages) and waits for the disk once more, just after the
+///   copy found it answering; the next commit starts the log again. When more than that came
+///   meanwhile (a slow copy: a disk that pauses), the copy goes again rather than the writer.
+/// Without the copying thread (tests) the writer checkpoints alone at the threshold; with it,
+/// only should the copy fall behind by a quarter of the threshold more (``WALCheckpoints``),
+/// which keeps the bound all the same.
 final class WALCheckpointer: @unchecked Sendable {
   /// The longest the writer's checkpoint waits for a reader (a question about finished games)
   /// to leave the log, in seconds; then it is tried again once the log has grown a little more.
@@ -35,6 +38,9 @@ final class WALCheckpointer: @unchecked Sendable {
   /// copy reached its end, so the next commit restarted it): that copy is spent.
   private let copiedAt = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
+  /// Whether the copying thread is copying now (the writer does not catch up meanwhile: it
+  /// would wait for the copy's lock).
+  private let copying = Atomic<Bool>(false)
   /// When the writer checkpoints next (writer's thread only).
   private var checkpoints: WALCheckpoints
   /// The copying thread's connection, made when it starts.
@@ -73,19 +79,25 @@ final class WALCheckpointer: @unchecked Sendable {
     configuration.label = "journal-copy-ahead"
     let copier = try DatabaseQueue(path: path, configuration: configuration)
     self.copier = copier
+    checkpoints.copiesAhead()
     let aheadAt = checkpoints.aheadAt
+    let catchUpLimit = checkpoints.catchUpLimit
     let thread = Thread { [self] in
       while !stopping.load(ordering: .relaxed) {
         Thread.sleep(forTimeInterval: Self.lookEvery)
         let pages = walPages.load(ordering: .relaxed)
         let copied = copiedAt.load(ordering: .acquiring)
-        guard pages >= aheadAt, copied == 0 || pages < copied else { continue }
+        // Once per log, and again while the writer leaves too much to catch up.
+        guard pages >= aheadAt, copied == 0 || pages < copied || pages - copied > catchUpLimit
+        else { continue }
+        copying.store(true, ordering: .relaxed)
         // Busy (the writer checkpoints now) or failing: the writer's own checkpoint copes.
         _ = try? copier.writeWithoutTransaction { db in
           try db.checkpoint(.passive)
           Self.syncDatabaseFile(of: db)
         }
         copiedAt.store(pages, ordering: .releasing)
+        copying.store(false, ordering: .releasing)
       }
     }
     thread.name = "journal-copy-ahead"
@@ -111,8 +123,10 @@ final class WALCheckpointer: @unchecked Sendable {
   func upkeep(on database: DatabaseQueue) throws -> Bool {
     let pages = walPages.load(ordering: .relaxed)
     let copiedAtPages = copiedAt.load(ordering: .acquiring)
-    let ahead = copiedAtPages > 0 && pages >= copiedAtPages
-    guard checkpoints.due(walPages: pages, copiedAhead: ahead) else { return false }
+    let uncopied =
+      copiedAtPages > 0 && pages >= copiedAtPages && !copying.load(ordering: .acquiring)
+      ? pages - copiedAtPages : nil
+    guard checkpoints.due(walPages: pages, uncopied: uncopied) else { return false }
     defer { copiedAt.store(0, ordering: .releasing) }
     do {
       let (frames, copied) = try database.writeWithoutTransaction { try $0.checkpoint(.restart) }

@@ -162,6 +162,18 @@ import Testing
     #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")
   }
 
+  /// The embedded journal's log threshold: 32 MiB unless given, in MiB, bounded.
+  @Test func theLogsThresholdIsGivenInMiBAndBounded() throws {
+    #expect(ServerConfiguration.defaults.walCheckpointMiB == 32)
+    #expect(
+      try Matchismo.parse(["--wal-checkpoint-mib", "4"]).serverConfiguration.walCheckpointMiB == 4)
+    var configuration = ServerConfiguration()
+    for wrong in [0, 1025] {
+      configuration.walCheckpointMiB = wrong
+      #expect(configuration.validationProblem() == "--wal-checkpoint-mib must be 1...1024 MiB.")
+    }
+  }
+
   @Test func theLeaseAndItsRenewalAreGivenInMillisecondsAndBounded() throws {
     #expect(ServerConfiguration.defaults.lease == 2)
     #expect(ServerConfiguration.defaults.resolvedLeaseRenewal == 0.5)

@@ -30,11 +30,35 @@ import Testing
     #expect(checkpoints.dueAt == 1550)
     checkpoints.checkpointed(walPages: 1600, copied: 1600)
     #expect(checkpoints.dueAt == 1000)
-    // Copied ahead by another thread: due from three quarters of the threshold on.
+    // Copied ahead by another thread: due from three quarters of the threshold on, once the
+    // copy has ended.
     #expect(checkpoints.aheadAt == 750)
-    #expect(!checkpoints.due(walPages: 749, copiedAhead: true))
-    #expect(checkpoints.due(walPages: 750, copiedAhead: true))
-    #expect(!checkpoints.due(walPages: 750, copiedAhead: false))
+    #expect(!checkpoints.due(walPages: 749, uncopied: 0))
+    #expect(checkpoints.due(walPages: 750, uncopied: 0))
+    #expect(!checkpoints.due(walPages: 750, uncopied: nil))
+  }
+
+  /// With a thread copying the log ahead, the writer catches up only right after a copy that
+  /// left little to copy; a slow copy (a disk that pauses) is not taken over while the log has
+  /// room, until a quarter past the threshold.
+  @Test func withACopyAheadTheWriterWaitsForItWhileTheLogHasRoom() {
+    var checkpoints = WALCheckpoints(threshold: 1024)
+    checkpoints.copiesAhead()
+    #expect(checkpoints.aheadAt == 768 && checkpoints.catchUpLimit == 32)
+    #expect(checkpoints.aloneAt == 1280 && checkpoints.dueAt == 1280)
+    // The copy is under way (or none ended): past the threshold, the writer goes on.
+    #expect(!checkpoints.due(walPages: 1024, uncopied: nil))
+    #expect(!checkpoints.due(walPages: 1279, uncopied: nil))
+    // A copy ended; what came since is little: the writer catches up.
+    #expect(checkpoints.due(walPages: 800, uncopied: 32))
+    // Too much came during a slow copy: the copy goes again first.
+    #expect(!checkpoints.due(walPages: 1100, uncopied: 33))
+    // The room is spent: the writer checkpoints alone, whatever the copy does.
+    #expect(checkpoints.due(walPages: 1280, uncopied: nil))
+    checkpoints.checkpointed(walPages: 1281, copied: 1281)
+    #expect(checkpoints.dueAt == 1280)
+    checkpoints.checkpointed(walPages: 1281, copied: 900)
+    #expect(checkpoints.dueAt == 1281 + 256)
   }
 
   private static func folder() -> String {
