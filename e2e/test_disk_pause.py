@@ -49,7 +49,7 @@ int fdatasync(int fd) {
 """
 
 MIB = 1 << 20
-THRESHOLD = 4 * MIB  # --wal-checkpoint-mib 4: the copy ahead starts at 3 MiB, the writer alone at 5
+THRESHOLD = 2 * MIB  # --wal-checkpoint-mib 2: the copy ahead starts at 1.5 MiB, the writer alone at 2.5
 
 
 def build_shim(folder):
@@ -90,7 +90,7 @@ def test_moves_go_on_while_the_disk_pauses_and_the_log_has_room(tmp_path):
         binary = pathlib.Path(BINARY).with_name("matchismo-load")
         load = subprocess.Popen(
             [str(binary), "--mode", "open", "--port", str(server.port), "--tables", "100", "--seats", "4",
-             "--rate", "1500", "--warmup", "2", "--duration", "16", "--json"],
+             "--rate", "1500", "--warmup", "2", "--duration", "10", "--json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
         def log_bytes():
