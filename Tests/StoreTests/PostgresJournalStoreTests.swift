@@ -1,6 +1,7 @@
 import Foundation
 import Lobby
 import Model
+import Protocol
 import Synchronization
 import Testing
 
@@ -220,6 +221,62 @@ import Testing
       location: location, owner: "test", logger: PostgresCluster.quiet)
     #expect(
       try reopened.load().tables.first?.moves.map(\.move) == [.choose(seat: 0, card: 7)])
+  }
+}
+
+/// A database of schema version 12, holding what a node of that version wrote through
+/// `journal_write_v8` (an open table with moves, a session, a rated game that version 12 rated
+/// in PL/pgSQL), brought to version 13 by a server of today: everything reads back, and the
+/// server writes on from there (the same table dealt again, another rated game, by today's rule).
+@Suite struct PostgresWriteMigrationTests {
+  @Test func aVersionTwelveDatabaseWithGamesIsBroughtToThirteenAndPlaysOn() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let old = try PostgresJournalStore(
+      location: location, owner: "node", logger: PostgresCluster.quiet, schema: 12)
+    let encoder = JSONEncoder()
+    let record = String(decoding: try encoder.encode(JournalStoreTests.record("t1")), as: UTF8.self)
+    let game = RatingStoreTests.game(["ada", "bob"], endedAt: 1000)
+    let stored = try game.storedJSON(encoder: encoder)
+    let none: [String] = []
+    let noNumbers: [Int] = []
+    try old.perform("cannot write as version 12") { connection in
+      _ = try old.run(
+        """
+        SELECT journal_write_v8('node', 30, \(none), \(noNumbers),
+          \(["t1"]), \([JournalEntry.number(of: "t1")]), \([true]), \([1]), \([record]),
+          \(none), \(none), \(noNumbers),
+          \(["t1", "t1"]), \([1, 1]), \([0, 1]), \([0, 0]), \([0, 0]), \([7, 8]), \([0.5, 1.5]),
+          \([8, 9]),
+          \(["hash-ada"]), \(["Ada"]), \(["t1"]), \([0]), \(["ada"]), \(none), \(none),
+          \([game.source]), \([game.game]), \([game.endedAt]), \([game.seconds]), \([game.score]),
+          \([stored]), \(["ada bob"]), \([ScoreList(of: game).id]), \(["ada bob"]), \(["1 2"]))
+        """, on: connection)
+    }
+    #expect(try RatingStoreTests.rating(old, "ada")?.rating == 1532)
+    old.close()
+
+    let store = try PostgresJournalStore(
+      location: location, owner: "node", logger: PostgresCluster.quiet)
+    let contents = try store.load()
+    #expect(contents.tables.map(\.record.id) == ["t1"])
+    #expect(
+      contents.tables.first?.moves.map(\.move)
+        == [.choose(seat: 0, card: 7), .choose(seat: 0, card: 8)])
+    #expect(contents.sessions.map(\.token) == ["hash-ada"])
+    #expect(try store.scores(ScoresQuery(game: "set")).games.map(\.source) == [game.source])
+    #expect(try RatingStoreTests.rating(store, "bob")?.rating == 1468)
+    // On from there: t1 dealt again (its first deal's moves go), and a second rated game.
+    try store.write([
+      .table(JournalStoreTests.record("t1", deal: 2)),
+      .move(JournalStoreTests.move("t1", deal: 2, 0, card: 5)),
+      .finished(RatingStoreTests.game(["bob", "ada"], endedAt: 1100)),
+    ])
+    #expect(try store.rowCounts().moves == 1)
+    let ada = try #require(try RatingStoreTests.rating(store, "ada"))
+    let expected = Rating.changes([
+      Rating.Entry(rating: 1468, games: 1, rank: 1), Rating.Entry(rating: 1532, games: 1, rank: 2),
+    ])
+    #expect(ada.games == 2 && abs(ada.rating - (1532 + expected[1])) < 1e-9)
   }
 }
 
