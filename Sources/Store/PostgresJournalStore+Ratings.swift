@@ -93,9 +93,10 @@ extension PostgresJournalStore {
       let (source, number) = try row.decode((String, Int).self)
       numbers[source] = number
     }
-    let unrated = games.filter { numbers[$0.source] != nil }
+    // Each game not rated yet, with its row's number.
+    let unrated = games.compactMap { game in numbers[game.source].map { (game, $0) } }
     let keys = Set(
-      unrated.flatMap { game in
+      unrated.flatMap { game, _ in
         game.ratedPlayers.map { RatingKey(player: $0.player, game: game.game) }
       }
     ).sorted()
@@ -124,8 +125,7 @@ extension PostgresJournalStore {
     var changes:
       [(number: Int, game: FinishedGame, player: String, rank: Int, change: RatingChange)] =
         []
-    for game in unrated {
-      guard let number = numbers[game.source] else { continue }
+    for (game, number) in unrated {
       var before: [String: PlayerRating] = [:]
       for row in game.ratedPlayers {
         before[row.player] = ratings[RatingKey(player: row.player, game: game.game)]
