@@ -7,8 +7,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openssl
 # e2fsprogs (mkfs.ext4, chattr) and util-linux (mount, losetup, fsfreeze): the journal's fault tests.
 # haproxy: the cluster's front door (scripts/cluster.sh, make cluster, the cluster's tests).
-TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux haproxy
-CLUSTER_PACKAGES := postgresql haproxy
+# postgresql-15-auto-failover, pg-auto-failover-cli: a database that fails over (make cluster HA=1).
+HA_PACKAGES := postgresql-15-auto-failover pg-auto-failover-cli
+TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux haproxy $(HA_PACKAGES)
+CLUSTER_PACKAGES := postgresql haproxy $(if $(filter 1,$(HA)),$(HA_PACKAGES))
 NODES ?= 3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
@@ -25,14 +27,15 @@ run: system-deps release
 	.build/release/matchismo --host $(HOST) --port $(PORT) --web-root web-client $(ARGS)
 
 ## A cluster on this machine: PostgreSQL (a fresh one of its own unless DATABASE=postgres://...
-## names one), NODES nodes (default 3) and HAProxy in front of them on http://127.0.0.1:$(PORT)/.
+## names one; with HA=1 a primary, a synchronous standby and pg_auto_failover's monitor), NODES
+## nodes (default 3) and HAProxy in front of them on http://127.0.0.1:$(PORT)/.
 ## Ctrl-C stops everything.
 cluster: system-deps release
 	@./scripts/apt-install-missing.sh $(CLUSTER_PACKAGES)
 	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/matchismo-cluster.XXXXXX"); \
 	  trap './scripts/cluster.sh down --dir "'"$$dir"'"; exit 0' INT TERM; \
 	  ./scripts/cluster.sh up --dir "$$dir" --nodes $(NODES) --port $(PORT) \
-	    $${DATABASE:+--database "$$DATABASE"} -- $(ARGS) || exit 1; \
+	    $${DATABASE:+--database "$$DATABASE"} $(if $(filter 1,$(HA)),--ha) -- $(ARGS) || exit 1; \
 	  echo "Open http://127.0.0.1:$(PORT)/ (Ctrl-C stops the cluster)"; \
 	  while sleep 3600; do :; done
 

@@ -26,16 +26,18 @@ DATABASE = []
 
 
 def cluster_up(folder, nodes, database, *node_args):
-    """`scripts/cluster.sh up` in `folder`: its cluster.json with `dir` and `door` (the front
-    door's WebSocket URL)."""
+    """`scripts/cluster.sh up` in `folder` (on `database`, or with None on a highly available
+    database of its own, `--ha`): its cluster.json with `dir` and `door` (the front door's
+    WebSocket URL)."""
     port = free_port()
+    where = ["--database", database] if database else ["--ha"]
     up = subprocess.run(
         [str(SCRIPT), "up", "--dir", str(folder), "--nodes", str(nodes), "--port", str(port),
-         "--database", database, "--binary", BINARY, "--", "--countdown", "0", *node_args],
+         *where, "--binary", BINARY, "--", "--countdown", "0", *node_args],
         capture_output=True, text=True, timeout=90)
     assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
-    DATABASE[:] = [database]
     state = json.loads((folder / "cluster.json").read_text())
+    DATABASE[:] = [database or state["postgres"]["url"]]
     state.update(dir=str(folder), door=f"ws://127.0.0.1:{port}/")
     return state
 
@@ -140,7 +142,7 @@ async def come_back(old, door, first_url, deadline):
             arrived = await client.wait_for(
                 lambda m: m.get("type") in ("redirect", "snapshot", "diff"), 0,
                 max(0.1, deadline - time.monotonic()), "the table or a redirect")
-        except AssertionError as error:
+        except AssertionError:
             await client.shutdown()
             continue
         if arrived["type"] == "snapshot":

@@ -192,3 +192,84 @@ def test_a_bad_database_url_stops_the_server_naming_the_option():
     assert code != 0
     assert "--database: no database name" in output, output
     assert "secret" not in output
+
+
+@pytest.mark.parametrize("url, problem", [
+    ("postgres://ada:secret@h1:5432,,h2:5432/games", "--database: an empty host in the list"),
+    ("postgres://ada:secret@h1:5432,h2:port/games", "--database: 'h2:port': the port must be 1...65535"),
+    ("postgres://ada:secret@h1,h2/games?target_session_attrs=standby",
+     "--database: unknown target_session_attrs 'standby'"),
+])
+def test_a_bad_server_list_stops_the_server_naming_the_part(url, problem):
+    code, output = start_and_fail("--database", url)
+    assert code != 0
+    assert problem in output, output
+    assert "secret" not in output
+
+
+def psql(url, *commands):
+    import glob
+    tool = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
+    args = [tool, url, "-Atq"]
+    for command in commands:
+        args += ["-c", command]
+    subprocess.run(args, check=True, capture_output=True, timeout=30)
+
+
+async def no_server_takes_writes(server, url, port):
+    ada, bob = await connect(server.ws_url, "Ada", "Bob")
+    await pair_at("set", ada, bob)
+    rng = random.Random(5)
+    reply = await ada.request({"type": "choose", "card": rng.choice(open_cards(ada))})
+    assert reply["type"] == "diff", reply
+    await converge(ada, bob)
+    assert f"writing to 127.0.0.1:{port}, the server that accepts writes" in server.output()
+    # The only server that answers stops taking writes (a primary demoted: its sessions end,
+    # new ones are read-only); the other one listed is not there at all.
+    name = url.rsplit("/", 1)[1]
+    admin = url.replace(f"127.0.0.1:{server.dead_port},", "").replace(f"/{name}", "/postgres")
+    await asyncio.to_thread(
+        psql, admin,
+        f"ALTER DATABASE {name} SET default_transaction_read_only = on",
+        f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' "
+        "AND pid <> pg_backend_pid()")
+    first = await ada.send({"type": "choose", "card": rng.choice(open_cards(ada))})
+    await wait_for_log(server, "no server accepts writes")
+    logged = server.output().count("journal write failed")
+    began = time.monotonic()
+    refusals = 0
+    while time.monotonic() - began < 7:
+        answer = await bob.request({"type": "choose", "card": rng.choice(open_cards(bob))})
+        assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+        refusals += 1
+        await asyncio.sleep(0.2)
+    # Refused all along, and said every few seconds (the writer tried every second or so, the
+    # lease every 2/3 s, the look for dead nodes every 1/2 s): no more than two lines of each
+    # in 7 s.
+    failures = server.output().count("journal write failed") - logged
+    assert refusals >= 20 and 1 <= failures <= 2, (refusals, failures)
+    for what in ("cannot renew the lease", "cannot take tables over", "cluster: not listening"):
+        assert server.output().count(what) <= 3, (what, server.output())
+    await asyncio.to_thread(psql, admin, f"ALTER DATABASE {name} RESET default_transaction_read_only")
+    assert (await ada.reply(first, timeout=15))["type"] == "diff"
+    answer = await bob.request({"type": "choose", "card": rng.choice(open_cards(bob))})
+    assert answer["type"] == "diff", answer
+    await converge(ada, bob)
+
+
+def test_no_server_that_takes_writes_keeps_moves_refused_and_says_so_every_few_seconds(pg_cluster):
+    """A server list where none takes writes (one not there, one read-only): the node stays up,
+    refuses moves with `unavailable`, and its log says why every few seconds, not at every try;
+    once a server takes writes again the move that waited is answered and play goes on."""
+    database = pg_cluster.new_database()
+    dead = free_port()
+    url = database.replace("@127.0.0.1:", f"@127.0.0.1:{dead},127.0.0.1:")
+    server = RunningServer(extra_args=["--countdown", "0", "--executors", "0"], database=url)
+    server.dead_port = dead
+    try:
+        run(no_server_takes_writes, server, url, pg_cluster.port, timeout=60)
+    except BaseException:
+        print(server.output())
+        raise
+    finally:
+        server.stop()

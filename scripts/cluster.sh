@@ -3,8 +3,8 @@
 # --database names one), N nodes sharing it, and HAProxy in front of them on one public port.
 # Loopback only.
 #
-#   scripts/cluster.sh up --dir DIR [--nodes N] [--port P] [--database URL] [--binary PATH]
-#                         [--advertise] [--per-address N]
+#   scripts/cluster.sh up --dir DIR [--nodes N] [--port P] [--database URL | --ha]
+#                         [--binary PATH] [--advertise] [--per-address N]
 #   scripts/cluster.sh down --dir DIR
 #   scripts/cluster.sh restart --dir DIR --node nI
 #
@@ -14,7 +14,10 @@
 # `down` stops what `up` started (nodes with SIGTERM: their tables' leases are freed, their rows
 # leave every lobby list), and leaves DIR. `restart` stops one node with SIGTERM (its tables go
 # to the other nodes at once) and starts it again on the same port: one step of a rolling
-# restart. --advertise makes each node give its own URL in
+# restart. --ha starts a highly available PostgreSQL instead of one server (pg_auto_failover: a
+# monitor, a primary and a synchronous standby, by scripts/pg-formation.sh in DIR/pg; the nodes
+# get its multi-host URL, cluster.json's "postgres" says which server is which, DIR/pg/*.log).
+# --advertise makes each node give its own URL in
 # redirects (clients then connect to the nodes directly, past the front door). --per-address N
 # makes HAProxy answer a WebSocket upgrade with HTTP 429 while its address holds more than N
 # connections (the nodes see only HAProxy's address, so the limit is the front door's).
@@ -157,17 +160,27 @@ start_postgres() {
   PG_PID=$(head -1 "$PG_DIR/data/postmaster.pid")
 }
 
+# A highly available PostgreSQL in DIR/pg (--ha); its URL in DATABASE.
+start_formation() {
+  DATABASE=$("$ROOT/scripts/pg-formation.sh" up --dir "$DIR/pg") || return 1
+  FORMATION="$DIR/pg/formation.json"
+}
+
 write_state() {
   python3 - "$DIR/cluster.json" "$PORT" "$DATABASE" "${PG_PID:-}" "${PG_DIR:-}" \
-    "${PG_BIN:-}" "${HAPROXY_PID:-}" "${NODE_PORTS[*]}" "${NODE_PIDS[*]}" <<'EOF'
+    "${PG_BIN:-}" "${HAPROXY_PID:-}" "${NODE_PORTS[*]}" "${NODE_PIDS[*]}" "${FORMATION:-}" <<'EOF'
 import json, sys
-path, port, database, pg_pid, pg_dir, pg_bin, haproxy_pid, ports, pids = sys.argv[1:]
+path, port, database, pg_pid, pg_dir, pg_bin, haproxy_pid, ports, pids, formation = sys.argv[1:]
 nodes = [{"id": f"n{i}", "port": int(p), "pid": int(q)}
          for i, (p, q) in enumerate(zip(ports.split(), pids.split()), start=1)]
 state = {"url": f"http://127.0.0.1:{port}/", "nodes": nodes,
          "haproxy": {"pid": int(haproxy_pid)} if haproxy_pid else None,
          "postgres": {"url": database, "pid": int(pg_pid) if pg_pid else None,
                       "dir": pg_dir or None, "bin": pg_bin or None}}
+if formation:
+    # url, monitor {pid, port, dir}, nodes [{name, role, pid, port, dir}] as the formation
+    # started (scripts/pg-formation.sh state --dir DIR/pg tells them now).
+    state["postgres"] = json.load(open(formation))
 with open(path, "w") as f:
     json.dump(state, f, indent=2)
 EOF
@@ -225,7 +238,12 @@ up() {
   NODE_PIDS=()
   PG_PID=""
   HAPROXY_PID=""
-  if [[ -z $DATABASE ]]; then start_postgres || { down_now; return 1; }; fi
+  if [[ $HA == 1 ]]; then
+    [[ -z $DATABASE ]] || { echo "--ha starts its own database: not with --database" >&2; return 1; }
+    start_formation || { down_now; return 1; }
+  elif [[ -z $DATABASE ]]; then
+    start_postgres || { down_now; return 1; }
+  fi
   local index port advertise
   for index in $(seq "$NODES"); do
     port=$(free_port)
@@ -278,9 +296,12 @@ stop() {
 }
 
 # Stops what DIR/cluster.json names: HAProxy, the nodes (at once, in parallel), PostgreSQL if
-# this script started it.
+# this script started it (or the formation of --ha).
 down_now() {
-  [[ -f $DIR/cluster.json ]] || return 0
+  if [[ ! -f $DIR/cluster.json ]]; then
+    [[ -f $DIR/pg/formation.json || -f $DIR/pg/mon.port ]] && "$ROOT/scripts/pg-formation.sh" down --dir "$DIR/pg"
+    return 0
+  fi
   local haproxy nodes pg_pid pg_dir pg_bin
   read -r haproxy pg_pid pg_dir pg_bin < <(python3 - "$DIR/cluster.json" <<'EOF'
 import json, sys
@@ -301,6 +322,7 @@ EOF
     "${as[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w -t 30 stop </dev/null >/dev/null 2>&1 ||
       { [[ $pg_pid != - ]] && kill -KILL "$pg_pid" 2>/dev/null; } || true
   fi
+  if [[ -f $DIR/pg/mon.port ]]; then "$ROOT/scripts/pg-formation.sh" down --dir "$DIR/pg"; fi
 }
 
 command=${1:-}
@@ -313,6 +335,7 @@ DATABASE=${DATABASE:-}
 BINARY="$ROOT/.build/release/matchismo"
 WEB_ROOT="$ROOT/web-client"
 ADVERTISE=0
+HA=0
 PER_ADDRESS=0
 NODE_ARGS=()
 while [[ $# -gt 0 ]]; do
@@ -324,6 +347,7 @@ while [[ $# -gt 0 ]]; do
     --binary) BINARY=$2; shift 2 ;;
     --web-root) WEB_ROOT=$2; shift 2 ;;
     --advertise) ADVERTISE=1; shift ;;
+    --ha) HA=1; shift ;;
     --per-address) PER_ADDRESS=$2; shift 2 ;;
     --node) RESTART_NODE=$2; shift 2 ;;
     --) shift; NODE_ARGS=("$@"); break ;;

@@ -178,23 +178,23 @@ struct Application {
       let store = try PostgresJournalStore(
         location: location, owner: configuration.resolvedNodeID, lease: configuration.lease,
         renewal: configuration.resolvedLeaseRenewal,
-        durability: configuration.durability, logger: logger)
+        durability: configuration.journalDurability, logger: logger)
       let contents = try store.load()
       try Self.checkGames(in: contents, of: "\(location)")
       store.startLeaseRenewal()
       logger.notice(
-        "journal: PostgreSQL \(location) as \(store.owner) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
+        "journal: PostgreSQL \(location) as \(store.owner) (--sync \(configuration.journalDurability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
       )
       return (store, contents)
     }
     let store = try SQLiteJournalStore(
-      directory: configuration.dataDirectory, durability: configuration.durability,
+      directory: configuration.dataDirectory, durability: configuration.journalDurability,
       walCheckpointBytes: configuration.walCheckpointMiB << 20)
     let contents = try store.load()
     try Self.checkGames(in: contents, of: store.path)
     try store.startCopyingAhead()
     logger.notice(
-      "journal: SQLite \(store.path) (--sync \(configuration.durability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
+      "journal: SQLite \(store.path) (--sync \(configuration.journalDurability.rawValue)): \(contents.tables.count) tables and \(contents.sessions.count) sessions restored"
     )
     return (store, contents)
   }

@@ -32,6 +32,8 @@ final class ClusterRelay: @unchecked Sendable {
   let scanInterval: Double
   private let journal: JournalWriter?
   private let logger: Logger
+  /// Failures to reach the database, logged every few seconds while they last.
+  private let failing = RepeatedWarning()
   /// Carries news back to the lobby (set before the first action).
   var hear: @Sendable (ClusterNews) -> Void = { _ in }
   private let condition = NSCondition()
@@ -148,7 +150,7 @@ final class ClusterRelay: @unchecked Sendable {
       hear(.adopt(takeover.contents))
       return true
     } catch {
-      logger.warning("\(error)")
+      failing.warning("\(error)", on: logger)
       return false
     }
   }
@@ -199,7 +201,7 @@ final class ClusterRelay: @unchecked Sendable {
             lookup = try claim(token)
           }
         } catch {
-          logger.warning("\(error)")
+          failing.warning("\(error)", on: logger)
           lookup = .unavailable
         }
         hear(.session(connection, lookup))
@@ -207,7 +209,7 @@ final class ClusterRelay: @unchecked Sendable {
       do {
         if !publishing.isEmpty { try publishChanges(publishing) }
       } catch {
-        logger.warning("\(error)")
+        failing.warning("\(error)", on: logger)
         condition.lock()
         // Newer changes (queued meanwhile) win over these.
         let newer = order.compactMap { changes[$0] }

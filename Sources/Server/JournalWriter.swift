@@ -60,6 +60,9 @@ final class JournalWriter: @unchecked Sendable {
   /// The longest a write may take before moves are refused, in seconds.
   let stallLimit: Double
 
+  /// Seconds between two log lines of one outage (a failed write is retried within a second).
+  static let failureLogInterval = 5.0
+
   /// Batches written, entries written, failed attempts (under `condition`; read them through
   /// ``batches``, ``entries`` and ``failures`` from any thread).
   private var batchCount = 0
@@ -181,6 +184,10 @@ final class JournalWriter: @unchecked Sendable {
 
   private func run() {
     var delay = 0.1
+    // Failures since the last one logged, and when that was: an outage is logged every few
+    // seconds, not at every try.
+    var unlogged = 0
+    var loggedAt = -Double.infinity
     var lastStart = Date.distantPast
     while true {
       condition.lock()
@@ -227,6 +234,7 @@ final class JournalWriter: @unchecked Sendable {
         try store.write(batch)
         metrics?.commitTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
         delay = 0.1
+        loggedAt = -Double.infinity
       } catch let fenced as FencedTables {
         // Another node holds these tables now: nothing of the batch was written. The lobby
         // gives them up first (their members are closed before anything behind this batch
@@ -259,9 +267,17 @@ final class JournalWriter: @unchecked Sendable {
         let giveUp = stopping && failureCount > 50
         condition.unlock()
         metrics?.failedWrites.increment()
-        logger.error(
-          "journal write failed; retrying",
-          metadata: ["error": "\(error)", "entries": "\(batch.count)"])
+        unlogged += 1
+        let now = MonotonicClock.now()
+        if now - loggedAt >= Self.failureLogInterval {
+          logger.error(
+            "journal write failed; retrying",
+            metadata: [
+              "error": "\(error)", "entries": "\(batch.count)", "failures": "\(unlogged)",
+            ])
+          unlogged = 0
+          loggedAt = now
+        }
         if giveUp {
           logger.critical("journal: giving up at shutdown; \(batch.count) entries not written")
           condition.lock()
@@ -272,7 +288,7 @@ final class JournalWriter: @unchecked Sendable {
           return
         }
         Thread.sleep(forTimeInterval: delay)
-        delay = min(2, delay * 2)
+        delay = min(1, delay * 2)
         continue
       }
       condition.lock()

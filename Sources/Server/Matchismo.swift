@@ -69,7 +69,7 @@ struct Matchismo: AsyncParsableCommand {
   var noJournal = !ServerConfiguration.defaults.journal
 
   @Option(name: ServerOption.sync.long, help: ServerOption.sync.help)
-  var durability = ServerConfiguration.defaults.durability
+  var durability: Durability?
 
   @Option(name: ServerOption.commitInterval.long, help: ServerOption.commitInterval.help)
   var commitInterval: Double?

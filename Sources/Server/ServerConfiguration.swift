@@ -56,8 +56,17 @@ struct ServerConfiguration: Sendable, Equatable {
   var databaseURL: String?
   /// Whether tables and sessions are journaled (and restored at start). Off: memory only.
   var journal = true
-  /// How hard a journal write tries to survive: a crash of the process, or a power loss.
-  var durability: Durability = .process
+  /// How hard a journal write tries to survive: a crash of the process, or a power loss (and,
+  /// on PostgreSQL with a synchronous standby, the primary's death); nil: the store's own
+  /// (``journalDurability``).
+  var durability: Durability?
+  /// The durability the journal keeps: the one given, or the store's own. The embedded journal:
+  /// `process`. PostgreSQL: `full` (`synchronous_commit = on`), because a move shown to players
+  /// must be on the standby before its frames go, or a primary that dies could take it along;
+  /// on one server it costs 1 µs of CPU a move and +0.2 ms at the p50 (docs/BENCHMARKS.md).
+  var journalDurability: Durability {
+    durability ?? (databaseURL == nil ? .process : .full)
+  }
   /// Seconds from the start of one journal commit to the start of the next (``JournalWriter``);
   /// nil: the store's own (``journalCommitInterval``).
   var commitInterval: Double?

@@ -38,6 +38,8 @@ public final class PostgresClusterLink: Sendable {
   static let channel = "matchismo_lobby"
   /// Seconds between two tries to listen again after the connection was lost.
   static let relistenDelay = 1.0
+  /// Seconds between two queries that check the listening connection still answers.
+  static let keepaliveInterval = 3.0
 
   private struct Listening: ~Copyable {
     var connection: PostgresConnection?
@@ -198,23 +200,21 @@ public final class PostgresClusterLink: Sendable {
   /// The listening thread: listens, reads the snapshot, waits until the connection is lost,
   /// and starts again after ``relistenDelay``, until ``leave()``.
   private func listen() {
+    let failing = RepeatedWarning()
     while !listening.withLock({ $0.stopped }) {
       do {
         try listenOnce()
       } catch {
-        logger.warning(
-          "cluster: not listening to \(connector.location) (\(PostgresJournalStore.reason(error))); trying again"
-        )
+        failing.warning(
+          "cluster: not listening to \(connector.location) (\(PostgresJournalStore.reason(error))); trying again",
+          on: logger)
       }
       Thread.sleep(forTimeInterval: Self.relistenDelay)
     }
   }
 
   private func listenOnce() throws {
-    let connection = try PostgresConnection.connect(
-      on: PostgresConnection.defaultEventLoopGroup.next(), configuration: connector.configuration,
-      id: 1, logger: logger
-    ).wait()
+    let connection = try connector.open()
     let stopped = listening.withLock { state in
       if !state.stopped {
         state.connection = connection
@@ -247,7 +247,14 @@ public final class PostgresClusterLink: Sendable {
       for news in state.held ?? [] { hear(news) }
       state.held = nil
     }
-    try connection.closeFuture.wait()
+    // A server cut off (frozen, or its network gone) closes nothing: a query every few
+    // seconds finds out (it fails, or its time runs out and closes the connection), and the
+    // link listens again, to whichever server accepts writes by then.
+    while !connection.isClosed, !listening.withLock({ $0.stopped }) {
+      Thread.sleep(forTimeInterval: Self.keepaliveInterval)
+      if connection.isClosed { break }
+      _ = try connector.run("SELECT 1", on: connection)
+    }
   }
 
   /// A notification's payload, on the event loop.

@@ -11,8 +11,9 @@ import Synchronization
 final class PostgresConnector: Sendable {
   /// The database.
   let location: PostgresLocation
-  /// How to connect: the location, the time limit to connect and the startup settings.
-  let configuration: PostgresConnection.Configuration
+  /// How to connect to each of the location's servers: the time limit to connect and the
+  /// startup settings.
+  let configurations: [PostgresConnection.Configuration]
   /// Where lost connections are reported.
   let logger: Logger
   /// What the log calls this connection's user ("journal", "cluster").
@@ -21,9 +22,10 @@ final class PostgresConnector: Sendable {
   private let connection = Mutex<PostgresConnection?>(nil)
   /// How many connections were made: the next one's id.
   private let connections = Atomic<Int>(0)
-
-  /// Longest a connection may take to open.
-  static let connectTimeout: TimeAmount = .seconds(5)
+  /// The server tried first: the last one that was kept (the primary, with several).
+  private let preferred = Atomic<Int>(0)
+  /// The server last logged as the one kept, so that a switch is logged once.
+  private let announced = Mutex<Int?>(nil)
   /// Longest a query may take before its connection is closed.
   static let queryTimeout: TimeAmount = .seconds(10)
 
@@ -34,13 +36,15 @@ final class PostgresConnector: Sendable {
     self.location = location
     self.logger = logger
     self.role = role
-    var configuration = PostgresConnection.Configuration(
-      host: location.host, port: location.port, username: location.username,
-      password: location.password, database: location.database, tls: .disable)
-    configuration.options.connectTimeout = Self.connectTimeout
-    configuration.options.additionalStartupParameters =
-      startup + [("application_name", "matchismo")]
-    self.configuration = configuration
+    configurations = location.servers.map { server in
+      var configuration = PostgresConnection.Configuration(
+        host: server.host, port: server.port, username: location.username,
+        password: location.password, database: location.database, tls: .disable)
+      configuration.options.connectTimeout = .seconds(Int64(location.connectTimeout))
+      configuration.options.additionalStartupParameters =
+        startup + [("application_name", "matchismo")]
+      return configuration
+    }
   }
 
   deinit {
@@ -85,13 +89,64 @@ final class PostgresConnector: Sendable {
   private func connected() throws -> (PostgresConnection, Bool) {
     try connection.withLock { current in
       if let open = current, !open.isClosed { return (open, false) }
-      let made = try PostgresConnection.connect(
-        on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configuration,
-        id: connections.add(1, ordering: .relaxed).newValue, logger: logger
-      ).wait()
+      let made = try open()
       current = made
       return (made, true)
     }
+  }
+
+  /// A new connection to a server of the location that the location's target accepts: the
+  /// servers are tried in turn, from the last one kept. Throws a ``StoreError`` naming what
+  /// each server answered when none is kept. Logs which server is kept when it changes.
+  func open() throws -> PostgresConnection {
+    let count = configurations.count
+    let first = preferred.load(ordering: .relaxed)
+    var refusals: [String] = []
+    for step in 0..<count {
+      let index = (first + step) % count
+      let server = location.servers[index]
+      let made: PostgresConnection
+      do {
+        made = try PostgresConnection.connect(
+          on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configurations[index],
+          id: connections.add(1, ordering: .relaxed).newValue, logger: logger
+        ).wait()
+      } catch {
+        guard count > 1 else { throw error }
+        refusals.append("\(server): \(PostgresJournalStore.reason(error))")
+        continue
+      }
+      if location.target == .readWrite {
+        do {
+          let readOnly =
+            try run("SHOW transaction_read_only", on: made).first?.decode(String.self) ?? "on"
+          guard readOnly == "off" else {
+            Self.closeSoon(made)
+            refusals.append("\(server): read-only (a standby, or a primary not yet writable)")
+            continue
+          }
+        } catch {
+          Self.closeSoon(made)
+          refusals.append("\(server): \(PostgresJournalStore.reason(error))")
+          continue
+        }
+      }
+      preferred.store(index, ordering: .relaxed)
+      if count > 1 {
+        let changed = announced.withLock { last in
+          defer { last = index }
+          return last != index
+        }
+        if changed {
+          logger.notice("\(role): writing to \(server), the server that accepts writes")
+        }
+      }
+      return made
+    }
+    // Next time, begin with the server after the one tried first (a frozen one costs its
+    // connect timeout once, not on every try).
+    preferred.store((first + 1) % count, ordering: .relaxed)
+    throw StoreError("no server accepts writes (\(refusals.joined(separator: "; ")))")
   }
 
   /// Forgets `lost` (if it is still the connection) and closes it.

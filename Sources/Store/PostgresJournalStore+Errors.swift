@@ -7,9 +7,10 @@ extension PostgresJournalStore {
     switch error {
     case let error as PSQLError:
       guard error.code == .server else { return true }
-      // Connection exceptions and the server shutting down.
+      // Connection exceptions and the server shutting down; and a server that no longer takes
+      // writes (a primary demoted to a standby): the next connection looks for the one that does.
       let state = error.serverInfo?[.sqlState] ?? ""
-      return state.hasPrefix("08") || state.hasPrefix("57P")
+      return state.hasPrefix("08") || state.hasPrefix("57P") || state == "25006"
     case is StoreError, is PostgresDecodingError, is DecodingError, is EncodingError:
       return false
     default:

@@ -32,13 +32,14 @@ extension PostgresJournalStore {
   /// renewal tried as usual.
   public func startLeaseRenewal() {
     let thread = Thread { [self] in
+      let failing = RepeatedWarning()
       while true {
         Thread.sleep(forTimeInterval: renewal)
         if closed.load(ordering: .relaxed) { return }
         do {
           try renewLeases()
         } catch {
-          logger.warning("\(error)")
+          failing.warning("\(error)", on: logger)
         }
       }
     }

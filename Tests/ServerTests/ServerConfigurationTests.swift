@@ -162,6 +162,34 @@ import Testing
     #expect(configuration.validationProblem() == "--commit-interval must be 0...1000 ms.")
   }
 
+  /// `process` with the embedded journal, `full` on PostgreSQL (a move players saw must be on
+  /// the synchronous standby before its frames go); either when given.
+  @Test func theDurabilityIsFullOnPostgresUnlessGiven() throws {
+    #expect(ServerConfiguration.defaults.journalDurability == .process)
+    let database = ["--database", "postgres://mlive@h1:5432,h2:5432/matchismo"]
+    #expect(try Matchismo.parse(database).serverConfiguration.journalDurability == .full)
+    #expect(
+      try Matchismo.parse(database + ["--sync", "process"]).serverConfiguration.journalDurability
+        == .process)
+    #expect(
+      try Matchismo.parse(["--sync", "full"]).serverConfiguration.journalDurability == .full)
+  }
+
+  /// A bad server list stops the server at start, naming the option and the part.
+  @Test func aBadServerListIsRefusedAtStart() throws {
+    for (url, problem) in [
+      ("postgres://u@h1:5432,h2:x/db", "--database: 'h2:x': the port must be 1...65535."),
+      (
+        "postgres://u@h1,h2/db?target_session_attrs=standby",
+        "--database: unknown target_session_attrs 'standby' (this server takes read-write or any)."
+      ),
+    ] {
+      var configuration = ServerConfiguration()
+      configuration.databaseURL = url
+      #expect(configuration.validationProblem() == problem)
+    }
+  }
+
   /// The embedded journal's log threshold: 32 MiB unless given, in MiB, bounded.
   @Test func theLogsThresholdIsGivenInMiBAndBounded() throws {
     #expect(ServerConfiguration.defaults.walCheckpointMiB == 32)

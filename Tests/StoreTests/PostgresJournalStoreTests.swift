@@ -22,6 +22,45 @@ import Testing
     #expect(plain.port == 5432 && plain.password == nil)
   }
 
+  /// A highly available database's URL, as libpq reads it: several servers, the one that
+  /// accepts writes kept.
+  @Test func aURLNamesSeveralServersAndWhichToKeep() throws {
+    let location = try PostgresLocation(
+      url:
+        "postgres://ada@10.0.0.1:5433,[::1]:5434,db.example/games?target_session_attrs=read-write&sslmode=prefer&connect_timeout=2"
+    )
+    #expect(
+      location.servers.map(\.description) == ["10.0.0.1:5433", "[::1]:5434", "db.example:5432"])
+    #expect(location.target == .readWrite && location.connectTimeout == 2)
+    #expect(
+      "\(location)"
+        == "postgres://ada@10.0.0.1:5433,[::1]:5434,db.example:5432/games?target_session_attrs=read-write"
+    )
+    // With several servers a connection keeps a writable one unless told otherwise.
+    let list = try PostgresLocation(url: "postgres://ada@h1:1,h2:2/games")
+    #expect(list.target == .readWrite)
+    let any = try PostgresLocation(url: "postgres://ada@h1:1,h2:2/games?target_session_attrs=any")
+    #expect(any.target == .any && any.connectTimeout == 5)
+    #expect(try PostgresLocation(url: "postgres://ada@h1/games").target == .any)
+  }
+
+  @Test(arguments: [
+    ("postgres://ada@h1:5432,,h2:5432/games", "an empty host in the list"),
+    ("postgres://ada@h1:5432,h2:port/games", "'h2:port': the port must be"),
+    ("postgres://ada@h1:5432,[::1/games", "closing ']'"),
+    ("postgres://ada@h1,h2/games?target_session_attrs=primary", "unknown target_session_attrs"),
+    ("postgres://ada@h1,h2/games?target_session_attrs=", "unknown target_session_attrs"),
+    ("postgres://ada@h1/games?connect_timeout=0", "connect_timeout"),
+    ("postgres://ada@h1/games?application_name=x", "'application_name' is not supported"),
+  ])
+  func aBadServerListIsRefusedNamingThePart(url: String, problem: String) {
+    #expect {
+      _ = try PostgresLocation(url: url)
+    } throws: { error in
+      "\(error)".contains(problem)
+    }
+  }
+
   @Test(arguments: [
     ("mysql://ada@host/games", "scheme"),
     ("postgres:///games", "host"),
@@ -81,6 +120,46 @@ import Testing
     ])
     let moves = try store.load().tables.first?.moves.map(\.move)
     #expect(moves == [1, 2, 3].map { .choose(seat: 0, card: $0) })
+  }
+
+  /// Several servers: the store keeps the one that accepts writes (a dead one listed first is
+  /// passed over). When that one stops taking writes (a primary demoted: its connections end,
+  /// new ones are read-only), a write fails saying what each server answered; once a server
+  /// takes writes again, the next write works and nothing is missing.
+  @Test func aStoreKeepsTheServerThatAcceptsWrites() throws {
+    let single = try PostgresCluster.shared.get().newDatabase()
+    let dead = try PostgresCluster.freePort()
+    let location = try PostgresLocation(
+      url:
+        "postgres://\(single.username)@127.0.0.1:\(dead),127.0.0.1:\(single.port)/\(single.database)"
+    )
+    let store = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    _ = try store.load()
+    try store.write([
+      .table(JournalStoreTests.record("t1")), .move(JournalStoreTests.move("t1", 0, card: 1)),
+    ])
+    let admin = try PostgresJournalStore(
+      location: single, owner: "admin", logger: PostgresCluster.quiet)
+    try admin.execute(
+      "ALTER DATABASE \(single.database) SET default_transaction_read_only = on")
+    try admin.execute(
+      """
+      SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+      """)
+    #expect {
+      try store.write([.move(JournalStoreTests.move("t1", 1, card: 2))])
+    } throws: { error in
+      let message = "\(error)"
+      return message.contains("no server accepts writes")
+        && message.contains("127.0.0.1:\(single.port): read-only")
+        && message.contains("127.0.0.1:\(dead): ")
+    }
+    try admin.execute("ALTER DATABASE \(single.database) RESET default_transaction_read_only")
+    try store.write([.move(JournalStoreTests.move("t1", 1, card: 2))])
+    let moves = try store.load().tables.first?.moves.map(\.move)
+    #expect(moves == [1, 2].map { .choose(seat: 0, card: $0) })
   }
 
   /// A second server does not take the tables of a live first one, nor write to them; once the
