@@ -15,13 +15,16 @@
 # $BENCH_OUT/statements-N-ROUTE-REP-SERVER.txt: calls, time in all, µs per call and per move.
 # SERVERS="A B" alternates server binaries within each round (the first column says which).
 # NODE_ARGS: more options for every node (e.g. "--commit-interval 2"); ARGS_SETS="A|B|…"
-# alternates sets of them within each round instead (a column says which).
+# alternates sets of them within each round instead (a column says which). HA=1 runs the nodes
+# on a highly available PostgreSQL (scripts/cluster.sh up --ha): the PostgreSQL columns are then
+# the primary's and the standby's processes together.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SERVER=${SERVER:-.build/release/matchismo}
 SERVERS=${SERVERS:-$SERVER}
 STATEMENTS=${STATEMENTS:-0}
+HA=${HA:-0}
 ARGS_SETS=${ARGS_SETS:-${NODE_ARGS:-}}
 LOAD=${LOAD:-.build/release/matchismo-load}
 TABLES=${TABLES:-250}
@@ -78,8 +81,10 @@ run_one() {
   local nodes=$1 route=$2 node_args=$3 SERVER=$4
   DIR=$(mktemp -d "${TMPDIR:-/tmp}/mlive-cluster-bench.XXXXXX")
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local ha=()
+  [[ $HA == 1 ]] && ha=(--ha)
   scripts/cluster.sh up --dir "$DIR" --nodes "$nodes" --port "$port" --binary "$SERVER" \
-    -- --countdown 0 $node_args >/dev/null
+    "${ha[@]}" -- --countdown 0 $node_args >/dev/null
   database=$(json "$DIR/cluster.json" 's["postgres"]["url"]')
   if [[ $STATEMENTS == 1 ]]; then
     "$psql" -qAt "$database" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
@@ -87,7 +92,9 @@ run_one() {
   read -r -a node_pids <<<"$(json "$DIR/cluster.json" '" ".join(str(n["pid"]) for n in s["nodes"])')"
   read -r -a node_ports <<<"$(json "$DIR/cluster.json" '" ".join(str(n["port"]) for n in s["nodes"])')"
   haproxy_pid=$(json "$DIR/cluster.json" 's["haproxy"]["pid"]')
-  pg_pid=$(json "$DIR/cluster.json" 's["postgres"]["pid"]')
+  # The postmasters: the one server's, or the formation's primary and standby.
+  pg_pid=$(json "$DIR/cluster.json" \
+    '" ".join(str(n["pid"]) for n in s["postgres"].get("nodes", [s["postgres"]]))')
   loads=()
   for index in $(seq "$nodes"); do
     if [[ $route == door ]]; then
@@ -108,7 +115,8 @@ run_one() {
     done
   done
   sleep "$(python3 -c "print($WARMUP + 0.2)")"
-  pg_pids=("$pg_pid" $(pgrep -P "$pg_pid" || true))
+  pg_pids=()
+  for pid in $pg_pid; do pg_pids+=("$pid" $(pgrep -P "$pid" || true)); done
   nodes_before=$(cpu "${node_pids[@]}")
   haproxy_before=$(cpu "$haproxy_pid")
   pg_before=$(cpu "${pg_pids[@]}")

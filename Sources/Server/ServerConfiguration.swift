@@ -213,6 +213,10 @@ struct ServerConfiguration: Sendable, Equatable {
     if !(0.01...60).contains(journalStallLimit) {
       return "\(ServerOption.journalStallLimit.flag) must be 10...60000 ms."
     }
+    if durability == .replica && databaseURL == nil {
+      return
+        "\(ServerOption.sync.flag) replica is for a PostgreSQL journal with a standby: it needs \(ServerOption.database.flag)."
+    }
     if let databaseURL {
       guard journal else {
         return

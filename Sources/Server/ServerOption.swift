@@ -65,7 +65,7 @@ struct ServerOption: Sendable {
     "Keep everything in memory only: nothing is written, nothing restored at start.")
   static let sync = Self(
     "sync",
-    "Journal durability: 'process' (a write leaves the server before anyone sees it: reaches the OS, or PostgreSQL with synchronous_commit off; survives a crash of the server) or 'full' (on the disk: an fsync per commit, or synchronous_commit on: on the synchronous standby too, if the database has one; survives a power loss and a primary's death). Default: process with the embedded journal, full with --database."
+    "Journal durability: 'process' (a write leaves the server before anyone sees it: reaches the OS, or PostgreSQL with synchronous_commit off; survives a crash of the server) or 'full' (on the disk: an fsync per commit, or synchronous_commit on: on the synchronous standby too, if the database has one; survives a power loss and a primary's death), or with --database 'replica' (synchronous_commit remote_write: on the primary's disk and in the standby's memory). Default: process with the embedded journal, full with --database."
   )
   static let commitInterval = Self(
     "commit-interval",

@@ -76,8 +76,14 @@ public enum Durability: String, Sendable, CaseIterable {
   /// commit; it would lose the last moments of commits only if it crashed itself).
   case process
   /// Against a power loss: a write is on the disk. SQLite: `synchronous=FULL`, an fsync per
-  /// commit. PostgreSQL: `synchronous_commit = on`, the commit flushed to the server's disk.
+  /// commit. PostgreSQL: `synchronous_commit = on`, the commit flushed to the server's disk and,
+  /// with a synchronous standby, to the standby's.
   case full
+  /// PostgreSQL only, against the primary's death: `synchronous_commit = remote_write`, the
+  /// commit flushed to the primary's disk and written to the synchronous standby's operating
+  /// system (not yet its disk: lost only if the standby's machine also fails before it writes
+  /// it out). On a server without a standby, the same as `full`.
+  case replica
 }
 
 /// A store failed; `message` says what, for the operator.

@@ -107,6 +107,15 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
       clock: clock, logger: logger, schema: nil)
   }
 
+  /// The `synchronous_commit` each durability level sets on the journal's connection.
+  static func synchronousCommit(_ durability: Durability) -> String {
+    switch durability {
+    case .process: "off"
+    case .full: "on"
+    case .replica: "remote_write"
+    }
+  }
+
   init(
     location: PostgresLocation, owner: String, lease: Double = 30, renewal: Double? = nil,
     durability: Durability = .process, clock: LeaseClock = .database,
@@ -121,7 +130,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
     self.clock = clock
     self.logger = logger
     connector = PostgresConnector(
-      location: location, startup: [("synchronous_commit", durability == .full ? "on" : "off")],
+      location: location, startup: [("synchronous_commit", Self.synchronousCommit(durability))],
       role: "journal", logger: logger)
     try perform("cannot use the journal at \(location)") { connection in
       try migrate(on: connection, through: schema)

@@ -69,7 +69,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
       try db.execute(sql: "PRAGMA journal_mode = WAL")
       try db.execute(
-        sql: durability == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        sql: durability == .process ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
       // Checkpoints come between commits (``upkeep()``), never inside one.
       try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
       // When the log starts again, its file is cut back to the checkpoint's length.

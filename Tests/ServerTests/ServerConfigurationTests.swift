@@ -173,6 +173,14 @@ import Testing
         == .process)
     #expect(
       try Matchismo.parse(["--sync", "full"]).serverConfiguration.journalDurability == .full)
+    #expect(
+      try Matchismo.parse(database + ["--sync", "replica"]).serverConfiguration.validationProblem()
+        == nil)
+    var embedded = ServerConfiguration()
+    embedded.durability = .replica
+    #expect(
+      embedded.validationProblem()
+        == "--sync replica is for a PostgreSQL journal with a standby: it needs --database.")
   }
 
   /// A bad server list stops the server at start, naming the option and the part.

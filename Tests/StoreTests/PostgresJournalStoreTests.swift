@@ -243,7 +243,7 @@ import Testing
     #expect(try first.load().lastTableNumber >= b + PostgresJournalStore.tableBlock)
   }
 
-  @Test(arguments: [(Durability.process, "off"), (.full, "on")])
+  @Test(arguments: [(Durability.process, "off"), (.full, "on"), (.replica, "remote_write")])
   func durabilityIsSynchronousCommit(_ durability: Durability, setting: String) throws {
     let store = try PostgresJournalStore(
       location: try PostgresCluster.shared.get().newDatabase(), owner: "test",
