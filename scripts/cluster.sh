@@ -20,7 +20,8 @@
 # --advertise makes each node give its own URL in
 # redirects (clients then connect to the nodes directly, past the front door). --per-address N
 # makes HAProxy answer a WebSocket upgrade with HTTP 429 while its address holds more than N
-# connections (the nodes see only HAProxy's address, so the limit is the front door's).
+# connections. The nodes trust the front door's X-Forwarded-For (--trusted-proxy 127.0.0.1), so
+# their own --max-connections-per-address counts the clients' addresses too.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -254,6 +255,7 @@ up() {
     fi
     printf '%s\n' "$BINARY" --host 127.0.0.1 --port "$port" --node-id "n$index" \
       --database "$DATABASE" --web-root "$WEB_ROOT" --data-dir "$DIR/n$index" "${advertise[@]}" \
+      --trusted-proxy 127.0.0.1 \
       "${NODE_ARGS[@]}" >"$DIR/n$index.args"
     start_node "$index"
     NODE_PORTS+=("$port")

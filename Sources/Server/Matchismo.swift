@@ -103,6 +103,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.metricsHost.long, help: ServerOption.metricsHost.help)
   var metricsHost = ServerConfiguration.defaults.metricsHost
 
+  @Option(name: ServerOption.trustedProxy.long, help: ServerOption.trustedProxy.help)
+  var trustedProxy = ServerConfiguration.defaults.trustedProxies
+
   @Option(name: ServerOption.allowedOrigin.long, help: ServerOption.allowedOrigin.help)
   var allowedOrigin = ServerConfiguration.defaults.allowedOrigins
 
@@ -143,6 +146,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.metricsPort = metricsPort
     configuration.metricsHost = metricsHost
     configuration.allowedOrigins = allowedOrigin
+    configuration.trustedProxies = trustedProxy
     configuration.dataDirectory = dataDirectory
     configuration.databaseURL = databaseURL
     configuration.journal = !noJournal

@@ -104,6 +104,8 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Most WebSocket connections one address may hold at once; 0: no limit (the default: behind
   /// a proxy every player comes from the proxy's address).
   var maxConnectionsPerAddress = 0
+  /// Proxies whose `X-Forwarded-For` names the client (``ClientAddress``).
+  var trustedProxies: [String] = []
   /// The port of a listener of its own for `/metrics` (then the main port serves none), or nil:
   /// `/metrics` on the main port.
   var metricsPort: Int? = nil
@@ -295,6 +297,9 @@ struct ServerConfiguration: Sendable, Equatable {
     guard rateLimit.isFinite, rateLimit > 0 else {
       return "\(ServerOption.rateLimit.flag) must be a positive number of messages per second."
     }
+    for proxy in trustedProxies where !ClientAddress.isAddress(proxy) {
+      return "\(ServerOption.trustedProxy.flag): '\(proxy)' is not an IP address."
+    }
     for origin in allowedOrigins {
       if let problem = OriginPolicy.problem(withAllowedOrigin: origin) {
         return "\(ServerOption.allowedOrigin.flag): \(problem)."
@@ -329,6 +334,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.rateRefillPerSecond = rateLimit
     configuration.rateBurst = Self.rateBurst(forRateLimit: rateLimit)
     configuration.allowedOrigins = allowedOrigins
+    configuration.trustedProxies = Set(trustedProxies)
     configuration.sendBufferBytes = sendBufferBytes
     configuration.drainTimeoutSeconds = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress

@@ -98,8 +98,13 @@ struct ServerOption: Sendable {
       valueName: "seconds"))
   static let maxConnectionsPerAddress = Self(
     "max-connections-per-address",
-    "Most WebSocket connections one address may hold; one more is closed with 4002 (0: no limit; behind a proxy, limit there)."
+    "Most WebSocket connections one address may hold; one more is closed with 4002 (0: no limit; behind a proxy, name it with --trusted-proxy)."
   )
+  static let trustedProxy = Self(
+    "trusted-proxy",
+    ArgumentHelp(
+      "The address of a proxy in front of this server (the cluster's front door); repeatable. A connection from it counts as the address it put last in X-Forwarded-For (HAProxy's option forwardfor), for --max-connections-per-address and the invite-code guess limit.",
+      valueName: "address"))
   static let allowedOrigin = Self(
     "allowed-origin",
     ArgumentHelp(
@@ -137,7 +142,8 @@ struct ServerOption: Sendable {
     noJournal, sync,
     commitInterval, journalStallLimit, walCheckpoint, keepFinishedDays, rateLimit, sendBuffer,
     drainTimeout,
-    maxConnectionsPerAddress, allowedOrigin, nodeID, advertiseURL, lease, leaseRenewal,
+    maxConnectionsPerAddress, trustedProxy, allowedOrigin, nodeID, advertiseURL, lease,
+    leaseRenewal,
     metricsPort, metricsHost,
   ]
 }

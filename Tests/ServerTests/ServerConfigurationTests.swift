@@ -24,6 +24,7 @@ import Testing
       "--spectator-limit", "7", "--bot-pace", "0.01", "--rate-limit", "5", "--allowed-origin",
       "https://a.example",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
+      "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "::1",
     ])
     var expected = ServerConfiguration()
     expected.host = "0.0.0.0"
@@ -43,6 +44,7 @@ import Testing
     expected.sendBufferBytes = 32768
     expected.drainTimeout = 2.5
     expected.maxConnectionsPerAddress = 40
+    expected.trustedProxies = ["10.0.0.1", "::1"]
     #expect(command.serverConfiguration == expected)
 
     let transport = expected.transportConfiguration(webRoot: "/resolved")
@@ -54,6 +56,7 @@ import Testing
     #expect(transport.allowedOrigins == ["https://a.example"])
     #expect(transport.sendBufferBytes == 32768 && transport.drainTimeoutSeconds == 2.5)
     #expect(transport.maxConnectionsPerAddress == 40)
+    #expect(transport.trustedProxies == ["10.0.0.1", "::1"])
     #expect(transport.validationProblem() == nil)
 
     let lobby = expected.lobbyConfiguration

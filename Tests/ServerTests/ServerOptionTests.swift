@@ -70,6 +70,7 @@ import Testing
       "--journal-stall-limit", "2000", "--wal-checkpoint-mib", "64", "--keep-finished-days", "30",
       "--rate-limit", "5",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
+      "--trusted-proxy", "10.0.0.1",
       "--allowed-origin", "https://a.example", "--node-id", "n9",
       "--advertise-url", "ws://n9:1/ws", "--lease", "4000", "--lease-renewal", "500",
       "--metrics-port", "9100", "--metrics-host", "10.0.0.9",

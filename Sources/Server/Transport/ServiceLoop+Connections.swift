@@ -78,14 +78,21 @@ extension ServiceLoop {
     return 0
   }
 
-  /// The peer's address as lws names it, or nil.
+  /// The client's address (``ClientAddress``): the peer's as lws names it, or the one a
+  /// trusted proxy forwarded (the request's headers are still there at `ESTABLISHED`); nil if
+  /// lws names none.
   private func peerAddress(_ wsi: OpaquePointer) -> String? {
-    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+    let peer = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String? in
       guard let name = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) else {
         return nil
       }
       return String(cString: name)
     }
+    guard let peer else { return nil }
+    guard !configuration.trustedProxies.isEmpty else { return peer }
+    return ClientAddress.of(
+      peer: peer, forwardedFor: RequestHeader.value(WSI_TOKEN_X_FORWARDED_FOR, of: wsi),
+      trusted: configuration.trustedProxies)
   }
 
   /// A connection over the per-address limit: closed with 4002 and a reason a person can read,

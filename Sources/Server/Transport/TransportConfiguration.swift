@@ -68,6 +68,8 @@ struct TransportConfiguration: Sendable {
   /// own (an `Origin` whose host and port equal the request's `Host`); `"*"` allows any.
   /// Requests without an `Origin` header (not from a browser) are always allowed.
   var allowedOrigins: [String] = []
+  /// Proxies whose `X-Forwarded-For` names the client (``ClientAddress``).
+  var trustedProxies: Set<String> = []
   /// The reason of the 1001 close every client gets when the server shuts down.
   var shutdownCloseReason = "server shutting down"
 

@@ -1,0 +1,72 @@
+"""Behind the front door, a node counts each client's own address (issue 35): HAProxy adds the
+address it saw to X-Forwarded-For (`option forwardfor`), and the nodes, started by
+`scripts/cluster.sh` with `--trusted-proxy 127.0.0.1`, take it from there and only from there.
+So `--max-connections-per-address` limits each client, not the front door (which every
+connection comes from). Clients come from several loopback addresses (127.0.0.2, …)."""
+import asyncio
+import json
+import pathlib
+import socket
+import tempfile
+
+import pytest
+import websockets
+
+from failover_cluster import cluster_down, cluster_up
+from mp_support import run
+from protocol_client import SUBPROTOCOL
+
+
+@pytest.fixture
+def limited_cluster(request, pg_cluster):
+    """1 node behind the front door, 2 connections per client address."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-addresses-"))
+    try:
+        yield cluster_up(folder, 1, pg_cluster.new_database(), "--max-connections-per-address", "2")
+    finally:
+        cluster_down(request, folder)
+
+
+async def open_from(source, url, headers=None):
+    """A WebSocket from the loopback address `source` to `url`; its welcome, or the close."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((source, 0))
+    sock.connect((host, int(port)))
+    ws = await websockets.connect(url, sock=sock, subprotocols=[SUBPROTOCOL], open_timeout=10,
+                                  additional_headers=headers or {})
+    try:
+        await ws.send(json.dumps({"type": "hello", "id": "h", "name": "P"}))
+        answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert answer["type"] == "welcome", answer
+        return ws, None
+    except websockets.ConnectionClosed as closed:
+        return ws, closed.rcvd.code if closed.rcvd else None
+
+
+async def addresses(state):
+    door = f"{state['door']}ws?node=n1"
+    node = f"ws://127.0.0.1:{state['nodes'][0]['port']}/ws"
+    kept = []
+    # Four connections through the door, two from each of two clients: all welcome (the node
+    # once counted them all as the front door's and cut two).
+    for source in ("127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"):
+        ws, closed = await open_from(source, door)
+        assert closed is None, (source, closed)
+        kept.append(ws)
+    # A third from one of them is one too many.
+    ws, closed = await open_from("127.0.0.2", door)
+    assert closed == 4002, closed
+    # Straight to the node, a client's own X-Forwarded-For names nobody: it counts as itself.
+    for _ in range(2):
+        ws, closed = await open_from("127.0.0.4", node, {"X-Forwarded-For": "127.0.0.5"})
+        assert closed is None, closed
+        kept.append(ws)
+    ws, closed = await open_from("127.0.0.4", node, {"X-Forwarded-For": "127.0.0.6"})
+    assert closed == 4002, closed
+    for ws in kept:
+        await ws.close()
+
+
+def test_the_nodes_count_each_clients_address_behind_the_front_door(limited_cluster):
+    run(addresses, limited_cluster, timeout=60)
