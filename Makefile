@@ -9,8 +9,9 @@ SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openss
 # haproxy: the cluster's front door (scripts/cluster.sh, make cluster, the cluster's tests).
 # postgresql-15-auto-failover, pg-auto-failover-cli: a database that fails over (make cluster HA=1).
 HA_PACKAGES := postgresql-15-auto-failover pg-auto-failover-cli
-TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux haproxy $(HA_PACKAGES)
-CLUSTER_PACKAGES := postgresql haproxy $(if $(filter 1,$(HA)),$(HA_PACKAGES))
+# prometheus: the cluster's metrics and alerts (promtool tests the alerts).
+TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux haproxy prometheus $(HA_PACKAGES)
+CLUSTER_PACKAGES := postgresql haproxy prometheus $(if $(filter 1,$(HA)),$(HA_PACKAGES))
 NODES ?= 3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
@@ -19,7 +20,7 @@ HOST ?= 127.0.0.1
 ARGS ?=
 
 .PHONY: run test build release bench soak system-deps test-deps swift-test js-test e2e-test e2e-sizes format clean
-.PHONY: cluster
+.PHONY: cluster alerts-test
 .PHONY: fuzz fuzz-smoke e2e-unit-and-fuzz build-and-test-deps
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
@@ -43,7 +44,7 @@ cluster: system-deps release
 # The build is done by build-and-test-deps (beside the installation): the rest runs in a make of
 # its own that is told so, rather than run `swift build` again (8 s to find nothing to do).
 test: e2e-sizes build-and-test-deps
-	@$(MAKE) --no-print-directory BUILT=1 js-test e2e-unit-and-fuzz
+	@$(MAKE) --no-print-directory BUILT=1 js-test alerts-test e2e-unit-and-fuzz
 
 # No file of the end-to-end tests passes 400 lines: a longer one is split by feature.
 e2e-sizes:
@@ -102,6 +103,11 @@ swift-test: build
 
 js-test:
 	node --test web-client/tests/
+
+# The operator's alert rules: valid, and each fires when its unit test says (synthetic series).
+alerts-test: test-deps
+	promtool check rules ops/prometheus/alerts.yml
+	promtool test rules ops/prometheus/alerts_test.yml
 
 # Two workers per core (pytest-xdist): every test starts servers of its own on free ports, and
 # the PostgreSQL cluster is one per worker. The tests spend much of their time waiting for

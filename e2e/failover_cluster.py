@@ -25,15 +25,16 @@ SCRIPT = ROOT / "scripts" / "cluster.sh"
 DATABASE = []
 
 
-def cluster_up(folder, nodes, database, *node_args):
+def cluster_up(folder, nodes, database, *node_args, prometheus=False):
     """`scripts/cluster.sh up` in `folder` (on `database`, or with None on a highly available
-    database of its own, `--ha`): its cluster.json with `dir` and `door` (the front door's
-    WebSocket URL)."""
+    database of its own, `--ha`; with Prometheus if told): its cluster.json with `dir` and
+    `door` (the front door's WebSocket URL)."""
     port = free_port()
     where = ["--database", database] if database else ["--ha"]
     up = subprocess.run(
         [str(SCRIPT), "up", "--dir", str(folder), "--nodes", str(nodes), "--port", str(port),
-         *where, "--binary", BINARY, "--", "--countdown", "0", *node_args],
+         *where, "--binary", BINARY, *([] if prometheus else ["--no-prometheus"]),
+         "--", "--countdown", "0", *node_args],
         capture_output=True, text=True, timeout=90)
     assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
     state = json.loads((folder / "cluster.json").read_text())

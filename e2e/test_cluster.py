@@ -28,7 +28,7 @@ from test_ratings import a_rated_quick_match
 
 class Node:
     """One node as the tests reach it: its id, where a client connects to reach it, and its
-    own port (for /metrics)."""
+    port for /metrics (its own, or `--metrics-port`'s)."""
 
     def __init__(self, node_id, ws_url, port):
         self.id = node_id
@@ -68,13 +68,14 @@ def nodes(request, pg_cluster):
         port = free_port()
         up = subprocess.run(
             [str(ROOT / "scripts" / "cluster.sh"), "up", "--dir", str(folder), "--nodes", "3",
-             "--port", str(port), "--database", database, "--binary", BINARY, "--", *FAST],
+             "--port", str(port), "--database", database, "--binary", BINARY, "--no-prometheus",
+             "--", *FAST],
             capture_output=True, text=True, timeout=90)
         assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
         state = json.loads((folder / "cluster.json").read_text())
         cluster.door = f"ws://127.0.0.1:{port}/"
         for node in state["nodes"]:
-            cluster.append(Node(node["id"], f"{cluster.door}ws?node={node['id']}", node["port"]))
+            cluster.append(Node(node["id"], f"{cluster.door}ws?node={node['id']}", node["metrics_port"]))
         stop = lambda: subprocess.run(  # noqa: E731
             [str(ROOT / "scripts" / "cluster.sh"), "down", "--dir", str(folder)], timeout=60)
         logs = lambda: [(p.name, p.read_text(errors="replace")) for p in sorted(folder.glob("*.log"))]  # noqa: E731

@@ -30,7 +30,8 @@ def front_door(request, pg_cluster):
     port = free_port()
     up = subprocess.run(
         [str(SCRIPT), "up", "--dir", str(folder), "--nodes", "3", "--port", str(port),
-         "--database", pg_cluster.new_database(), "--binary", BINARY, "--", "--countdown", "0.3"],
+         "--database", pg_cluster.new_database(), "--binary", BINARY, "--no-prometheus", "--",
+         "--countdown", "0.3"],
         capture_output=True, text=True, timeout=90)
     try:
         assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"
@@ -114,18 +115,20 @@ def status_of(url):
 def metrics_are_the_operators(state):
     """Issue 35: /metrics is not served through the front door, however its path is spelled
     (the nodes decode and fold paths, and know a forwarded request), while each node serves
-    it to the operator on its own port, and the page is still served through the door."""
+    it to the operator on a loopback port of its own (`--metrics-port`, what Prometheus
+    scrapes), and the page is still served through the door."""
     door = state["url"].rstrip("/")
     for path in ("/metrics", "/%6detrics", "//metrics", "/./metrics", "/js/../metrics", "/metrics?x=1"):
         assert status_of(door + path) == 404, path
     assert status_of(door + "/") == 200
     for node in state["nodes"]:
-        assert status_of(f"http://127.0.0.1:{node['port']}/metrics") == 200, node
+        assert status_of(f"http://127.0.0.1:{node['metrics_port']}/metrics") == 200, node
+        assert status_of(f"http://127.0.0.1:{node['port']}/metrics") == 404, node
 
 
 def node_metric(state, node_id, name):
     """The sum of every sample of `name` on node `node_id`'s /metrics (`cluster.json` state)."""
-    return scrape_metric(next(n["port"] for n in state["nodes"] if n["id"] == node_id), name)
+    return scrape_metric(next(n["metrics_port"] for n in state["nodes"] if n["id"] == node_id), name)
 
 
 def test_two_browsers_on_different_nodes_play_one_game_to_its_end(front_door, browsers):

@@ -84,7 +84,7 @@ run_one() {
   local ha=()
   [[ $HA == 1 ]] && ha=(--ha)
   scripts/cluster.sh up --dir "$DIR" --nodes "$nodes" --port "$port" --binary "$SERVER" \
-    "${ha[@]}" -- --countdown 0 $node_args >/dev/null
+    "${ha[@]}" --no-prometheus -- --countdown 0 $node_args >/dev/null
   database=$(json "$DIR/cluster.json" 's["postgres"]["url"]')
   if [[ $STATEMENTS == 1 ]]; then
     "$psql" -qAt "$database" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null

@@ -68,6 +68,8 @@ final class JournalWriter: @unchecked Sendable {
   private var batchCount = 0
   private var entryCount = 0
   private var failureCount = 0
+  /// The store's server switches already counted in the metrics (writer thread only).
+  private var serverSwitchesCounted = 0
 
   /// Batches written so far. Any thread.
   var batches: Int { locked { batchCount } }
@@ -334,6 +336,10 @@ final class JournalWriter: @unchecked Sendable {
       metrics?.checkpointTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
     }
     if let bytes = report.logBytes { metrics?.logBytes.record(bytes) }
+    if let switches = report.serverSwitches, switches > serverSwitchesCounted {
+      metrics?.serverSwitches.increment(by: Int64(switches - serverSwitchesCounted))
+      serverSwitchesCounted = switches
+    }
   }
 
   /// Looks at the write in progress four times per ``stallLimit``: one that has taken longer

@@ -73,10 +73,12 @@ struct ServerConfiguration: Sendable, Equatable {
   /// The interval between commits when none is given on PostgreSQL, where each commit costs the
   /// database some 190 µs of CPU whatever it holds, and a move about 17 more: at 5,000 moves a
   /// second, 99–111 µs a move with no interval, 28–32 with 3 ms, 25 with 4 ms, for a p50 of
-  /// 3.4 ms instead of 1.0 (docs/BENCHMARKS.md, "PostgreSQL's cost per move"). A move waits only
+  /// 3.4 ms instead of 1.0 (docs/BENCHMARKS.md, "PostgreSQL's cost per move"). Since a write
+  /// waits for its commit (`runCommitted`: a second statement a commit) with `--sync full`,
+  /// 32–33 µs with 4 ms and 28 with 5 ms, for a p50 of 4.8 ms. A move waits only
   /// while commits follow each other closer than that: under load. The embedded journal's
   /// commit is cheap (none).
-  static let postgresCommitInterval = 0.004
+  static let postgresCommitInterval = 0.005
   /// The interval the journal writer keeps: the one given, or the store's own.
   var journalCommitInterval: Double {
     commitInterval ?? (databaseURL == nil ? 0 : Self.postgresCommitInterval)

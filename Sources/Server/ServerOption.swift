@@ -69,7 +69,7 @@ struct ServerOption: Sendable {
   )
   static let commitInterval = Self(
     "commit-interval",
-    "Milliseconds from the start of one journal commit to the start of the next (0: commit as soon as the last one ends). Longer shares a commit among more moves (less CPU), shorter answers sooner. Default: 0 with the embedded journal, 4 with --database (a PostgreSQL commit costs the database far more than a move)."
+    "Milliseconds from the start of one journal commit to the start of the next (0: commit as soon as the last one ends). Longer shares a commit among more moves (less CPU), shorter answers sooner. Default: 0 with the embedded journal, 5 with --database (a PostgreSQL commit costs the database far more than a move)."
   )
   static let journalStallLimit = Self(
     "journal-stall-limit",

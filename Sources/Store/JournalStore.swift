@@ -60,11 +60,15 @@ public struct JournalUpkeep: Equatable, Sendable {
   /// The length of the store's log after it, in bytes (SQLite's write-ahead log), or nil for a
   /// store with no log of its own.
   public var logBytes: Int?
+  /// How many times so far the store's connection went to another server of its list (a
+  /// database that failed over), or nil for a store with one place.
+  public var serverSwitches: Int?
 
   /// An upkeep report.
-  public init(checkpointed: Bool = false, logBytes: Int? = nil) {
+  public init(checkpointed: Bool = false, logBytes: Int? = nil, serverSwitches: Int? = nil) {
     self.checkpointed = checkpointed
     self.logBytes = logBytes
+    self.serverSwitches = serverSwitches
   }
 }
 

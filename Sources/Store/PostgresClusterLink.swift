@@ -174,7 +174,7 @@ public final class PostgresClusterLink: Sendable {
   public func claimSession(token: String) throws -> SessionLookup {
     try connector.perform("cannot look up a session in \(connector.location)") { connection in
       guard
-        let row = try connector.run(
+        let row = try connector.runCommitted(
           """
           SELECT o_outcome, o_name, o_table, o_seat, o_player, o_node, o_url
           FROM session_claim_v9(\(node), \(token), \(unescaped: clock.sql))

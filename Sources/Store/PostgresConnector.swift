@@ -26,6 +26,8 @@ final class PostgresConnector: Sendable {
   private let preferred = Atomic<Int>(0)
   /// The server last logged as the one kept, so that a switch is logged once.
   private let announced = Mutex<Int?>(nil)
+  /// How many times a connection kept another server than the one kept before.
+  let switches = Atomic<Int>(0)
   /// Longest a query may take before its connection is closed.
   static let queryTimeout: TimeAmount = .seconds(10)
 
@@ -135,6 +137,7 @@ final class PostgresConnector: Sendable {
       if count > 1 {
         let changed = announced.withLock { last in
           defer { last = index }
+          if last != nil && last != index { switches.add(1, ordering: .relaxed) }
           return last != index
         }
         if changed {
@@ -188,6 +191,36 @@ final class PostgresConnector: Sendable {
       return try answer.wait()
     } catch  where expired.value.load(ordering: .relaxed) {
       throw StoreError("no answer within \(Self.queryTimeout.nanoseconds / 1_000_000_000) s")
+    }
+  }
+
+  /// Runs `query` as a statement of its own and returns once it is committed. PostgreSQL
+  /// answers a statement in the extended protocol (its rows and `CommandComplete`) before it
+  /// commits it, at the `Sync` after it, and postgres-nio hands the answer over then: a commit
+  /// that fails after it (a primary cut off from its standby, stopped while it waits for it, as
+  /// pg_auto_failover demotes it) was taken for written. So a statement is queued behind it,
+  /// whose answer comes only once that commit, synchronous replication included, is done.
+  func runCommitted(_ query: PostgresQuery, on connection: PostgresConnection) throws
+    -> PostgresQueryResult
+  {
+    let answer = connection.query(query, logger: logger)
+    let committed = connection.query("SELECT 1", logger: logger)
+    let expired = TimeoutFlag()
+    let timer = connection.eventLoop.scheduleTask(in: Self.queryTimeout) {
+      expired.value.store(true, ordering: .relaxed)
+      Self.closeSoon(connection)
+    }
+    defer { timer.cancel() }
+    do {
+      let result = try answer.wait()
+      _ = try committed.wait()
+      return result
+    } catch  where expired.value.load(ordering: .relaxed) {
+      throw StoreError("no answer within \(Self.queryTimeout.nanoseconds / 1_000_000_000) s")
+    } catch {
+      // The statement's own error comes first; the barrier's is only its consequence.
+      _ = try? committed.wait()
+      throw error
     }
   }
 

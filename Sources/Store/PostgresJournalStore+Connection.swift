@@ -1,4 +1,5 @@
 import PostgresNIO
+import Synchronization
 
 extension PostgresJournalStore {
   /// Runs `body` on the journal's connection (``PostgresConnector/perform(_:_:)``).
@@ -18,6 +19,11 @@ extension PostgresJournalStore {
     on connection: PostgresConnection, synchronous: Bool = true, _ body: () throws -> T
   ) throws -> T {
     try connector.transaction(on: connection, synchronous: synchronous, body)
+  }
+
+  /// After each write: how many times the journal's connection went to another server.
+  public func upkeep() throws -> JournalUpkeep {
+    JournalUpkeep(serverSwitches: connector.switches.load(ordering: .relaxed))
   }
 
   // MARK: - For tests

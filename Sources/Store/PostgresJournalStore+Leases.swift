@@ -14,7 +14,7 @@ extension PostgresJournalStore {
   /// node, or the database, stood still longer than a lease) starts the node's `alive_since`
   /// again: the takeover's grace counts from there (``PostgresClusterLink/takeOver``).
   func renewLease(on connection: PostgresConnection) throws {
-    _ = try run(
+    _ = try connector.runCommitted(
       """
       INSERT INTO cluster_node (id, lease_until, alive_since)
       VALUES (\(owner), \(unescaped: clock.sql) + make_interval(secs => \(lease)),

@@ -219,7 +219,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
       do {
         let rated = batch.finished.filter { !$0.ratedPlayers.isEmpty }
         if batch.arenas.isEmpty && rated.isEmpty {
-          _ = try run(try writeQuery(batch), on: connection)
+          // Answered once committed: only then may its frames go.
+          _ = try connector.runCommitted(try writeQuery(batch), on: connection)
         } else {
           // Rare (a rated game's end, an arena's change): the ratings and the arena's row in
           // the same transaction as the batch, as durable as the batch alone would be.

@@ -146,12 +146,12 @@ import Testing
     #expect(configuration.validationProblem() == nil)
   }
 
-  /// Given in milliseconds and bounded; when not given, none with the embedded journal and 4 ms
+  /// Given in milliseconds and bounded; when not given, none with the embedded journal and 5 ms
   /// on PostgreSQL, where each commit costs the database more than its moves do.
   @Test func theCommitIntervalIsGivenInMillisecondsAndBounded() throws {
     #expect(ServerConfiguration.defaults.journalCommitInterval == 0)
     let database = ["--database", "postgres://mlive@127.0.0.1:5432/matchismo"]
-    #expect(try Matchismo.parse(database).serverConfiguration.journalCommitInterval == 0.004)
+    #expect(try Matchismo.parse(database).serverConfiguration.journalCommitInterval == 0.005)
     #expect(
       try Matchismo.parse(["--commit-interval", "0.5"]).serverConfiguration.journalCommitInterval
         == 0.0005)

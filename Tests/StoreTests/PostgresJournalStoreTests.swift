@@ -162,6 +162,49 @@ import Testing
     #expect(moves == [1, 2].map { .choose(seat: 0, card: $0) })
   }
 
+  /// PostgreSQL answers a statement of the extended protocol before it commits it (at the
+  /// `Sync` after it): a commit that then fails (here a deferred trigger; in a failover, a
+  /// primary stopped while it waits for its standby) must not pass for written.
+  @Test func aWriteCountsOnlyOnceItIsCommitted() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let store = try PostgresJournalStore(
+      location: location, owner: "test", logger: PostgresCluster.quiet)
+    try store.execute("CREATE TABLE fails_at_commit (x int)")
+    try store.execute(
+      """
+      CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql
+      AS $$ BEGIN RAISE EXCEPTION 'refused at commit'; END $$
+      """)
+    try store.execute(
+      """
+      CREATE CONSTRAINT TRIGGER at_commit AFTER INSERT ON fails_at_commit
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse()
+      """)
+    let connector = store.connector
+    // Waited for past its commit, the write fails (postgres-nio names the error that comes
+    // after the answer an unexpected message).
+    #expect(throws: StoreError.self) {
+      try connector.perform("cannot insert") { connection in
+        _ = try connector.runCommitted("INSERT INTO fails_at_commit VALUES (1)", on: connection)
+      }
+    }
+    // (A plain run takes the answer for the write: postgres-nio hands it over before the
+    // commit's error comes.)
+    let plain = Result {
+      try connector.perform("cannot insert") { connection in
+        try connector.run("INSERT INTO fails_at_commit VALUES (2)", on: connection)
+      }
+    }
+    #expect((try? plain.get()) != nil)
+    connector.close()
+    try store.execute("DROP TRIGGER at_commit ON fails_at_commit")
+    #expect(
+      try store.perform("cannot count") { connection in
+        try connector.run("SELECT count(*) FROM fails_at_commit", on: connection).first?.decode(
+          Int.self)
+      } == 0)
+  }
+
   /// A second server does not take the tables of a live first one, nor write to them; once the
   /// first one's lease has run out, it takes them (with their moves), and then the first one
   /// can no longer write to them. Both decide leases on one ``LeaseClock`` the test moves on.

@@ -40,6 +40,7 @@ enum MetricName {
   static let journalLogBytes = "matchismo_journal_log_bytes"
   static let journalCheckpointSeconds = "matchismo_journal_checkpoint_seconds"
   static let journalCommitSeconds = "matchismo_journal_commit_seconds"
+  static let databaseServerSwitches = "matchismo_database_server_switches_total"
   static let redirects = "matchismo_redirects_total"
   static let journalFencedWrites = "matchismo_journal_fenced_writes_total"
   static let takeovers = "matchismo_takeovers_total"
@@ -153,6 +154,9 @@ final class JournalMetrics: Sendable {
   /// How long each commit that succeeded took, from the store's start to its end: the moves in
   /// it, and those that came meanwhile, waited that long.
   let commitTime: CoreMetrics.Timer
+  /// Times the journal's connection went to another server of its list: the database failed
+  /// over (PostgreSQL with a standby).
+  let serverSwitches: CoreMetrics.Counter
 
   init(factory: PrometheusMetricsFactory) {
     batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
@@ -166,6 +170,8 @@ final class JournalMetrics: Sendable {
     checkpointTime = CoreMetrics.Timer(
       label: MetricName.journalCheckpointSeconds, factory: factory)
     commitTime = CoreMetrics.Timer(label: MetricName.journalCommitSeconds, factory: factory)
+    serverSwitches = CoreMetrics.Counter(
+      label: MetricName.databaseServerSwitches, factory: factory)
     down.record(0)
   }
 }
