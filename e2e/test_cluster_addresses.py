@@ -2,7 +2,9 @@
 address it saw to X-Forwarded-For (`option forwardfor`), and the nodes, started by
 `scripts/cluster.sh` with `--trusted-proxy 127.0.0.1`, take it from there and only from there.
 So `--max-connections-per-address` limits each client, not the front door (which every
-connection comes from). Clients come from several loopback addresses (127.0.0.2, …)."""
+connection comes from), and unknown invite codes are counted per client address across its
+sessions and across nodes (each node tells the others of the misses it saw). Clients come from
+several loopback addresses (127.0.0.2, …)."""
 import asyncio
 import json
 import pathlib
@@ -70,3 +72,51 @@ async def addresses(state):
 
 def test_the_nodes_count_each_clients_address_behind_the_front_door(limited_cluster):
     run(addresses, limited_cluster, timeout=60)
+
+
+@pytest.fixture
+def three_nodes(request, pg_cluster):
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-guesses-"))
+    try:
+        yield cluster_up(folder, 3, pg_cluster.new_database())
+    finally:
+        cluster_down(request, folder)
+
+
+async def guesses(source, url, codes):
+    """A new session from `source` at `url` tries each of `codes`; the answers' codes."""
+    ws, closed = await open_from(source, url)
+    assert closed is None, closed
+    answers = []
+    for n, code in enumerate(codes, start=1):
+        await ws.send(json.dumps({"type": "join", "id": n, "code": code}))
+        while True:
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if answer.get("replyTo") == n:
+                break
+        answers.append(answer.get("code"))
+    await ws.close()
+    return answers
+
+
+async def guessing(state):
+    door = state["door"]
+    nodes = [f"{door}ws?node={n['id']}" for n in state["nodes"]]
+    wrong = (f"Q{n:09d}" for n in range(10_000))
+    # A new session every ten guesses, on each node in turn: the first 30 are answered (each
+    # session's own limit is 10, the address's 30).
+    for url in nodes:
+        answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(10)])
+        assert answers == ["unknownTable"] * 10, answers
+    # Now a new session on any node is held back within a guess or two (the last notice of a
+    # miss may still be on its way); without the other nodes' count it would take 20 more.
+    for url in nodes:
+        answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(3)])
+        assert answers[-1] == "tooManyGuesses", answers
+    # Another client is not held back.
+    answers = await guesses("127.0.0.3", nodes[1], [next(wrong) for _ in range(3)])
+    assert answers == ["unknownTable"] * 3, answers
+
+
+def test_invite_code_guesses_are_limited_per_address_across_sessions_and_nodes(three_nodes):
+    run(guessing, three_nodes, timeout=60)

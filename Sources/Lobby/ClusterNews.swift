@@ -25,6 +25,8 @@ public enum ClusterNews: Sendable {
   /// for `connection`, at `table`): every rating each of them has, none for a player never
   /// rated.
   case ratings([PlayerRating], players: [String], connection: ConnectionID, table: String?)
+  /// Unknown invite codes tried on other nodes, by client address: they count here too.
+  case guessesMissed([String: Int])
 }
 
 /// A session looked up in the shared database by the hash of its token.

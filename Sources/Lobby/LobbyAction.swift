@@ -22,6 +22,9 @@ public enum LobbyAction: Sendable {
   /// Tell the other nodes of the cluster what changed at this node's tables, once what is
   /// queued for the journal before it is written (``LobbyConfiguration/cluster``).
   case publish([ClusterChange])
+  /// A client address tried an invite code nobody has: the other nodes count it too
+  /// (``ClusterNews/guessesMissed(_:)``).
+  case missedGuess(address: String)
   /// Look up the session whose token hashes to `token` in the shared database, claiming it for
   /// this node unless another holds its table, and answer with ``ClusterNews/session(_:_:)``
   /// for `connection`, whose `hello` waits for it.

@@ -47,6 +47,14 @@ public struct LobbyConfiguration: Sendable {
   public var inviteMissBurst = 10
   /// Seconds for one more unknown code to be allowed again.
   public var inviteMissRefillSeconds: Double = 6
+  /// Unknown invite codes one client address may try in a burst, across its sessions (and, in
+  /// a cluster, across nodes): a new session is no new allowance. Several players behind one
+  /// address (a school, a café) share it, so it is three sessions' worth.
+  public var inviteMissAddressBurst = 30
+  /// Seconds for one more unknown code to be allowed again to an address.
+  public var inviteMissAddressRefillSeconds: Double = 2
+  /// The most client addresses whose unknown codes are counted at once.
+  public var inviteMissAddresses = 100_000
   /// Lobby changes are published at most this often, in seconds (one `lobbyDiff` per interval).
   public var lobbyFlushInterval: Double = 0.25
   /// The id of the server this lobby runs on, which `welcome` names (`--node-id`): in a cluster

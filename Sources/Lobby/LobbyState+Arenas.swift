@@ -108,7 +108,7 @@ extension LobbyState {
           now: now)
         return nil
       }
-      desk.missed(token: session.token, now: now)
+      missedGuess(session, connection, now: now)
       reply(
         ProtocolError(.unknownArena, "No arena has that code.", replyTo: replyTo), to: connection)
       return nil

@@ -20,7 +20,7 @@ extension LobbyState {
           return nil
         }
       }
-      desk.missed(token: session.token, now: now)
+      missedGuess(session, connection, now: now)
     case .id(let id):
       if feed.isPublic(id) {
         if hosts.contains(id) { return id }
@@ -40,7 +40,10 @@ extension LobbyState {
     _ session: SessionRegistry.Session, replyTo: MessageID?, _ connection: ConnectionID,
     now: Double
   ) -> Bool {
-    guard desk.mayGuess(token: session.token, now: now) else {
+    let address = addresses[connection]
+    guard desk.mayGuess(token: session.token, now: now),
+      address.map({ addressGuesses.mayGuess($0, now: now) }) ?? true
+    else {
       reply(
         ProtocolError(
           .tooManyGuesses, "Too many unknown codes; wait a little.", replyTo: replyTo),
@@ -48,6 +51,17 @@ extension LobbyState {
       return false
     }
     return true
+  }
+
+  /// The session on `connection` tried a code nobody has: it counts against the session and
+  /// its address, and in a cluster the other nodes hear of the address's miss.
+  mutating func missedGuess(
+    _ session: SessionRegistry.Session, _ connection: ConnectionID, now: Double
+  ) {
+    desk.missed(token: session.token, now: now)
+    guard let address = addresses[connection] else { return }
+    addressGuesses.missed(address, now: now)
+    if configuration.cluster { out.append(.missedGuess(address: address)) }
   }
 
   /// The setup of a new table, or nil after refusing settings that do not fit the game.

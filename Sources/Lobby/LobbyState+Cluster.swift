@@ -35,6 +35,10 @@ extension LobbyState {
       adopt(contents, now: now)
     case .lost(let ids):
       giveUp(ids, now: now)
+    case .guessesMissed(let misses):
+      for (address, count) in misses where count > 0 {
+        addressGuesses.missed(address, count: min(count, addressGuesses.burst * 10), now: now)
+      }
     case .ratings:
       break
     }

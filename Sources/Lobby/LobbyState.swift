@@ -39,6 +39,10 @@ public struct LobbyState: Sendable {
   let entropy: LobbyEntropy
   /// Sessions, resumes and invite-code guesses.
   var desk: SessionDesk
+  /// Each connection's client address, as the transport tells it (``noteAddress(_:of:)``).
+  var addresses: [ConnectionID: String] = [:]
+  /// Unknown invite codes per client address, across sessions and nodes.
+  var addressGuesses: AddressGuesses
   /// The lobby list and its watchers.
   var feed: LobbyFeed
   /// The router's map: every open table's host, by table id.
@@ -99,6 +103,10 @@ public struct LobbyState: Sendable {
     self.configuration = configuration
     self.entropy = entropy
     self.desk = SessionDesk(configuration: configuration)
+    self.addressGuesses = AddressGuesses(
+      burst: configuration.inviteMissAddressBurst,
+      refillSeconds: configuration.inviteMissAddressRefillSeconds,
+      capacity: configuration.inviteMissAddresses)
     self.feed = LobbyFeed(
       flushInterval: configuration.lobbyFlushInterval, publishes: configuration.cluster)
     self.hosts = TableShards(count: shards)
@@ -200,6 +208,13 @@ public struct LobbyState: Sendable {
     handle(.disconnected(connection), now: now)
   }
 
+  /// `connection` comes from the client address `address` (the transport's word, a trusted
+  /// proxy's forwarded address included): its unknown invite codes count against it too.
+  /// Told before the connection's first message; forgotten when it goes.
+  public mutating func noteAddress(_ address: String, of connection: ConnectionID) {
+    addresses[connection] = address
+  }
+
   /// ``handle(_:now:)`` of the clock at `now`.
   public mutating func advance(to now: Double) -> [LobbyAction] {
     handle(.clock, now: now)
@@ -208,6 +223,7 @@ public struct LobbyState: Sendable {
   /// The connection has gone: its session waits for a resume; its seat is held for the grace
   /// period (the others see it "away"); a spectator stops watching.
   private mutating func disconnect(_ connection: ConnectionID, now: Double) {
+    addresses[connection] = nil
     feed.unwatch(connection)
     forgetArenaFollower(connection)
     pendingHellos[connection] = nil

@@ -20,6 +20,9 @@ import Store
 final class ClusterRelay: @unchecked Sendable {
   /// Writes a node's table changes to the cluster (``PostgresClusterLink/publish(_:)``).
   private let publishChanges: @Sendable ([ClusterChange]) throws -> Void
+  /// Tells the other nodes of unknown invite codes by address
+  /// (``PostgresClusterLink/publishMisses(_:)``).
+  private let publishMisses: @Sendable ([String: Int]) throws -> Void
   /// Looks a session up (``PostgresClusterLink/claimSession(token:)``).
   private let claim: @Sendable (String) throws -> SessionLookup
   /// Takes over the tables of dead nodes, or only those named
@@ -41,6 +44,9 @@ final class ClusterRelay: @unchecked Sendable {
   private var order: [String] = []
   private var changes: [String: ClusterChange] = [:]
   private var lookUps: [(token: String, connection: ConnectionID)] = []
+  /// Unknown invite codes by client address since the last notice of them (at most
+  /// ``missLimit`` addresses: more wait for the next).
+  private var misses: [String: Int] = [:]
   private var ticket: UInt64 = 0
   /// Tables of dead nodes left alone since this node does not deal their game, said in the log
   /// once each. Only the relay's thread.
@@ -54,6 +60,9 @@ final class ClusterRelay: @unchecked Sendable {
   static let orphanWait = 0.05
   /// Most look-ups waiting at once.
   let lookUpLimit: Int
+  /// Most addresses whose misses wait to be told at once; more are not told (their node
+  /// counts them all the same).
+  static let missLimit = 10_000
 
   /// A relay to `link`, waiting for `journal`, looking every `scan` seconds for the tables of
   /// nodes whose lease (`lease` seconds) ran out; `tookOver` hears each takeover first. A lease
@@ -66,7 +75,8 @@ final class ClusterRelay: @unchecked Sendable {
     logger: Logger, tookOver: @escaping @Sendable (Takeover) -> Void
   ) {
     self.init(
-      publish: { try link.publish($0) }, claim: { try link.claimSession(token: $0) },
+      publish: { try link.publish($0) }, publishMisses: { try link.publishMisses($0) },
+      claim: { try link.claimSession(token: $0) },
       takeOver: { try link.takeOver(lease: lease, grace: 2 * scan, only: $0) },
       tookOver: tookOver,
       scanInterval: scan, journal: journal, logger: logger)
@@ -76,12 +86,14 @@ final class ClusterRelay: @unchecked Sendable {
   /// over with `takeOver` (tests pass their own).
   init(
     publish: @escaping @Sendable ([ClusterChange]) throws -> Void,
+    publishMisses: @escaping @Sendable ([String: Int]) throws -> Void = { _ in },
     claim: @escaping @Sendable (String) throws -> SessionLookup,
     takeOver: (@Sendable ([String]?) throws -> Takeover)? = nil,
     tookOver: @escaping @Sendable (Takeover) -> Void = { _ in }, scanInterval: Double = 0.5,
     journal: JournalWriter?, logger: Logger, lookUpLimit: Int = 1_024
   ) {
     self.publishChanges = publish
+    self.publishMisses = publishMisses
     self.claim = claim
     self.takeOver = takeOver
     self.tookOver = tookOver
@@ -105,6 +117,16 @@ final class ClusterRelay: @unchecked Sendable {
     merge(changes)
     self.ticket = max(self.ticket, ticket)
     condition.signal()
+    condition.unlock()
+  }
+
+  /// Queues a miss of `address` for the other nodes. Any thread.
+  func missedGuess(address: String) {
+    condition.lock()
+    if misses[address] != nil || misses.count < Self.missLimit {
+      misses[address, default: 0] += 1
+      condition.signal()
+    }
     condition.unlock()
   }
 
@@ -167,7 +189,7 @@ final class ClusterRelay: @unchecked Sendable {
     var nextScan = Date().addingTimeInterval(scanInterval)
     while true {
       condition.lock()
-      while order.isEmpty && lookUps.isEmpty {
+      while order.isEmpty && lookUps.isEmpty && misses.isEmpty {
         if takeOver != nil && Date() >= nextScan { break }
         if takeOver == nil {
           condition.wait()
@@ -177,11 +199,19 @@ final class ClusterRelay: @unchecked Sendable {
       }
       let publishing = order.compactMap { changes[$0] }
       let asked = lookUps
+      let missed = misses
       let ticket = self.ticket
       order = []
       changes = [:]
       lookUps = []
+      misses = [:]
       condition.unlock()
+      // Misses are news of the moment: told once, not kept if the database is away.
+      do {
+        try publishMisses(missed)
+      } catch {
+        failing.warning("\(error)", on: logger)
+      }
       // Not for ever, nor while the journal is down.
       _ = journal?.waitUntilWritten(ticket, timeout: 2, onlyWhileUp: true)
       if Date() >= nextScan {

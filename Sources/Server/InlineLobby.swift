@@ -55,7 +55,9 @@ final class InlineLobby: ServiceThreadHandler {
       state.noteJournal(failing: journal.failing.load(ordering: .relaxed))
     }
     switch event {
-    case .opened:
+    case .opened(let connection, let address):
+      // Its unknown invite codes count against its address too.
+      if let address { state.noteAddress(address, of: connection) }
       return
     case .message(let connection, let bytes, let receivedAt):
       let accepted = state.movesAccepted

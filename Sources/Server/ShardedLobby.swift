@@ -152,8 +152,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
 
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     switch event {
-    case .opened(let connection):
-      routes[connection] = ConnectionRoute()
+    case .opened(let connection, let address):
+      routes[connection] = ConnectionRoute(address: address)
     case .message(let connection, let bytes, let receivedAt):
       let route = self.route(connection)
       executors[route.take(default: queue(of: connection))].post(
@@ -245,6 +245,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
         }
         // Anything else needs the whole state.
         holdExclusively(&hold, &pending)
+        if let address = route.untoldAddress() { state.noteAddress(address, of: connection) }
         let time = now()
         pending.actions += state.handle(.message(connection, decoded), now: time)
         route.hint(state.playingShard(of: connection) ?? -1)

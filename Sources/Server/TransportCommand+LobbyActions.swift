@@ -56,6 +56,8 @@ extension [TransportCommand] {
       case .publish(let changes):
         holdForEntries()
         outlets.cluster?.publish(changes)
+      case .missedGuess(let address):
+        outlets.cluster?.missedGuess(address: address)
       case .log(let line):
         outlets.logger?.warning(
           "\(line.message)", metadata: line.metadata.mapValues { .string($0) })

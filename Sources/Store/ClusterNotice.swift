@@ -70,6 +70,8 @@ struct ClusterNotice: Codable, Sendable {
   var gone: Bool?
   /// The changes, in order.
   var rows: [Row]
+  /// Unknown invite codes tried on the node since its last notice of them, by client address.
+  var misses: [String: Int]? = nil
 
   /// The largest payload sent: PostgreSQL refuses 8,000 bytes and more.
   static let payloadLimit = 7_000
@@ -102,9 +104,27 @@ struct ClusterNotice: Codable, Sendable {
     return payloads
   }
 
+  /// Most addresses in one notice of misses (an address and its count take under 60 bytes).
+  static let missesPerPayload = 100
+
+  /// `misses` (unknown invite codes by client address) of `node`, as payloads of at most
+  /// ``missesPerPayload`` addresses each.
+  static func missPayloads(node: String, at: Double, misses: [String: Int]) throws -> [String] {
+    let encoder = JSONEncoder()
+    let entries = misses.sorted { $0.key < $1.key }
+    return try stride(from: 0, to: entries.count, by: missesPerPayload).map { start in
+      let part = entries[start..<min(start + missesPerPayload, entries.count)]
+      let notice = ClusterNotice(
+        node: node, url: nil, at: at, rows: [],
+        misses: Dictionary(uniqueKeysWithValues: part.map { ($0.key, $0.value) }))
+      return String(decoding: try encoder.encode(notice), as: UTF8.self)
+    }
+  }
+
   /// What the lobby hears from this notice.
   var news: [ClusterNews] {
     var news: [ClusterNews] = []
+    if let misses, !misses.isEmpty { news.append(.guessesMissed(misses)) }
     if gone == true { news.append(.nodeGone(node)) }
     let changes = rows.compactMap { $0.change(node: node, url: url) }
     if !changes.isEmpty { news.append(.changes(node: node, changes)) }

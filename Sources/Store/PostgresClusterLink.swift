@@ -164,6 +164,20 @@ public final class PostgresClusterLink: Sendable {
     }
   }
 
+  /// Tells the other nodes of unknown invite codes tried here, by client address (a
+  /// notification only: nothing is stored). Throws a ``StoreError`` when the database cannot be
+  /// reached.
+  public func publishMisses(_ misses: [String: Int]) throws {
+    guard !misses.isEmpty else { return }
+    let payloads = try ClusterNotice.missPayloads(
+      node: node, at: Date().timeIntervalSince1970, misses: misses)
+    try connector.perform("cannot publish to the cluster at \(connector.location)") {
+      connection in
+      _ = try connector.run(
+        "SELECT pg_notify(\(Self.channel), p) FROM unnest(\(payloads)) AS p", on: connection)
+    }
+  }
+
   // MARK: - Sessions
 
   /// The session whose token hashes to `token`, claimed for this node unless its table is

@@ -100,7 +100,7 @@ import Testing
     let players = (1...40).map { ConnectionID(UInt64($0)) }
     let spectators = (41...50).map { ConnectionID(UInt64($0)) }
     for connection in players + spectators {
-      lobby.handle(.opened(connection), now: 0, commands: &commands)
+      lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
       send(#"{"type":"hello","name":"P\#(connection.rawValue)"}"#, from: connection)
     }
     for connection in players {

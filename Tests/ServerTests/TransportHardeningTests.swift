@@ -44,7 +44,7 @@ import Testing
     let consumer = Task {
       for await event in transport.events {
         switch event {
-        case .opened(let id): ledger.state.withLock { $0.opened.append(id) }
+        case .opened(let id, _): ledger.state.withLock { $0.opened.append(id) }
         case .message(_, let bytes, _):
           let acknowledge = ledger.state.withLock { state in
             state.receivedBytes += bytes.count

@@ -40,7 +40,7 @@ extension LoopbackClient: @unchecked Sendable {}
         for await event in transport.events {
           log.append(event)
           switch event {
-          case .opened(let id): opened.ids.withLock { $0.append(id) }
+          case .opened(let id, _): opened.ids.withLock { $0.append(id) }
           case .message(let id, let bytes, _): transport.send(Frame(bytes), to: id)
           case .closed, .news: break
           }
@@ -188,7 +188,7 @@ extension LoopbackClient: @unchecked Sendable {}
     }
 
     let events = await stopping.value
-    let opened = events.compactMap { if case .opened(let id) = $0 { id } else { nil } }
+    let opened = events.compactMap { if case .opened(let id, _) = $0 { id } else { nil } }
     let closed = events.compactMap { if case .closed(let id) = $0 { id } else { nil } }
     let messages = events.compactMap {
       if case .message(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil }

@@ -67,7 +67,7 @@ import Testing
             inbox[connection, default: []].append(message)
             delivered.append((connection, message))
           }
-        case .close, .closeAtOnce, .publish, .findSession, .log:
+        case .close, .closeAtOnce, .publish, .missedGuess, .findSession, .log:
           // No cluster here.
           break
         case .query(let request):

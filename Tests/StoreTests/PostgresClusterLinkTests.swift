@@ -60,7 +60,7 @@ import Testing
           }
         }
       case .nodeGone(let node): tables = tables.filter { $0.value.listing.node != node }
-      case .session, .adopt, .lost, .ratings: break
+      case .session, .adopt, .lost, .ratings, .guessesMissed: break
       }
     }
     return tables

@@ -62,7 +62,8 @@ extension ServiceLoop {
     if configuration.sendBufferBytes > 0, fd >= 0 {
       _ = shim_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
     }
-    if addressLimit.isOn, let address = peerAddress(wsi) {
+    let address = peerAddress(wsi)
+    if addressLimit.isOn, let address {
       guard addressLimit.admit(address) else {
         refuseOverAddressLimit(state, address: address)
         return 0
@@ -70,7 +71,7 @@ extension ServiceLoop {
       state.countedAddress = address
     }
     keepalive.opened(id, now: state.lastAlive)
-    deliver(.opened(id))
+    deliver(.opened(id, address: address))
     if shuttingDown {
       requestClose(
         state, code: 1001, reason: configuration.shutdownCloseReason, flushFirst: true)

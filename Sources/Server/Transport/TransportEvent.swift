@@ -3,8 +3,9 @@ import Lobby
 /// What the transport reports to its single consumer, in order per connection:
 /// one `.opened`, any number of `.message`, one `.closed`.
 enum TransportEvent: Sendable {
-  /// A WebSocket upgrade completed; the id is new.
-  case opened(ConnectionID)
+  /// A WebSocket upgrade completed; the id is new. `address` is the client's
+  /// (``ClientAddress``: a trusted proxy's forwarded one), nil if lws names none.
+  case opened(ConnectionID, address: String?)
   /// One complete text message (valid UTF-8, at most `maxMessageBytes` bytes), and when the
   /// service thread received its last byte (`MonotonicClock`), so a consumer can measure how
   /// long the message waited for it.

@@ -21,6 +21,18 @@ final class LobbyDriver: @unchecked Sendable {
     tick()
   }
 
+  /// `connection` comes from `address`, as the transport tells the lobby before its first
+  /// message.
+  func connected(_ connection: ConnectionID, from address: String) {
+    state.noteAddress(address, of: connection)
+  }
+
+  /// News from the cluster; returns what the lobby decided.
+  @discardableResult
+  func heard(_ news: ClusterNews) -> [LobbyAction] {
+    state.handle(.cluster(news), now: now())
+  }
+
   /// `connection` has gone.
   func disconnected(_ connection: ConnectionID) {
     outbound.record(state.disconnected(connection, now: now()))
