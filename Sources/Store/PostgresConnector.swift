@@ -149,7 +149,8 @@ final class PostgresConnector: Sendable {
     // Next time, begin with the server after the one tried first (a frozen one costs its
     // connect timeout once, not on every try).
     preferred.store((first + 1) % count, ordering: .relaxed)
-    throw StoreError("no server accepts writes (\(refusals.joined(separator: "; ")))")
+    let none = location.target == .readWrite ? "no server accepts writes" : "no server answers"
+    throw StoreError("\(none) (\(refusals.joined(separator: "; ")))")
   }
 
   /// Forgets `lost` (if it is still the connection) and closes it.
