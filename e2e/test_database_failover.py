@@ -13,7 +13,8 @@ monitor's timeouts, then SIGCONT: a network cut that heals).
 - After a freeze the old primary takes no write from anyone (it is a standby now).
 - No node takes another's table and no player is cut through any of it.
 - Each node counts its journal's moves to the new primary, and Prometheus raises
-  DatabaseFailedOver for each.
+  DatabaseFailedOver for each; the lobby still spans the nodes (their LISTEN follows the
+  primary).
 - At the end every node is killed (kill -9: nothing it held in memory survives) and started
   again: every player comes back to the game exactly as they last saw it, version included,
   rebuilt from what the database kept: no move any player saw is lost, none is doubled."""
@@ -32,6 +33,7 @@ from conftest import ROOT
 from failover_cluster import SCRIPT, cluster_down, cluster_up, come_back, lasting, pid_of, seat_pair
 from mp_support import converge, run
 from prometheus_api import alerts, until
+from protocol_client import LiveClient
 from test_cluster_front_door import node_metric
 
 FORMATION = ROOT / "scripts" / "pg-formation.sh"
@@ -181,7 +183,25 @@ async def failovers(state):
             assert not player.closed.is_set(), f"{player.label} was cut: {player.close_code}"
     taken = {n["id"]: node_metric(state, n["id"], "matchismo_takeovers_total") for n in state["nodes"]}
     assert all(count == 0 for count in taken.values()), taken
+    await lobbies_follow_the_primary(state)
     await everything_kept(state, pairs)
+
+
+async def lobbies_follow_the_primary(state):
+    """After the failovers, a table made on n1 is listed on n2 and n3: their LISTEN connections
+    follow the primary, as n1's NOTIFY does."""
+    door = state["door"]
+    maker, _ = await LiveClient.open(f"{door}ws?node=n1", "Maker", "Maker")
+    watchers = [(await LiveClient.open(f"{door}ws?node={node}", node, node))[0] for node in ("n2", "n3")]
+    for watcher in watchers:
+        assert (await watcher.request({"type": "lobby"}))["type"] == "lobbySnapshot"
+    created = await maker.request({"type": "createTable", "game": "set", "seats": 2})
+    table = created["table"]["id"]
+    for watcher in watchers:
+        await watcher.until(lambda w=watcher: w.lobby is not None and table in w.lobby.tables, 10,
+                            f"{table} listed on {watcher.label}")
+    for client in (maker, *watchers):
+        await client.shutdown()
 
 
 def refuses_writes(state, name):
