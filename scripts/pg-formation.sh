@@ -204,13 +204,10 @@ EOF
 # the_processes NAME: every process of NAME's keeper (pg_autoctl runs in a session of its own,
 # its services renamed; as root, under a runuser that waits for it) and of its PostgreSQL.
 the_processes() {
-  local pids=() main session pm wrapper
-  wrapper=$(cat "$DIR/$1.keeper" 2>/dev/null || true)
-  # (Only while it is still that wrapper: a pid can be taken again.)
-  if [[ -n $wrapper ]] && tr '\0' ' ' <"/proc/$wrapper/cmdline" 2>/dev/null |
-    grep -q -- "pg_autoctl run --pgdata $DIR/$1\( \|\$\)"; then
-    pids+=("$wrapper")
-  fi
+  local pids=() main session pm
+  # The wrappers that started it (runuser, env), found by their command line: the pid in
+  # DIR/NAME.keeper may be the subshell's that ran them.
+  pids+=($(pgrep -f -- "setsid pg_autoctl run --pgdata $DIR/$1\$" || true))
   main=$(pgrep -f -x -- "pg_autoctl run --pgdata $DIR/$1" || true)
   for session in $main; do
     session=$(ps -o sid= -p "$session" | tr -d ' ')

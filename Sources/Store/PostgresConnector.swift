@@ -182,6 +182,12 @@ final class PostgresConnector: Sendable {
     -> PostgresQueryResult
   {
     let answer = connection.query(query, logger: logger)
+    return try timed(on: connection) { try answer.wait() }
+  }
+
+  /// `wait`'s result; closes `connection` if it has not come within ``queryTimeout``, and then
+  /// says so.
+  private func timed<T>(on connection: PostgresConnection, _ wait: () throws -> T) throws -> T {
     let expired = TimeoutFlag()
     let timer = connection.eventLoop.scheduleTask(in: Self.queryTimeout) {
       expired.value.store(true, ordering: .relaxed)
@@ -189,7 +195,7 @@ final class PostgresConnector: Sendable {
     }
     defer { timer.cancel() }
     do {
-      return try answer.wait()
+      return try wait()
     } catch  where expired.value.load(ordering: .relaxed) {
       throw StoreError("no answer within \(Self.queryTimeout.nanoseconds / 1_000_000_000) s")
     }
@@ -206,22 +212,16 @@ final class PostgresConnector: Sendable {
   {
     let answer = connection.query(query, logger: logger)
     let committed = connection.query("SELECT 1", logger: logger)
-    let expired = TimeoutFlag()
-    let timer = connection.eventLoop.scheduleTask(in: Self.queryTimeout) {
-      expired.value.store(true, ordering: .relaxed)
-      Self.closeSoon(connection)
-    }
-    defer { timer.cancel() }
-    do {
-      let result = try answer.wait()
-      _ = try committed.wait()
-      return result
-    } catch  where expired.value.load(ordering: .relaxed) {
-      throw StoreError("no answer within \(Self.queryTimeout.nanoseconds / 1_000_000_000) s")
-    } catch {
-      // The statement's own error comes first; the barrier's is only its consequence.
-      _ = try? committed.wait()
-      throw error
+    return try timed(on: connection) {
+      do {
+        let result = try answer.wait()
+        _ = try committed.wait()
+        return result
+      } catch {
+        // The statement's own error comes first; the barrier's is only its consequence.
+        _ = try? committed.wait()
+        throw error
+      }
     }
   }
 
