@@ -184,6 +184,10 @@ class LiveClient(Client):
                     return
                 m["_selections_before"] = {s: list(p["selection"]) for s, p in self.state.players.items()}
                 self.state.apply(m)
+            elif kind == "spectators":
+                # The crowd's count: apart from the diffs, at most once a second (no version).
+                if self.state is not None and m.get("table") == self.state.id:
+                    self.state.spectators = m["count"]
             elif kind == "left":
                 self.state = None
                 self.seat = None

@@ -120,12 +120,14 @@ class TableState:
 
     def comparable(self):
         """Everything every client at the table must agree on; not `you`, and not the seconds
-        left of a countdown or an away seat (a snapshot says how many are left *now*)."""
+        left of a countdown or an away seat (a snapshot says how many are left *now*), and not
+        the spectators' count, which is no part of the versioned table (it comes apart from the
+        diffs, at most once a second)."""
         players = {seat: {k: v for k, v in p.items() if k != "away"} for seat, p in self.players.items()}
         return {"id": self.id, "version": self.version, "board": self.board, "chain": self.chain,
                 "deckCount": self.deck_count, "over": self.over, "players": players,
                 "phase": self.phase, "code": self.code, "private": self.private,
-                "seats": self.seats, "host": self.host, "spectators": self.spectators,
+                "seats": self.seats, "host": self.host,
                 "vote": self.vote, "matched": self.matched, "turn": self.turn,
                 "turnSeconds": self.turn_seconds, "history": self.history,
                 "computerOffer": self.computer_offer}
@@ -220,8 +222,6 @@ class TableState:
             players[e["seat"]].update(connected=True, away=None)
         elif kind == "host":
             self.host = e.get("seat")
-        elif kind == "spectators":
-            self.spectators = e["count"]
         elif kind == "phase":
             self.phase = e["phase"]
             self.countdown = e.get("countdown")

@@ -53,7 +53,8 @@ async def race(url):
 
     await until_playing(*everyone)
     state = await converge(*everyone)
-    assert state["spectators"] == 1 and sorted(state["players"]) == [0, 1, 2, 3]
+    assert sorted(state["players"]) == [0, 1, 2, 3]
+    await players[0].until(lambda: players[0].state.spectators == 1, what="one spectator")
     assert all(p["connected"] for p in state["players"].values())
     settings = spectator.state.settings
     game_start = spectator.mark()

@@ -157,7 +157,7 @@ struct LobbyRun {
   mutating func apply(_ actions: [LobbyAction]) {
     for action in actions {
       switch action {
-      case .send(let frame, let recipients), .sendAtOnce(let frame, let recipients):
+      case .send(let frame, let recipients), .sendToCrowd(let frame, let recipients), .sendAtOnce(let frame, let recipients):
         precondition(!recipients.isEmpty, "a frame for nobody")
         frame.withWireBuffer { payload, count in
           FrameCheck.check(UnsafeBufferPointer(start: payload, count: count))

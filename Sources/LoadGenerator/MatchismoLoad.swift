@@ -25,7 +25,9 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Players per table (1-8).")
   var seats = LoadConfiguration.defaults.seats
 
-  @Option(help: "Spectators per table.")
+  @Option(
+    help: "Spectators per table (0-20000): each diff they read is timed from its move (spec_lat_*)."
+  )
   var spectators = LoadConfiguration.defaults.spectators
 
   @Option(help: "Aggregate moves per second (open mode).")
@@ -42,6 +44,9 @@ struct MatchismoLoad: ParsableCommand {
 
   @Option(help: "Event-loop threads.")
   var threads = LoadConfiguration.defaults.threads
+
+  @Option(help: "Event-loop threads of their own for the spectators (0: with their players).")
+  var crowdThreads = LoadConfiguration.defaults.crowdThreads
 
   @Option(help: "Bots' mean reaction time in seconds (play mode).")
   var reaction = LoadConfiguration.defaults.reaction
@@ -100,6 +105,7 @@ struct MatchismoLoad: ParsableCommand {
     c.duration = duration
     c.serverPID = serverPID
     c.threads = threads
+    c.crowdThreads = crowdThreads
     c.reaction = reaction
     c.setupTimeout = setupTimeout
     c.livenessTimeout = livenessTimeout

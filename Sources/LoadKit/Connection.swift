@@ -77,6 +77,10 @@ final class Connection {
   var seat: Int?
   /// Its view of the table.
   var tracker = BoardTracker()
+  /// A spectator's version once it watches a table in play: its diffs are read without parsing
+  /// them (``EventLoop/spectatorDiff(_:on:now:)``); nil before, and after a gap until its
+  /// snapshot.
+  var watchedVersion: Int?
   /// The id of its next move (setup messages use 1 and 2).
   var nextSeq = 100
   /// Moves in flight, by id.

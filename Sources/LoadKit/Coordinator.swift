@@ -33,6 +33,9 @@ final class Coordinator: Sendable {
     var timeline: Timeline?
     /// Finished loops' statistics.
     var results: [LoopStatistics] = []
+    /// Each table's invite code, by global table number, once its host has it (for the crowd's
+    /// loops).
+    var codes: [Int: String] = [:]
   }
 
   /// The shared state, under a lock (touched a few times per loop iteration at most).
@@ -55,4 +58,34 @@ final class Coordinator: Sendable {
 
   /// Every finished loop's statistics.
   var results: [LoopStatistics] { state.withLock { $0.results } }
+
+  /// Table `table`'s host has its invite code.
+  func publish(code: String, table: Int) { state.withLock { $0.codes[table] = code } }
+
+  /// The invite codes known of `tables`.
+  func codes(of tables: [Int]) -> [Int: String] {
+    state.withLock { state in
+      var found: [Int: String] = [:]
+      for table in tables { if let code = state.codes[table] { found[table] = code } }
+      return found
+    }
+  }
+
+  /// Each table's versions against their moves, shared by the players' loop and the crowd's
+  /// loops (``LoadConfiguration/crowdThreads``).
+  private let deliveries = Mutex([Int: SpectatorDelivery]())
+
+  /// ``SpectatorDelivery/made(version:sent:)`` of table `table`.
+  func made(table: Int, version: Int, sent: UInt64) -> [UInt64] {
+    deliveries.withLock {
+      $0[table, default: SpectatorDelivery()].made(version: version, sent: sent)
+    }
+  }
+
+  /// ``SpectatorDelivery/arrived(version:at:)`` of table `table`.
+  func arrived(table: Int, version: Int, at now: UInt64) -> UInt64? {
+    deliveries.withLock {
+      $0[table, default: SpectatorDelivery()].arrived(version: version, at: now)
+    }
+  }
 }

@@ -2,6 +2,12 @@ extension EventLoop {
   /// Handles one text message.
   func receive(message bytes: [UInt8], on connection: Connection, now: UInt64) {
     statistics.framesTotal += 1
+    // A crowd's diffs are read for their version alone: ten thousand spectators parsing every
+    // diff would time the load generator, not the server.
+    if connection.watchedVersion != nil, let version = Self.diffVersion(bytes) {
+      spectatorDiff(version, on: connection, now: now)
+      return
+    }
     guard let message = try? JSON.parse(bytes), let type = message["type"]?.string else {
       statistics.protocolErrors += 1
       return
@@ -9,6 +15,8 @@ extension EventLoop {
     switch type {
     case "diff":
       statistics.diffsTotal += 1
+      // A watching spectator after a gap, waiting for its snapshot: nothing to apply.
+      if connection.role == .spectator && connection.settled { return }
       if let timeline, now >= timeline.windowStart, now < timeline.windowEnd {
         statistics.diffsInWindow += 1
       }
@@ -38,19 +46,28 @@ extension EventLoop {
       if let seat = message["seat"]?.int, seat == connection.seat,
         let seq = message["replyTo"]?.int
       {
-        answered(connection, seq: seq, error: nil, now: now)
+        answered(connection, seq: seq, error: nil, version: message["version"]?.int, now: now)
       }
     case "status":
       statistics.statusFrames += 1
+    case "spectators":
+      statistics.crowdCounts += 1
     case "snapshot":
       guard let table = message["table"] else { return }
       connection.tracker.applySnapshot(table: table)
       connection.seat = connection.role == .spectator ? nil : table["you"]?.int
+      // A watching spectator's snapshot after a gap: its diffs are read for their version again.
+      if connection.role == .spectator && connection.settled {
+        connection.watchedVersion = connection.tracker.version
+      }
       if connection.role == .host, tables[connection.table].code == nil,
         let code = table["code"]?.string
       {
         tables[connection.table].code = code
         for member in tables[connection.table].members { join(connections[member]) }
+        if configuration.crowdThreads > 0 {
+          coordinator.publish(code: code, table: tableNumbers[connection.table])
+        }
       }
       checkReady(connection)
     case "welcome":
@@ -77,6 +94,54 @@ extension EventLoop {
     }
   }
 
+  /// A spectator read the diff that made `version`: the next one (timed against its move), one
+  /// seen already, or a gap (a `resync`, and diffs are parsed again until its snapshot).
+  func spectatorDiff(_ version: Int, on connection: Connection, now: UInt64) {
+    statistics.diffsTotal += 1
+    statistics.spectatorDiffs += 1
+    if let timeline, now >= timeline.windowStart, now < timeline.windowEnd {
+      statistics.diffsInWindow += 1
+    }
+    guard let seen = connection.watchedVersion, version > seen else { return }
+    guard version == seen + 1 else {
+      statistics.resyncs += 1
+      connection.watchedVersion = nil
+      sendText(#"{"type":"resync","id":3}"#, on: connection)
+      return
+    }
+    connection.watchedVersion = version
+    if let delay = deliveryArrived(table: connection.table, version: version, at: now) {
+      statistics.spectatorLatency.record(max(1, delay / 1000))
+    }
+  }
+
+  /// The version of a `diff` message, read from its first bytes without parsing it (the server
+  /// writes `{"type":"diff","table":"…","version":N,…`), or nil for any other message.
+  static func diffVersion(_ bytes: [UInt8]) -> Int? {
+    let head = Array(#"{"type":"diff","#.utf8)
+    guard bytes.count > head.count, bytes.starts(with: head) else { return nil }
+    let key = Array(#""version":"#.utf8)
+    let limit = min(bytes.count, 96)
+    var index = head.count
+    while index + key.count < limit {
+      if bytes[index] == UInt8(ascii: "\""), bytes[index..<index + key.count].elementsEqual(key) {
+        var at = index + key.count
+        var value = 0
+        var digits = 0
+        while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]),
+          digits < 12
+        {
+          value = value * 10 + Int(bytes[at] - UInt8(ascii: "0"))
+          at += 1
+          digits += 1
+        }
+        return digits > 0 ? value : nil
+      }
+      index += 1
+    }
+    return nil
+  }
+
   /// Counts the sets this bot claimed in an applied diff.
   private func countClaims(_ diff: JSON, _ connection: Connection) {
     guard let seat = connection.seat else { return }
@@ -87,7 +152,7 @@ extension EventLoop {
   }
 
   /// Sends `join` or `spectate` once the connection is welcomed and its table has a code.
-  private func join(_ connection: Connection) {
+  func join(_ connection: Connection) {
     guard connection.role != .host, connection.welcomed, !connection.joinSent,
       let code = tables[connection.table].code
     else { return }
@@ -104,6 +169,8 @@ extension EventLoop {
     guard playing, !tracker.board.isEmpty, connection.role == .spectator || connection.seat != nil
     else { return }
     settle(connection, ready: true)
+    // From now on a spectator's diffs are read for their version alone.
+    if connection.role == .spectator { connection.watchedVersion = tracker.version }
   }
 
   /// Setup is over for `connection`: ready, or failed.

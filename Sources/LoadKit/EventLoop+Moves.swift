@@ -53,8 +53,16 @@ extension EventLoop {
   }
 
   /// A move of `connection` was answered, by its diff or by an error with `code`.
-  func answered(_ connection: Connection, seq: Int, error code: String?, now: UInt64) {
+  func answered(
+    _ connection: Connection, seq: Int, error code: String?, version: Int? = nil, now: UInt64
+  ) {
     guard let pending = connection.pending.removeValue(forKey: seq) else { return }
+    if pending.measured, let version, configuration.spectators > 0 {
+      // The spectators who read this version first are timed now.
+      for delay in deliveryMade(table: connection.table, version: version, sent: pending.sent) {
+        statistics.spectatorLatency.record(max(1, delay / 1000))
+      }
+    }
     pendingCount -= 1
     if code == nil {
       statistics.answeredByDiff += 1

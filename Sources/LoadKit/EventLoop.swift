@@ -13,13 +13,22 @@ final class EventLoop {
   /// What to run.
   let configuration: LoadConfiguration
   /// The timeline and results shared with the runner.
-  private let coordinator: Coordinator
+  let coordinator: Coordinator
   /// Every connection of this loop, table by table (host first, then players, then spectators).
   var connections: [Connection] = []
   /// Each table's invite code (once its host has it) and its members' connection indices.
   var tables: [(code: String?, members: [Int])] = []
   /// What this loop counted.
   var statistics = LoopStatistics()
+  /// Each table's versions against their moves, to time its spectators (shared through the
+  /// coordinator when the crowd has loops of its own).
+  var deliveries: [SpectatorDelivery] = []
+  /// The global number of each of this loop's tables.
+  let tableNumbers: [Int]
+  /// Whether this loop holds only spectators (``LoadConfiguration/crowdThreads``).
+  let isCrowdLoop: Bool
+  /// A crowd's loop: tables whose invite code it has not learnt yet, by local index.
+  var tablesWithoutCode: [Int] = []
   /// Masks, reaction times and set choices.
   var random: SplitMix64
   /// Every connection's next scheduled action.
@@ -73,11 +82,18 @@ final class EventLoop {
   static let connectionsPerSourceAddress = 4096
 
   /// A loop for the global tables `tableNumbers`.
+  ///
+  /// `crowd` (`index` of `count`): a loop of spectators only, every table's spectators dealt
+  /// out over the crowd's loops; nil: the tables' players (and, without crowd loops, their
+  /// spectators).
   init(
-    configuration: LoadConfiguration, coordinator: Coordinator, tableNumbers: [Int], seed: UInt64
+    configuration: LoadConfiguration, coordinator: Coordinator, tableNumbers: [Int], seed: UInt64,
+    crowd: (index: Int, count: Int)? = nil
   ) {
     self.configuration = configuration
     self.coordinator = coordinator
+    self.tableNumbers = tableNumbers
+    isCrowdLoop = crowd != nil
     random = SplitMix64(seed: seed)
     epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
     timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
@@ -89,8 +105,16 @@ final class EventLoop {
     var system = SystemRandomNumberGenerator()
     for number in tableNumbers {
       var members = [Int]()
-      let perTable = configuration.seats + configuration.spectators
-      for member in 0..<perTable {
+      let perTable =
+        configuration.seats + (configuration.crowdThreads > 0 ? 0 : configuration.spectators)
+      var seats = Array(0..<perTable)
+      if let crowd {
+        seats = (0..<configuration.spectators).filter { $0 % crowd.count == crowd.index }.map {
+          configuration.seats + $0
+        }
+        tablesWithoutCode.append(tables.count)
+      }
+      for member in seats {
         let role: Role = member == 0 ? .host : member < configuration.seats ? .player : .spectator
         let connection = Connection(
           index: connections.count, table: tables.count, role: role,
@@ -100,6 +124,7 @@ final class EventLoop {
         connections.append(connection)
       }
       tables.append((nil, members))
+      deliveries.append(SpectatorDelivery())
     }
     markStallingSeats()
   }
@@ -139,6 +164,7 @@ final class EventLoop {
         readyReported = true
         coordinator.loopReady()
       }
+      if !tablesWithoutCode.isEmpty { learnCodes() }
       if timeline == nil, let shared = coordinator.timeline {
         timeline = shared
         scheduleStart(shared)
@@ -189,6 +215,36 @@ final class EventLoop {
     }
     statistics.unanswered = connections.reduce(0) { $0 + $1.pending.count }
     return statistics
+  }
+
+  /// A crowd's loop: the invite codes its tables' hosts have published; their spectators ask
+  /// to watch.
+  private func learnCodes() {
+    let known = coordinator.codes(of: tablesWithoutCode.map { tableNumbers[$0] })
+    guard !known.isEmpty else { return }
+    tablesWithoutCode.removeAll { table in
+      guard let code = known[tableNumbers[table]] else { return false }
+      tables[table].code = code
+      for member in tables[table].members { join(connections[member]) }
+      return true
+    }
+  }
+
+  /// The measured move scheduled at `sent` made `version` of local table `table`: the delays
+  /// of the spectators' arrivals that came first.
+  func deliveryMade(table: Int, version: Int, sent: UInt64) -> [UInt64] {
+    guard configuration.crowdThreads > 0 else {
+      return deliveries[table].made(version: version, sent: sent)
+    }
+    return coordinator.made(table: tableNumbers[table], version: version, sent: sent)
+  }
+
+  /// A spectator at local table `table` read `version` at `now`: its delay, once known.
+  func deliveryArrived(table: Int, version: Int, at now: UInt64) -> UInt64? {
+    guard configuration.crowdThreads > 0 else {
+      return deliveries[table].arrived(version: version, at: now)
+    }
+    return coordinator.arrived(table: tableNumbers[table], version: version, at: now)
   }
 
   /// Whether no move is waiting for an answer (idle: and every liveness move went out).

@@ -27,8 +27,13 @@ public struct LoadConfiguration: Sendable, Equatable {
   public var tables = 250
   /// Players per table (1–8).
   public var seats = 4
-  /// Spectators per table.
+  /// Spectators per table: up to a crowd (issue 36). Each reads its table's diffs, timed from
+  /// the move that made them (``LoopStatistics/spectatorLatency``).
   public var spectators = 0
+  /// Most spectators per table.
+  public static let spectatorsMaximum = 20_000
+  /// Most connections in all.
+  public static let connectionsMaximum = 200_000
   /// Aggregate moves per second (open mode).
   public var rate = 5000.0
   /// Seconds of load before the measured window.
@@ -39,6 +44,11 @@ public struct LoadConfiguration: Sendable, Equatable {
   public var serverPID: Int32?
   /// Event-loop threads.
   public var threads = 1
+  /// Event-loop threads of their own for the spectators (0: each table's spectators share its
+  /// players' loop). A loop that reads ten thousand spectators' frames would delay the moment it
+  /// reads a player's, and time its own work as the server's: with crowd threads the players'
+  /// latency is the server's alone.
+  public var crowdThreads = 0
   /// Mean reaction time of a bot in seconds (play mode); each wait is uniform in 0.5–1.5 × it.
   public var reaction = 1.0
   /// Most handshakes in flight per event loop, so the server's accept backlog never overflows.
@@ -101,7 +111,12 @@ public struct LoadConfiguration: Sendable, Equatable {
     if !(1...65535).contains(port) { return "--port must be 1...65535" }
     if tables < 1 || tables > 100_000 { return "--tables must be 1...100000" }
     if !(1...8).contains(seats) { return "--seats must be 1...8" }
-    if spectators < 0 || spectators > 50 { return "--spectators must be 0...50" }
+    if spectators < 0 || spectators > Self.spectatorsMaximum {
+      return "--spectators must be 0...\(Self.spectatorsMaximum)"
+    }
+    if connections > Self.connectionsMaximum {
+      return "--tables × (--seats + --spectators) must be at most \(Self.connectionsMaximum)"
+    }
     if mode == .open && !(rate > 0 && rate <= 1_000_000) { return "--rate must be in (0, 1e6]" }
     if !(warmup >= 0 && warmup <= 600) { return "--warmup must be 0...600 seconds" }
     if !(duration > 0 && duration <= Self.longestDuration) {
@@ -126,6 +141,8 @@ public struct LoadConfiguration: Sendable, Equatable {
       }
     }
     if !(1...64).contains(threads) { return "--threads must be 1...64" }
+    if !(0...16).contains(crowdThreads) { return "--crowd-threads must be 0...16" }
+    if crowdThreads > 0 && spectators == 0 { return "--crowd-threads needs --spectators" }
     if !path.hasPrefix("/") || path.utf8.count > 256
       || !path.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
     {

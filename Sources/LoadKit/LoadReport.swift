@@ -104,6 +104,18 @@ public struct LoadReport: Sendable {
       ("lat_p999_us", .int(percentile(99.9))),
       ("lat_max_us", .int(s.latency.totalCount == 0 ? 0 : Int(s.latency.max))),
     ]
+    if configuration.spectators > 0 {
+      let crowd = s.spectatorLatency
+      func p(_ q: Double) -> Int { crowd.totalCount == 0 ? 0 : Int(crowd.valueAtPercentile(q)) }
+      out += [
+        ("spectator_diffs", .int(s.spectatorDiffs)),
+        ("crowd_counts", .int(s.crowdCounts)),
+        ("spec_lat_n", .int(Int(crowd.totalCount))),
+        ("spec_lat_p50_us", .int(p(50))),
+        ("spec_lat_p99_us", .int(p(99))),
+        ("spec_lat_max_us", .int(crowd.totalCount == 0 ? 0 : Int(crowd.max))),
+      ]
+    }
     if configuration.mode == .idle {
       out += [
         ("liveness_sent", .int(s.livenessSent)),

@@ -29,11 +29,24 @@ public enum LoadRunner {
           coordinator.finish(loop.run())
         })
     }
+    // The crowd's loops: every table's spectators dealt out over them.
+    for index in 0..<configuration.crowdThreads {
+      let seed = UInt64(threads + index) &* 0x9E37_79B9 &+ runStart
+      workers.append(
+        WorkerThread {
+          let loop = EventLoop(
+            configuration: configuration, coordinator: coordinator,
+            tableNumbers: Array(0..<configuration.tables), seed: seed,
+            crowd: (index, configuration.crowdThreads))
+          coordinator.finish(loop.run())
+        })
+    }
+    let loops = threads + configuration.crowdThreads
 
     progress(
       "connecting \(configuration.connections) connections at \(configuration.tables) tables")
     let setupDeadline = runStart + UInt64((configuration.setupTimeout + 1) * 1e9)
-    while coordinator.readyLoops < threads && monotonicNanoseconds() < setupDeadline {
+    while coordinator.readyLoops < loops && monotonicNanoseconds() < setupDeadline {
       sleep(until: monotonicNanoseconds() + 10_000_000)
     }
     let setupSeconds = Double(monotonicNanoseconds() - runStart) / 1e9
@@ -42,7 +55,7 @@ public enum LoadRunner {
       start: monotonicNanoseconds() + 50_000_000, configuration: configuration)
     coordinator.begin(timeline)
     progress(
-      "\(coordinator.readyLoops)/\(threads) loops seated in \(fixed(setupSeconds, 1)) s; load for "
+      "\(coordinator.readyLoops)/\(loops) loops seated in \(fixed(setupSeconds, 1)) s; load for "
         + "\(fixed(Double(timeline.windowEnd - timeline.start) / 1e9, 1)) s")
 
     sleep(until: timeline.windowStart)

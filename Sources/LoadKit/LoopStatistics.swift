@@ -29,6 +29,13 @@ public struct LoopStatistics: Sendable {
   /// Stall runs: the membership events (`join`, `leave`, `away`, `back`, `host`, `phase`,
   /// `vote`, `spectators`) the hosts of the stalled tables saw after the stall, by kind.
   public var stallTableEvents: [String: Int] = [:]
+  /// Spectators: microseconds from the scheduled time of a measured move to each spectator's
+  /// reading of the diff it made.
+  public var spectatorLatency = Self.makeLatencyHistogram()
+  /// Diffs read by spectators over the whole run.
+  public var spectatorDiffs = 0
+  /// `spectators` messages (the crowd's count) read by everyone.
+  public var crowdCounts = 0
   /// Connections whose handshake completed.
   public var connected = 0
   /// Connections seated (players) or watching (spectators) with the board known.
@@ -90,6 +97,9 @@ public struct LoopStatistics: Sendable {
     latencyBeforeStall.add(other.latencyBeforeStall)
     latencyDuringStall.add(other.latencyDuringStall)
     latencyBesideStall.add(other.latencyBesideStall)
+    spectatorLatency.add(other.spectatorLatency)
+    spectatorDiffs += other.spectatorDiffs
+    crowdCounts += other.crowdCounts
     stallAwaySeconds += other.stallAwaySeconds
     stallCutSeconds += other.stallCutSeconds
     stallCutAfterShutSeconds += other.stallCutAfterShutSeconds

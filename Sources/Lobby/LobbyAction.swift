@@ -4,6 +4,10 @@ import Protocol
 public enum LobbyAction: Sendable {
   /// Send one frame, shared by every recipient, to each of `to`.
   case send(Frame, to: [ConnectionID])
+  /// Send one frame, shared by all, to a table's spectators: after the frames of the same
+  /// change for its players, at the pace the shell gives a crowd (it may write their sockets
+  /// over several passes of its loop, so that a player's next frame never waits behind them).
+  case sendToCrowd(Frame, to: [ConnectionID])
   /// Send one frame at once, ahead of any frame still waiting for the journal: it shows nothing
   /// the journal keeps (a refusal while the journal cannot be written, which the player should
   /// hear of now, not once the journal writes again).

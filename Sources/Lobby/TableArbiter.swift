@@ -50,8 +50,8 @@ public protocol TableArbiter: Sendable {
   mutating func disconnect(seat: Int, now: Double) -> TableBroadcast?
   /// The seat's player is back.
   mutating func reconnect(seat: Int) -> TableBroadcast?
-  /// The number of spectators changed.
-  mutating func setSpectators(_ count: Int) -> TableBroadcast?
+  /// The number of spectators changed (no version, no diff: ``CrowdCount``).
+  mutating func setSpectators(_ count: Int)
   /// The host starts a waiting table.
   mutating func start(by seat: Int, replyTo: MessageID?, now: Double)
     -> Result<TableBroadcast, ProtocolError>

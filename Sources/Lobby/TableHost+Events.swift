@@ -8,8 +8,8 @@ extension TableHost {
   ) {
     // The newcomer's rating is known to the table before its snapshot is made (the members hear
     // only of changes at the seats taken: the newcomer does not sit yet).
-    if !ratings.isEmpty, let frame = table.rate(ratings), !recipients.isEmpty {
-      outcome.actions.append(.send(frame, to: recipients))
+    if !ratings.isEmpty, let frame = table.rate(ratings) {
+      toEveryone(frame, into: &outcome.actions)
     }
     switch table.sit(token: token, name: name, player: player, replyTo: replyTo, now: now) {
     case .failure(let error):
@@ -23,7 +23,7 @@ extension TableHost {
       send(table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection, &outcome)
       // Then every member hears the seats' ratings, the newcomer's now among them.
       if !ratings.isEmpty, let frame = table.rate([:]) {
-        outcome.actions.append(.send(frame, to: recipients))
+        toEveryone(frame, into: &outcome.actions)
       }
     }
   }
@@ -36,9 +36,6 @@ extension TableHost {
     let wasHere = old.flatMap { remove($0) } != nil
     add(connection, as: role, token: token)
     var broadcasts: [TableBroadcast] = []
-    if role == .spectator && !wasHere, let b = table.setSpectators(table.spectators + 1) {
-      broadcasts.append(b)
-    }
     // The catch-up shows the table as it was; the return is the next diff.
     let missed = version.flatMap { table.diffs(after: $0, seat: seat) }
     let snapshot = missed == nil ? table.snapshot(replyTo: nil, you: seat, now: now) : nil
@@ -47,6 +44,12 @@ extension TableHost {
     // member) also receives.
     if let missed {
       for frame in missed { outcome.actions.append(.send(frame, to: [connection])) }
+      // The crowd is not in the diffs: its count as it is now, where there has been one.
+      if table.spectators > 0 || crowd.wasTold {
+        send(
+          ServerMessage.spectators(tableID: table.id, count: table.spectators), to: connection,
+          &outcome)
+      }
     } else if let snapshot {
       send(snapshot, to: connection, &outcome)
     }
@@ -60,15 +63,20 @@ extension TableHost {
     // A held seat given back: its session (whose connection left already) is at no table.
     outcome.placed += released.map(Placement.gone)
     for b in broadcasts { deliver(b, into: &outcome.actions) }
+    if crowd.tell(now: now) {
+      toEveryone(
+        Frame(ServerMessage.spectators(tableID: table.id, count: table.spectators)),
+        into: &outcome.actions)
+    }
     guard let since = table.emptySince else {
-      outcome.deadline = table.nextDeadline
+      outcome.deadline = [table.nextDeadline, crowd.due].compactMap { $0 }.min()
       return
     }
     let closesAt = since + emptyGrace
     if closesAt <= now {
       outcome.closes = true
     } else {
-      outcome.deadline = [table.nextDeadline, closesAt].compactMap { $0 }.min()
+      outcome.deadline = [table.nextDeadline, crowd.due, closesAt].compactMap { $0 }.min()
     }
   }
 
@@ -101,11 +109,12 @@ extension TableHost {
   ) {
     let line = table.say(text, name: name, seat: seat, now: now)
     outcome.journal += table.takeJournal(creator: creator)
-    let others = recipients.filter { $0 != connection }
-    if !others.isEmpty {
-      outcome.actions.append(
-        .send(Frame(ServerMessage.chat(line, in: .table, replyTo: nil)), to: others))
-    }
+    let frame = Frame(ServerMessage.chat(line, in: .table, replyTo: nil))
+    let seated = players.ids.filter { $0 != connection }
+    if !seated.isEmpty { outcome.actions.append(.send(frame, to: seated)) }
+    let crowd =
+      watchers.contains(connection) ? watchers.ids.filter { $0 != connection } : watchers.ids
+    if !crowd.isEmpty { outcome.actions.append(.sendToCrowd(frame, to: crowd)) }
     send(ServerMessage.chat(line, in: .table, replyTo: replyTo), to: connection, &outcome)
   }
 }

@@ -19,8 +19,13 @@ public struct TableHost: Sendable {
   public internal(set) var table: any TableArbiter
   /// Every connection at the table, and what it is there.
   public private(set) var members: [ConnectionID: LobbyState.Role] = [:]
-  /// `members`' keys, kept in step, so that a broadcast builds no array.
-  public private(set) var recipients: [ConnectionID] = []
+  /// The players' connections (`members` with a seat), kept in step: a broadcast builds no array.
+  public private(set) var players = MemberList()
+  /// The spectators' connections, kept in step: they hear each change after the players, as a
+  /// crowd (``LobbyAction/sendToCrowd(_:to:)``).
+  public private(set) var watchers = MemberList()
+  /// When the members next hear how many watch (``CrowdCount``).
+  public internal(set) var crowd = CrowdCount()
   /// The session (by token) of every member, kept in step with `members`. With the seats'
   /// tokens (held seats included) these are the table's sessions: the host says where each
   /// went (``Outcome/placed``), and the router's desk follows (``LobbyState/place(_:at:)``).
@@ -126,31 +131,23 @@ public struct TableHost: Sendable {
       outcome.placed.append(.seated(token, seat: 0))
       send(table.snapshot(replyTo: replyTo, you: 0, now: now), to: connection, &outcome)
     case .watch(let token, let connection, let replyTo):
-      if let b = table.setSpectators(table.spectators + 1) { deliver(b, into: &outcome.actions) }
       add(connection, as: .spectator, token: token)
       outcome.placed.append(.watching(token))
       send(table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection, &outcome)
     case .leave(let token, let connection, let seat):
-      var broadcasts: [TableBroadcast] = []
       outcome.role = connection.flatMap { remove($0) }
       outcome.placed.append(.gone(token))
-      if outcome.role == .spectator, let b = table.setSpectators(max(0, table.spectators - 1)) {
-        broadcasts.append(b)
+      if let seat, let b = table.release(seat: seat, now: now) {
+        deliver(b, into: &outcome.actions)
       }
-      if let seat, let b = table.release(seat: seat, now: now) { broadcasts.append(b) }
-      for b in broadcasts { deliver(b, into: &outcome.actions) }
     case .drop(let connection):
       let token = sessions[connection]
       outcome.role = remove(connection)
       // A spectator is gone with its connection; a player's seat is held for them.
       if outcome.role == .spectator, let token { outcome.placed.append(.gone(token)) }
-      let b: TableBroadcast? =
-        switch outcome.role {
-        case .spectator?: table.setSpectators(max(0, table.spectators - 1))
-        case .player(let seat)?: table.disconnect(seat: seat, now: now)
-        case nil: nil
-        }
-      if let b { deliver(b, into: &outcome.actions) }
+      if case .player(let seat)? = outcome.role, let b = table.disconnect(seat: seat, now: now) {
+        deliver(b, into: &outcome.actions)
+      }
     case .rejoin(let token, let connection, let replacing, let seat, let version):
       rejoin(
         token, connection, replacing: replacing, seat: seat, version: version, now, &outcome)
@@ -178,11 +175,10 @@ public struct TableHost: Sendable {
       clock(now, &outcome)
       outcome.journal = table.takeJournal(creator: creator)
     case .ratings(let known):
-      if let frame = table.rate(known), !recipients.isEmpty {
-        outcome.actions.append(.send(frame, to: recipients))
-      }
+      if let frame = table.rate(known) { toEveryone(frame, into: &outcome.actions) }
     }
-    askRatings(for: recipients.first ?? ConnectionID(0), into: &outcome.actions)
+    askRatings(
+      for: players.ids.first ?? watchers.ids.first ?? ConnectionID(0), into: &outcome.actions)
     return outcome
   }
 
@@ -197,40 +193,72 @@ public struct TableHost: Sendable {
         )))
   }
 
-  /// The frame a broadcast `b` sends each member: each seat the frame of its seat (spectators
-  /// the whole diff), one send per distinct frame.
+  /// The frame a broadcast `b` sends each member: each seat the frame of its seat, one send per
+  /// distinct frame; then the whole diff to the spectators, as a crowd. Players first: nobody
+  /// seated waits behind the crowd's sockets.
   public func deliver(_ b: TableBroadcast, into actions: inout [LobbyAction]) {
-    guard b.seatFrames != nil else {
-      if !recipients.isEmpty { actions.append(.send(b.frame, to: recipients)) }
-      return
-    }
-    var groups: [(frame: Frame, to: [ConnectionID])] = []
-    for connection in recipients {
-      let seat: Int? =
-        if case .player(let seat)? = members[connection] { seat } else { nil }
-      let frame = b.frame(for: seat)
-      if let index = groups.firstIndex(where: { $0.frame === frame }) {
-        groups[index].to.append(connection)
-      } else {
-        groups.append((frame, [connection]))
+    if b.seatFrames == nil {
+      if !players.isEmpty { actions.append(.send(b.frame, to: players.ids)) }
+    } else {
+      var groups: [(frame: Frame, to: [ConnectionID])] = []
+      for connection in players.ids {
+        let seat: Int? =
+          if case .player(let seat)? = members[connection] { seat } else { nil }
+        let frame = b.frame(for: seat)
+        if let index = groups.firstIndex(where: { $0.frame === frame }) {
+          groups[index].to.append(connection)
+        } else {
+          groups.append((frame, [connection]))
+        }
       }
+      for group in groups { actions.append(.send(group.frame, to: group.to)) }
     }
-    for group in groups { actions.append(.send(group.frame, to: group.to)) }
+    if !watchers.isEmpty { actions.append(.sendToCrowd(b.frame(for: nil), to: watchers.ids)) }
+  }
+
+  /// `frame` for every member: the players, then the crowd.
+  func toEveryone(_ frame: Frame, into actions: inout [LobbyAction]) {
+    if !players.isEmpty { actions.append(.send(frame, to: players.ids)) }
+    if !watchers.isEmpty { actions.append(.sendToCrowd(frame, to: watchers.ids)) }
   }
 
   // MARK: - Members
 
+  /// Every member's connection: the players', then the spectators'.
+  public var recipients: [ConnectionID] { players.ids + watchers.ids }
+
   mutating func add(_ connection: ConnectionID, as role: LobbyState.Role, token: String) {
-    if members.updateValue(role, forKey: connection) == nil { recipients.append(connection) }
+    if let old = members.updateValue(role, forKey: connection) { unlist(connection, old) }
+    switch role {
+    case .player: players.insert(connection)
+    case .spectator: watchers.insert(connection)
+    }
     sessions[connection] = token
+    if role == .spectator { countCrowd() }
   }
 
   @discardableResult
   mutating func remove(_ connection: ConnectionID) -> LobbyState.Role? {
     guard let role = members.removeValue(forKey: connection) else { return nil }
-    recipients.removeAll { $0 == connection }
+    unlist(connection, role)
     sessions[connection] = nil
     return role
+  }
+
+  private mutating func unlist(_ connection: ConnectionID, _ role: LobbyState.Role) {
+    switch role {
+    case .player: players.remove(connection)
+    case .spectator:
+      watchers.remove(connection)
+      countCrowd()
+    }
+  }
+
+  /// The crowd changed: the table's count follows, and the members hear it (``CrowdCount``).
+  private mutating func countCrowd() {
+    guard table.spectators != watchers.count else { return }
+    table.setSpectators(watchers.count)
+    crowd.change()
   }
 }
 
@@ -251,9 +279,7 @@ extension TableHost {
     switch how {
     case .closed:
       outcome.journal = table.closingJournal()
-      if !recipients.isEmpty {
-        outcome.actions.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: recipients))
-      }
+      toEveryone(Frame(ServerMessage.left(replyTo: nil)), into: &outcome.actions)
       // Its sessions, members' and held seats', are at no table now.
       outcome.placed = tableSessions.map(Placement.gone)
     case .givenUp:

@@ -125,11 +125,9 @@ extension TableState {
     return [.table(.vote(seats: votes, needed: votesNeeded))]
   }
 
-  /// The number of spectators changed.
-  public mutating func setSpectators(_ count: Int) -> Broadcast? {
-    guard count != spectators else { return nil }
+  /// The number of spectators changed: the snapshot and the lobby's row show it. It is no
+  /// change of the game (no version, no diff): the host tells the members (``CrowdCount``).
+  public mutating func setSpectators(_ count: Int) {
     spectators = count
-    return broadcast(
-      seat: nil, replyTo: nil, events: [.table(.spectators(count: count))], status: nil)
   }
 }

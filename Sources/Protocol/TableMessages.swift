@@ -17,8 +17,6 @@ public enum TableEvent: Hashable, Sendable {
   case back(seat: Int)
   /// This seat is the host now.
   case host(seat: Int?)
-  /// How many are watching.
-  case spectators(count: Int)
   /// The phase changed; `countdown` is the seconds left when it is `.countdown`.
   case phase(TablePhase, countdown: Int?)
   /// The seats that voted to re-deal and how many votes are needed; no seats closes the vote.
@@ -61,9 +59,6 @@ extension TableEvent {
       out.int(seat)
     case .host(nil):
       out.raw(#"{"kind":"host""#)
-    case .spectators(let count):
-      out.raw(#"{"kind":"spectators","count":"#)
-      out.int(count)
     case .phase(let phase, let countdown):
       out.raw(#"{"kind":"phase","phase":"#)
       out.string(phase.rawValue)

@@ -67,6 +67,9 @@ extension [TransportCommand] {
       case .send(let frame, let connections):
         holdForEntries()
         append(.send(frame, to: connections))
+      case .sendToCrowd(let frame, let connections):
+        holdForEntries()
+        append(.sendToCrowd(frame, to: connections))
       case .sendAtOnce(let frame, let connections):
         holdForEntries()
         append(.sendAtOnce(frame, to: connections))

@@ -36,7 +36,8 @@ import Testing
       for action in actions {
         switch action {
         case .journal(let entry): image.write(entry)
-        case .send(let frame, let to), .sendAtOnce(let frame, let to):
+        case .send(let frame, let to), .sendToCrowd(let frame, let to),
+          .sendAtOnce(let frame, let to):
           sent.append((JSONValue.parse(frame.payload) ?? .null, to))
         default: break
         }

@@ -54,7 +54,8 @@ import Testing
   {
     try actions.compactMap { action -> JSONValue? in
       switch action {
-      case .send(let frame, let to), .sendAtOnce(let frame, let to):
+      case .send(let frame, let to), .sendToCrowd(let frame, let to),
+        .sendAtOnce(let frame, let to):
         guard to.contains(connection) else { return nil }
         let message: JSONValue = try #require(JSONValue.parse(Array(frame.payload)))
         return message

@@ -166,7 +166,8 @@ import Testing
     mutating func apply(_ actions: [LobbyAction]) throws {
       for action in actions {
         switch action {
-        case .send(let frame, let recipients), .sendAtOnce(let frame, let recipients):
+        case .send(let frame, let recipients), .sendToCrowd(let frame, let recipients),
+          .sendAtOnce(let frame, let recipients):
           sent.append(
             "\(recipients.map(\.rawValue).sorted()) \(String(decoding: frame.payload, as: UTF8.self))"
           )
@@ -179,7 +180,12 @@ import Testing
         case .log(let line):
           Issue.record("a line for the log from a lobby that is no node of a cluster: \(line)")
         }
-        guard case .send(let frame, let recipients) = action else {
+        let delivered: (frame: Frame, to: [ConnectionID])? =
+          switch action {
+          case .send(let frame, let to), .sendToCrowd(let frame, let to): (frame, to)
+          default: nil
+          }
+        guard let (frame, recipients) = delivered else {
           if case .close(let connection, _, _) = action, let token = clients[connection]?.token {
             // A session taken over elsewhere: the old connection is closed.
             #expect(state.session(for: connection) == nil)
@@ -205,6 +211,8 @@ import Testing
               try view.apply(diff: message)
               client.view = view
             }
+          case "spectators":
+            try client.view?.apply(spectators: message)
           case "left":
             client.view = nil
           case "lobbySnapshot":

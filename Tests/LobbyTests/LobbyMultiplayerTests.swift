@@ -236,10 +236,13 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     #expect(snapshot["table"]?["spectators"] == .int(1))
     #expect(snapshot["table"]?["phase"] == "playing")
     #expect(snapshot["table"]?["players"]?.elements?.count == 2)
+    // The crowd is no change of the game: no diff, and the players' version stays; the count
+    // comes as a `spectators` message (the first change after a quiet second at once).
     for player in [c[0], c[1]] {
+      #expect(diffEvents(messages(watched, to: player)).isEmpty)
       #expect(
-        diffEvents(messages(watched, to: player))
-          == [[JSONValue.parse(#"{"kind":"spectators","count":1}"#)!]])
+        messages(watched, to: player)
+          == [JSONValue.parse(#"{"type":"spectators","table":"t1","count":1}"#)!])
     }
 
     let card = try #require(snapshot["table"]?["board"]?.elements?.first?["id"]?.intValue)
@@ -260,7 +263,8 @@ func diffEvents(_ messages: [JSONValue]) -> [[JSONValue]] {
     #expect(messages(second, to: c[3]).first?["table"]?["spectators"] == .int(2))
     // The spectator's moves were refused: the players are where they were.
     let resync = try await harness.send(#"{"type":"resync","id":8}"#, from: c[0])
-    #expect(resync.first?.message["table"]?["version"] == .int(4))
+    // …and its version is the one the first spectator's snapshot showed: two came, none counted.
+    #expect(resync.first?.message["table"]?["version"] == snapshot["table"]?["version"])
     #expect(resync.first?.message["table"]?["board"] == snapshot["table"]?["board"])
   }
 

@@ -32,7 +32,10 @@ struct TableHostTests {
   /// The connections each send action goes to, in order.
   func recipients(_ outcome: TableHost.Outcome) -> [[ConnectionID]] {
     outcome.actions.compactMap {
-      if case .send(_, let to) = $0 { to } else { nil }
+      switch $0 {
+      case .send(_, let to), .sendToCrowd(_, let to): to
+      default: nil
+      }
     }
   }
 
@@ -75,7 +78,8 @@ struct TableHostTests {
     let card = try #require((host.table as? TableState<SetCard>)?.game.board.first).id
     let outcome = host.handle(.choose(card: card, seat: 0, connection: ada, replyTo: nil), now: 2)
     #expect(outcome.refusal == nil)
-    #expect(recipients(outcome) == [[ada, bob, eve]])
+    // The players first, then the crowd.
+    #expect(recipients(outcome) == [[ada, bob], [eve]])
     // The move's journal entry goes in the one channel every event's entries go in, never
     // among the frames; emitted, it comes first, ahead of the frame it holds back.
     #expect(!outcome.actions.contains { if case .journal = $0 { true } else { false } })
@@ -90,7 +94,7 @@ struct TableHostTests {
       Issue.record("the move's journal entry does not come first: \(emitted)")
       return
     }
-    #expect(emitted.count == 2)
+    #expect(emitted.count == 3)
   }
 
   @Test func aDroppedPlayerKeepsTheSeatAndASpectatorLeaves() {
@@ -101,7 +105,8 @@ struct TableHostTests {
     #expect(host.table.spectators == 1)
     let player = host.handle(.drop(connection: bob), now: 2)
     #expect(player.role == .player(seat: 1))
-    #expect(recipients(player) == [[ada, eve]])
+    // The players first, then the crowd.
+    #expect(recipients(player) == [[ada], [eve]])
     #expect(host.table.seat(of: "token-bob") == 1)
     let spectator = host.handle(.drop(connection: eve), now: 2)
     #expect(spectator.role == .spectator)

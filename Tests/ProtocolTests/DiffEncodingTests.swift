@@ -159,7 +159,7 @@ import Testing
         .joined(seat: n, name: Self.pick(Self.awkward, &random)), .left(seat: n),
         .joined(seat: n, name: "Computer", bot: Self.pick(BotLevel.all, &random)),
         .away(seat: n, seconds: Int(random.next() % 120)), .back(seat: n), .host(seat: n),
-        .host(seat: nil), .spectators(count: n * 1000),
+        .host(seat: nil),
         .phase(Self.pick([.waiting, .countdown, .playing, .finished], &random), countdown: nil),
         .phase(.countdown, countdown: n), .vote(seats: [], needed: n),
         .vote(seats: Array(0..<max(0, n)), needed: n),

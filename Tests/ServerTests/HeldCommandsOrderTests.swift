@@ -18,7 +18,7 @@ import Testing
 
   private static func text(_ command: TransportCommand) -> String {
     switch command {
-    case .send(let frame, _), .sendAtOnce(let frame, _):
+    case .send(let frame, _), .sendToCrowd(let frame, _), .sendAtOnce(let frame, _):
       String(decoding: frame.payload, as: UTF8.self)
     case .close(_, let code, _): "close \(code)"
     case .closeAtOnce(_, let code, _): "close at once \(code)"

@@ -21,6 +21,8 @@ import Testing
       switch command {
       case .send(let frame, let ids):
         "send \(String(decoding: frame.payload, as: UTF8.self)) \(ids.map(\.rawValue))"
+      case .sendToCrowd(let frame, let ids):
+        "crowd \(String(decoding: frame.payload, as: UTF8.self)) \(ids.map(\.rawValue))"
       case .sendAtOnce(let frame, let ids):
         "now \(String(decoding: frame.payload, as: UTF8.self)) \(ids.map(\.rawValue))"
       case .close(let id, let code, let reason): "close \(id.rawValue) \(code) \(reason)"

@@ -22,9 +22,13 @@ import Testing
       let thread = UInt(pthread_self())
       threads.withLock { _ = $0.insert(thread) }
       inbox.withLock { inbox in
-        for case .send(let frame, let to) in actions {
-          let message = JSONValue.parse(frame.payload)!
-          for connection in to { inbox[connection, default: []].append(message) }
+        for action in actions {
+          switch action {
+          case .send(let frame, let to), .sendToCrowd(let frame, let to):
+            let message = JSONValue.parse(frame.payload)!
+            for connection in to { inbox[connection, default: []].append(message) }
+          default: break
+          }
         }
       }
     }

@@ -49,7 +49,7 @@ import Testing
         case .journal(let entry):
           #expect(!sawFrame, "a journal entry after a frame of its batch: \(entry)")
           entries.append(entry)
-        case .send(let frame, let connections):
+        case .send(let frame, let connections), .sendToCrowd(let frame, let connections):
           if !sawFrame {
             try store.write(entries)
             written += entries

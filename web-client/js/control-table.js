@@ -6,7 +6,7 @@
 
 import { announcement } from './announce.js';
 import * as messages from './messages.js';
-import { applyDiff, applySnapshot, initialState, isSpectator, mayChoose, mySelection } from './table-state.js';
+import { applyDiff, applySnapshot, applySpectators, initialState, isSpectator, mayChoose, mySelection } from './table-state.js';
 import { initialLobby } from './lobby-state.js';
 import { tableHash } from './route.js';
 import { leaveNeedsConfirmation, leaveWarning } from './seats.js';
@@ -161,6 +161,14 @@ export function snapshot(c, fx, ctx, message) {
 }
 
 /** `diff`: the table's changes, and what they show beyond the table drawn again. */
+/** A `spectators` message: the count in the header, nothing else. */
+export function spectatorsCounted(c, fx, message) {
+  const next = applySpectators(c.state, message);
+  if (next === c.state) return;
+  c.state = next;
+  fx.push({ type: 'render' });
+}
+
 export function diff(c, fx, ctx, message) {
   if (c.state.table !== null && message.table === c.state.table.id) c.heardFromTable = true;
   const before = c.state;

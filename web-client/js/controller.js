@@ -77,8 +77,8 @@ import { News } from './news.js';
 import { SESSION_HANDLERS, SESSION_NEWS, enterLobby, joinByLink, redirected, welcomed } from './control-session.js';
 import { LOBBY_NEWS, joinRefused, lobbyDiff, lobbyRefused, lobbySnapshot } from './control-lobby.js';
 import {
-  NOT_CONNECTED, TABLE_HANDLERS, TABLE_NEWS, backToLobby, choiceRefused, diff, leave, snapshot, tableRefused,
-  tableTimer,
+  NOT_CONNECTED, TABLE_HANDLERS, TABLE_NEWS, backToLobby, choiceRefused, diff, leave, snapshot, spectatorsCounted,
+  tableRefused, tableTimer,
 } from './control-table.js';
 import { SCORES_HANDLERS, SCORES_NEWS, initialScores, scoresAnswered, scoresRefused } from './control-scores.js';
 import { REPLAY_HANDLERS, REPLAY_NEWS, closeReplay, openReplay, recordAnswered, recordRefused } from './control-replay.js';
@@ -198,6 +198,8 @@ function received(c, fx, ctx, message) {
     case 'diff':
       diff(c, fx, ctx, message);
       return practiceAfterTable(c, fx, ctx);
+    case 'spectators':
+      return spectatorsCounted(c, fx, message);
     case 'left':
       return backToLobby(c, fx, ctx);
     case 'chat':

@@ -133,9 +133,6 @@ const EVENT_HANDLERS = {
     // No seat: nobody is left to host.
     table.host = e.seat === undefined || e.seat === null ? null : requireSeat(e.seat);
   },
-  spectators(table, e) {
-    table.spectators = requireCount(e.count, 'count');
-  },
   phase(table, e, now) {
     if (!PHASES.includes(e.phase)) throw new TypeError(`phase ${e.phase}`);
     table.phase = e.phase;

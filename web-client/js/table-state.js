@@ -133,6 +133,18 @@ export function applyDiff(state, diff, now = Date.now()) {
   return { state: { table: next, awaitingSnapshot: false }, resync: false };
 }
 
+/**
+ * Apply a `spectators` message: how many watch the table now. It is no change of the game (no
+ * version): it comes at most once a second, apart from the diffs. The given state is never
+ * modified; a message for another table, or a count that is not one, changes nothing.
+ */
+export function applySpectators(state, message) {
+  const table = state.table;
+  if (table === null || message.table !== table.id) return state;
+  if (!Number.isInteger(message.count) || message.count < 0 || message.count === table.spectators) return state;
+  return { ...state, table: { ...table, spectators: message.count } };
+}
+
 /** My seat's player record, or null (no table, or a spectator). */
 export function myPlayer(state) {
   const table = state.table;

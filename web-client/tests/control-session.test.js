@@ -203,7 +203,7 @@ test('a resumed session at a table asks for a resync only if nothing arrived', (
   assert.deepEqual(fx.at(-1), { type: 'timer', name: 'resume', ms: RESUME_WAIT_MS });
   assert.deepEqual(sent(send({ type: 'timer', name: 'resume' })), [{ type: 'resync', id: 2 }]);
   send({ type: 'message', message: { type: 'welcome', resumed: true } });
-  send(diff(21, [{ kind: 'spectators', count: 1 }]));
+  send(diff(21, [{ kind: 'host', seat: 0 }]));
   assert.deepEqual(send({ type: 'timer', name: 'resume' }), []);
 });
 

@@ -123,7 +123,26 @@ test('clearing the selection un-chooses my cards, newest first, or only the last
 
 test('a diff with a version gap asks for a resync', () => {
   const { send } = seated();
-  assert.deepEqual(sent(send(diff(23, [{ kind: 'spectators', count: 1 }]))), [{ type: 'resync', id: 2 }]);
+  assert.deepEqual(sent(send(diff(23, [{ kind: 'host', seat: 0 }]))), [{ type: 'resync', id: 2 }]);
+});
+
+test('the spectators\' count comes apart from the diffs: no version, no resync', () => {
+  const { controller, send } = seated();
+  const version = controller.state.table.version;
+  const fx = send({ type: 'message', message: { type: 'spectators', table: controller.state.table.id, count: 1204 } });
+  assert.deepEqual(sent(fx), []);
+  assert.ok(fx.some((e) => e.type === 'render'));
+  assert.equal(controller.state.table.spectators, 1204);
+  assert.equal(controller.state.table.version, version);
+  // Another table's, or a count that is not one: nothing.
+  for (const message of [
+    { type: 'spectators', table: 'elsewhere', count: 3 },
+    { type: 'spectators', table: controller.state.table.id, count: -1 },
+    { type: 'spectators', table: controller.state.table.id, count: '7' },
+  ]) {
+    assert.deepEqual(send({ type: 'message', message }), []);
+    assert.equal(controller.state.table.spectators, 1204);
+  }
 });
 
 test('my mismatch shakes the cards; another seat\'s does not at a race table', () => {

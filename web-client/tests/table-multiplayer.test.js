@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   applyDiff,
   applySnapshot,
+  applySpectators,
   isHost,
   isSpectator,
   mayChoose,
@@ -132,14 +133,18 @@ test('away stores the absolute deadline; back clears it', () => {
   assert.equal(s.table.players[0].awayUntil, null);
 });
 
-test('host and spectators events', () => {
+test('host events; the spectators\' count comes in a message of its own, with no version', () => {
   let s = applySnapshot(table(), NOW);
-  s = accept(s, diff(21, [{ kind: 'host', seat: 1 }, { kind: 'spectators', count: 5 }]));
+  s = accept(s, diff(21, [{ kind: 'host', seat: 1 }]));
   assert.equal(s.table.host, 1);
   assert.equal(isHost(s), true);
-  assert.equal(s.table.spectators, 5);
-  s = accept(s, diff(22, [{ kind: 'spectators', count: 0 }]));
-  assert.equal(s.table.spectators, 0);
+  const counted = applySpectators(s, { type: 'spectators', table: s.table.id, count: 5 });
+  assert.equal(counted.table.spectators, 5);
+  assert.equal(counted.table.version, 21);
+  assert.equal(s.table.spectators, 2, 'the state given is not changed');
+  assert.equal(applySpectators(counted, { type: 'spectators', table: s.table.id, count: 0 }).table.spectators, 0);
+  assert.equal(applySpectators(counted, { type: 'spectators', table: 'other', count: 9 }), counted);
+  assert.equal(applySpectators(counted, { type: 'spectators', table: s.table.id, count: -1 }), counted);
 });
 
 test('phase: waiting → countdown (with deadline) → playing with the re-deal that deals the board', () => {
@@ -206,7 +211,6 @@ test('malformed new events ask for a resync', () => {
     [{ kind: 'away', seat: 9, seconds: 30 }],
     [{ kind: 'back', seat: 2 }],
     [{ kind: 'host', seat: 'x' }],
-    [{ kind: 'spectators', count: -1 }],
     [{ kind: 'phase', phase: 'paused' }],
     [{ kind: 'phase', phase: 'countdown' }],
     [{ kind: 'vote', seats: 'all', needed: 2 }],

@@ -262,7 +262,7 @@ test('a diff carries its status line; without one the line stays', () => {
   const chose = accept(s, diff(7, [{ kind: 'select', seat: 0, card: 17 }], { status: runs }));
   assert.deepEqual(chose.table.status, runs);
   assert.deepEqual(s.table.status, [{ text: 'Find a set!' }]);
-  const watched = accept(chose, diff(8, [{ kind: 'spectators', count: 1 }]));
+  const watched = accept(chose, diff(8, [{ kind: 'host', seat: 0 }]));
   assert.deepEqual(watched.table.status, runs);
 });
 

@@ -253,6 +253,12 @@ final class TransportMetrics: Sendable {
     bytesOut.increment(by: bytes)
   }
 
+  /// `frames` frames were written in one go, `bytes` of payload in all.
+  func framesWritten(_ frames: Int, bytes: Int) {
+    framesOut.increment(by: frames)
+    bytesOut.increment(by: bytes)
+  }
+
   /// The server decided to close a connection with `code`.
   func closing(code: UInt16) {
     let counter = closes.withLock { closes in

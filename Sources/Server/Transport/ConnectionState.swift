@@ -42,6 +42,14 @@ final class ConnectionState {
   var countedAddress: String?
   /// Refused right after its upgrade (the per-address limit): the consumer never hears of it.
   var isRefused = false
+  /// Whether a writable callback was asked for by `ServiceLoop.requestWrite(_:)` and has not
+  /// come yet.
+  var writeRequested = false
+  /// Whether its last frame came for a crowd (`TransportCommand.sendToCrowd`): its writes then
+  /// wait their turn in the service loop's `CrowdLine`.
+  var isCrowd = false
+  /// Whether it is in the service loop's `CrowdLine`.
+  var waitsInCrowd = false
 
   private var writeBuffer: UnsafeMutableRawPointer?
   private var writeBufferCapacity = 0

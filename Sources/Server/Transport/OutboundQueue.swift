@@ -28,6 +28,9 @@ struct OutboundQueue {
   /// Whether nothing waits.
   var isEmpty: Bool { head == storage.count }
 
+  /// The oldest frame, left in the queue.
+  var first: Frame? { head < storage.count ? storage[head] : nil }
+
   /// Appends `frame` unless that would exceed `frameLimit` or `byteLimit`.
   /// - Returns: `false` if the frame was refused (the queue is unchanged).
   mutating func push(_ frame: Frame) -> Bool {

@@ -196,8 +196,9 @@ extension ServiceLoop {
 
   // MARK: - Writing
 
-  /// Queues `frame` for connection `id` unless it is gone or closing.
-  func enqueue(_ frame: Frame, for id: ConnectionID) {
+  /// Queues `frame` for connection `id` unless it is gone or closing; for a `crowd`, its write
+  /// waits its turn (`CrowdLine`).
+  func enqueue(_ frame: Frame, for id: ConnectionID, crowd: Bool = false) {
     guard let state = connections[id], state.isOpenForSending else { return }
     let wasEmpty = state.outbound.isEmpty
     guard state.outbound.push(frame) else {
@@ -207,16 +208,44 @@ extension ServiceLoop {
       violation(state, code: 4000, reason: "too slow")
       return
     }
-    // A non-empty queue always has a writable callback pending.
-    if wasEmpty {
+    state.isCrowd = crowd
+    // A non-empty queue always has a writable callback pending, or waits in the crowd's line.
+    requestWrite(state)
+    if wasEmpty { watchDrain(state) }
+  }
+
+  /// Asks for `state`'s next writable callback: at once, or for a crowd's connection when its
+  /// turn comes (``serveCrowd()``).
+  func requestWrite(_ state: ConnectionState) {
+    guard !state.writeRequested else { return }
+    if state.isCrowd {
+      guard !state.waitsInCrowd else { return }
+      state.waitsInCrowd = true
+      crowd.append(state.id)
+    } else {
+      state.writeRequested = true
       lws_callback_on_writable(state.wsi)
-      watchDrain(state)
+    }
+  }
+
+  /// Asks the next ``TransportConfiguration/crowdWritesPerPass`` connections of the crowd's
+  /// line that still have something queued for their writable callback.
+  func serveCrowd() {
+    var turns = configuration.crowdWritesPerPass
+    while turns > 0, let id = crowd.next() {
+      guard let state = connections[id] else { continue }
+      state.waitsInCrowd = false
+      guard !state.writeRequested, !state.outbound.isEmpty, state.close.isOpen else { continue }
+      state.writeRequested = true
+      lws_callback_on_writable(state.wsi)
+      turns -= 1
     }
   }
 
   /// `LWS_CALLBACK_SERVER_WRITEABLE`: exactly one write (lws wants no more per callback): the
   /// close frame when it is due, else a PING when one is wanted, else the next frame.
   func writable(_ state: ConnectionState) -> Int32 {
+    state.writeRequested = false
     if state.close.frameSent { return 0 }
     if let close = state.close.frameDue(outboundIsEmpty: state.outbound.isEmpty) {
       return sendCloseFrame(state, code: close.code, reason: close.reason)
@@ -230,10 +259,13 @@ extension ServiceLoop {
         (eventLoop.resources.pingBuffer + headroom).assumingMemoryBound(to: UInt8.self),
         LWSResources.pingPayload.count, LWS_WRITE_PING)
       if written < 0 { return -1 }
-      if !state.outbound.isEmpty { lws_callback_on_writable(state.wsi) }
+      if !state.outbound.isEmpty { requestWrite(state) }
       return 0
     }
     guard let frame = state.outbound.popFirst() else { return 0 }
+    if let next = state.outbound.first, WriteBatch.fit(frame, next) {
+      return writeBatch(from: frame, state)
+    }
     // Written straight from the shared frame: lws puts the frame header in its headroom
     // (`start()` checked that `LWS_PRE` fits) and either sends everything or copies what the
     // socket did not take into its own buffer. That holds because permessage-deflate is off
@@ -244,7 +276,37 @@ extension ServiceLoop {
     }
     if written < 0 { return -1 }
     metrics?.frameWritten(bytes: frame.count)
-    if !state.outbound.isEmpty || !state.close.isOpen {
+    if !state.outbound.isEmpty {
+      // The next frame did not fit in a batch with this one.
+      requestWrite(state)
+    } else if !state.close.isOpen {
+      lws_callback_on_writable(state.wsi)
+    }
+    return 0
+  }
+
+  /// Writes `first` and the frames queued after it in one go, as many as
+  /// ``WriteBatch/byteLimit`` takes (the caller checked that the next one fits with `first`),
+  /// and asks for the next write if any are left.
+  private func writeBatch(from first: Frame, _ state: ConnectionState) -> Int32 {
+    let batch = self.batch ?? WriteBatch(headroom: Int(shim_lws_pre()))
+    self.batch = batch
+    batch.reset()
+    batch.append(first)
+    while let next = state.outbound.first, batch.fits(next) {
+      batch.append(next)
+      _ = state.outbound.popFirst()
+    }
+    // Sent as it stands: the frames' headers are in it. lws sends what the socket takes and
+    // keeps the rest, ahead of any later write (the batch's buffer is free again at once).
+    let written = batch.withBytes { bytes, length in
+      lws_write(state.wsi, bytes, length, LWS_WRITE_HTTP)
+    }
+    if written < 0 { return -1 }
+    metrics?.framesWritten(batch.frames, bytes: batch.payloadBytes)
+    if !state.outbound.isEmpty {
+      requestWrite(state)
+    } else if !state.close.isOpen {
       lws_callback_on_writable(state.wsi)
     }
     return 0

@@ -52,6 +52,10 @@ final class ServiceLoop {
   var drainWatch: [ConnectionID] = []
   /// Connections per peer address.
   var addressLimit: AddressLimit
+  /// Spectators' connections waiting for their turn to write.
+  var crowd = CrowdLine()
+  /// Where several queued frames are gathered for one write; made at the first.
+  var batch: WriteBatch?
 
   /// A loop that reports to `continuation` and takes commands from `inbox`.
   init(
@@ -168,6 +172,9 @@ final class ServiceLoop {
       // What the drain handed the handler (news from the cluster) ends its pass too.
       handler?.passEnded()
     }
+    // The crowd's next few hundred sockets write in the coming pass (the loop does not sleep
+    // while they are writable).
+    serveCrowd()
   }
 
   func drainInbox() {
@@ -194,6 +201,8 @@ final class ServiceLoop {
     switch command {
     case .send(let frame, let ids), .sendAtOnce(let frame, let ids):
       for id in ids { enqueue(frame, for: id) }
+    case .sendToCrowd(let frame, let ids):
+      for id in ids { enqueue(frame, for: id, crowd: true) }
     case .close(let id, let code, let reason):
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(

@@ -26,7 +26,8 @@ final class OutboundRecorder: Sendable {
     entries.withLock { entries in
       for action in actions {
         switch action {
-        case .send(let frame, let connections), .sendAtOnce(let frame, let connections):
+        case .send(let frame, let connections), .sendToCrowd(let frame, let connections),
+          .sendAtOnce(let frame, let connections):
           entries.append(.sent(bytes: frame.payload, to: connections))
         case .close(let connection, let code, let reason),
           .closeAtOnce(let connection, let code, let reason):

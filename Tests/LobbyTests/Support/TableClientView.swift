@@ -4,10 +4,11 @@ import Testing
 
 /// What a client at a multiplayer table knows, built only from the wire: a `snapshot`, then every
 /// `diff` and `status` applied exactly as PROTOCOL.md says, including the people events (`join`,
-/// `leave`, `away`, `back`, `host`, `spectators`, `phase`, `vote`). Two views are equal when a
-/// client could not tell them apart; the time-dependent numbers (`away` seconds, `countdown`
-/// seconds) are kept but left out of the comparison, since a diff states them at the moment it
-/// was made and a snapshot at the moment it is taken.
+/// `leave`, `away`, `back`, `host`, `phase`, `vote`), and the `spectators` message. Two views are
+/// equal when a client could not tell them apart; the time-dependent numbers (`away` seconds,
+/// `countdown` seconds) are kept but left out of the comparison, since a diff states them at the
+/// moment it was made and a snapshot at the moment it is taken, and so is the spectators' count,
+/// which is no part of the versioned table (it is told at most once a second: `CrowdCount`).
 struct TableClientView: Equatable, CustomStringConvertible {
   /// One occupied seat as the client sees it.
   struct Player: Equatable {
@@ -67,7 +68,7 @@ struct TableClientView: Equatable, CustomStringConvertible {
   static func == (a: TableClientView, b: TableClientView) -> Bool {
     (a.tableID, a.version, a.you, a.phase) == (b.tableID, b.version, b.you, b.phase)
       && (a.code, a.isPrivate, a.seatCount, a.host) == (b.code, b.isPrivate, b.seatCount, b.host)
-      && (a.spectators, a.over, a.deckCount) == (b.spectators, b.over, b.deckCount)
+      && (a.over, a.deckCount) == (b.over, b.deckCount)
       && a.settings == b.settings && a.board == b.board && a.chain == b.chain
       && a.players == b.players
       && a.status == b.status && a.standings == b.standings && a.history == b.history
@@ -120,6 +121,12 @@ struct TableClientView: Equatable, CustomStringConvertible {
   }
 
   /// Applies a `diff`, which must be the next version of this table.
+  /// A `spectators` message: how many watch now.
+  mutating func apply(spectators message: JSONValue) throws {
+    guard message["table"]?.stringValue == tableID else { return }
+    spectators = try #require(message["count"]?.intValue)
+  }
+
   mutating func apply(diff: JSONValue) throws {
     #expect(diff["type"] == "diff")
     #expect(diff["table"]?.stringValue == tableID)
@@ -262,8 +269,6 @@ struct TableClientView: Equatable, CustomStringConvertible {
       players[seat]?.away = nil
     case "host":
       host = event["seat"] == nil ? nil : try occupied(event)
-    case "spectators":
-      spectators = try int(event, "count")
     case "computerOffer":
       computerOffer = try #require(event["open"]?.boolValue as Bool?)
     default:

@@ -140,9 +140,6 @@ enum WireEventReader {
     case "host"?:
       guard has(seat == nil ? [] : ["seat"]) else { return nil }
       return .host(seat: seat)
-    case "spectators"?:
-      guard has(["count"]), let count = json["count"]?.intValue else { return nil }
-      return .spectators(count: count)
     case "phase"?:
       let countdown = json["countdown"]?.intValue
       guard has(countdown == nil ? ["phase"] : ["phase", "countdown"]),

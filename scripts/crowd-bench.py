@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""A crowd at one table (issue 36): a fresh release server (journal on, SQLite in a temporary
+folder, --spectator-limit 20000), then one load run of four players choosing forty times a second
+in all, watched by N spectators on a load-generator thread of their own; one line of the report
+per N. Usage: scripts/crowd-bench.py [N ...] (default 0 1000 10000); BIN=.build/release."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_us", "lat_max_us",
+        "spec_lat_p50_us", "spec_lat_p99_us", "spec_lat_max_us", "crowd_counts", "server_cpu_pct",
+        "loadgen_cpu_pct", "other_cpu_pct", "server_rss_end_kib")
+
+
+def run(binaries, spectators):
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    data = tempfile.mkdtemp(prefix="crowd-bench.")
+    server = subprocess.Popen(
+        [f"{binaries}/matchismo", "--port", str(port), "--data-dir", data,
+         "--spectator-limit", "20000", "--countdown", "0.3"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        crowd = ["--crowd-threads", "1"] if spectators else []
+        result = subprocess.run(
+            [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
+             "--seats", "4", "--spectators", str(spectators), "--rate", "40", "--warmup", "3",
+             "--duration", "10", "--json", "--server-pid", str(server.pid), *crowd],
+            capture_output=True, text=True, timeout=300)
+        report = json.loads(result.stdout)
+        return {k: report[k] for k in KEYS if k in report}
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def main():
+    binaries = os.environ.get("BIN", ".build/release")
+    for n in [int(a) for a in sys.argv[1:]] or [0, 1000, 10000]:
+        print(json.dumps({"spectators": n, **run(binaries, n)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
