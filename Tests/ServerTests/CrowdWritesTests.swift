@@ -7,7 +7,7 @@ import Testing
 @testable import Server
 
 /// A crowd's writes (issue 36): several queued frames go out in one write, whole and in order,
-/// and a crowd's sockets are asked to write a few at a time, first come first served.
+/// a crowd's frames are kept once, and its members' sockets write a few at a time.
 @Suite struct CrowdWritesTests {
   @Test func aBatchHoldsEachFrameWithItsHeader() {
     let batch = WriteBatch(headroom: 16)
@@ -42,22 +42,76 @@ import Testing
     #expect(WriteBatch.fit(Frame([1]), Frame([2])))
   }
 
-  @Test func theCrowdWaitsInLineFirstComeFirstServed() {
-    var line = CrowdLine()
-    for n in 0..<10_000 { line.append(ConnectionID(UInt64(n))) }
-    var taken: [UInt64] = []
-    while let id = line.next() {
-      taken.append(id.rawValue)
-      if id.rawValue == 5_000 { line.append(ConnectionID(99_999)) }
-    }
-    #expect(taken == Array(0..<10_000) + [99_999])
-    #expect(line.isEmpty)
-    #expect(line.count == 0)
+  /// A connection's state for the crowd's bookkeeping (its socket is never touched).
+  private static func member(_ id: UInt64) -> ConnectionState {
+    ConnectionState(
+      id: ConnectionID(id), wsi: OpaquePointer(bitPattern: 1)!,
+      configuration: TransportConfiguration(), now: 0)
   }
 
-  /// Fifty frames (one of them larger than a batch) for eight clients, queued at once for the
-  /// crowd, with three sockets asked to write per pass: every client reads every frame, whole
-  /// and in order, and a frame sent to one client alone after them still comes after them.
+  @Test func aCrowdKeepsEachFrameOnceAndEachMembersPlace() {
+    let crowd = Crowd()
+    let ada = Self.member(1)
+    let bob = Self.member(2)
+    let ids = [ada.id, bob.id]
+    #expect(crowd.newMembers(ids).came == ids)
+    crowd.join(ada)
+    crowd.join(bob)
+    #expect(crowd.isSent(to: ids))
+    // A list with the same members in other storage is another list: brought in step.
+    #expect(!crowd.isSent(to: [ada.id, bob.id]))
+    for n in 1...3 { crowd.append(Frame(Array("f\(n)".utf8)), sequence: UInt64(10 * n)) }
+    #expect(crowd.head == 3 && crowd.lag(of: ada).frames == 3 && crowd.lag(of: ada).bytes == 6)
+    ada.cursor = 3
+    #expect(crowd.lag(of: ada).frames == 0 && crowd.lag(of: ada).bytes == 0)
+    crowd.trim()
+    #expect(crowd.framesKept == 3, "Bob has seen nothing yet")
+    bob.cursor = 2
+    crowd.trim()
+    #expect(crowd.framesKept == 1 && crowd.base == 2)
+    #expect(crowd.lag(of: bob) == (1, 2))
+    // Bob leaves with what he had not seen; Cy comes and sees from now on.
+    let cy = Self.member(3)
+    let (left, came) = crowd.newMembers([ada.id, cy.id])
+    #expect(left.map(\.id) == [bob.id] && came == [cy.id])
+    let unseen = crowd.leave(bob)
+    #expect(unseen.map { String(decoding: $0.0.payload, as: UTF8.self) } == ["f3"])
+    #expect(unseen.map(\.1) == [30])
+    crowd.join(cy)
+    #expect(cy.cursor == 3 && bob.crowd == nil && cy.crowd === crowd)
+    #expect(crowd.members.map(\.id) == [ada.id, cy.id])
+    // Far behind: over the bounds, named for the cut.
+    for n in 4...10 { crowd.append(Frame(Array("f\(n)".utf8)), sequence: UInt64(10 * n)) }
+    #expect(crowd.wantsTrim(frameLimit: 3, byteLimit: 1 << 20))
+    #expect(crowd.laggards(frameLimit: 3, byteLimit: 1 << 20).count == 2)
+    cy.cursor = crowd.head - 2
+    #expect(crowd.laggards(frameLimit: 3, byteLimit: 1 << 20).map(\.id) == [ada.id])
+    // Cy is 5 bytes behind ("f9", "f10").
+    #expect(crowd.laggards(frameLimit: 100, byteLimit: 5).map(\.id) == [ada.id])
+  }
+
+  @Test func aLeaversUnseenFramesGoAmongItsOwnInTheOrderTheyWereSent() {
+    var queue = OutboundQueue(frameLimit: 10, byteLimit: 1 << 20)
+    for (text, tag) in [("own1", UInt64(5)), ("own2", 20), ("own3", 40)] {
+      let pushed = queue.push(Frame(Array(text.utf8)), tag: tag)
+      #expect(pushed)
+    }
+    // Crowd frames 5, 10, 30: a crowd frame numbered as an own frame's tag came after it.
+    queue.merge([
+      (Frame(Array("c5".utf8)), 5), (Frame(Array("c10".utf8)), 10),
+      (Frame(Array("c30".utf8)), 30),
+    ])
+    var order: [String] = []
+    while let frame = queue.popFirst() {
+      order.append(String(decoding: frame.payload, as: UTF8.self))
+    }
+    #expect(order == ["own1", "c5", "c10", "own2", "c30", "own3"])
+    #expect(queue.byteCount == 0)
+  }
+
+  /// Fifty frames (one of them larger than a batch) for a crowd of eight clients, sent at once,
+  /// with three sockets asked to write per pass: every client reads every frame, whole and in
+  /// order, and a frame sent to one of them alone in their midst comes where it was sent.
   @Test func aCrowdReadsEveryFrameWholeAndInOrder() async throws {
     var configuration = TransportConfiguration()
     configuration.port = 0
@@ -96,14 +150,17 @@ import Testing
       let size = index == 20 ? 70_000 : index % 7 == 0 ? 200 : 20
       return Array("frame \(index) ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size)
     }
+    // A frame for the first client alone, between the crowd's 25th and 26th: it reads it there.
     var commands = payloads.map { TransportCommand.sendToCrowd(Frame($0), to: ids) }
-    commands.append(.send(Frame(Array("after".utf8)), to: [ids[0]]))
+    commands.insert(.send(Frame(Array("between".utf8)), to: [ids[0]]), at: 25)
     transport.perform(commands)
     for (index, client) in clients.enumerated() {
       let read = try await offPool {
         try (0..<(index == 0 ? 51 : 50)).map { _ in try client.readFrame() }
       }
-      #expect(read.map(\.payload) == payloads + (index == 0 ? [Array("after".utf8)] : []))
+      let expected =
+        index == 0 ? Array(payloads[..<25]) + [Array("between".utf8)] + payloads[25...] : payloads
+      #expect(read.map(\.payload) == expected)
     }
     // The same frames for one player, at once (no crowd): the large one goes alone, and the rest
     // follow it.

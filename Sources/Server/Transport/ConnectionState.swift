@@ -45,11 +45,16 @@ final class ConnectionState {
   /// Whether a writable callback was asked for by `ServiceLoop.requestWrite(_:)` and has not
   /// come yet.
   var writeRequested = false
-  /// Whether its last frame came for a crowd (`TransportCommand.sendToCrowd`): its writes then
-  /// wait their turn in the service loop's `CrowdLine`.
-  var isCrowd = false
-  /// Whether it is in the service loop's `CrowdLine`.
-  var waitsInCrowd = false
+  /// The crowd it watches (`TransportCommand.sendToCrowd`), whose frames it is sent from
+  /// ``cursor`` on, when its turn comes.
+  var crowd: Crowd?
+  /// The index of the next frame of its crowd it has not been sent.
+  var cursor = 0
+  /// Its place among its crowd's members.
+  var crowdPlace = -1
+
+  /// Whether anything waits to be written: its queue, or frames of its crowd.
+  var hasPendingOutput: Bool { !outbound.isEmpty || (crowd.map { cursor < $0.head } ?? false) }
 
   private var writeBuffer: UnsafeMutableRawPointer?
   private var writeBufferCapacity = 0
@@ -93,5 +98,6 @@ final class ConnectionState {
     writeBufferCapacity = 0
     outbound.removeAll()
     inbound.reset()
+    if let crowd { _ = crowd.leave(self) }
   }
 }

@@ -8,6 +8,7 @@ extension ServiceLoop {
     state.ignoresInput = true
     state.inbound.reset()
     state.outbound.removeAll()
+    leaveCrowd(state, keepingUnseen: false)
     guard state.close.decideForViolation(code: code, reason: reason) else {
       // A close was decided already; now it skips the (dropped) queue.
       lws_callback_on_writable(state.wsi)
@@ -23,6 +24,8 @@ extension ServiceLoop {
     _ state: ConnectionState, code: UInt16, reason: String, flushFirst: Bool
   ) {
     guard state.close.decide(code: code, reason: reason, flushFirst: flushFirst) else { return }
+    // Its crowd's frames it has not seen are its own to send first, or dropped with the rest.
+    leaveCrowd(state, keepingUnseen: flushFirst)
     closeDecided(state, code: code)
   }
 

@@ -34,7 +34,11 @@ extension ServiceLoop {
       case .drained:
         // How long an honest client was blocked: what the bound must stay well above.
         if let before { metrics?.outputDrained(afterWaiting: now - before.since) }
-        // Frames still queued wait for the server, not for the peer: watched until written.
+        // Frames still queued wait for the server, not for the peer: watched until written. A
+        // crowd's frames not yet sent do not keep it watched (ten thousand spectators, each
+        // two `ioctl`s every check, held the players' moves for 30 ms): its next write puts it
+        // back on the watch if the peer's window is shut, and the crowd's bounds cut it if its
+        // turn never comes.
         if state.outbound.isEmpty {
           state.isDrainWatched = false
           continue
@@ -76,6 +80,7 @@ extension ServiceLoop {
     state.ignoresInput = true
     state.inbound.reset()
     state.outbound.removeAll()
+    leaveCrowd(state, keepingUnseen: false)
     // Nothing more is queued for it from now on.
     _ = state.close.decideForViolation(code: 4000, reason: "too slow")
     let fd = lws_get_socket_fd(state.wsi)

@@ -52,8 +52,12 @@ final class ServiceLoop {
   var drainWatch: [ConnectionID] = []
   /// Connections per peer address.
   var addressLimit: AddressLimit
-  /// Spectators' connections waiting for their turn to write.
-  var crowd = CrowdLine()
+  /// Every crowd, by the storage of the member list it was last sent to (``Crowd``).
+  var crowds: [UInt: Crowd] = [:]
+  /// The crowds with members that have frames to be sent, served in turn.
+  var servedCrowds: [Crowd] = []
+  /// The next crowd frame's sequence number; every queued frame is tagged with it.
+  var crowdSequence: UInt64 = 1
   /// Where several queued frames are gathered for one write; made at the first.
   var batch: WriteBatch?
 
@@ -174,7 +178,7 @@ final class ServiceLoop {
     }
     // The crowd's next few hundred sockets write in the coming pass (the loop does not sleep
     // while they are writable).
-    serveCrowd()
+    serveCrowds()
   }
 
   func drainInbox() {
@@ -202,7 +206,7 @@ final class ServiceLoop {
     case .send(let frame, let ids), .sendAtOnce(let frame, let ids):
       for id in ids { enqueue(frame, for: id) }
     case .sendToCrowd(let frame, let ids):
-      for id in ids { enqueue(frame, for: id, crowd: true) }
+      send(frame, toCrowd: ids)
     case .close(let id, let code, let reason):
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(

@@ -5,9 +5,10 @@ import Protocol
 enum TransportCommand: Sendable {
   /// Queue one frame for every connection in the list; the frame is shared, not copied.
   case send(Frame, to: [ConnectionID])
-  /// `send` to a crowd (a table's spectators): held like `send`, but their sockets are asked
-  /// to write a few hundred at a time, one batch per pass of the loop
-  /// (``TransportConfiguration/crowdWritesPerPass``), so that nothing else waits behind them.
+  /// `send` to a crowd (a table's spectators, the host's list of them): held like `send`, but
+  /// kept once for the whole crowd (`Crowd`), and their sockets are asked to write a few at a
+  /// time, once a pass of the loop (``TransportConfiguration/crowdWritesPerPass``), so that
+  /// nothing else waits behind them.
   case sendToCrowd(Frame, to: [ConnectionID])
   /// `send`, but never held: it goes out ahead of commands waiting behind a `hold` (a frame that
   /// shows nothing a journal batch records).

@@ -1,0 +1,124 @@
+import Protocol
+
+/// A table's spectators as the transport sees them (issue 36): every frame sent to them kept
+/// once, in order, and each member's place in it (`ConnectionState.cursor`), where a queue
+/// entry per spectator per frame made each move cost the service thread ten thousand queue
+/// pushes before the players' own frames could go. A member's turn to write
+/// (``ServiceLoop/serveCrowds()``) sends what it has not seen, merged with its own frames in the
+/// order they were sent (`OutboundQueue` tags each frame with ``ServiceLoop/crowdSequence``).
+///
+/// The lobby names a crowd by the list of its members it sends to (`sendToCrowd`); a list that
+/// is the same array as the last one (the host changes it only when someone comes or goes)
+/// means the same members, and any other list brings the members in step with it. Service
+/// thread only.
+final class Crowd {
+  /// The members' ids as the lobby last sent to them (kept: its storage is the crowd's name).
+  private(set) var ids: [ConnectionID] = []
+  /// The members, in the order their turns come.
+  private(set) var members: [ConnectionState] = []
+  /// The frames from ``base`` on, their sequence numbers, and the bytes sent to the crowd up to
+  /// the end of each.
+  private var frames: [Frame] = []
+  private var sequences: [UInt64] = []
+  private var bytesThrough: [Int] = []
+  /// The index (counted from the crowd's first frame) of `frames[0]`.
+  private(set) var base = 0
+  /// Bytes of every frame before `frames[0]`.
+  private var bytesBefore = 0
+  /// Whose turn comes next (an index in `members`).
+  var turn = 0
+  /// Whether the service loop has it among the crowds to serve.
+  var isServed = false
+
+  /// The index of the next frame.
+  var head: Int { base + frames.count }
+
+  /// Whether `ids` is the list of the last frame: the same storage, so the same members.
+  func isSent(to ids: [ConnectionID]) -> Bool {
+    ids.count == self.ids.count
+      && ids.withUnsafeBufferPointer { new in
+        self.ids.withUnsafeBufferPointer { old in new.baseAddress == old.baseAddress }
+      }
+  }
+
+  /// The members are now `ids`: returns those who left (the caller gives each what it has not
+  /// seen) and those who came (``join(_:)``, by the caller, which finds their state).
+  func newMembers(_ ids: [ConnectionID]) -> (left: [ConnectionState], came: [ConnectionID]) {
+    let staying = Set(ids)
+    let left = members.filter { !staying.contains($0.id) }
+    let known = Set(members.map(\.id))
+    self.ids = ids
+    return (left, ids.filter { !known.contains($0) })
+  }
+
+  /// `state` joins: it sees the frames from now on.
+  func join(_ state: ConnectionState) {
+    state.crowd = self
+    state.cursor = head
+    state.crowdPlace = members.count
+    members.append(state)
+  }
+
+  /// `state` leaves: the frames it has not seen, with their sequence numbers.
+  func leave(_ state: ConnectionState) -> [(Frame, UInt64)] {
+    let unseen = (state.cursor..<head).map { (frames[$0 - base], sequences[$0 - base]) }
+    let place = state.crowdPlace
+    let last = members.removeLast()
+    if last !== state {
+      members[place] = last
+      last.crowdPlace = place
+    }
+    if turn >= members.count { turn = 0 }
+    state.crowd = nil
+    state.crowdPlace = -1
+    return unseen
+  }
+
+  /// Appends `frame`, numbered `sequence`.
+  func append(_ frame: Frame, sequence: UInt64) {
+    frames.append(frame)
+    sequences.append(sequence)
+    bytesThrough.append((bytesThrough.last ?? bytesBefore) + frame.count)
+  }
+
+  /// The frame at `index` (``base`` ≤ index < ``head``) and its sequence number.
+  func frame(at index: Int) -> (frame: Frame, sequence: UInt64) {
+    (frames[index - base], sequences[index - base])
+  }
+
+  /// How far `state` is behind: frames and bytes.
+  func lag(of state: ConnectionState) -> (frames: Int, bytes: Int) {
+    let seen = state.cursor == base ? bytesBefore : bytesThrough[state.cursor - base - 1]
+    return (head - state.cursor, (bytesThrough.last ?? bytesBefore) - seen)
+  }
+
+  /// Whether the frames kept pass `frameLimit` or `byteLimit` twice over: time to ``trim``.
+  func wantsTrim(frameLimit: Int, byteLimit: Int) -> Bool {
+    frames.count > 2 * frameLimit
+      || (bytesThrough.last ?? bytesBefore) - bytesBefore > 2 * byteLimit
+  }
+
+  /// The members more than `frameLimit` frames or `byteLimit` bytes behind (the caller cuts
+  /// them, as a queue over its bounds), then forgets the frames every other member has seen.
+  func laggards(frameLimit: Int, byteLimit: Int) -> [ConnectionState] {
+    members.filter {
+      let lag = lag(of: $0)
+      return lag.frames > frameLimit || lag.bytes > byteLimit
+    }
+  }
+
+  /// Forgets the frames every member has seen.
+  func trim() {
+    let seen = members.map(\.cursor).min() ?? head
+    let drop = seen - base
+    guard drop > 0 else { return }
+    bytesBefore = bytesThrough[drop - 1]
+    frames.removeFirst(drop)
+    sequences.removeFirst(drop)
+    bytesThrough.removeFirst(drop)
+    base = seen
+  }
+
+  /// Every member's lag in frames (for tests).
+  var framesKept: Int { frames.count }
+}

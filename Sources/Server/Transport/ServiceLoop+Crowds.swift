@@ -1,0 +1,100 @@
+import CWebSockets
+import Protocol
+
+/// Crowds on the service thread (``Crowd``): a crowd's frame is kept once, and its members'
+/// sockets write what they have not seen a few at a time, between everything else.
+extension ServiceLoop {
+  /// `frame` for the crowd whose members are `ids` (a table's spectators).
+  func send(_ frame: Frame, toCrowd ids: [ConnectionID]) {
+    guard let crowd = crowd(of: ids) else { return }
+    crowd.append(frame, sequence: crowdSequence)
+    crowdSequence += 1
+    if crowd.wantsTrim(
+      frameLimit: configuration.outboundQueueFrameLimit,
+      byteLimit: configuration.outboundQueueByteLimit)
+    {
+      // Those too far behind are cut, as a queue over its bounds is; then what everyone has
+      // seen is forgotten.
+      for state in crowd.laggards(
+        frameLimit: configuration.outboundQueueFrameLimit,
+        byteLimit: configuration.outboundQueueByteLimit)
+      {
+        metrics?.tooSlow()
+        violation(state, code: 4000, reason: "too slow")
+      }
+      crowd.trim()
+    }
+    if !crowd.isServed {
+      crowd.isServed = true
+      servedCrowds.append(crowd)
+    }
+  }
+
+  /// The crowd whose members are `ids`: the one last sent to that list, or the one its members
+  /// watch brought in step with it (those who left it get what they had not seen in their own
+  /// queue; those who came see its frames from now on), or a new one.
+  private func crowd(of ids: [ConnectionID]) -> Crowd? {
+    guard !ids.isEmpty else { return nil }
+    let name = ids.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    if let crowd = crowds[name], crowd.isSent(to: ids) { return crowd }
+    let known = ids.lazy.compactMap { self.connections[$0]?.crowd }.first
+    let crowd = known ?? Crowd()
+    let old = crowd.ids.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    if crowds[old] === crowd { crowds[old] = nil }
+    let (left, came) = crowd.newMembers(ids)
+    for state in left { leaveCrowd(state, keepingUnseen: true) }
+    for id in came {
+      guard let state = connections[id], state.isOpenForSending else { continue }
+      if state.crowd != nil { leaveCrowd(state, keepingUnseen: true) }
+      crowd.join(state)
+    }
+    crowds[name] = crowd
+    return crowd
+  }
+
+  /// `state` stops watching its crowd: the frames it had not seen go in its own queue, in
+  /// order, or nowhere (a connection being cut).
+  func leaveCrowd(_ state: ConnectionState, keepingUnseen: Bool) {
+    guard let crowd = state.crowd else { return }
+    let unseen = crowd.leave(state)
+    if keepingUnseen && !unseen.isEmpty {
+      state.outbound.merge(unseen)
+      requestWrite(state)
+    }
+    if crowd.members.isEmpty {
+      let name = crowd.ids.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+      if crowds[name] === crowd { crowds[name] = nil }
+    }
+  }
+
+  /// Asks the next ``TransportConfiguration/crowdWritesPerPass`` members that have frames to be
+  /// sent, crowd after crowd, for their writable callback; a crowd whose members have all seen
+  /// everything is served no more until its next frame. Called once a pass, before the loop
+  /// waits: the writes come in that pass, and the players' frames never wait behind more.
+  func serveCrowds() {
+    var turns = configuration.crowdWritesPerPass
+    var index = 0
+    while turns > 0 && index < servedCrowds.count {
+      let crowd = servedCrowds[index]
+      var visited = 0
+      var behind = false
+      while turns > 0 && visited < crowd.members.count {
+        if crowd.turn >= crowd.members.count { crowd.turn = 0 }
+        let state = crowd.members[crowd.turn]
+        crowd.turn += 1
+        visited += 1
+        guard state.cursor < crowd.head else { continue }
+        behind = true
+        guard !state.writeRequested else { continue }
+        requestWrite(state)
+        turns -= 1
+      }
+      if !behind && visited >= crowd.members.count {
+        crowd.isServed = false
+        servedCrowds.remove(at: index)
+      } else {
+        index += 1
+      }
+    }
+  }
+}
