@@ -34,7 +34,7 @@ def run(binaries, spectators):
                 break
             except OSError:
                 time.sleep(0.05)
-        crowd = ["--crowd-threads", "1"] if spectators else []
+        crowd = ["--crowd-threads", "1", "--crowd-nice", os.environ.get("CROWD_NICE", "10")] if spectators else []
         result = subprocess.run(
             [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
              "--seats", "4", "--spectators", str(spectators), "--rate", "40", "--warmup", "3",

@@ -15,3 +15,12 @@ static inline int load_unread_bytes(int fd) {
   int bytes = 0;
   return ioctl(fd, FIONREAD, &bytes) < 0 ? -1 : bytes;
 }
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// Sets the calling thread's nice value (Linux: `setpriority` of a thread id), 0 or -1.
+static inline int load_nice_this_thread(int nice) {
+  return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}

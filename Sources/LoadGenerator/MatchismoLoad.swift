@@ -48,6 +48,10 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Event-loop threads of their own for the spectators (0: with their players).")
   var crowdThreads = LoadConfiguration.defaults.crowdThreads
 
+  @Option(
+    help: "The crowd threads' nice value (0-19): above 0 they yield to the players and the server.")
+  var crowdNice = LoadConfiguration.defaults.crowdNice
+
   @Option(help: "Bots' mean reaction time in seconds (play mode).")
   var reaction = LoadConfiguration.defaults.reaction
 
@@ -106,6 +110,7 @@ struct MatchismoLoad: ParsableCommand {
     c.serverPID = serverPID
     c.threads = threads
     c.crowdThreads = crowdThreads
+    c.crowdNice = crowdNice
     c.reaction = reaction
     c.setupTimeout = setupTimeout
     c.livenessTimeout = livenessTimeout

@@ -49,6 +49,10 @@ public struct LoadConfiguration: Sendable, Equatable {
   /// reads a player's, and time its own work as the server's: with crowd threads the players'
   /// latency is the server's alone.
   public var crowdThreads = 0
+  /// The crowd's loops' nice value (0–19): above 0 they yield the machine to the players' loop
+  /// and the server, so that what the players measure is the server's share, not the load
+  /// generator's reading of ten thousand spectators.
+  public var crowdNice = 0
   /// Mean reaction time of a bot in seconds (play mode); each wait is uniform in 0.5–1.5 × it.
   public var reaction = 1.0
   /// Most handshakes in flight per event loop, so the server's accept backlog never overflows.
@@ -143,6 +147,8 @@ public struct LoadConfiguration: Sendable, Equatable {
     if !(1...64).contains(threads) { return "--threads must be 1...64" }
     if !(0...16).contains(crowdThreads) { return "--crowd-threads must be 0...16" }
     if crowdThreads > 0 && spectators == 0 { return "--crowd-threads needs --spectators" }
+    if !(0...19).contains(crowdNice) { return "--crowd-nice must be 0...19" }
+    if crowdNice > 0 && crowdThreads == 0 { return "--crowd-nice needs --crowd-threads" }
     if !path.hasPrefix("/") || path.utf8.count > 256
       || !path.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
     {

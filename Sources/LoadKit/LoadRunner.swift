@@ -1,3 +1,4 @@
+import CLoadSystem
 import Glibc
 
 /// Runs a whole load scenario: starts the event loops, fixes the shared timeline once they have
@@ -34,6 +35,9 @@ public enum LoadRunner {
       let seed = UInt64(threads + index) &* 0x9E37_79B9 &+ runStart
       workers.append(
         WorkerThread {
+          if configuration.crowdNice > 0 {
+            _ = load_nice_this_thread(Int32(configuration.crowdNice))
+          }
           let loop = EventLoop(
             configuration: configuration, coordinator: coordinator,
             tableNumbers: Array(0..<configuration.tables), seed: seed,

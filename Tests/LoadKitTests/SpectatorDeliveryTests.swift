@@ -52,4 +52,18 @@ struct SpectatorDeliveryTests {
     configuration.spectators = 2_000
     #expect(configuration.problem?.contains("at most") == true)
   }
+
+  @Test func theCrowdsThreadsNeedACrowdAndANiceValue() {
+    var configuration = LoadConfiguration()
+    configuration.crowdThreads = 1
+    #expect(configuration.problem == "--crowd-threads needs --spectators")
+    configuration.spectators = 10
+    configuration.crowdNice = 10
+    #expect(configuration.problem == nil)
+    configuration.crowdNice = 20
+    #expect(configuration.problem?.contains("--crowd-nice") == true)
+    configuration.crowdNice = 5
+    configuration.crowdThreads = 0
+    #expect(configuration.problem == "--crowd-nice needs --crowd-threads")
+  }
 }
