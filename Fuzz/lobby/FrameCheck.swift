@@ -6,6 +6,7 @@ enum FrameCheck {
   /// Every message type the server sends.
   static let types: [[UInt8]] = [
     "welcome", "snapshot", "diff", "error", "left", "lobbySnapshot", "lobbyDiff", "hint",
+    "spectators",
   ].map { Array($0.utf8) }
 
   /// How every frame starts.
