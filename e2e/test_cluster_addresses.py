@@ -108,11 +108,13 @@ async def guessing(state):
     for url in nodes:
         answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(10)])
         assert answers == ["unknownTable"] * 10, answers
-    # Now a new session on any node is held back within a guess or two (the last notice of a
-    # miss may still be on its way); without the other nodes' count it would take 20 more.
+    # Now a new session on any node is held back within a few guesses (the last notices of a
+    # miss may still be on their way: on a loaded machine three guesses were not always
+    # enough); without the other nodes' count it would take 20 more, and a session's own limit
+    # (10) is not reached by 10.
     for url in nodes:
-        answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(3)])
-        assert answers[-1] == "tooManyGuesses", answers
+        answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(10)])
+        assert "tooManyGuesses" in answers, answers
     # Another client is not held back.
     answers = await guesses("127.0.0.3", nodes[1], [next(wrong) for _ in range(3)])
     assert answers == ["unknownTable"] * 3, answers
