@@ -25,8 +25,6 @@ final class EventLoop {
   var deliveries: [SpectatorDelivery] = []
   /// The global number of each of this loop's tables.
   let tableNumbers: [Int]
-  /// Whether this loop holds only spectators (``LoadConfiguration/crowdThreads``).
-  let isCrowdLoop: Bool
   /// A crowd's loop: tables whose invite code it has not learnt yet, by local index.
   var tablesWithoutCode: [Int] = []
   /// Masks, reaction times and set choices.
@@ -93,7 +91,6 @@ final class EventLoop {
     self.configuration = configuration
     self.coordinator = coordinator
     self.tableNumbers = tableNumbers
-    isCrowdLoop = crowd != nil
     random = SplitMix64(seed: seed)
     epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
     timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))

@@ -119,6 +119,6 @@ final class Crowd {
     base = seen
   }
 
-  /// Every member's lag in frames (for tests).
+  /// How many frames are kept (for tests).
   var framesKept: Int { frames.count }
 }
