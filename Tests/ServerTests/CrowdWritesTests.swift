@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Protocol
-import Synchronization
 import Testing
 
 @testable import Server
@@ -126,16 +125,9 @@ import Testing
     logger.logLevel = .warning
     let transport = WebSocketTransport(configuration: configuration, logger: logger)
     try transport.start()
-    let opened = Mutex<[ConnectionID]>([])
-    let consumer = Task {
-      for await event in transport.events {
-        switch event {
-        case .opened(let id, _): opened.withLock { $0.append(id) }
-        case .message(let id, let bytes, _): transport.send(Frame(bytes), to: id)
-        case .closed, .news: break
-        }
-      }
-    }
+    // Nothing timed waits on the test's own tasks: the clients read on threads of their own,
+    // and the server is not asked to echo anything (in a full run, hundreds of tests queue on
+    // the task pool, and an echo could wait there past a client's 60-second read timeout).
     let port = transport.listeningPort
     var clients: [LoopbackClient] = []
     for _ in 0..<8 {
@@ -143,12 +135,15 @@ import Testing
         try await offPool {
           let client = try LoopbackClient(port: port)
           #expect(try client.upgrade().status == 101)
-          try client.sendText("hello")
-          #expect(try client.readFrame().opcode == 1)
           return client
         })
     }
-    let ids = opened.withLock { $0 }
+    // Each upgrade was answered before the next client connected: the ids come in their order.
+    var events = transport.events.makeAsyncIterator()
+    var ids: [ConnectionID] = []
+    while ids.count < 8, let event = await events.next() {
+      if case .opened(let id, _) = event { ids.append(id) }
+    }
     #expect(ids.count == 8)
     let payloads: [[UInt8]] = (0..<50).map { index in
       let size = index == 20 ? 70_000 : index % 7 == 0 ? 200 : 20
@@ -160,7 +155,7 @@ import Testing
     transport.perform(commands)
     for (index, client) in clients.enumerated() {
       let read = try await offPool {
-        try (0..<(index == 0 ? 51 : 50)).map { _ in try client.readFrame() }
+        try Self.read(index == 0 ? 51 : 50, from: client, named: "crowd member \(index)")
       }
       let expected =
         index == 0 ? Array(payloads[..<25]) + [Array("between".utf8)] + payloads[25...] : payloads
@@ -170,9 +165,28 @@ import Testing
     // follow it.
     transport.perform(payloads.map { TransportCommand.send(Frame($0), to: [ids[1]]) })
     let player = clients[1]
-    let read = try await offPool { try (0..<50).map { _ in try player.readFrame() } }
+    let read = try await offPool { try Self.read(50, from: player, named: "player") }
     #expect(read.map(\.payload) == payloads)
     await transport.shutdown(graceSeconds: 5)
-    _ = await consumer.value
+    while await events.next() != nil {}
+  }
+
+  /// `count` frames read from `client`; a failure says whose read and which frame failed.
+  static func read(_ count: Int, from client: LoopbackClient, named name: String) throws
+    -> [LoopbackClient.Frame]
+  {
+    var frames: [LoopbackClient.Frame] = []
+    for number in 0..<count {
+      do {
+        frames.append(try client.readFrame())
+      } catch {
+        throw ReadFailure(description: "\(name): frame \(number) of \(count): \(error)")
+      }
+    }
+    return frames
+  }
+
+  struct ReadFailure: Error, CustomStringConvertible {
+    let description: String
   }
 }
