@@ -119,8 +119,9 @@ alerts-test: test-deps
 # Load tests that time the server under load (marked `alone`) run afterwards, one at a time
 # with nothing beside them.
 E2E_WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
+# The pass names its 15 slowest tests (setup and teardown apart): where its time goes.
 E2E_PARALLEL = MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs \
-  -n $(E2E_WORKERS) --dist worksteal -m "not alone" e2e
+  --durations=15 --durations-min=5 -n $(E2E_WORKERS) --dist worksteal -m "not alone" e2e
 E2E_ALONE = MATCHISMO_BIN=$(CURDIR)/.build/debug/matchismo $(PYTHON) -m pytest -q -rs -m alone e2e
 e2e-test: build test-deps
 	$(E2E_PARALLEL)

@@ -1,7 +1,7 @@
 """A crowd at one table (issue 36): two thousand spectators watch four players, nobody is cut and
 the players barely feel them; the crowd's count reaches everyone coalesced (at most once a
 second); a client that spectates and leaves in a loop is cut by the rate limit and changes
-nothing for the players."""
+nothing for the players; a spectator that stops reading is cut alone."""
 import asyncio
 import json
 import os
@@ -11,9 +11,10 @@ import time
 import pytest
 import websockets
 
-from conftest import BINARY
-from mp_support import FAST, connect, run, start_server  # noqa: F401  (start_server is a fixture)
+from conftest import BINARY, scrape_metric
+from mp_support import FAST, connect, replies_ok, run, start_server, until_playing  # noqa: F401
 from protocol_client import SUBPROTOCOL
+from silent_socket import TCP_CLOSE, TCP_CLOSE_WAIT, open_silent, tcp_state
 
 CROWD = 2000
 
@@ -40,7 +41,7 @@ def test_two_thousand_spectators_watch_and_nobody_is_cut(start_server):
     resync), the count reaches the 2,004 members a few times rather than once per arrival (the
     old rule made 2,000 diffs for each member: two million frames, and cut everyone), and the
     players see each move before the crowd does."""
-    server = start_server(*FAST, "--spectator-limit", str(CROWD))
+    server = start_server(*FAST)  # the default --spectator-limit takes the crowd
     quiet = load(server, 0, 10)
     crowd = load(server, CROWD, 10)
     print(json.dumps({k: crowd[k] for k in crowd if k.startswith(("lat_", "spec", "crowd", "server", "setup"))}))
@@ -96,3 +97,64 @@ async def spectate_and_leave_in_a_loop(url):
     assert diffs == [], diffs
     counts = [m for m in ada.log[mark:] if m.get("type") == "spectators"]
     assert len(counts) <= elapsed + 2, (elapsed, counts)
+
+
+SILENT = 3
+WATCHERS = 20
+
+
+def test_spectators_that_stop_reading_are_cut_alone(start_server):
+    """Three spectators who never read (4 KiB receive buffers) beside twenty who do, at a table
+    whose two players make moves: the three are cut with 4000 once the drain clock (1 s here)
+    runs out on their shut windows (the server's send buffers are 4 KiB here too, so they shut
+    within a few dozen diffs); the players and the twenty read every version, in order, and
+    nobody else is cut."""
+    server = start_server(*FAST, "--drain-timeout", "1", "--send-buffer", "4096")
+    run(silent_spectators, server, timeout=90)
+
+
+async def silent_spectators(server):
+    ada, bob = await connect(server.ws_url, "Ada", "Bob")
+    created = await ada.request({"type": "createTable", "game": "set", "seats": 2, "private": True})
+    code = created["table"]["code"]
+    assert (await bob.request({"type": "join", "code": code}))["type"] == "snapshot"
+    await until_playing(ada, bob)
+    watchers = await connect(server.ws_url, *(f"W{n}" for n in range(WATCHERS)))
+    for watcher in watchers:
+        assert (await watcher.request({"type": "spectate", "code": code}))["type"] == "snapshot"
+    silent = [open_silent(server.port, f"S{n}", then=({"type": "spectate", "id": 2, "code": code},))
+              for n in range(SILENT)]
+
+    def cuts():
+        return scrape_metric(server.port, 'matchismo_closes_total{code="4000"}')
+
+    # The players toggle a card each (every choice a diff for all 25 members), paced under the
+    # rate limit, until the silent three are cut (their windows shut within a few dozen diffs).
+    deadline = time.monotonic() + 45
+    moves = 0
+    while cuts() < SILENT:
+        assert time.monotonic() < deadline, f"{cuts()} of {SILENT} cut after {moves} moves"
+        for player in (ada, bob):
+            answer = await player.request({"type": "choose", "card": player.state.board[0]["id"]})
+            assert replies_ok(answer, player)
+            moves += 1
+    for s in silent:
+        # The server closed them: the kernel says so once the FIN or reset arrived.
+        for _ in range(100):
+            if tcp_state(s) in (TCP_CLOSE, TCP_CLOSE_WAIT):
+                break
+            await asyncio.sleep(0.05)
+        assert tcp_state(s) in (TCP_CLOSE, TCP_CLOSE_WAIT), tcp_state(s)
+        s.close()
+    # A barrier: one more move, and everyone has its version (nothing older can still come).
+    answer = await ada.request({"type": "choose", "card": ada.state.board[0]["id"]})
+    assert replies_ok(answer, ada)
+    version = ada.state.version
+    for client in [bob, *watchers]:
+        await client.until(lambda c=client: c.state.version == version, what=f"{client.label} at {version}")
+    assert cuts() == SILENT, "only the silent spectators were cut"
+    for client in [ada, bob, *watchers]:
+        assert client.problems == [] and client.close_code is None, (client.label, client.problems)
+        versions = [m["version"] for m in client.log if m.get("type") == "diff"]
+        assert versions == sorted(versions) and len(set(versions)) == len(versions), client.label
+    print(f"{SILENT} silent spectators cut after {moves} moves")

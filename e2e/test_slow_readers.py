@@ -7,17 +7,13 @@ receive buffer before it connects, so its window shuts within a few frames, as a
 once its own buffers are full; the clocks below start when that happens, as the server's does.
 """
 import asyncio
-import base64
-import fcntl
 import json
 import math
 import os
 import re
 import resource
 import socket
-import struct
 import subprocess
-import termios
 import time
 
 import pytest
@@ -26,62 +22,16 @@ import websockets
 from conftest import BINARY, scrape_metric
 from mp_support import FAST, connect, run, start_server  # noqa: F401  (fixture)
 from protocol_client import SUBPROTOCOL
+from silent_socket import TCP_CLOSE, TCP_CLOSE_WAIT, open_silent, tcp_state, unread_bytes
 
 pytestmark = pytest.mark.alone  # timed under load: run with nothing beside it (see conftest)
 
-TCP_CLOSE = 7
-TCP_CLOSE_WAIT = 8
 SEND_BUFFER = 64 * 1024  # the server's default --send-buffer
 
 
 def metric(server, name):
     """The value of metric `name` (or of one sample: 'x{code="4000"}') on the server's /metrics."""
     return scrape_metric(server.port, name)
-
-
-def masked(text):
-    """A client's masked text frame."""
-    payload = text.encode()
-    mask = os.urandom(4)
-    head = bytes([0x81])
-    if len(payload) < 126:
-        head += bytes([0x80 | len(payload)])
-    else:
-        head += bytes([0x80 | 126]) + struct.pack("!H", len(payload))
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-def open_silent(port, name, rcvbuf=4096, source="127.0.0.1"):
-    """A raw WebSocket that upgrades, says hello, asks for the lobby, and from then on reads
-    nothing. Its receive buffer is set before it connects (the window is negotiated then)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    s.bind((source, 0))
-    s.settimeout(10)
-    s.connect(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-               f"Sec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n").encode())
-    head = b""
-    # The server sends nothing after its 101 until it hears hello: reading the head is safe.
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(4096)
-        assert chunk, "the server closed the upgrade"
-        head += chunk
-    assert head.startswith(b"HTTP/1.1 101"), head
-    s.sendall(masked(json.dumps({"type": "hello", "id": 1, "name": name}))
-              + masked(json.dumps({"type": "lobby", "id": 2})))
-    s.setblocking(False)
-    return s
-
-
-def tcp_state(s):
-    return s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
-
-
-def unread_bytes(s):
-    return struct.unpack("i", fcntl.ioctl(s.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
 def rss_kib(pid):

@@ -27,8 +27,11 @@ public struct LobbyConfiguration: Sendable {
   public var maxArenas = 1000
   /// Arenas to come one session may have created.
   static let arenasPerSession = 2
-  /// Most spectators at one table.
-  public var spectatorLimit = 50
+  /// Most spectators at one table: a crowd of 10,000 joining one table at once was measured
+  /// (docs/BENCHMARKS.md, "A crowd at one table") to cut nobody and keep every spectator within
+  /// 250 ms (issue 36); a node's connections are bounded apart from it (the transport's
+  /// `maxConnections`).
+  public var spectatorLimit = 10_000
   /// Most tables open at once on this server.
   public var maxTables = 20_000
   /// Most daily puzzle attempts of the day a node remembers (who may not start again). Past it,
