@@ -9,7 +9,18 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
   /// Wraps a transport's connection number.
   public init(rawValue: UInt64) { self.rawValue = rawValue }
 
-  public var description: String { "c\(rawValue)" }
+  public var description: String { isLink ? "link\(rawValue & ~Self.linkBit)" : "c\(rawValue)" }
+
+  /// The id of this node's `number`th link to another node (a connection this node opens,
+  /// rather than a client's): the top bit set, which no client's id reaches.
+  public static func link(_ number: UInt64) -> ConnectionID {
+    ConnectionID(rawValue: linkBit | number)
+  }
+
+  /// Whether this is a link's id (``link(_:)``).
+  public var isLink: Bool { rawValue & Self.linkBit != 0 }
+
+  private static let linkBit: UInt64 = 1 << 63
 }
 
 /// Close codes the lobby uses, as documented in `docs/PROTOCOL.md`.

@@ -26,6 +26,7 @@ import Testing
     case .hold(let ticket): "hold \(ticket)"
     case .release(let ticket): "release \(ticket)"
     case .news: "news"
+    case .connect(let id, _): "connect \(id)"
     }
   }
 

@@ -34,6 +34,7 @@ import Testing
     case .release(let ticket): "release \(ticket)"
     case .moveShown(let at): "shown \(at)"
     case .news: "news"
+    case .connect(let id, _): "connect \(id)"
     }
   }
 

@@ -18,6 +18,11 @@ final class ConnectionState {
   let id: ConnectionID
   /// The lws connection; valid until `LWS_CALLBACK_CLOSED`.
   let wsi: OpaquePointer
+  /// Whether this server opened it, to another server (`TransportCommand.connect`): a link
+  /// is the client side, whose frames lws masks (so each is copied to the link's own buffer
+  /// first), and the other server's frames are not rate limited and may be as long as
+  /// ``TransportConfiguration/maxLinkMessageBytes``.
+  let isLink: Bool
   /// Frames waiting for `LWS_CALLBACK_SERVER_WRITEABLE`.
   var outbound: OutboundQueue
   /// The message being received.
@@ -60,13 +65,18 @@ final class ConnectionState {
   private var writeBufferCapacity = 0
 
   /// State for a connection that was just established at time `now`.
-  init(id: ConnectionID, wsi: OpaquePointer, configuration: TransportConfiguration, now: Double) {
+  init(
+    id: ConnectionID, wsi: OpaquePointer, configuration: TransportConfiguration, now: Double,
+    isLink: Bool = false
+  ) {
     self.id = id
     self.wsi = wsi
+    self.isLink = isLink
     outbound = OutboundQueue(
       frameLimit: configuration.outboundQueueFrameLimit,
       byteLimit: configuration.outboundQueueByteLimit)
-    inbound = MessageAssembler(limit: configuration.maxMessageBytes)
+    inbound = MessageAssembler(
+      limit: isLink ? configuration.maxLinkMessageBytes : configuration.maxMessageBytes)
     rate = TokenBucket(
       capacity: configuration.rateBurst, refillPerSecond: configuration.rateRefillPerSecond,
       now: now)
@@ -76,8 +86,9 @@ final class ConnectionState {
   /// Whether the connection may still receive frames.
   var isOpenForSending: Bool { close.isOpen }
 
-  /// This connection's own buffer with at least `capacity` bytes, for close frames only
-  /// (messages are written from their shared `Frame`); allocated on first use, kept until
+  /// This connection's own buffer with at least `capacity` bytes, for close frames (and a
+  /// link's frames: messages are otherwise written from their shared `Frame`); allocated on
+  /// first use, kept until
   /// `release`.
   func writeBuffer(capacity: Int) -> UnsafeMutableRawPointer {
     if let writeBuffer, writeBufferCapacity >= capacity { return writeBuffer }

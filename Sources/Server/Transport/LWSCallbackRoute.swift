@@ -28,6 +28,10 @@ enum LWSCallbackRoute: Equatable {
   case peerClose
   /// A PONG arrived.
   case pong
+  /// A link (a connection this server opened to another) completed its upgrade.
+  case linkEstablished
+  /// A link could not be opened.
+  case linkFailed
   /// Nothing of ours: lws' default HTTP handling (`lws_callback_http_dummy`).
   case lwsDefault
 
@@ -47,6 +51,13 @@ enum LWSCallbackRoute: Equatable {
     case LWS_CALLBACK_CLOSED: self = .closed
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: self = .peerClose
     case LWS_CALLBACK_RECEIVE_PONG: self = .pong
+    // A link's side of the same (`ServiceLoop+Links`).
+    case LWS_CALLBACK_CLIENT_ESTABLISHED: self = .linkEstablished
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: self = .linkFailed
+    case LWS_CALLBACK_CLIENT_RECEIVE: self = .receive
+    case LWS_CALLBACK_CLIENT_WRITEABLE: self = .writable
+    case LWS_CALLBACK_CLIENT_CLOSED: self = .closed
+    case LWS_CALLBACK_CLIENT_RECEIVE_PONG: self = .pong
     default: self = .lwsDefault
     }
   }
@@ -58,6 +69,8 @@ enum LWSCallbackRoute: Equatable {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: self = .refuseUpgrade
     case LWS_CALLBACK_HTTP: self = .httpRequest
     case LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP: self = .httpBody
+    // A link that fails before lws bound it to the game protocol.
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: self = .linkFailed
     default: self = .lwsDefault
     }
   }

@@ -49,6 +49,11 @@ func websocketProtocolCallback(
   case .pong:
     if let state = connection(user) { loop.pongArrived(state) }
     return 0
+  case .linkEstablished:
+    return loop.linkEstablished(wsi, session: user?.assumingMemoryBound(to: shim_session.self))
+  case .linkFailed:
+    loop.linkFailed(wsi, reason: input, length: length)
+    return 0
   case .lwsDefault:
     return lws_callback_http_dummy(wsi, reason, user, input, length)
   }
@@ -72,6 +77,11 @@ func httpProtocolCallback(
         wsi, reason)
     else { break }
     return result
+  case .linkFailed:
+    guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else { break }
+    Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().linkFailed(
+      wsi, reason: input, length: length)
+    return 0
   default:
     break
   }

@@ -51,17 +51,7 @@ extension ServiceLoop {
     guard let session else { return -1 }
     let id = ConnectionID(
       rawValue: connectionNumbers.wrappingAdd(1, ordering: .relaxed).oldValue)
-    session.pointee.connection_id = id.rawValue
-    session.pointee.established = 1
-    let state = ConnectionState(
-      id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now())
-    connections[id] = state
-    session.pointee.state = Unmanaged.passUnretained(state).toOpaque()
-    metrics?.connectionOpened(open: connections.count)
-    let fd = lws_get_socket_fd(wsi)
-    if configuration.sendBufferBytes > 0, fd >= 0 {
-      _ = shim_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
-    }
+    let state = adopt(wsi, as: id, session: session, isLink: false)
     let address = peerAddress(wsi)
     if addressLimit.isOn, let address {
       guard addressLimit.admit(address) else {
@@ -77,6 +67,27 @@ extension ServiceLoop {
         state, code: 1001, reason: configuration.shutdownCloseReason, flushFirst: true)
     }
     return 0
+  }
+
+  /// Makes the state of connection `id` on `wsi`, just established (a client's or a link's),
+  /// and starts keeping it: the connections, the session's pointer, the send buffer.
+  func adopt(
+    _ wsi: OpaquePointer, as id: ConnectionID, session: UnsafeMutablePointer<shim_session>,
+    isLink: Bool
+  ) -> ConnectionState {
+    session.pointee.connection_id = id.rawValue
+    session.pointee.established = 1
+    let state = ConnectionState(
+      id: id, wsi: wsi, configuration: configuration, now: MonotonicClock.now(), isLink: isLink)
+    connections[id] = state
+    session.pointee.state = Unmanaged.passUnretained(state).toOpaque()
+    metrics?.connectionOpened(open: connections.count)
+    let fd = lws_get_socket_fd(wsi)
+    if configuration.sendBufferBytes > 0, fd >= 0 {
+      _ = shim_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
+    }
+    if isLink { keepalive.opened(id, now: state.lastAlive) }
+    return state
   }
 
   /// The client's address (``ClientAddress``): the peer's as lws names it, or the one a
@@ -123,7 +134,8 @@ extension ServiceLoop {
         return
       }
       let now = MonotonicClock.now()
-      guard state.rate.take(now: now) else {
+      // A linked server sends what it sends its clients, at its own pace.
+      guard state.isLink || state.rate.take(now: now) else {
         metrics?.rateLimited()
         violation(state, code: 1008, reason: "rate limit")
         return

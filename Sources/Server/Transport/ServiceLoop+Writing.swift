@@ -37,6 +37,11 @@ extension ServiceLoop {
     }
     if state.ping == .wanted {
       state.ping = .sent
+      if state.isLink {
+        if writeLink(nil, state) < 0 { return -1 }
+        if !state.outbound.isEmpty { requestWrite(state) }
+        return 0
+      }
       guard let eventLoop else { return -1 }
       let headroom = shim_lws_pre()
       let written = lws_write(
@@ -48,6 +53,13 @@ extension ServiceLoop {
       return 0
     }
     guard let frame = takeNext(state) else { return 0 }
+    if state.isLink {
+      // One frame a write: a batch is sent as it stands, and a client's frames must be masked.
+      if writeLink(frame, state) < 0 { return -1 }
+      metrics?.frameWritten(bytes: frame.count)
+      afterWrite(state)
+      return 0
+    }
     if let next = peekNext(state), WriteBatch.fit(frame, next) {
       return writeBatch(from: frame, state)
     }

@@ -60,6 +60,8 @@ final class ServiceLoop {
   var crowdSequence: UInt64 = 1
   /// Where several queued frames are gathered for one write; made at the first.
   var batch: WriteBatch?
+  /// Links asked for (`TransportCommand.connect`) and not yet open or failed.
+  var linksOpening: Set<ConnectionID> = []
 
   /// A loop that reports to `continuation` and takes commands from `inbox`.
   init(
@@ -197,6 +199,10 @@ final class ServiceLoop {
         deliver(.news(news, done: done))
         continue
       }
+      if case .connect(let id, let address) = command {
+        connect(id, to: address)
+        continue
+      }
       held.take(command) { carryOut($0) }
     }
   }
@@ -217,7 +223,7 @@ final class ServiceLoop {
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: false)
     case .moveShown(let receivedAt):
       metrics?.moveShown(receivedAt: receivedAt)
-    case .hold, .release, .news:
+    case .hold, .release, .news, .connect:
       break
     }
   }

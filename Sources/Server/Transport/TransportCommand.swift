@@ -31,4 +31,9 @@ enum TransportCommand: Sendable {
   /// Close the connection at once, ahead of anything queued or held for it, and drop whatever
   /// comes for it later. Never held.
   case closeAtOnce(ConnectionID, code: UInt16, reason: String)
+  /// Open a WebSocket connection to another server (a link: another node of the cluster), as
+  /// connection `id` (which the caller chose: one no client has, ``ConnectionID/link(_:)``).
+  /// It is reported like a client's: `.opened`, its messages, `.closed`; a link that could not
+  /// be opened is reported `.closed` alone. Never held.
+  case connect(ConnectionID, to: LinkAddress)
 }

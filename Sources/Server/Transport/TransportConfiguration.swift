@@ -18,6 +18,9 @@ struct TransportConfiguration: Sendable {
   var subprotocol: String = "matchismo.v2"
   /// Largest accepted inbound message in bytes; a larger one closes the connection with 1009.
   var maxMessageBytes: Int = ServerConfiguration.defaults.maxMessageBytes
+  /// Most bytes of one message from a server this one linked to (`TransportCommand.connect`):
+  /// it sends what it sends its clients (a snapshot of a table with its history may be long).
+  var maxLinkMessageBytes: Int = 4 << 20
   /// Frames that may wait for one connection; one more drops its queue and closes it with
   /// 4000 "too slow".
   var outboundQueueFrameLimit: Int = 512

@@ -1,0 +1,115 @@
+import Logging
+import Protocol
+import Testing
+
+@testable import Server
+
+/// Links (issue 36): a transport opens a WebSocket connection to another server, as a client on
+/// its own loop, and uses it like any connection.
+@Suite(.timeLimit(.minutes(2))) struct TransportLinkTests {
+  @Test(arguments: [
+    ("ws://10.0.0.2:8080/ws", LinkAddress(host: "10.0.0.2", port: 8080, path: "/ws")),
+    ("ws://node-2:9000", LinkAddress(host: "node-2", port: 9000, path: "/")),
+    ("ws://node-2/", LinkAddress(host: "node-2", port: 80, path: "/")),
+    ("ws://[::1]:7000/a/b?c=d", LinkAddress(host: "::1", port: 7000, path: "/a/b?c=d")),
+  ])
+  func aNodesURLNamesWhereItsLinkGoes(url: String, address: LinkAddress) {
+    #expect(LinkAddress(url: url) == address)
+  }
+
+  @Test(arguments: [
+    "wss://node:1/ws", "http://node:1/", "ws://:80/", "ws://node:0/", "ws://node:x/",
+    "ws://node:70000/", "ws://[::1/", "ws://[::1]x/",
+  ])
+  func anythingElseIsNoLinkAddress(url: String) {
+    #expect(LinkAddress(url: url) == nil)
+  }
+
+  @Test func aLinkIsAConnectionBothWays() async throws {
+    let owner = try Self.transport()
+    let watcher = try Self.transport()
+    var ownerEvents = owner.events.makeAsyncIterator()
+    var watcherEvents = watcher.events.makeAsyncIterator()
+    let link = ConnectionID.link(1)
+    #expect(link.isLink && !ConnectionID(rawValue: 7).isLink)
+    watcher.perform([
+      .connect(link, to: LinkAddress(host: "127.0.0.1", port: owner.listeningPort, path: "/"))
+    ])
+    guard case .opened(let far, _) = await ownerEvents.next(),
+      case .opened(let near, let address) = await watcherEvents.next()
+    else {
+      Issue.record("the link did not open on both sides")
+      return
+    }
+    #expect(near == link && address == nil && !far.isLink)
+    // The link's frames are masked as a client's must be (the owner's lws refuses others),
+    // from a copy: the same shared frame sent twice reaches it twice, the same.
+    let hello = Frame(Array("hello from the watching node".utf8))
+    watcher.perform([.send(hello, to: [link]), .send(hello, to: [link])])
+    for _ in 0..<2 {
+      guard case .message(far, let bytes, _) = await ownerEvents.next() else {
+        Issue.record("the owner did not read the link's frame")
+        return
+      }
+      #expect(bytes == hello.payload)
+    }
+    // The owner's frames come whole and in order, faster than a client may send and longer
+    // than a client's message may be: a link is not held to either.
+    let frames = (0..<100).map { index in
+      Frame(
+        Array("frame \(index) ".utf8) + [UInt8](repeating: 120, count: index == 50 ? 300_000 : 40))
+    }
+    owner.perform([.send(frames[0], to: [far])] + frames.dropFirst().map { .send($0, to: [far]) })
+    for frame in frames {
+      guard case .message(link, let bytes, _) = await watcherEvents.next() else {
+        Issue.record("the link did not carry every frame")
+        return
+      }
+      #expect(bytes == frame.payload)
+    }
+    // Either side's close is the other's.
+    owner.perform([.close(far, code: 1001, reason: "going away")])
+    guard case .closed(link) = await watcherEvents.next(),
+      case .closed(far) = await ownerEvents.next()
+    else {
+      Issue.record("the link's close was not seen on both sides")
+      return
+    }
+    await owner.shutdown(graceSeconds: 5)
+    await watcher.shutdown(graceSeconds: 5)
+  }
+
+  @Test func aLinkToNobodyIsReportedClosedAndNeverOpened() async throws {
+    let watcher = try Self.transport()
+    var events = watcher.events.makeAsyncIterator()
+    // A port just given back: nobody listens there.
+    let nobody = try Self.transport()
+    let port = nobody.listeningPort
+    await nobody.shutdown(graceSeconds: 1)
+    let link = ConnectionID.link(2)
+    watcher.perform([.connect(link, to: LinkAddress(host: "127.0.0.1", port: port, path: "/"))])
+    guard case .closed(link) = await events.next() else {
+      Issue.record("a link that could not open was not reported closed")
+      return
+    }
+    // Frames for it go nowhere; a client's id is no link's.
+    watcher.perform([
+      .send(Frame(Array("x".utf8)), to: [link]),
+      .connect(
+        ConnectionID(rawValue: 5), to: LinkAddress(host: "127.0.0.1", port: port, path: "/")),
+    ])
+    await watcher.shutdown(graceSeconds: 1)
+    #expect(await events.next() == nil)
+  }
+
+  private static func transport() throws -> WebSocketTransport {
+    var configuration = TransportConfiguration()
+    configuration.port = 0
+    configuration.host = "127.0.0.1"
+    var logger = Logger(label: "link-test")
+    logger.logLevel = .warning
+    let transport = WebSocketTransport(configuration: configuration, logger: logger)
+    try transport.start()
+    return transport
+  }
+}
