@@ -182,7 +182,7 @@ struct LobbyRun {
       case .query:
         // The shell asks the store; the answer does not come back to the lobby.
         precondition(journaling, "a query for records from a lobby that keeps none")
-      case .publish, .missedGuess, .findSession, .log:
+      case .publish, .missedGuess, .findSession, .log, .connect:
         fatalError("a cluster's action from a lobby that is no node of one")
       }
     }

@@ -35,4 +35,9 @@ public enum LobbyAction: Sendable {
   case findSession(token: String, for: ConnectionID)
   /// Write a line in the server's log (the lobby keeps no logger of its own).
   case log(LobbyLog)
+  /// Open link `link` (``ConnectionID/link(_:)``) to the node whose WebSocket URL is `url`
+  /// (``RemoteWatch``): it is reported like a connection (``LobbyEvent/linkOpened(_:)``, its
+  /// messages as ``LobbyEvent/linkMessage(_:_:)``, then ``LobbyEvent/disconnected(_:)``; only
+  /// the last if it never opened).
+  case connect(ConnectionID, url: String)
 }

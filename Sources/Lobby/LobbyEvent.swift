@@ -11,4 +11,8 @@ public enum LobbyEvent: Sendable {
   case clock
   /// News from the other nodes of the cluster (``LobbyConfiguration/cluster``).
   case cluster(ClusterNews)
+  /// A link this node asked for (``LobbyAction/connect(_:url:)``) opened.
+  case linkOpened(ConnectionID)
+  /// A link carried a message from the other node (a server's message, not decoded).
+  case linkMessage(ConnectionID, [UInt8])
 }

@@ -4,7 +4,8 @@ import Protocol
 extension LobbyState {
   /// The open table `reference` names, or nil after answering why not (an unknown invite code
   /// counts against the session's guesses), or after sending the session to the node that
-  /// holds the table, to come as `role` (a cluster).
+  /// holds the table, to come as `role` (a cluster), or (a spectator) after watching it from
+  /// here through a link (``RemoteWatch``).
   mutating func find(
     _ reference: TableReference, session: SessionRegistry.Session, role: Redirect.Role,
     replyTo: MessageID?, _ connection: ConnectionID, now: Double
@@ -15,6 +16,11 @@ extension LobbyState {
       if let id = feed.table(withCode: code) {
         if hosts.contains(id) { return id }
         if let entry = feed.remoteEntry(id) {
+          if role == .spectator,
+            watchRemotely(entry, session, connection, replyTo: replyTo, now: now)
+          {
+            return nil
+          }
           redirect(
             session, connection, to: entry, code: code, role: role, replyTo: replyTo, now: now)
           return nil
@@ -25,6 +31,11 @@ extension LobbyState {
       if feed.isPublic(id) {
         if hosts.contains(id) { return id }
         if let entry = feed.remoteEntry(id) {
+          if role == .spectator,
+            watchRemotely(entry, session, connection, replyTo: replyTo, now: now)
+          {
+            return nil
+          }
           redirect(session, connection, to: entry, role: role, replyTo: replyTo, now: now)
           return nil
         }

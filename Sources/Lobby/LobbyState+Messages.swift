@@ -128,6 +128,11 @@ extension LobbyState {
       case .failure(let refusal): reply(refusal, to: connection)
       }
     case .resync:
+      if let actions = remote.resync(connection, replyTo: replyTo) {
+        // A table of another node, watched from here: the link asks for it afresh.
+        out += actions
+        return
+      }
       guard let tableID = session.tableID, let host = hosts[tableID] else {
         reply(
           ProtocolError(.notAtTable, "You are not at a table.", replyTo: replyTo), to: connection)

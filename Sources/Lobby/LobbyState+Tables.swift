@@ -161,6 +161,8 @@ extension LobbyState {
 
   /// Takes the session away from its table: a seat is released at once.
   mutating func leaveTable(_ session: SessionRegistry.Session, now: Double) {
+    // Or from a table of another node it watched from here.
+    if let connection = session.connection { out += remote.unwatch(connection) }
     guard let tableID = session.tableID else { return }
     let event = TableHost.Event.leave(
       token: session.token, connection: session.connection, seat: session.seat)

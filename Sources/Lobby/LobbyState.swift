@@ -32,6 +32,8 @@ public struct LobbyState: Sendable {
     case arena(String)
     /// The schedule's next arena opens.
     case arenaSchedule
+    /// A table watched through a link that was lost: look where it is now.
+    case remoteWatch(String)
   }
 
   /// The settings.
@@ -58,6 +60,8 @@ public struct LobbyState: Sendable {
   var nextTableNumber = 1
   /// The arenas and who follows them.
   var arenaBook = ArenaBook()
+  /// Spectators here of tables other nodes hold, watched through links.
+  var remote: RemoteWatch
   /// Wall time minus lobby time (``wall(_:)``), once read.
   var wallOffset: Double?
   /// How fast each session may join, leave and create arenas (each journals the arena).
@@ -110,6 +114,7 @@ public struct LobbyState: Sendable {
     self.feed = LobbyFeed(
       flushInterval: configuration.lobbyFlushInterval, publishes: configuration.cluster)
     self.hosts = TableShards(count: shards)
+    self.remote = RemoteWatch(name: "node \(configuration.nodeID)")
   }
 
   // MARK: - Reading
@@ -192,6 +197,10 @@ public struct LobbyState: Sendable {
       runDue(now: now)
     case .cluster(let news):
       hear(news, now: now)
+    case .linkOpened(let link):
+      out += remote.linkOpened(link)
+    case .linkMessage(let link, let bytes):
+      out += remote.linkMessage(link, bytes)
     }
     return takeActions()
   }
@@ -223,6 +232,11 @@ public struct LobbyState: Sendable {
   /// The connection has gone: its session waits for a resume; its seat is held for the grace
   /// period (the others see it "away"); a spectator stops watching.
   private mutating func disconnect(_ connection: ConnectionID, now: Double) {
+    if connection.isLink {
+      linkLost(connection, now: now)
+      return
+    }
+    out += remote.unwatch(connection)
     addresses[connection] = nil
     feed.unwatch(connection)
     forgetArenaFollower(connection)
@@ -248,6 +262,7 @@ public struct LobbyState: Sendable {
         case .lobbyFlush: flushLobby(now: now)
         case .arena(let id): runArena(id, now: now)
         case .arenaSchedule: openScheduledArenas(now: now)
+        case .remoteWatch(let table): findWatchedTable(table, now: now)
         }
       }
     }

@@ -56,9 +56,18 @@ final class InlineLobby: ServiceThreadHandler {
     }
     switch event {
     case .opened(let connection, let address):
+      if connection.isLink {
+        // A link to another node opened (``RemoteWatch``).
+        commands.append(actions: state.handle(.linkOpened(connection), now: now), to: outlets)
+        break
+      }
       // Its unknown invite codes count against its address too.
       if let address { state.noteAddress(address, of: connection) }
       return
+    case .message(let connection, let bytes, _) where connection.isLink:
+      // Another node's message to this one's link: not a client's, not decoded as one.
+      commands.append(
+        actions: state.handle(.linkMessage(connection, bytes), now: now), to: outlets)
     case .message(let connection, let bytes, let receivedAt):
       let accepted = state.movesAccepted
       commands.append(

@@ -46,6 +46,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     case closed(ConnectionID, ConnectionRoute)
     /// News from the cluster, and whom to tell once it is handed over.
     case news(ClusterNews, done: @Sendable () -> Void)
+    /// A link to another node opened (its messages come as `message`, undecoded).
+    case linkOpened(ConnectionID)
   }
 
   private let executors: [LobbyExecutor]
@@ -153,7 +155,11 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     switch event {
     case .opened(let connection, let address):
-      routes[connection] = ConnectionRoute(address: address)
+      let route = ConnectionRoute(address: address)
+      routes[connection] = route
+      if connection.isLink {
+        executors[route.take(default: queue(of: connection))].post(.linkOpened(connection))
+      }
     case .message(let connection, let bytes, let receivedAt):
       let route = self.route(connection)
       executors[route.take(default: queue(of: connection))].post(
@@ -206,6 +212,15 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     var dones: [@Sendable () -> Void] = []
     for event in batch {
       switch event {
+      case .message(let connection, let message, _, let route) where connection.isLink:
+        // Another node's message to this one's link: the whole state's (``RemoteWatch``).
+        bytes += message.count
+        holdExclusively(&hold, &pending)
+        pending.actions += state.handle(.linkMessage(connection, message), now: now())
+        pending.routes.append(route)
+      case .linkOpened(let connection):
+        holdExclusively(&hold, &pending)
+        pending.actions += state.handle(.linkOpened(connection), now: now())
       case .message(let connection, let message, let receivedAt, let route):
         bytes += message.count
         if let journal,

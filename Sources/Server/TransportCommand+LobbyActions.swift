@@ -79,6 +79,8 @@ extension [TransportCommand] {
       case .closeAtOnce(let connection, let code, let reason):
         holdForEntries()
         append(.closeAtOnce(connection, code: code, reason: reason))
+      case .connect(let link, let url):
+        append(.connect(link, url: url))
       }
     }
     holdForEntries()

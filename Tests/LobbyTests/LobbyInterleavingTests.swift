@@ -175,7 +175,7 @@ import Testing
           sent.append("close \(connection.rawValue) \(code)")
         case .journal, .query:
           Issue.record("a journal entry or query from a lobby that does not journal")
-        case .publish, .missedGuess, .findSession:
+        case .publish, .missedGuess, .findSession, .connect:
           Issue.record("a cluster's action from a lobby that is no node of one")
         case .log(let line):
           Issue.record("a line for the log from a lobby that is no node of a cluster: \(line)")

@@ -31,7 +31,7 @@ import Testing
       case .release(let ticket): "release \(ticket)"
       case .moveShown(let at): "shown \(at)"
       case .news: "news"
-      case .connect(let id, let address): "connect \(id) \(address.host):\(address.port)"
+      case .connect(let id, let url): "connect \(id) \(url)"
       }
     }
   }

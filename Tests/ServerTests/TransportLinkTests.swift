@@ -32,9 +32,7 @@ import Testing
     var watcherEvents = watcher.events.makeAsyncIterator()
     let link = ConnectionID.link(1)
     #expect(link.isLink && !ConnectionID(rawValue: 7).isLink)
-    watcher.perform([
-      .connect(link, to: LinkAddress(host: "127.0.0.1", port: owner.listeningPort, path: "/"))
-    ])
+    watcher.perform([.connect(link, url: "ws://127.0.0.1:\(owner.listeningPort)/")])
     guard case .opened(let far, _) = await ownerEvents.next(),
       case .opened(let near, let address) = await watcherEvents.next()
     else {
@@ -87,7 +85,7 @@ import Testing
     let port = nobody.listeningPort
     await nobody.shutdown(graceSeconds: 1)
     let link = ConnectionID.link(2)
-    watcher.perform([.connect(link, to: LinkAddress(host: "127.0.0.1", port: port, path: "/"))])
+    watcher.perform([.connect(link, url: "ws://127.0.0.1:\(port)/")])
     guard case .closed(link) = await events.next() else {
       Issue.record("a link that could not open was not reported closed")
       return
@@ -95,8 +93,7 @@ import Testing
     // Frames for it go nowhere; a client's id is no link's.
     watcher.perform([
       .send(Frame(Array("x".utf8)), to: [link]),
-      .connect(
-        ConnectionID(rawValue: 5), to: LinkAddress(host: "127.0.0.1", port: port, path: "/")),
+      .connect(ConnectionID(rawValue: 5), url: "ws://127.0.0.1:\(port)/"),
     ])
     await watcher.shutdown(graceSeconds: 1)
     #expect(await events.next() == nil)

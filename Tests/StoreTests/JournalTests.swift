@@ -67,7 +67,7 @@ import Testing
             inbox[connection, default: []].append(message)
             delivered.append((connection, message))
           }
-        case .close, .closeAtOnce, .publish, .missedGuess, .findSession, .log:
+        case .close, .closeAtOnce, .publish, .missedGuess, .findSession, .log, .connect:
           // No cluster here.
           break
         case .query(let request):

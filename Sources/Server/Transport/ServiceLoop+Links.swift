@@ -6,13 +6,15 @@ import Protocol
 /// them as clients on the same context and loop; once open, a link is a connection like any
 /// other (`ConnectionState.isLink` says where it differs).
 extension ServiceLoop {
-  /// Starts opening link `id` to `address`. lws may report its failure before this returns.
-  func connect(_ id: ConnectionID, to address: LinkAddress) {
+  /// Starts opening link `id` to the server at `url`. lws may report its failure before this
+  /// returns.
+  func connect(_ id: ConnectionID, url: String) {
     guard id.isLink, connections[id] == nil, !linksOpening.contains(id) else {
       logger.error("a link's id is not a free link id", metadata: ["connection": "\(id)"])
       return
     }
-    guard let eventLoop, !shuttingDown else {
+    guard let eventLoop, !shuttingDown, let address = LinkAddress(url: url) else {
+      logger.info("a link cannot be opened", metadata: ["connection": "\(id)", "url": "\(url)"])
       deliver(.closed(id))
       return
     }

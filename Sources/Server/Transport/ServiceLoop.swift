@@ -199,8 +199,8 @@ final class ServiceLoop {
         deliver(.news(news, done: done))
         continue
       }
-      if case .connect(let id, let address) = command {
-        connect(id, to: address)
+      if case .connect(let id, let url) = command {
+        connect(id, url: url)
         continue
       }
       held.take(command) { carryOut($0) }

@@ -34,6 +34,7 @@ enum TransportCommand: Sendable {
   /// Open a WebSocket connection to another server (a link: another node of the cluster), as
   /// connection `id` (which the caller chose: one no client has, ``ConnectionID/link(_:)``).
   /// It is reported like a client's: `.opened`, its messages, `.closed`; a link that could not
-  /// be opened is reported `.closed` alone. Never held.
-  case connect(ConnectionID, to: LinkAddress)
+  /// be opened (`url` is no `ws://` URL, nobody answers there) is reported `.closed` alone.
+  /// Never held.
+  case connect(ConnectionID, url: String)
 }

@@ -35,7 +35,7 @@ final class OutboundRecorder: Sendable {
         case .journal, .query:
           // These lobbies do not journal (LobbyConfiguration.journal is off).
           Issue.record("a journal entry or query from a lobby that does not journal")
-        case .publish, .missedGuess, .findSession:
+        case .publish, .missedGuess, .findSession, .connect:
           Issue.record("a cluster's action from a lobby that is no node of one")
         case .log(.arenaFinished):
           break
