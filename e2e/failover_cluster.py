@@ -25,15 +25,17 @@ SCRIPT = ROOT / "scripts" / "cluster.sh"
 DATABASE = []
 
 
-def cluster_up(folder, nodes, database, *node_args, prometheus=False):
+def cluster_up(folder, nodes, database, *node_args, prometheus=False, advertise=False):
     """`scripts/cluster.sh up` in `folder` (on `database`, or with None on a highly available
-    database of its own, `--ha`; with Prometheus if told): its cluster.json with `dir` and
-    `door` (the front door's WebSocket URL)."""
+    database of its own, `--ha`; with Prometheus if told; with `--advertise`, each node naming
+    its own URL, if told): its cluster.json with `dir` and `door` (the front door's WebSocket
+    URL)."""
     port = free_port()
     where = ["--database", database] if database else ["--ha"]
     up = subprocess.run(
         [str(SCRIPT), "up", "--dir", str(folder), "--nodes", str(nodes), "--port", str(port),
          *where, "--binary", BINARY, *([] if prometheus else ["--no-prometheus"]),
+         *(["--advertise"] if advertise else []),
          "--", "--countdown", "0", *node_args],
         capture_output=True, text=True, timeout=90)
     assert up.returncode == 0, f"cluster.sh up failed:\n{up.stdout}\n{up.stderr}"

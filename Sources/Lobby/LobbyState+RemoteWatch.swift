@@ -3,8 +3,10 @@ import Protocol
 /// Spectators of other nodes' tables, watching from this node (``RemoteWatch``): what the
 /// router does when one asks, when a link is lost, and when the table is looked for again.
 extension LobbyState {
-  /// Links lost in a row, without a snapshot between, before the spectators are let go.
-  static let remoteWatchLosses = 5
+  /// Links lost in a row (or tables not found again), without a snapshot between, before the
+  /// spectators are let go: 20 looks a second apart outlast a dead node's lease and the
+  /// takeover of its tables (a few seconds), and the directory's while it learns of it.
+  static let remoteWatchLosses = 20
   /// Seconds between a link's loss and the look for where its table is (the directory learns
   /// of a takeover within a few seconds).
   static let remoteWatchPause = 1.0
@@ -60,6 +62,9 @@ extension LobbyState {
       }
     } else if let entry = feed.remoteEntry(table), let url = entry.url, url.hasPrefix("ws://") {
       out += remote.reconnect(table, to: url)
+    } else if remote.lostAgain(table) <= Self.remoteWatchLosses {
+      // Not listed now: a dead node's tables may be off the list until a live one takes them.
+      deadlines.schedule(.remoteWatch(table), at: now + Self.remoteWatchPause)
     } else {
       stopWatching(table)
     }

@@ -150,18 +150,31 @@ public struct RemoteWatch: Sendable {
       return []
     }
     let replyTo = message["replyTo"].flatMap(Self.messageID)
-    defer { watches[table] = watch }
     if let replyTo, replyTo == watch.asked {
-      return answered(type, message, &watch)
+      let actions = answered(type, message, &watch)
+      if watch.isEmpty {
+        watches[table] = nil
+        tableOfLink[link] = nil
+      } else {
+        watches[table] = watch
+      }
+      return actions
     }
     switch type {
+    case "left":
+      // The table closed under the link (or let it go): its spectators here leave it too.
+      let told: [LobbyAction] =
+        watch.watchers.isEmpty ? [] : [.sendToCrowd(Frame(bytes), to: watch.watchers.ids)]
+      return told + drop(table).actions
     case "welcome", "error":
       // Its own hello's answer; an error is for the link alone.
       return []
     case "redirect":
       // The table went to another node: watch it there.
       guard case .string(let url)? = message["url"] else { return [] }
-      return reconnect(&watch, to: url)
+      let actions = reconnect(&watch, to: url)
+      watches[table] = watch
+      return actions
     default:
       // What every spectator there gets (a move's diff carries its mover's `replyTo`: one frame
       // for everyone at the table), for every spectator here.
@@ -183,6 +196,15 @@ public struct RemoteWatch: Sendable {
     watch.watchers = MemberList()
     watches[table] = watch
     return .retry(table: table, losses: watch.losses)
+  }
+
+  /// Table `table`'s link was lost and it was not found again: one more loss in a row, and
+  /// their number.
+  public mutating func lostAgain(_ table: String) -> Int {
+    guard var watch = watches[table] else { return 0 }
+    watch.losses += 1
+    watches[table] = watch
+    return watch.losses
   }
 
   /// Watches `table` again, through a new link to `url` (after a ``Loss/retry(table:losses:)``).
@@ -234,8 +256,7 @@ public struct RemoteWatch: Sendable {
       }
     }
     if watch.isEmpty {
-      watches[watch.table] = nil
-      tableOfLink[watch.link] = nil
+      // The caller forgets it.
       actions.append(.close(watch.link, code: 1000, reason: "nobody watches here"))
     }
     return actions

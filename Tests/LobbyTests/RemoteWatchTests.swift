@@ -77,7 +77,8 @@ import Testing
     #expect(Self.lines(watch.linkMessage(link, diff)) == [#"crowd [c1, c2, c3] diff "Ada-3""#])
     // Bob asks for the table afresh: he waits for the next answer, the others watch on.
     #expect(
-      Self.lines(watch.resync(Self.bob, replyTo: .int(2)) ?? []) == ["send [link1] spectate - ABCD"])
+      Self.lines(watch.resync(Self.bob, replyTo: .int(2)) ?? []) == ["send [link1] spectate - ABCD"]
+    )
     #expect(Self.lines(watch.linkMessage(link, diff)) == [#"crowd [c1, c3] diff "Ada-3""#])
     _ = watch.linkMessage(link, Self.bytes(#"{"type":"snapshot","replyTo":"watch-3"}"#))
     #expect(watch.resync(ConnectionID(9), replyTo: nil) == nil)
@@ -96,7 +97,17 @@ import Testing
       .link(1),
       Self.bytes(#"{"type":"error","replyTo":"watch-1","code":"spectatorLimit","message":"full"}"#))
     #expect(Self.lines(refused) == ["send [c1] error 3 spectatorLimit", "close link1 1000"])
-    #expect(watch.table(watchedBy: Self.ada) == nil)
+    #expect(watch.table(watchedBy: Self.ada) == nil && watch.table(ofLink: .link(1)) == nil)
+    // Forgotten: the next to ask opens a new link.
+    #expect(
+      Self.lines(watch.watch("t1", code: "ABCD", at: Self.url, Self.bob, replyTo: nil))
+        == ["connect link2 \(Self.url)"])
+    // The table closes under the link: its spectators hear it, and the link goes.
+    _ = watch.linkOpened(.link(2))
+    _ = watch.linkMessage(.link(2), Self.bytes(#"{"type":"snapshot","replyTo":"watch-2"}"#))
+    let closed = watch.linkMessage(.link(2), Self.bytes(#"{"type":"left"}"#))
+    #expect(Self.lines(closed) == ["crowd [c2] left -", "close link2 1000"])
+    #expect(watch.table(watchedBy: Self.bob) == nil && watch.spectators(of: "t1") == 0)
   }
 
   @Test func aLostLinkIsOpenedAgainAndItsSpectatorsAreShownTheTableAgain() {

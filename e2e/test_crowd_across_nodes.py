@@ -1,0 +1,70 @@
+"""A crowd across nodes (issue 36), end to end: real nodes that name their own URLs
+(`scripts/cluster.sh up --advertise`) behind a real HAProxy, on a real PostgreSQL. A spectator
+watches a table of another node from the node it reached: that node links to the table's node
+and shows it every version; when the table's node is killed, the spectator, still connected
+where it was, is shown the table again where it went, and watches on."""
+import asyncio
+import pathlib
+import random
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from failover_cluster import cluster_down, cluster_up, come_back, pid_of, play_some, seat_pair
+from mp_support import converge, run
+from protocol_client import LiveClient
+from table_state import find_sets
+
+
+@pytest.fixture
+def linked(request, pg_cluster):
+    """3 nodes that name their own URLs, behind the front door, on a fresh database."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-crowd-"))
+    try:
+        yield cluster_up(folder, 3, pg_cluster.new_database(), advertise=True)
+    finally:
+        cluster_down(request, folder)
+
+
+async def watched_through_a_kill(state):
+    door = state["door"]
+    rng = random.Random(3)
+    ada, bob = await seat_pair(door, "n2", ("Ada", "Bob"))
+    table = ada.state.id
+    # Cy reaches n3 and watches n2's table from there: no redirect.
+    cy, welcome = await LiveClient.open(f"{door}ws?node=n3", "Cy", "Cy")
+    assert welcome["node"] == "n3"
+    watching = await cy.request({"type": "spectate", "table": table})
+    assert watching["type"] == "snapshot" and watching["table"]["id"] == table, watching
+    await play_some((ada, bob), rng)
+    # Every version reached her: her state, built from the diffs, is her fresh snapshot's, and
+    # everyone's (a resync through the link).
+    await converge(ada, bob, cy)
+    version = ada.state.version
+    mark = cy.mark()
+
+    killed_at = time.monotonic()
+    subprocess.run(["kill", "-9", str(pid_of(state, "n2"))], check=True)
+    deadline = killed_at + 20
+    await asyncio.gather(*(p.closed.wait() for p in (ada, bob)))
+    ada, bob = await asyncio.gather(
+        *(come_back(p, door, f"{door}ws?table={table}&node=n2", deadline) for p in (ada, bob)))
+    # Cy never left n3: she is shown the table again where it went, unasked.
+    shown = await cy.wait_for(
+        lambda m: m.get("type") == "snapshot" and "replyTo" not in m, mark,
+        max(0.1, deadline - time.monotonic()), "the table shown again")
+    assert shown["table"]["id"] == table and shown["table"]["version"] >= version, shown
+    print(f"Cy shown the table again {shown['_at'] - killed_at:.2f} s after the kill")
+    # And watches on: the next move reaches her, and everyone agrees.
+    board = [c for c in ada.state.board if not c.get("matched")]
+    reply = await ada.request({"type": "choose", "card": find_sets(board)[0][0]["id"]})
+    assert reply["type"] == "diff" and reply["version"] > version, reply
+    await cy.until(lambda: cy.state.version == reply["version"], 5, "the move after the kill")
+    await converge(ada, bob, cy)
+    assert cy.close_code is None and not cy.problems, (cy.close_code, cy.problems)
+
+
+def test_a_spectator_watches_another_nodes_table_from_where_it_is_through_that_nodes_death(linked):
+    run(watched_through_a_kill, linked, timeout=90)
