@@ -68,3 +68,30 @@ async def watched_through_a_kill(state):
 
 def test_a_spectator_watches_another_nodes_table_from_where_it_is_through_that_nodes_death(linked):
     run(watched_through_a_kill, linked, timeout=90)
+
+
+def test_a_page_on_another_node_watches_the_game_live(linked, browsers):
+    """Ann and Bob play on n1 (their pages opened with `?node=n1`); Eve's page, pinned to n3,
+    follows the table's link and chooses to watch: she stays on n3 (no redirect), which watches
+    n1's table for her, and sees the game live to its end, with the players' standings."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from browser_games import race_to_the_end, seat_two_through_the_front_door, severe_errors
+    from test_cluster_front_door import node_metric
+
+    door = linked["door"].replace("ws://", "http://")
+    ann, bob, eve = browsers(), browsers(), browsers()
+    code = seat_two_through_the_front_door(ann, bob, door, "n1", "n1")
+    eve.get(door + f"?node=n3#/t/{code}")
+    WebDriverWait(eve, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+    eve.find_element(By.ID, "invite-watch").click()
+    WebDriverWait(eve, 15).until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+    assert node_metric(linked, "n3", "matchismo_redirects_total") == 0
+    assert race_to_the_end((ann, bob), (eve,)) > 0
+    scores = ("return [...document.querySelectorAll('#scoreboard [data-seat] .score')]"
+              ".map((e) => e.textContent.trim());")
+    WebDriverWait(eve, 10).until(lambda d: d.execute_script(scores) == ann.execute_script(scores))
+    # Still on n3: nobody sent her page anywhere.
+    assert node_metric(linked, "n3", "matchismo_redirects_total") == 0
+    for driver in (ann, bob, eve):
+        assert not severe_errors(driver), severe_errors(driver)

@@ -52,6 +52,19 @@ struct MatchismoLoad: ParsableCommand {
     help: "The crowd threads' nice value (0-19): above 0 they yield to the players and the server.")
   var crowdNice = LoadConfiguration.defaults.crowdNice
 
+  @Option(
+    help:
+      "Ports of other nodes where the spectators connect, in turn, comma-separated (with --crowd-threads).",
+    transform: { text in
+      try text.split(separator: ",").map { part in
+        guard let port = Int(part) else {
+          throw ValidationError("--spectator-ports: \(part) is no port")
+        }
+        return port
+      }
+    })
+  var spectatorPorts: [Int] = []
+
   @Option(help: "Bots' mean reaction time in seconds (play mode).")
   var reaction = LoadConfiguration.defaults.reaction
 
@@ -110,6 +123,7 @@ struct MatchismoLoad: ParsableCommand {
     c.serverPID = serverPID
     c.threads = threads
     c.crowdThreads = crowdThreads
+    c.spectatorPorts = spectatorPorts
     c.crowdNice = crowdNice
     c.reaction = reaction
     c.setupTimeout = setupTimeout

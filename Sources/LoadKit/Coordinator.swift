@@ -36,6 +36,7 @@ final class Coordinator: Sendable {
     /// Each table's invite code, by global table number, once its host has it (for the crowd's
     /// loops).
     var codes: [Int: String] = [:]
+    var codesKnownAt: [Int: UInt64] = [:]
   }
 
   /// The shared state, under a lock (touched a few times per loop iteration at most).
@@ -60,13 +61,22 @@ final class Coordinator: Sendable {
   var results: [LoopStatistics] { state.withLock { $0.results } }
 
   /// Table `table`'s host has its invite code.
-  func publish(code: String, table: Int) { state.withLock { $0.codes[table] = code } }
+  func publish(code: String, table: Int) {
+    let now = monotonicNanoseconds()
+    state.withLock {
+      $0.codes[table] = code
+      $0.codesKnownAt[table] = now
+    }
+  }
 
-  /// The invite codes known of `tables`.
-  func codes(of tables: [Int]) -> [Int: String] {
+  /// The invite codes known of `tables`, for at least `age` nanoseconds by `now`.
+  func codes(of tables: [Int], knownFor age: UInt64 = 0, now: UInt64 = 0) -> [Int: String] {
     state.withLock { state in
       var found: [Int: String] = [:]
-      for table in tables { if let code = state.codes[table] { found[table] = code } }
+      for table in tables {
+        guard let code = state.codes[table], let at = state.codesKnownAt[table] else { continue }
+        if age == 0 || at + age <= now { found[table] = code }
+      }
       return found
     }
   }

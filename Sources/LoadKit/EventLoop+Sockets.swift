@@ -29,6 +29,14 @@ extension EventLoop {
     if bound != 0 { statistics.errors["bind", default: 0] += 1 }
   }
 
+  /// The port `connection` connects to: a spectator's is one of the other nodes' when there
+  /// are some (``LoadConfiguration/spectatorPorts``), in turn.
+  func port(of connection: Connection) -> Int {
+    let others = configuration.spectatorPorts
+    guard connection.role == .spectator, !others.isEmpty else { return configuration.port }
+    return others[connection.index % others.count]
+  }
+
   /// Opens a non-blocking socket to the server and starts connecting.
   func startConnecting(_ connection: Connection) {
     let fd = socket(
@@ -47,7 +55,7 @@ extension EventLoop {
     prepareStallingSocket(fd, for: connection)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(configuration.port).bigEndian)
+    address.sin_port = in_port_t(UInt16(port(of: connection)).bigEndian)
     inet_pton(AF_INET, configuration.address, &address.sin_addr)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -85,7 +93,7 @@ extension EventLoop {
       guard event & EPOLLOUT.rawValue != 0 else { return }
       connection.state = .handshaking
       let request = connection.handshake.request(
-        host: configuration.address, port: configuration.port, path: configuration.path,
+        host: configuration.address, port: port(of: connection), path: configuration.path,
         subprotocol: configuration.subprotocol)
       connection.out.append(contentsOf: request)
       markDirty(connection)

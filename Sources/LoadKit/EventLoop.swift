@@ -217,7 +217,12 @@ final class EventLoop {
   /// A crowd's loop: the invite codes its tables' hosts have published; their spectators ask
   /// to watch.
   private func learnCodes() {
-    let known = coordinator.codes(of: tablesWithoutCode.map { tableNumbers[$0] })
+    // Spectators on other nodes ask once those nodes list the table (they learn it within
+    // half a second): an unknown code would count against their address.
+    let known = coordinator.codes(
+      of: tablesWithoutCode.map { tableNumbers[$0] },
+      knownFor: configuration.spectatorPorts.isEmpty ? 0 : 1_000_000_000,
+      now: monotonicNanoseconds())
     guard !known.isEmpty else { return }
     tablesWithoutCode.removeAll { table in
       guard let code = known[tableNumbers[table]] else { return false }

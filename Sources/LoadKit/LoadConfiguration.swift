@@ -53,6 +53,11 @@ public struct LoadConfiguration: Sendable, Equatable {
   /// and the server, so that what the players measure is the server's share, not the load
   /// generator's reading of ten thousand spectators.
   public var crowdNice = 0
+  /// Ports of other nodes of a cluster where the spectators connect, in turn (empty: the
+  /// players' `port`): they watch a table of the players' node from there (issue 36). Only with
+  /// crowd threads; they ask a second after the table's code is known, once the other nodes
+  /// list it.
+  public var spectatorPorts: [Int] = []
   /// Mean reaction time of a bot in seconds (play mode); each wait is uniform in 0.5–1.5 × it.
   public var reaction = 1.0
   /// Most handshakes in flight per event loop, so the server's accept backlog never overflows.
@@ -117,6 +122,12 @@ public struct LoadConfiguration: Sendable, Equatable {
     if !(1...8).contains(seats) { return "--seats must be 1...8" }
     if spectators < 0 || spectators > Self.spectatorsMaximum {
       return "--spectators must be 0...\(Self.spectatorsMaximum)"
+    }
+    if spectatorPorts.contains(where: { !(1...65535).contains($0) }) {
+      return "--spectator-ports must be ports 1...65535"
+    }
+    if !spectatorPorts.isEmpty && (crowdThreads == 0 || spectators == 0) {
+      return "--spectator-ports needs --spectators and --crowd-threads"
     }
     if connections > Self.connectionsMaximum {
       return "--tables × (--seats + --spectators) must be at most \(Self.connectionsMaximum)"

@@ -23,7 +23,8 @@ public struct RemoteWatch: Sendable {
     var isOpen = false
     /// Spectators shown the table, who get every frame the link carries.
     var watchers = MemberList()
-    /// Spectators that asked and wait for the answer to ``asked`` (or to the next ask).
+    /// Spectators that asked and wait for the answer to ``asked`` (or to the next ask); one
+    /// that asked for the table afresh is among the watchers too.
     var waiting: [(ConnectionID, MessageID?)] = []
     /// The id of the link's `spectate` not answered yet.
     var asked: MessageID?
@@ -31,6 +32,15 @@ public struct RemoteWatch: Sendable {
     var losses = 0
 
     var isEmpty: Bool { watchers.isEmpty && waiting.isEmpty }
+
+    /// Its link is lost: those shown the table wait to be shown it again (without a `replyTo`,
+    /// unless they asked for it afresh already).
+    mutating func waitAgain() {
+      for watcher in watchers.ids where !waiting.contains(where: { $0.0 == watcher }) {
+        waiting.append((watcher, nil))
+      }
+      watchers = MemberList()
+    }
   }
 
   /// What ``linkClosed(_:)`` leaves to the lobby.
@@ -113,12 +123,12 @@ public struct RemoteWatch: Sendable {
     return [.close(watch.link, code: 1000, reason: "nobody watches here")]
   }
 
-  /// `connection`, watching, asks (`replyTo`) for the table afresh (`resync`): it waits with
-  /// those that asked for the answer to the link's next `spectate` (and gets no frame until
-  /// then: the snapshot shows them). Whether it watches here at all.
+  /// `connection`, watching, asks (`replyTo`) for the table afresh (`resync`): it is answered
+  /// with the answer to the link's next `spectate`, and goes on getting the frames meanwhile
+  /// (those the link carries before the answer came before it, as they would to a spectator
+  /// there: the snapshot then agrees with them). Whether it watches here at all.
   public mutating func resync(_ connection: ConnectionID, replyTo: MessageID?) -> [LobbyAction]? {
     guard let table = tableOfSpectator[connection], var watch = watches[table] else { return nil }
-    watch.watchers.remove(connection)
     watch.waiting.removeAll { $0.0 == connection }
     watch.waiting.append((connection, replyTo))
     var actions: [LobbyAction] = []
@@ -192,8 +202,7 @@ public struct RemoteWatch: Sendable {
     watch.asked = nil
     watch.losses += 1
     // Those shown the table ask again with the next link (an answer re-shows it to them).
-    watch.waiting += watch.watchers.ids.map { ($0, nil) }
-    watch.watchers = MemberList()
+    watch.waitAgain()
     watches[table] = watch
     return .retry(table: table, losses: watch.losses)
   }
@@ -268,8 +277,7 @@ public struct RemoteWatch: Sendable {
       tableOfLink[watch.link] = nil
       actions.append(.close(watch.link, code: 1000, reason: "the table moved"))
     }
-    watch.waiting += watch.watchers.ids.map { ($0, nil) }
-    watch.watchers = MemberList()
+    watch.waitAgain()
     links += 1
     watch.link = ConnectionID.link(links)
     watch.url = url

@@ -67,3 +67,17 @@ struct SpectatorDeliveryTests {
     #expect(configuration.problem == "--crowd-nice needs --crowd-threads")
   }
 }
+
+@Suite struct SpectatorPortsTests {
+  @Test func spectatorsOnOtherNodesNeedTheirOwnThreadsAndRealPorts() {
+    var configuration = LoadConfiguration()
+    configuration.tables = 1
+    configuration.spectators = 10
+    configuration.spectatorPorts = [9001, 9002]
+    #expect(configuration.problem == "--spectator-ports needs --spectators and --crowd-threads")
+    configuration.crowdThreads = 1
+    #expect(configuration.problem == nil)
+    configuration.spectatorPorts = [9001, 0]
+    #expect(configuration.problem == "--spectator-ports must be ports 1...65535")
+  }
+}

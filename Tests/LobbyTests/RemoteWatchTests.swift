@@ -75,12 +75,16 @@ import Testing
           link, Self.bytes(#"{"type":"snapshot","replyTo":"watch-2","table":{"version":4}}"#)))
         == ["send [c3] snapshot 1"])
     #expect(Self.lines(watch.linkMessage(link, diff)) == [#"crowd [c1, c2, c3] diff "Ada-3""#])
-    // Bob asks for the table afresh: he waits for the next answer, the others watch on.
+    // Bob asks for the table afresh: he gets what the link carries before the answer (which
+    // shows it too), then the answer as his.
     #expect(
       Self.lines(watch.resync(Self.bob, replyTo: .int(2)) ?? []) == ["send [link1] spectate - ABCD"]
     )
-    #expect(Self.lines(watch.linkMessage(link, diff)) == [#"crowd [c1, c3] diff "Ada-3""#])
-    _ = watch.linkMessage(link, Self.bytes(#"{"type":"snapshot","replyTo":"watch-3"}"#))
+    #expect(Self.lines(watch.linkMessage(link, diff)) == [#"crowd [c1, c2, c3] diff "Ada-3""#])
+    #expect(
+      Self.lines(watch.linkMessage(link, Self.bytes(#"{"type":"snapshot","replyTo":"watch-3"}"#)))
+        == ["send [c2] snapshot 2"])
+    #expect(Self.lines(watch.linkMessage(link, diff)) == [#"crowd [c1, c2, c3] diff "Ada-3""#])
     #expect(watch.resync(ConnectionID(9), replyTo: nil) == nil)
     // They leave; the last one's leaving closes the link.
     #expect(watch.unwatch(Self.ada).isEmpty && watch.unwatch(Self.bob).isEmpty)
