@@ -1,7 +1,7 @@
 """A crowd across nodes (issue 36), end to end: real nodes that name their own URLs
 (`scripts/cluster.sh up --advertise`) behind a real HAProxy, on a real PostgreSQL. A spectator
-watches a table of another node from the node it reached: that node links to the table's node
-and shows it every version; when the table's node is killed, the spectator, still connected
+watches a table of another node from the node it reached: that node links to the table's node,
+shows it every version and tells the table's node how many it watches for; when the table's node is killed, the spectator, still connected
 where it was, is shown the table again where it went, and watches on."""
 import asyncio
 import pathlib
@@ -38,6 +38,11 @@ async def watched_through_a_kill(state):
     assert welcome["node"] == "n3"
     watching = await cy.request({"type": "spectate", "table": table})
     assert watching["type"] == "snapshot" and watching["table"]["id"] == table, watching
+    # Dee too, on n3: n3's one link watches for both, and tells n2 so; everyone counts two.
+    dee, _ = await LiveClient.open(f"{door}ws?node=n3", "Dee", "Dee")
+    assert (await dee.request({"type": "spectate", "table": table}))["type"] == "snapshot"
+    for client in (ada, cy, dee):
+        await client.until(lambda c=client: c.state.spectators == 2, 5, "two spectators counted")
     await play_some((ada, bob), rng)
     # Every version reached her: her state, built from the diffs, is her fresh snapshot's, and
     # everyone's (a resync through the link).

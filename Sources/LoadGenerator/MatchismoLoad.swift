@@ -63,7 +63,7 @@ struct MatchismoLoad: ParsableCommand {
         return port
       }
     })
-  var spectatorPorts: [Int] = []
+  var spectatorPorts: [Int] = LoadConfiguration.defaults.spectatorPorts
 
   @Option(help: "Bots' mean reaction time in seconds (play mode).")
   var reaction = LoadConfiguration.defaults.reaction

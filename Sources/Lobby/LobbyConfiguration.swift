@@ -32,6 +32,10 @@ public struct LobbyConfiguration: Sendable {
   /// 250 ms (issue 36); a node's connections are bounded apart from it (the transport's
   /// `maxConnections`).
   public var spectatorLimit = 10_000
+  /// The key the nodes of a cluster share (derived from what they share: the database's URL),
+  /// which a node's link gives with the count of the spectators it watches for (`watching`); nil
+  /// where there is no cluster: such counts are refused.
+  public var linkKey: String? = nil
   /// Most tables open at once on this server.
   public var maxTables = 20_000
   /// Most daily puzzle attempts of the day a node remembers (who may not start again). Past it,

@@ -58,6 +58,8 @@ extension LobbyState {
       join(reference, session, replyTo: replyTo, connection, now: now)
     case .spectate(let reference):
       spectate(reference, session, replyTo: replyTo, connection, now: now)
+    case .watching(let count, let key):
+      weigh(count, key: key, session, replyTo: replyTo, connection, now: now)
     case .leave:
       leaveTable(session, now: now)
       send(ServerMessage.left(replyTo: replyTo), to: connection)

@@ -32,6 +32,9 @@ extension LobbyState {
     }
     leaveTable(session, now: now)
     out += remote.watch(table, code: entry.code, at: url, connection, replyTo: replyTo)
+    if deadlines.deadline(of: .remoteCounts) == nil {
+      deadlines.schedule(.remoteCounts, at: now + CrowdCount.interval)
+    }
     return true
   }
 
@@ -68,6 +71,38 @@ extension LobbyState {
     } else {
       stopWatching(table)
     }
+  }
+
+  /// Another node's link on `connection` says it watches this node's table for `count`
+  /// spectators of its own: the table counts them (at most its spectator limit), if the link
+  /// gave the cluster's key and spectates here.
+  mutating func weigh(
+    _ count: Int, key: String, _ session: SessionRegistry.Session, replyTo: MessageID?,
+    _ connection: ConnectionID, now: Double
+  ) {
+    guard let linkKey = configuration.linkKey, key == linkKey else {
+      reply(
+        ProtocolError(.badField, "Field 'key' is not this cluster's link key.", replyTo: replyTo),
+        to: connection)
+      return
+    }
+    guard let tableID = session.tableID, session.seat == nil else {
+      reply(
+        ProtocolError(.notAtTable, "Only a spectator counts its own.", replyTo: replyTo),
+        to: connection)
+      return
+    }
+    let weighed = TableHost.Event.weigh(
+      connection: connection, count: min(count, configuration.spectatorLimit))
+    guard handle(weighed, at: tableID, now: now) != nil else { return }
+    settle(tableID, now: now)
+  }
+
+  /// The links say, at most once a second, how many spectators each watches for here (once
+  /// it changed): the tables' nodes count them.
+  mutating func reportRemoteCounts(now: Double) {
+    out += remote.countReports()
+    if !remote.tables.isEmpty { deadlines.schedule(.remoteCounts, at: now + CrowdCount.interval) }
   }
 
   /// Lets the spectators of `table` go: they hear that they left it.

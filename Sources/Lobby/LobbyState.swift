@@ -34,6 +34,8 @@ public struct LobbyState: Sendable {
     case arenaSchedule
     /// A table watched through a link that was lost: look where it is now.
     case remoteWatch(String)
+    /// The links say how many spectators each watches for.
+    case remoteCounts
   }
 
   /// The settings.
@@ -114,7 +116,7 @@ public struct LobbyState: Sendable {
     self.feed = LobbyFeed(
       flushInterval: configuration.lobbyFlushInterval, publishes: configuration.cluster)
     self.hosts = TableShards(count: shards)
-    self.remote = RemoteWatch(name: "node \(configuration.nodeID)")
+    self.remote = RemoteWatch(name: "node \(configuration.nodeID)", key: configuration.linkKey)
   }
 
   // MARK: - Reading
@@ -263,6 +265,7 @@ public struct LobbyState: Sendable {
         case .arena(let id): runArena(id, now: now)
         case .arenaSchedule: openScheduledArenas(now: now)
         case .remoteWatch(let table): findWatchedTable(table, now: now)
+        case .remoteCounts: reportRemoteCounts(now: now)
         }
       }
     }

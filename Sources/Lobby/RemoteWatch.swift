@@ -30,6 +30,10 @@ public struct RemoteWatch: Sendable {
     var asked: MessageID?
     /// Links lost in a row without a snapshot since.
     var losses = 0
+    /// The count of its spectators the link told last (-1: none yet, on this link).
+    var told = -1
+    /// Whether the link watches the table there (its `spectate` was answered with a snapshot).
+    var isShown = false
 
     var isEmpty: Bool { watchers.isEmpty && waiting.isEmpty }
 
@@ -59,9 +63,12 @@ public struct RemoteWatch: Sendable {
   private var asks = 0
   /// The name the links give the owning nodes.
   let name: String
+  /// The cluster's link key, given with the counts (nil: no counts are told).
+  let key: String?
 
-  public init(name: String = "watching node") {
+  public init(name: String = "watching node", key: String? = nil) {
     self.name = name
+    self.key = key
   }
 
   /// The table `connection` watches (or waits to) through a link, if any.
@@ -199,6 +206,8 @@ public struct RemoteWatch: Sendable {
       watch.link == link
     else { return .nothing }
     watch.isOpen = false
+    watch.isShown = false
+    watch.told = -1
     watch.asked = nil
     watch.losses += 1
     // Those shown the table ask again with the next link (an answer re-shows it to them).
@@ -235,6 +244,23 @@ public struct RemoteWatch: Sendable {
     return (watch.isOpen ? [.close(watch.link, code: 1000, reason: "not watched")] : [], spectators)
   }
 
+  /// A `watching` on each link whose table's node has not been told how many spectators it
+  /// watches for now (the tables' nodes count them).
+  public mutating func countReports() -> [LobbyAction] {
+    guard let key else { return [] }
+    var actions: [LobbyAction] = []
+    for (table, var watch) in watches where watch.isOpen && watch.isShown {
+      let count =
+        watch.watchers.count + watch.waiting.filter { !watch.watchers.contains($0.0) }.count
+      guard count != watch.told else { continue }
+      watch.told = count
+      let message = ClientEnvelope(id: nil, message: .watching(count: count, key: key))
+      actions.append(.send(Frame(message.json), to: [watch.link]))
+      watches[table] = watch
+    }
+    return actions
+  }
+
   // MARK: - Inside
 
   private mutating func ask(_ watch: inout Watch) -> LobbyAction {
@@ -255,7 +281,10 @@ public struct RemoteWatch: Sendable {
     let waiting = watch.waiting
     watch.waiting = []
     var actions: [LobbyAction] = []
-    if type == "snapshot" { watch.losses = 0 }
+    if type == "snapshot" {
+      watch.losses = 0
+      watch.isShown = true
+    }
     for (connection, replyTo) in waiting {
       actions.append(.send(Frame(Self.readdressed(message, to: replyTo)), to: [connection]))
       if type == "snapshot" {
@@ -282,6 +311,8 @@ public struct RemoteWatch: Sendable {
     watch.link = ConnectionID.link(links)
     watch.url = url
     watch.isOpen = false
+    watch.isShown = false
+    watch.told = -1
     watch.asked = nil
     tableOfLink[watch.link] = watch.table
     actions.append(.connect(watch.link, url: url))

@@ -26,6 +26,9 @@ public struct TableHost: Sendable {
   public private(set) var watchers = MemberList()
   /// When the members next hear how many watch (``CrowdCount``).
   public internal(set) var crowd = CrowdCount()
+  /// Spectators that are other nodes' links, and how many spectators each watches for: each
+  /// counts as that many in the table's count, not one.
+  public private(set) var crowdWeights: [ConnectionID: Int] = [:]
   /// The session (by token) of every member, kept in step with `members`. With the seats'
   /// tokens (held seats included) these are the table's sessions: the host says where each
   /// went (``Outcome/placed``), and the router's desk follows (``LobbyState/place(_:at:)``).
@@ -81,6 +84,9 @@ public struct TableHost: Sendable {
     /// What is known of people's ratings at the table's game (by the hash of their player
     /// token): shown beside their names, told to the members when it changed.
     case ratings([String: PlayerRating])
+    /// The spectator on `connection` is another node's link, watching for `count` spectators
+    /// of its own: the table's count takes it as that many (``crowdWeights``).
+    case weigh(connection: ConnectionID, count: Int)
   }
 
   /// Where a session of the table went: what the router's desk must know of it.
@@ -176,6 +182,10 @@ public struct TableHost: Sendable {
       outcome.journal = table.takeJournal(creator: creator)
     case .ratings(let known):
       if let frame = table.rate(known) { toEveryone(frame, into: &outcome.actions) }
+    case .weigh(let connection, let count):
+      guard members[connection] == .spectator else { break }
+      crowdWeights[connection] = count
+      countCrowd()
     }
     askRatings(
       for: players.ids.first ?? watchers.ids.first ?? ConnectionID(0), into: &outcome.actions)
@@ -250,14 +260,16 @@ public struct TableHost: Sendable {
     case .player: players.remove(connection)
     case .spectator:
       watchers.remove(connection)
+      crowdWeights[connection] = nil
       countCrowd()
     }
   }
 
   /// The crowd changed: the table's count follows, and the members hear it (``CrowdCount``).
   private mutating func countCrowd() {
-    guard table.spectators != watchers.count else { return }
-    table.setSpectators(watchers.count)
+    let count = watchers.count + crowdWeights.values.reduce(0, +) - crowdWeights.count
+    guard table.spectators != count else { return }
+    table.setSpectators(count)
     crowd.change()
   }
 }

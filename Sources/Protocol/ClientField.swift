@@ -5,7 +5,7 @@ enum ClientField: Int, CaseIterable, Sendable {
   case boardSize, matchSize, scoring, costToChoose, mismatchPenalty, matchBonus, turnSeconds
   case theme, showSelections
   case player, sort, order, page, pageSize, mine, record, list, text, day, games, level, bots
-  case offerComputer, arena, minutes, startsIn
+  case offerComputer, arena, minutes, startsIn, count, key
 
   /// The field's key on the wire.
   var key: String {
@@ -47,6 +47,8 @@ enum ClientField: Int, CaseIterable, Sendable {
     case .arena: "arena"
     case .minutes: "minutes"
     case .startsIn: "startsIn"
+    case .count: "count"
+    case .key: "key"
     }
   }
 

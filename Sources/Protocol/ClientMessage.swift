@@ -50,6 +50,10 @@ public enum ClientMessage: Hashable, Sendable {
   case join(TableReference)
   /// Watches the table with this invite code or public id.
   case spectate(TableReference)
+  /// Another node of the cluster, watching this table for `count` spectators of its own
+  /// through this connection (a link), says how many they are; `key` is the cluster's link key
+  /// (only the nodes know it), without which the count is refused.
+  case watching(count: Int, key: String)
   /// Leaves the current table.
   case leave
   /// The host starts a waiting table.

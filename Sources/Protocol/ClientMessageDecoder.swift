@@ -140,6 +140,11 @@ public enum ClientMessageDecoder {
       return .watchArena(arena: try fields.requiredString(.arena, maxBytes: maxArenaBytes))
     case "watchFeatured":
       return .watchFeatured(arena: try fields.requiredString(.arena, maxBytes: maxArenaBytes))
+    case "watching":
+      guard let count = try fields.optionalInt(.count, in: 0...1_000_000) else {
+        throw fields.badField("Field 'count' must be an integer 0...1000000.")
+      }
+      return .watching(count: count, key: try fields.requiredString(.key, maxBytes: 128))
     case "leave": return .leave
     case "start": return .start
     case "addComputer":

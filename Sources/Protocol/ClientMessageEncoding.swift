@@ -58,6 +58,8 @@ extension ClientEnvelope {
       members.append(("arena", .string(arena)))
     case .joinArena(.code(let code)):
       members.append(("code", .string(code)))
+    case .watching(let count, let key):
+      members += [("count", .int(count)), ("key", .string(key))]
     case .redeal, .resync, .hint, .countMatches, .lobby, .leave, .start, .arenas:
       break
     }
@@ -86,6 +88,7 @@ extension ClientMessage {
     case .createTable: "createTable"
     case .join: "join"
     case .spectate: "spectate"
+    case .watching: "watching"
     case .leave: "leave"
     case .start: "start"
     case .addComputer: "addComputer"

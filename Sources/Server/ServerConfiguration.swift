@@ -361,6 +361,10 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.journal = journal
     configuration.nodeID = resolvedNodeID
     configuration.cluster = isClusterNode
+    // What only the nodes share: the database's URL (give every node the same one).
+    if isClusterNode, let databaseURL {
+      configuration.linkKey = TokenDigest.hex("matchismo link key\n" + databaseURL)
+    }
     return configuration
   }
 

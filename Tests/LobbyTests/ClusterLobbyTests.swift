@@ -14,11 +14,12 @@ import Testing
     let id: String
 
     /// A node with journal and cluster on, whose tables are numbered after `firstTable`.
-    init(_ id: String, firstTable: Int = 0, cluster: Bool = true) throws {
+    init(_ id: String, firstTable: Int = 0, cluster: Bool = true, linkKey: String? = nil) throws {
       self.id = id
       var configuration = LobbyConfiguration()
       configuration.journal = true
       configuration.cluster = cluster
+      configuration.linkKey = linkKey
       configuration.nodeID = id
       configuration.lobbyFlushInterval = 0
       let tokens = SessionDeskTests.Counter()

@@ -146,4 +146,55 @@ import Testing
     )
     #expect(n2.state.remote.table(watchedBy: Self.cy) == nil)
   }
+
+  @Test func aLinkTellsItsCountAndTheTablesNodeCountsItsSpectatorsAsThatMany() throws {
+    var n1 = try Node("n1", linkKey: "k")
+    var n2 = try Node("n2", firstTable: 1000, linkKey: "k")
+    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
+    let created = n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada)
+    _ = n2.hear(Self.heard(created, url: Self.n1URL))
+    _ = n2.send(#"{"type":"hello","name":"Cy"}"#, from: Self.cy)
+    _ = n2.send(#"{"type":"hello","name":"Dee"}"#, from: Self.dee)
+    _ = n2.send(#"{"type":"spectate","id":9,"table":"t1"}"#, from: Self.cy)
+    _ = n2.send(#"{"type":"spectate","id":9,"table":"t1"}"#, from: Self.dee)
+    let opened = n2.state.handle(.linkOpened(.link(1)), now: 1)
+    _ = try Self.back(Self.over(opened, to: &n1, link: .link(1)), to: &n2, link: .link(1))
+    // A second later n2's link tells n1 it watches for two; n1's count takes them, and Ada
+    // hears it (the link alone counted one before).
+    let told = n2.state.advance(to: 2)
+    #expect(RemoteWatchTests.lines(told) == ["send [link1] watching -"])
+    _ = Self.over(told, to: &n1, link: .link(1))
+    let heard = n1.state.advance(to: 3)
+    let counts = try ClusterLobbyTests.messages(heard, to: Self.ada).filter {
+      $0["type"]?.stringValue == "spectators"
+    }
+    #expect(counts.last?["count"]?.intValue == 2)
+    // Nothing changed: nothing more told. Dee goes: one.
+    #expect(n2.state.advance(to: 3).isEmpty)
+    _ = n2.state.disconnected(Self.dee, now: 3.5)
+    #expect(RemoteWatchTests.lines(n2.state.advance(to: 4)) == ["send [link1] watching -"])
+  }
+
+  @Test func aCountWithoutTheClustersKeyOrFromAPlayerIsRefused() throws {
+    var n1 = try Node("n1", linkKey: "k")
+    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
+    _ = n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada)
+    _ = n1.send(#"{"type":"hello","name":"Eve"}"#, from: Self.cy)
+    _ = n1.send(#"{"type":"spectate","table":"t1"}"#, from: Self.cy)
+    let forged = n1.send(#"{"type":"watching","id":1,"count":9000,"key":"guess"}"#, from: Self.cy)
+    #expect(
+      try ClusterLobbyTests.messages(forged, to: Self.cy).first?["code"]?.stringValue == "badField")
+    let seated = n1.send(#"{"type":"watching","id":2,"count":9000,"key":"k"}"#, from: Self.ada)
+    #expect(
+      try ClusterLobbyTests.messages(seated, to: Self.ada).first?["code"]?.stringValue
+        == "notAtTable")
+    #expect(n1.state.hosts["t1"]?.table.spectators == 1)
+    // Without a cluster, no key works.
+    var alone = try Node("n9", cluster: false)
+    _ = alone.send(#"{"type":"hello","name":"Eve"}"#, from: Self.cy)
+    let refused = alone.send(#"{"type":"watching","id":1,"count":1,"key":"k"}"#, from: Self.cy)
+    #expect(
+      try ClusterLobbyTests.messages(refused, to: Self.cy).first?["code"]?.stringValue == "badField"
+    )
+  }
 }

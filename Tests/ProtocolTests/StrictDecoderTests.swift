@@ -196,6 +196,10 @@ private func nestedObjects(_ depth: Int) -> String {
       ClientEnvelope(id: nil, message: .spectate(.id("t7")))
     ),
     (
+      #"{"type":"watching","count":1204,"key":"3f9a"}"#,
+      ClientEnvelope(id: nil, message: .watching(count: 1204, key: "3f9a"))
+    ),
+    (
       #"{"type":"hello","name":"\u00a0\u3000Ada\u2003"}"#,
       ClientEnvelope(id: nil, message: .hello(name: "Ada", resume: nil))
     ),
@@ -276,6 +280,22 @@ private func nestedObjects(_ depth: Int) -> String {
     for refused: JSONValue in [.int(1), .string(String(repeating: "v", count: 65)), .array([])] {
       expectRefused(games(refused), field: "games")
     }
+  }
+
+  @Test func aLinksCountNeedsACountAndAKeyOfBoundedSize() {
+    func watching(_ fields: [(String, JSONValue)]) -> Result<ClientEnvelope, ProtocolError> {
+      ClientMessageDecoder.decode(JSONValue.object([("type", "watching")] + fields).encoded)
+    }
+    expectRefused(watching([("key", "k")]), field: "count")
+    expectRefused(watching([("count", .int(-1)), ("key", "k")]), field: "count")
+    expectRefused(watching([("count", .int(1_000_001)), ("key", "k")]), field: "count")
+    expectRefused(watching([("count", .int(3))]), field: "key")
+    expectRefused(
+      watching([("count", .int(3)), ("key", .string(String(repeating: "k", count: 129)))]),
+      field: "key")
+    #expect(
+      watching([("count", .int(0)), ("key", "k")])
+        == .success(ClientEnvelope(id: nil, message: .watching(count: 0, key: "k"))))
   }
 
   static let acceptedNames: [String] = [
