@@ -1,7 +1,8 @@
 """A crowd across nodes (issue 36), end to end: real nodes that name their own URLs
 (`scripts/cluster.sh up --advertise`) behind a real HAProxy, on a real PostgreSQL. A spectator
 watches a table of another node from the node it reached: that node links to the table's node,
-shows it every version and tells the table's node how many it watches for; when the table's node is killed, the spectator, still connected
+shows it every version, tells the table's node how many it watches for and carries its lines
+of chat; when the table's node is killed, the spectator, still connected
 where it was, is shown the table again where it went, and watches on."""
 import asyncio
 import pathlib
@@ -43,6 +44,14 @@ async def watched_through_a_kill(state):
     assert (await dee.request({"type": "spectate", "table": table}))["type"] == "snapshot"
     for client in (ada, cy, dee):
         await client.until(lambda c=client: c.state.spectators == 2, 5, "two spectators counted")
+    # Cy says a line at the table from n3: everyone there reads it under her name.
+    marks = [c.mark() for c in (ada, bob, dee)]
+    answer = await cy.request({"type": "chat", "text": "go Ada"})
+    assert answer["type"] == "chat" and answer["name"] == "Cy", answer
+    for client, since in zip((ada, bob, dee), marks):
+        line = await client.wait_for(lambda m: m.get("type") == "chat" and m.get("text") == "go Ada",
+                                     since, what="Cy's line")
+        assert line["name"] == "Cy" and line.get("replyTo") is None, line
     await play_some((ada, bob), rng)
     # Every version reached her: her state, built from the diffs, is her fresh snapshot's, and
     # everyone's (a resync through the link).

@@ -17,6 +17,11 @@ extension LobbyState {
           replyTo: replyTo), to: connection)
       return
     }
+    if remote.table(watchedBy: connection) != nil {
+      // A table of another node, watched from here: the line goes through the link.
+      out += remote.chat(text, name: session.name, from: connection, replyTo: replyTo)
+      return
+    }
     if let tableID = session.tableID, hosts.contains(tableID) {
       let event = TableHost.Event.chat(
         text: text, name: session.name, seat: session.seat, connection: connection,

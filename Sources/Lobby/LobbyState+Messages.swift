@@ -60,6 +60,8 @@ extension LobbyState {
       spectate(reference, session, replyTo: replyTo, connection, now: now)
     case .watching(let count, let key):
       weigh(count, key: key, session, replyTo: replyTo, connection, now: now)
+    case .watcherChat(let name, let text, let key):
+      relayChat(text, name: name, key: key, session, replyTo: replyTo, connection, now: now)
     case .leave:
       leaveTable(session, now: now)
       send(ServerMessage.left(replyTo: replyTo), to: connection)
@@ -170,6 +172,8 @@ extension LobbyState {
       deadlines.schedule(.session(session.token), at: nil)
       if let replaced {
         feed.unwatch(replaced)
+        // Watching another node's table from here: the new connection watches it instead.
+        out += remote.handOver(from: replaced, to: connection)
         out.append(
           .close(replaced, code: CloseCode.sessionTakenOver, reason: "session resumed elsewhere"))
       }

@@ -61,6 +61,10 @@ public struct RemoteWatch: Sendable {
   private var tableOfSpectator: [ConnectionID: String] = [:]
   private var links: UInt64 = 0
   private var asks = 0
+  /// Lines of chat said through a link and not yet answered: by the link's message id, the
+  /// link, who said it and its own id (forgotten with their link).
+  private var chats: [MessageID: (link: ConnectionID, speaker: ConnectionID, replyTo: MessageID?)] =
+    [:]
   /// The name the links give the owning nodes.
   let name: String
   /// The cluster's link key, given with the counts (nil: no counts are told).
@@ -113,6 +117,22 @@ public struct RemoteWatch: Sendable {
     return actions
   }
 
+  /// Its session resumed on `new` while `old` still watched (`old` is closed): `new` watches
+  /// in its place, and is shown the table (the answer to the link's next `spectate`).
+  public mutating func handOver(from old: ConnectionID, to new: ConnectionID) -> [LobbyAction] {
+    guard let table = tableOfSpectator.removeValue(forKey: old), var watch = watches[table] else {
+      return []
+    }
+    watch.watchers.remove(old)
+    watch.waiting.removeAll { $0.0 == old }
+    watch.waiting.append((new, nil))
+    tableOfSpectator[new] = table
+    var actions: [LobbyAction] = []
+    if watch.isOpen && watch.asked == nil { actions.append(ask(&watch)) }
+    watches[table] = watch
+    return actions
+  }
+
   /// `connection` stops watching (it left, went, or watches something else); the link goes
   /// when nobody is left.
   public mutating func unwatch(_ connection: ConnectionID) -> [LobbyAction] {
@@ -127,6 +147,7 @@ public struct RemoteWatch: Sendable {
     }
     watches[table] = nil
     tableOfLink[watch.link] = nil
+    forgetChats(of: watch.link)
     return [.close(watch.link, code: 1000, reason: "nobody watches here")]
   }
 
@@ -142,6 +163,27 @@ public struct RemoteWatch: Sendable {
     if watch.isOpen && watch.asked == nil { actions.append(ask(&watch)) }
     watches[table] = watch
     return actions
+  }
+
+  /// `connection`, watching, says `text` (its own limits checked) as `name`: the line goes
+  /// through the link, whose answer (the line as the table keeps it, or a refusal) answers it,
+  /// and the others watching here see it. Refused while the link is not there.
+  public mutating func chat(
+    _ text: String, name: String, from connection: ConnectionID, replyTo: MessageID?
+  ) -> [LobbyAction] {
+    guard let table = tableOfSpectator[connection], let watch = watches[table], watch.isOpen,
+      let key
+    else {
+      let refusal = ProtocolError(
+        .unavailable, "The table cannot be reached just now; try again.", replyTo: replyTo)
+      return [.send(Frame(ServerMessage.error(refusal)), to: [connection])]
+    }
+    asks += 1
+    let id = MessageID.string("chat-\(asks)")
+    chats[id] = (watch.link, connection, replyTo)
+    let message = ClientEnvelope(
+      id: id, message: .watcherChat(name: name, text: text, key: key))
+    return [.send(Frame(message.json), to: [watch.link])]
   }
 
   // MARK: - The link
@@ -167,11 +209,23 @@ public struct RemoteWatch: Sendable {
       return []
     }
     let replyTo = message["replyTo"].flatMap(Self.messageID)
+    if let replyTo, let (_, speaker, asked) = chats.removeValue(forKey: replyTo) {
+      // A line said through the link: the speaker's answer, and the others' line.
+      var actions: [LobbyAction] = [
+        .send(Frame(Self.readdressed(message, to: asked)), to: [speaker])
+      ]
+      let others = watch.watchers.ids.filter { $0 != speaker }
+      if type == "chat" && !others.isEmpty {
+        actions.append(.sendToCrowd(Frame(Self.readdressed(message, to: nil)), to: others))
+      }
+      return actions
+    }
     if let replyTo, replyTo == watch.asked {
       let actions = answered(type, message, &watch)
       if watch.isEmpty {
         watches[table] = nil
         tableOfLink[link] = nil
+        forgetChats(of: link)
       } else {
         watches[table] = watch
       }
@@ -202,6 +256,7 @@ public struct RemoteWatch: Sendable {
 
   /// Link `link` closed (the other node went, or let it go).
   public mutating func linkClosed(_ link: ConnectionID) -> Loss {
+    forgetChats(of: link)
     guard let table = tableOfLink.removeValue(forKey: link), var watch = watches[table],
       watch.link == link
     else { return .nothing }
@@ -239,6 +294,7 @@ public struct RemoteWatch: Sendable {
   {
     guard let watch = watches.removeValue(forKey: table) else { return ([], []) }
     tableOfLink[watch.link] = nil
+    forgetChats(of: watch.link)
     let spectators = watch.watchers.ids + watch.waiting.map(\.0)
     for spectator in spectators { tableOfSpectator[spectator] = nil }
     return (watch.isOpen ? [.close(watch.link, code: 1000, reason: "not watched")] : [], spectators)
@@ -306,6 +362,7 @@ public struct RemoteWatch: Sendable {
       tableOfLink[watch.link] = nil
       actions.append(.close(watch.link, code: 1000, reason: "the table moved"))
     }
+    forgetChats(of: watch.link)
     watch.waitAgain()
     links += 1
     watch.link = ConnectionID.link(links)
@@ -318,6 +375,14 @@ public struct RemoteWatch: Sendable {
     actions.append(.connect(watch.link, url: url))
     return actions
   }
+
+  /// Lines said through `link` are answered no more (it is gone).
+  private mutating func forgetChats(of link: ConnectionID) {
+    chats = chats.filter { $0.value.link != link }
+  }
+
+  /// How many lines said through a link wait for their answer (for tests: bounded).
+  var chatsWaiting: Int { chats.count }
 
   /// `message` with its `replyTo` set to `replyTo` (or taken out).
   static func readdressed(_ message: JSONValue, to replyTo: MessageID?) -> JSONValue {

@@ -54,6 +54,9 @@ public enum ClientMessage: Hashable, Sendable {
   /// through this connection (a link), says how many they are; `key` is the cluster's link key
   /// (only the nodes know it), without which the count is refused.
   case watching(count: Int, key: String)
+  /// Another node's link says a line of chat for `name`, a spectator it watches for (the
+  /// spectator's own rules and limits were checked there); `key` as for ``watching(count:key:)``.
+  case watcherChat(name: String, text: String, key: String)
   /// Leaves the current table.
   case leave
   /// The host starts a waiting table.

@@ -145,6 +145,13 @@ public enum ClientMessageDecoder {
         throw fields.badField("Field 'count' must be an integer 0...1000000.")
       }
       return .watching(count: count, key: try fields.requiredString(.key, maxBytes: 128))
+    case "watcherChat":
+      guard let name = try fields.name() else {
+        throw fields.badField("Field 'name' must name the spectator.")
+      }
+      return .watcherChat(
+        name: name, text: try fields.chatText(), key: try fields.requiredString(.key, maxBytes: 128)
+      )
     case "leave": return .leave
     case "start": return .start
     case "addComputer":

@@ -60,6 +60,8 @@ extension ClientEnvelope {
       members.append(("code", .string(code)))
     case .watching(let count, let key):
       members += [("count", .int(count)), ("key", .string(key))]
+    case .watcherChat(let name, let text, let key):
+      members += [("name", .string(name)), ("text", .string(text)), ("key", .string(key))]
     case .redeal, .resync, .hint, .countMatches, .lobby, .leave, .start, .arenas:
       break
     }
@@ -89,6 +91,7 @@ extension ClientMessage {
     case .join: "join"
     case .spectate: "spectate"
     case .watching: "watching"
+    case .watcherChat: "watcherChat"
     case .leave: "leave"
     case .start: "start"
     case .addComputer: "addComputer"

@@ -197,4 +197,42 @@ import Testing
       try ClusterLobbyTests.messages(refused, to: Self.cy).first?["code"]?.stringValue == "badField"
     )
   }
+
+  @Test func aSpectatorOnAnotherNodeChatsAtTheTableUnderItsOwnName() throws {
+    var n1 = try Node("n1", linkKey: "k")
+    var n2 = try Node("n2", firstTable: 1000, linkKey: "k")
+    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
+    let created = n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada)
+    _ = n2.hear(Self.heard(created, url: Self.n1URL))
+    _ = n2.send(#"{"type":"hello","name":"Cy"}"#, from: Self.cy)
+    _ = n2.send(#"{"type":"hello","name":"Dee"}"#, from: Self.dee)
+    _ = n2.send(#"{"type":"spectate","table":"t1"}"#, from: Self.cy)
+    _ = n2.send(#"{"type":"spectate","table":"t1"}"#, from: Self.dee)
+    let opened = n2.state.handle(.linkOpened(.link(1)), now: 1)
+    _ = try Self.back(Self.over(opened, to: &n1, link: .link(1)), to: &n2, link: .link(1))
+    let said = n2.send(#"{"type":"chat","id":7,"text":"go Ada"}"#, from: Self.cy)
+    let atN1 = Self.over(said, to: &n1, link: .link(1))
+    // Ada, at the table, reads Cy's line under Cy's name.
+    let adaReads = try ClusterLobbyTests.messages(atN1, to: Self.ada).filter {
+      $0["type"]?.stringValue == "chat"
+    }
+    #expect(
+      adaReads.count == 1 && "\(adaReads[0])".contains("Cy") && "\(adaReads[0])".contains("go Ada"))
+    // Back on n2: Cy's answer (her id) and Dee's line.
+    let back = try Self.back(atN1, to: &n2, link: .link(1))
+    #expect(try ClusterLobbyTests.messages(back, to: Self.cy).map { $0["replyTo"] } == [.int(7)])
+    #expect(
+      try ClusterLobbyTests.messages(back, to: Self.dee).map { $0["type"]?.stringValue } == ["chat"]
+    )
+    // Not in the lobby's chat.
+    #expect(n2.state.lobbyWatchers.isEmpty)
+    // A line for someone without the key is refused.
+    _ = n1.send(#"{"type":"hello","name":"Eve"}"#, from: Self.bob)
+    _ = n1.send(#"{"type":"spectate","table":"t1"}"#, from: Self.bob)
+    let forged = n1.send(
+      #"{"type":"watcherChat","id":1,"name":"Ada","text":"I quit","key":"x"}"#, from: Self.bob)
+    #expect(
+      try ClusterLobbyTests.messages(forged, to: Self.bob).first?["code"]?.stringValue == "badField"
+    )
+  }
 }

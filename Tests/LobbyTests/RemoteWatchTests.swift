@@ -93,6 +93,48 @@ import Testing
     #expect(watch.linkMessage(link, diff).isEmpty)
   }
 
+  @Test func aSessionResumedOnANewConnectionWatchesThereAndIsShownTheTable() {
+    var watch = RemoteWatch()
+    _ = watch.watch("t1", code: "ABCD", at: Self.url, Self.ada, replyTo: .int(3))
+    _ = watch.linkOpened(.link(1))
+    _ = watch.linkMessage(.link(1), Self.bytes(#"{"type":"snapshot","replyTo":"watch-1"}"#))
+    #expect(
+      Self.lines(watch.handOver(from: Self.ada, to: Self.bob)) == ["send [link1] spectate - ABCD"])
+    #expect(watch.table(watchedBy: Self.ada) == nil && watch.table(watchedBy: Self.bob) == "t1")
+    // The old connection's going changes nothing; the new one is shown the table.
+    #expect(watch.unwatch(Self.ada).isEmpty)
+    #expect(
+      Self.lines(
+        watch.linkMessage(.link(1), Self.bytes(#"{"type":"snapshot","replyTo":"watch-2"}"#)))
+        == ["send [c2] snapshot -"])
+    #expect(watch.handOver(from: Self.cy, to: Self.ada).isEmpty)
+  }
+
+  @Test func aSpectatorsLineGoesThroughTheLinkAndComesBackToItAndToTheOthersHere() {
+    var watch = RemoteWatch(key: "k")
+    _ = watch.watch("t1", code: "ABCD", at: Self.url, Self.ada, replyTo: nil)
+    _ = watch.watch("t1", code: "ABCD", at: Self.url, Self.bob, replyTo: nil)
+    // Before the link is open: refused, nothing waits.
+    #expect(
+      Self.lines(watch.chat("hi", name: "Ada", from: Self.ada, replyTo: .int(4)))
+        == ["send [c1] error 4 unavailable"])
+    _ = watch.linkOpened(.link(1))
+    _ = watch.linkMessage(.link(1), Self.bytes(#"{"type":"snapshot","replyTo":"watch-1"}"#))
+    #expect(
+      Self.lines(watch.chat("hi", name: "Ada", from: Self.ada, replyTo: .int(5)))
+        == ["send [link1] watcherChat -"])
+    #expect(watch.chatsWaiting == 1)
+    // The table's answer: Ada's own, and Bob's line.
+    let answer = watch.linkMessage(
+      .link(1), Self.bytes(#"{"type":"chat","replyTo":"chat-2","line":{"name":"Ada","text":"hi"}}"#)
+    )
+    #expect(Self.lines(answer) == ["send [c1] chat 5", "crowd [c2] chat -"])
+    // A line that waits when the link goes is forgotten with it.
+    _ = watch.chat("again", name: "Ada", from: Self.ada, replyTo: nil)
+    _ = watch.linkClosed(.link(1))
+    #expect(watch.chatsWaiting == 0)
+  }
+
   @Test func aRefusalReachesWhoAskedAndALinkNobodyNeedsCloses() {
     var watch = RemoteWatch()
     _ = watch.watch("t1", code: "ABCD", at: Self.url, Self.ada, replyTo: .int(3))

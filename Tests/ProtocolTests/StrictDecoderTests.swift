@@ -200,6 +200,10 @@ private func nestedObjects(_ depth: Int) -> String {
       ClientEnvelope(id: nil, message: .watching(count: 1204, key: "3f9a"))
     ),
     (
+      #"{"type":"watcherChat","name":" Cy ","text":"go Ada","key":"3f9a"}"#,
+      ClientEnvelope(id: nil, message: .watcherChat(name: "Cy", text: "go Ada", key: "3f9a"))
+    ),
+    (
       #"{"type":"hello","name":"\u00a0\u3000Ada\u2003"}"#,
       ClientEnvelope(id: nil, message: .hello(name: "Ada", resume: nil))
     ),
