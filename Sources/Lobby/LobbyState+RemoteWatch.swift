@@ -73,55 +73,6 @@ extension LobbyState {
     }
   }
 
-  /// Another node's link on `connection` says it watches this node's table for `count`
-  /// spectators of its own: the table counts them (at most its spectator limit), if the link
-  /// gave the cluster's key and spectates here.
-  mutating func weigh(
-    _ count: Int, key: String, _ session: SessionRegistry.Session, replyTo: MessageID?,
-    _ connection: ConnectionID, now: Double
-  ) {
-    guard let linkKey = configuration.linkKey, key == linkKey else {
-      reply(
-        ProtocolError(.badField, "Field 'key' is not this cluster's link key.", replyTo: replyTo),
-        to: connection)
-      return
-    }
-    guard let tableID = session.tableID, session.seat == nil else {
-      reply(
-        ProtocolError(.notAtTable, "Only a spectator counts its own.", replyTo: replyTo),
-        to: connection)
-      return
-    }
-    let weighed = TableHost.Event.weigh(
-      connection: connection, count: min(count, configuration.spectatorLimit))
-    guard handle(weighed, at: tableID, now: now) != nil else { return }
-    settle(tableID, now: now)
-  }
-
-  /// Another node's link on `connection` says `text` for its spectator `name`: the table
-  /// keeps and shows it as that spectator's line (the link's own answer carries it back; that
-  /// node checked the spectator's limits), if the link gave the cluster's key and spectates here.
-  mutating func relayChat(
-    _ text: String, name: String, key: String, _ session: SessionRegistry.Session,
-    replyTo: MessageID?, _ connection: ConnectionID, now: Double
-  ) {
-    guard let linkKey = configuration.linkKey, key == linkKey else {
-      reply(
-        ProtocolError(.badField, "Field 'key' is not this cluster's link key.", replyTo: replyTo),
-        to: connection)
-      return
-    }
-    guard let tableID = session.tableID, session.seat == nil else {
-      reply(
-        ProtocolError(.notAtTable, "Only a spectator speaks for its own.", replyTo: replyTo),
-        to: connection)
-      return
-    }
-    let event = TableHost.Event.chat(
-      text: text, name: name, seat: nil, connection: connection, replyTo: replyTo)
-    if handle(event, at: tableID, now: now) != nil { settle(tableID, now: now) }
-  }
-
   /// The links say, at most once a second, how many spectators each watches for here (once
   /// it changed): the tables' nodes count them.
   mutating func reportRemoteCounts(now: Double) {

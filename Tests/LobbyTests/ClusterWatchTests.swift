@@ -54,6 +54,23 @@ import Testing
     return out
   }
 
+  /// n1 (with Ada at table t1) and n2, whose Cy and Dee watch t1 through n2's link, answered;
+  /// both with the link key "k".
+  static func twoWatchingFromN2() throws -> (Node, Node) {
+    var n1 = try Node("n1", linkKey: "k")
+    var n2 = try Node("n2", firstTable: 1000, linkKey: "k")
+    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
+    let created = n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada)
+    _ = n2.hear(heard(created, url: Self.n1URL))
+    _ = n2.send(#"{"type":"hello","name":"Cy"}"#, from: Self.cy)
+    _ = n2.send(#"{"type":"hello","name":"Dee"}"#, from: Self.dee)
+    _ = n2.send(#"{"type":"spectate","id":9,"table":"t1"}"#, from: Self.cy)
+    _ = n2.send(#"{"type":"spectate","id":9,"table":"t1"}"#, from: Self.dee)
+    let opened = n2.state.handle(.linkOpened(.link(1)), now: 1)
+    _ = try back(over(opened, to: &n1, link: .link(1)), to: &n2, link: .link(1))
+    return (n1, n2)
+  }
+
   @Test func aSpectatorOnAnotherNodeWatchesFromThereThroughOneLink() throws {
     var n1 = try Node("n1")
     var n2 = try Node("n2", firstTable: 1000)
@@ -148,17 +165,7 @@ import Testing
   }
 
   @Test func aLinkTellsItsCountAndTheTablesNodeCountsItsSpectatorsAsThatMany() throws {
-    var n1 = try Node("n1", linkKey: "k")
-    var n2 = try Node("n2", firstTable: 1000, linkKey: "k")
-    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
-    let created = n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada)
-    _ = n2.hear(Self.heard(created, url: Self.n1URL))
-    _ = n2.send(#"{"type":"hello","name":"Cy"}"#, from: Self.cy)
-    _ = n2.send(#"{"type":"hello","name":"Dee"}"#, from: Self.dee)
-    _ = n2.send(#"{"type":"spectate","id":9,"table":"t1"}"#, from: Self.cy)
-    _ = n2.send(#"{"type":"spectate","id":9,"table":"t1"}"#, from: Self.dee)
-    let opened = n2.state.handle(.linkOpened(.link(1)), now: 1)
-    _ = try Self.back(Self.over(opened, to: &n1, link: .link(1)), to: &n2, link: .link(1))
+    var (n1, n2) = try Self.twoWatchingFromN2()
     // A second later n2's link tells n1 it watches for two; n1's count takes them, and Ada
     // hears it (the link alone counted one before).
     let told = n2.state.advance(to: 2)
@@ -199,17 +206,7 @@ import Testing
   }
 
   @Test func aSpectatorOnAnotherNodeChatsAtTheTableUnderItsOwnName() throws {
-    var n1 = try Node("n1", linkKey: "k")
-    var n2 = try Node("n2", firstTable: 1000, linkKey: "k")
-    _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)
-    let created = n1.send(#"{"type":"createTable","game":"set","seats":2}"#, from: Self.ada)
-    _ = n2.hear(Self.heard(created, url: Self.n1URL))
-    _ = n2.send(#"{"type":"hello","name":"Cy"}"#, from: Self.cy)
-    _ = n2.send(#"{"type":"hello","name":"Dee"}"#, from: Self.dee)
-    _ = n2.send(#"{"type":"spectate","table":"t1"}"#, from: Self.cy)
-    _ = n2.send(#"{"type":"spectate","table":"t1"}"#, from: Self.dee)
-    let opened = n2.state.handle(.linkOpened(.link(1)), now: 1)
-    _ = try Self.back(Self.over(opened, to: &n1, link: .link(1)), to: &n2, link: .link(1))
+    var (n1, n2) = try Self.twoWatchingFromN2()
     let said = n2.send(#"{"type":"chat","id":7,"text":"go Ada"}"#, from: Self.cy)
     let atN1 = Self.over(said, to: &n1, link: .link(1))
     // Ada, at the table, reads Cy's line under Cy's name.
