@@ -84,6 +84,8 @@ extension LobbyState {
   private mutating func stopWatching(_ table: String) {
     let (actions, spectators) = remote.drop(table)
     out += actions
-    for connection in spectators { send(ServerMessage.left(replyTo: nil), to: connection) }
+    if !spectators.isEmpty {
+      out.append(.send(Frame(ServerMessage.left(replyTo: nil)), to: spectators))
+    }
   }
 }

@@ -120,8 +120,7 @@ extension RemoteWatch {
     guard let key else { return [] }
     var actions: [LobbyAction] = []
     for (table, var watch) in watches where watch.isOpen && watch.isShown {
-      let count =
-        watch.watchers.count + watch.waiting.filter { !watch.watchers.contains($0.0) }.count
+      let count = watch.count
       guard count != watch.told else { continue }
       watch.told = count
       let message = ClientEnvelope(id: nil, message: .watching(count: count, key: key))

@@ -27,6 +27,10 @@ extension RemoteWatch {
 
     var isEmpty: Bool { watchers.isEmpty && waiting.isEmpty }
 
+    /// How many spectators here it watches for: those shown it, and those waiting to be who are
+    /// not (one asking afresh is both).
+    var count: Int { watchers.count + waiting.count { !watchers.contains($0.0) } }
+
     /// Its link is lost: those shown the table wait to be shown it again (without a `replyTo`,
     /// unless they asked for it afresh already).
     mutating func waitAgain() {

@@ -50,7 +50,7 @@ public struct RemoteWatch: Sendable {
 
   /// How many spectators on this node watch `table` (or wait to).
   public func spectators(of table: String) -> Int {
-    watches[table].map { $0.watchers.count + $0.waiting.count } ?? 0
+    watches[table]?.count ?? 0
   }
 
   /// Every table watched through a link.

@@ -37,18 +37,7 @@ extension ServiceLoop {
     }
     if state.ping == .wanted {
       state.ping = .sent
-      if state.isLink {
-        if writeLink(nil, state) < 0 { return -1 }
-        if !state.outbound.isEmpty { requestWrite(state) }
-        return 0
-      }
-      guard let eventLoop else { return -1 }
-      let headroom = shim_lws_pre()
-      let written = lws_write(
-        state.wsi,
-        (eventLoop.resources.pingBuffer + headroom).assumingMemoryBound(to: UInt8.self),
-        LWSResources.pingPayload.count, LWS_WRITE_PING)
-      if written < 0 { return -1 }
+      if writePing(state) < 0 { return -1 }
       if !state.outbound.isEmpty { requestWrite(state) }
       return 0
     }
@@ -75,6 +64,19 @@ extension ServiceLoop {
     metrics?.frameWritten(bytes: frame.count)
     afterWrite(state)
     return 0
+  }
+
+  /// Writes `state`'s PING: a client's from the shared ping buffer, a link's from its own
+  /// (lws masks what a link sends where it lies).
+  private func writePing(_ state: ConnectionState) -> Int32 {
+    if state.isLink { return writeLink(nil, state) }
+    guard let eventLoop else { return -1 }
+    let headroom = shim_lws_pre()
+    let written = lws_write(
+      state.wsi,
+      (eventLoop.resources.pingBuffer + headroom).assumingMemoryBound(to: UInt8.self),
+      LWSResources.pingPayload.count, LWS_WRITE_PING)
+    return written < 0 ? -1 : 0
   }
 
   /// The next frame for `state`, taken: its own queue's or its crowd's, whichever was sent
