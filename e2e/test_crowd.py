@@ -14,7 +14,7 @@ import websockets
 from conftest import BINARY, scrape_metric
 from mp_support import FAST, connect, replies_ok, run, start_server, until_playing  # noqa: F401
 from protocol_client import SUBPROTOCOL
-from silent_socket import TCP_CLOSE, TCP_CLOSE_WAIT, open_silent, tcp_state
+from silent_socket import TCP_CLOSE, TCP_CLOSE_WAIT, masked, open_silent, tcp_state, unread_bytes
 
 CROWD = 2000
 
@@ -145,7 +145,9 @@ async def silent_spectators(server):
     for s in silent:
         while tcp_state(s) not in (TCP_CLOSE, TCP_CLOSE_WAIT) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        assert tcp_state(s) in (TCP_CLOSE, TCP_CLOSE_WAIT), tcp_state(s)
+        how = {name: scrape_metric(server.port, name)
+               for name in ("matchismo_not_reading_cuts_total", "matchismo_too_slow_closes_total")}
+        assert tcp_state(s) in (TCP_CLOSE, TCP_CLOSE_WAIT), (tcp_state(s), how)
         s.close()
     # A barrier: one more move, and everyone has its version (nothing older can still come).
     answer = await ada.request({"type": "choose", "card": ada.state.board[0]["id"]})
@@ -159,3 +161,52 @@ async def silent_spectators(server):
         versions = [m["version"] for m in client.log if m.get("type") == "diff"]
         assert versions == sorted(versions) and len(set(versions)) == len(versions), client.label
     print(f"{SILENT} silent spectators cut after {moves} moves")
+
+
+def test_a_spectator_that_breaks_a_rule_with_its_window_shut_is_reset(start_server):
+    """A spectator whose window is shut (it reads nothing) and who then sends more than the rate
+    limit allows: its close (1008) can never be written, so the server gives up on it when the
+    close's send timeout (10 s) runs out, and ends the socket with a reset. A plain close there
+    would leave the kernel an orphaned socket holding what the spectator never read, and the
+    spectator's end open, for minutes. The drain clock is off here (--drain-timeout 0), so only
+    the close's own timeout can end it."""
+    server = start_server(*FAST, "--drain-timeout", "0", "--send-buffer", "4096")
+    run(rule_breaker_with_a_shut_window, server, timeout=120)
+
+
+async def rule_breaker_with_a_shut_window(server):
+    ada, bob = await connect(server.ws_url, "Ada", "Bob")
+    created = await ada.request({"type": "createTable", "game": "set", "seats": 2, "private": True})
+    code = created["table"]["code"]
+    assert (await bob.request({"type": "join", "code": code}))["type"] == "snapshot"
+    await until_playing(ada, bob)
+    silent = open_silent(server.port, "S", then=({"type": "spectate", "id": 2, "code": code},))
+    # Moves until its window has been shut for a while: its receive queue stops growing.
+    deadline = time.monotonic() + 45
+    last, still = -1, 0
+    while still < 5:
+        assert time.monotonic() < deadline, f"its window never shut ({unread_bytes(silent)} unread)"
+        for player in (ada, bob):
+            answer = await player.request({"type": "choose", "card": player.state.board[0]["id"]})
+            assert replies_ok(answer, player)
+        unread = unread_bytes(silent)
+        still = still + 1 if unread == last else 0
+        last = unread
+    # Sixty messages at once: twenty a second, with bursts of forty, are allowed.
+    silent.setblocking(True)
+    silent.sendall(b"".join(masked(json.dumps({"type": "resync", "id": 10 + n})) for n in range(60)))
+    deadline = time.monotonic() + 20
+    while scrape_metric(server.port, 'matchismo_closes_total{code="1008"}') < 1:
+        assert time.monotonic() < deadline, "the rate limit did not close it"
+        await asyncio.sleep(0.05)
+    closing = time.monotonic()
+    while tcp_state(silent) not in (TCP_CLOSE, TCP_CLOSE_WAIT) and time.monotonic() < closing + 20:
+        await asyncio.sleep(0.1)
+    waited = time.monotonic() - closing
+    assert tcp_state(silent) == TCP_CLOSE, (tcp_state(silent), waited)
+    silent.close()
+    print(f"reset {waited:.1f} s after its close was decided")
+    # The players never noticed: a barrier move, answered, and nobody else closed.
+    answer = await ada.request({"type": "choose", "card": ada.state.board[0]["id"]})
+    assert replies_ok(answer, ada)
+    assert ada.close_code is None and bob.close_code is None

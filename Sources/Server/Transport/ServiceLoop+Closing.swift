@@ -37,6 +37,17 @@ extension ServiceLoop {
     lws_set_timeout(state.wsi, PENDING_TIMEOUT_CLOSE_SEND, CloseHandshake.sendTimeoutSeconds)
   }
 
+  /// At `LWS_CALLBACK_CLOSED`, just before lws closes the socket. A close of ours that ends
+  /// while the kernel still holds bytes the peer never acknowledged (its window stayed shut
+  /// through the close's send timeout) ends with a reset: a plain close would leave the kernel
+  /// an orphaned socket that keeps those bytes, and the peer's end open, for minutes.
+  func resetIfUnread(_ state: ConnectionState) {
+    guard state.close.isUnderWay else { return }
+    let fd = lws_get_socket_fd(state.wsi)
+    guard fd >= 0, shim_unsent_bytes(fd) > 0 else { return }
+    _ = shim_reset_on_close(fd)
+  }
+
   /// Writes the close frame and waits (at most `CloseHandshake.ackTimeoutSeconds`) for the
   /// peer's reply, ignoring anything else it sends. Only then is the TCP connection closed, so
   /// the peer can read the close frame even if it was still sending (see

@@ -216,6 +216,7 @@ extension ServiceLoop {
     session.pointee.state = nil
     let id = ConnectionID(rawValue: session.pointee.connection_id)
     let state = connections.removeValue(forKey: id)
+    if let state { resetIfUnread(state) }
     state?.release()
     if let address = state?.countedAddress { addressLimit.release(address) }
     metrics?.connectionClosed(open: connections.count)
