@@ -7,7 +7,7 @@ import Testing
 
 /// A crowd's writes (issue 36): several queued frames go out in one write, whole and in order,
 /// a crowd's frames are kept once, and its members' sockets write a few at a time.
-@Suite struct CrowdWritesTests {
+@Suite(.ownThread) struct CrowdWritesTests {
   @Test func aBatchHoldsEachFrameWithItsHeader() {
     let batch = WriteBatch(headroom: 16)
     // The last fills the batch to its limit exactly (566 bytes before it, a 4-byte header).

@@ -4,7 +4,7 @@ import Testing
 @testable import Server
 
 /// `GET /metrics` served by the transport's own HTTP handler.
-@Suite struct MetricsEndpointTests {
+@Suite(.ownThread) struct MetricsEndpointTests {
   private static let logger: Logger = {
     var logger = Logger(label: "metrics-endpoint-test")
     logger.logLevel = .warning

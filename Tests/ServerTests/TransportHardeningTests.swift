@@ -9,7 +9,7 @@ import Testing
 
 /// Loopback tests of inbound back-pressure, RFC 6455 close handling, the Origin check and
 /// command batches, each against a real transport on a free port.
-@Suite struct TransportHardeningTests {
+@Suite(.ownThread) struct TransportHardeningTests {
   private static let logger: Logger = {
     var logger = Logger(label: "transport-hardening-test")
     logger.logLevel = .warning
@@ -35,13 +35,12 @@ import Testing
   ) async throws {
     var configuration = configuration
     configuration.port = 0
-    // No keepalive: while CPU-heavy suites hold the test pool's threads (two here), a client
-    // can sit idle for over a minute before its first message, and these tests are not about
-    // hanging up on idle peers (KeepaliveWheelTests are).
+    // No keepalive: these tests are not about hanging up on idle peers (KeepaliveWheelTests
+    // are).
     configuration.pingIdleSeconds = 0
     let transport = WebSocketTransport(configuration: configuration, logger: Self.logger)
     try transport.start()
-    let consumer = Task {
+    let consumer = Task(executorPreference: ThreadExecutor.current) {
       for await event in transport.events {
         switch event {
         case .opened(let id, _): ledger.state.withLock { $0.opened.append(id) }
@@ -67,8 +66,8 @@ import Testing
     await consumer.value
   }
 
-  /// Polls `condition` every 20 ms for at most `seconds` (long: CPU-heavy suites running in
-  /// parallel can starve the consumer task for tens of seconds on two cores).
+  /// Polls `condition` every 20 ms for at most `seconds` (long: on a loaded machine the
+  /// transport's own thread can be slow to get a core).
   private func eventually(_ seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
@@ -96,7 +95,7 @@ import Testing
         return client
       }
       // Writes may block once the server stops reading: not awaited until the end.
-      let sender = Task {
+      let sender = Task(executorPreference: ThreadExecutor.current) {
         try await offPool {
           for _ in 0..<messageCount {
             try client.sendText(String(repeating: "x", count: messageSize))

@@ -10,7 +10,7 @@ import Testing
 
 /// Links (issue 36): a transport opens a WebSocket connection to another server, as a client on
 /// its own loop, and uses it like any connection.
-@Suite(.timeLimit(.minutes(2))) struct TransportLinkTests {
+@Suite(.ownThread) struct TransportLinkTests {
   @Test(arguments: [
     ("ws://10.0.0.2:8080/ws", LinkAddress(host: "10.0.0.2", port: 8080, path: "/ws")),
     ("ws://node-2:9000", LinkAddress(host: "node-2", port: 9000, path: "/")),

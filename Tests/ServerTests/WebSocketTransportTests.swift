@@ -13,7 +13,7 @@ import Testing
 extension LoopbackClient: @unchecked Sendable {}
 
 /// Integration tests: a real transport on a free loopback port, driven by `LoopbackClient`.
-@Suite struct WebSocketTransportTests {
+@Suite(.ownThread) struct WebSocketTransportTests {
   private static let logger: Logger = {
     var logger = Logger(label: "transport-test")
     logger.logLevel = .warning
@@ -35,7 +35,7 @@ extension LoopbackClient: @unchecked Sendable {}
       try transport.start()
       self.transport = transport
       let opened = self.opened
-      consumer = Task {
+      consumer = Task(executorPreference: ThreadExecutor.current) {
         var log: [TransportEvent] = []
         for await event in transport.events {
           log.append(event)
@@ -173,7 +173,7 @@ extension LoopbackClient: @unchecked Sendable {}
       return (named, unnamed)
     }
 
-    let stopping = Task { await server.stop() }
+    let stopping = Task(executorPreference: ThreadExecutor.current) { await server.stop() }
     let closes = try await offPool {
       try [named, unnamed].map { client in
         let frame = try client.readFrame()
