@@ -113,12 +113,18 @@ def test_spectators_that_stop_reading_are_cut_alone(start_server):
     run(silent_spectators, server, timeout=120)
 
 
-async def silent_spectators(server):
+async def two_playing(server):
+    """Ada and Bob playing Set at a private table: both clients and its invite code."""
     ada, bob = await connect(server.ws_url, "Ada", "Bob")
     created = await ada.request({"type": "createTable", "game": "set", "seats": 2, "private": True})
     code = created["table"]["code"]
     assert (await bob.request({"type": "join", "code": code}))["type"] == "snapshot"
     await until_playing(ada, bob)
+    return ada, bob, code
+
+
+async def silent_spectators(server):
+    ada, bob, code = await two_playing(server)
     watchers = await connect(server.ws_url, *(f"W{n}" for n in range(WATCHERS)))
     for watcher in watchers:
         assert (await watcher.request({"type": "spectate", "code": code}))["type"] == "snapshot"
@@ -175,11 +181,7 @@ def test_a_spectator_that_breaks_a_rule_with_its_window_shut_is_reset(start_serv
 
 
 async def rule_breaker_with_a_shut_window(server):
-    ada, bob = await connect(server.ws_url, "Ada", "Bob")
-    created = await ada.request({"type": "createTable", "game": "set", "seats": 2, "private": True})
-    code = created["table"]["code"]
-    assert (await bob.request({"type": "join", "code": code}))["type"] == "snapshot"
-    await until_playing(ada, bob)
+    ada, bob, code = await two_playing(server)
     silent = open_silent(server.port, "S", then=({"type": "spectate", "id": 2, "code": code},))
     # Moves until its window has been shut for a while: its receive queue stops growing.
     deadline = time.monotonic() + 45

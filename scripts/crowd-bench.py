@@ -2,7 +2,10 @@
 """A crowd at one table (issue 36): a fresh release server (journal on, SQLite in a temporary
 folder, --spectator-limit 20000), then one load run of four players choosing forty times a second
 in all, watched by N spectators on a load-generator thread of their own; one line of the report
-per N. Usage: scripts/crowd-bench.py [N ...] (default 0 1000 10000); BIN=.build/release."""
+per N. Usage: scripts/crowd-bench.py [N ...] (default 0 1000 10000); BIN=.build/release.
+STORM=join|leave|reconnect: a 20 s window, and 10 s into it every spectator joins, leaves or
+reconnects at once (`matchismo-load --storm`); the line then compares the players' latency in the
+5 s before it with the 5 s after, and says when the spectators were back."""
 import json
 import os
 import shutil
@@ -14,7 +17,10 @@ import time
 
 KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_us", "lat_max_us",
         "spec_lat_p50_us", "spec_lat_p99_us", "spec_lat_max_us", "crowd_counts", "server_cpu_pct",
-        "loadgen_cpu_pct", "other_cpu_pct", "server_rss_end_kib")
+        "loadgen_cpu_pct", "other_cpu_pct", "server_rss_end_kib", "storm", "storm_before_p50_us",
+        "storm_before_p99_us", "storm_during_p50_us", "storm_during_p99_us", "storm_p99_ratio",
+        "storm_spectators", "storm_returned", "storm_returned_p50_s", "storm_returned_latest_s")
+STORM = os.environ.get("STORM")
 
 
 def run(binaries, spectators):
@@ -35,10 +41,12 @@ def run(binaries, spectators):
             except OSError:
                 time.sleep(0.05)
         crowd = ["--crowd-threads", "1", "--crowd-nice", os.environ.get("CROWD_NICE", "10")] if spectators else []
+        storm = ["--storm", STORM, "--storm-at", "10", "--storm-window", "5"] if STORM and spectators else []
         result = subprocess.run(
             [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
              "--seats", "4", "--spectators", str(spectators), "--rate", "40", "--warmup", "3",
-             "--duration", "10", "--json", "--server-pid", str(server.pid), *crowd],
+             "--duration", "20" if STORM else "10", "--json", "--server-pid", str(server.pid),
+             *crowd, *storm],
             capture_output=True, text=True, timeout=300)
         report = json.loads(result.stdout)
         return {k: report[k] for k in KEYS if k in report}

@@ -105,6 +105,18 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Seconds of each latency window compared around the stall (with --stall-at).")
   var stallWindow = LoadConfiguration.defaults.stallWindow
 
+  @Option(
+    help: ArgumentHelp(
+      "A storm of the crowd (with --crowd-threads): at --storm-at seconds into the window every spectator joins (all of them connected and in the lobby since the start), leaves its table, or drops its connection and connects again, at once; the report compares the players' latency before and after, and times the spectators' return.",
+      valueName: "join|leave|reconnect"))
+  var storm: CrowdStorm?
+
+  @Option(help: "Seconds into the window when the storm comes (with --storm).")
+  var stormAt = LoadConfiguration.defaults.stormAt
+
+  @Option(help: "Seconds of each latency window compared around the storm (with --storm).")
+  var stormWindow = LoadConfiguration.defaults.stormWindow
+
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false
 
@@ -135,6 +147,9 @@ struct MatchismoLoad: ParsableCommand {
     c.stallTables = stallTables
     c.stallWindow = stallWindow
     c.stallEvery = stallEvery
+    c.storm = storm
+    c.stormAt = stormAt
+    c.stormWindow = stormWindow
     return c
   }
 
@@ -158,3 +173,4 @@ struct MatchismoLoad: ParsableCommand {
 }
 
 extension LoadMode: ExpressibleByArgument {}
+extension CrowdStorm: ExpressibleByArgument {}

@@ -101,12 +101,34 @@ final class Connection {
   var unreadGrewAt: UInt64 = 0
 
   /// A connection not yet started.
+  /// A spectator that joined or reconnected in a storm and has not had its snapshot yet.
+  var returning = false
+
   init(index: Int, table: Int, role: Role, globalPlayer: Int, handshake: ClientHandshake) {
     self.index = index
     self.table = table
     self.role = role
     self.globalPlayer = globalPlayer
     self.handshake = handshake
+  }
+
+  /// A closed spectator's connection made new for a reconnect: a new socket, handshake and
+  /// hello, its table still its own. It stays settled: setup is counted once.
+  func startAgain() {
+    fd = -1
+    state = .notStarted
+    handshakeBytes = []
+    reader = FrameReader()
+    fragments = nil
+    out = []
+    outOffset = 0
+    dirty = false
+    watchingWrite = false
+    welcomed = false
+    joinSent = false
+    tracker = BoardTracker()
+    watchedVersion = nil
+    closeSent = false
   }
 
   /// Whether the connection sits in a seat.

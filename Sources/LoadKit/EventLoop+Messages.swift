@@ -58,6 +58,7 @@ extension EventLoop {
       connection.seat = connection.role == .spectator ? nil : table["you"]?.int
       // A watching spectator's snapshot after a gap: its diffs are read for their version again.
       if connection.role == .spectator && connection.settled {
+        stormReturned(connection, now: now)
         connection.watchedVersion = connection.tracker.version
       }
       if connection.role == .host, tables[connection.table].code == nil,
@@ -156,6 +157,11 @@ extension EventLoop {
     guard connection.role != .host, connection.welcomed, !connection.joinSent,
       let code = tables[connection.table].code
     else { return }
+    if connection.role == .spectator && stormHoldsJoins {
+      // Ready to watch: it asks when the storm comes.
+      settle(connection, ready: true)
+      return
+    }
     connection.joinSent = true
     let type = connection.role == .spectator ? "spectate" : "join"
     sendText(#"{"type":"\#(type)","id":2,"code":"\#(code)"}"#, on: connection)

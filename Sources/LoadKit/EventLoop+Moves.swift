@@ -75,6 +75,7 @@ extension EventLoop {
       if let timeline {
         recordStallLatency(
           of: connection, sent: pending.sent, microseconds: microseconds, timeline: timeline)
+        recordStormLatency(sent: pending.sent, microseconds: microseconds, timeline: timeline)
       }
     }
     guard let timeline, !closing else { return }

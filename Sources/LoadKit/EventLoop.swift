@@ -63,6 +63,8 @@ final class EventLoop {
   var stallBegan: [UInt64?] = []
   /// When each table's stalled seat was seen cut, monotonic ns; nil until then.
   var stallCutAt: [UInt64?] = []
+  /// Whether the crowd's storm has come (``LoadConfiguration/storm``).
+  var stormCame = false
   /// The epoll tag of the timerfd (connections use their index).
   private static let timerTag = UInt64.max
   /// Nanoseconds between one player's moves in the open loop.
@@ -170,6 +172,7 @@ final class EventLoop {
         beginDueStalls(now: now, timeline: timeline)
         watchStalledSockets(now: now)
       }
+      if let timeline, configuration.storm != nil { bringStormIfDue(now: now, timeline: timeline) }
       if let timeline, !windowEnded, now >= timeline.windowEnd {
         windowEnded = true
         statistics.heldAtWindowEnd = connections.count(where: { $0.state == .open })

@@ -11,6 +11,17 @@ public enum LoadMode: String, CaseIterable, Sendable {
   case play
 }
 
+/// What a crowd does all at once, in the measured window (``LoadConfiguration/storm``).
+public enum CrowdStorm: String, CaseIterable, Sendable {
+  /// Every spectator, connected and in the lobby since the start, asks to watch at once.
+  case join
+  /// Every watching spectator leaves its table at once (and stays connected).
+  case leave
+  /// Every watching spectator's connection drops at once (as when their node dies) and each
+  /// connects again at once and asks to watch.
+  case reconnect
+}
+
 /// Everything a run needs; validated before any socket is opened. The defaults are written once,
 /// here: the `matchismo-load` command's options read them from ``defaults``.
 public struct LoadConfiguration: Sendable, Equatable {
@@ -58,6 +69,15 @@ public struct LoadConfiguration: Sendable, Equatable {
   /// crowd threads; they ask a second after the table's code is known, once the other nodes
   /// list it.
   public var spectatorPorts: [Int] = []
+  /// A storm of the crowd (with crowd threads): at ``stormAt`` seconds into the window every
+  /// spectator joins, leaves or reconnects at once; the report compares the players' latency
+  /// in the ``stormWindow`` seconds before with the ones after, and times the spectators'
+  /// return (join, reconnect). Nil: no storm.
+  public var storm: CrowdStorm?
+  /// Seconds into the window when the storm comes.
+  public var stormAt = 10.0
+  /// Seconds of each latency window compared around the storm.
+  public var stormWindow = 5.0
   /// Mean reaction time of a bot in seconds (play mode); each wait is uniform in 0.5–1.5 × it.
   public var reaction = 1.0
   /// Most handshakes in flight per event loop, so the server's accept backlog never overflows.
@@ -153,6 +173,14 @@ public struct LoadConfiguration: Sendable, Equatable {
       if !(stallAt >= stallWindow && last + stallWindow <= duration) {
         return
           "--stall-at must leave --stall-window seconds of the window before the first stall and after the last"
+      }
+    }
+    if storm != nil {
+      if crowdThreads == 0 { return "--storm needs --spectators and --crowd-threads" }
+      if mode == .idle { return "--storm needs moves: open, closed or play" }
+      if !(stormWindow > 0 && stormWindow <= 600) { return "--storm-window must be in (0, 600]" }
+      if !(stormAt >= stormWindow && stormAt + stormWindow <= duration) {
+        return "--storm-at must leave --storm-window seconds of the window before and after it"
       }
     }
     if !(1...64).contains(threads) { return "--threads must be 1...64" }

@@ -46,7 +46,7 @@ extension LoadReport {
   }
 
   /// `prefix_n`, `prefix_p50_us`, `prefix_p99_us`, `prefix_p999_us` of `histogram`.
-  private static func latencyFields(_ prefix: String, _ histogram: Histogram<UInt64>)
+  static func latencyFields(_ prefix: String, _ histogram: Histogram<UInt64>)
     -> [(String, Value)]
   {
     func at(_ p: Double) -> Value {

@@ -153,6 +153,7 @@ public struct LoadReport: Sendable {
     }
     out += soakFields
     out += stallFields
+    out += stormFields
     if let before = serverBefore, let after = serverAfter {
       out.append(
         (

@@ -29,6 +29,14 @@ public struct LoopStatistics: Sendable {
   /// Stall runs: the membership events (`join`, `leave`, `away`, `back`, `host`, `phase`,
   /// `vote`, `spectators`) the hosts of the stalled tables saw after the stall, by kind.
   public var stallTableEvents: [String: Int] = [:]
+  /// Storm runs: latency of the players' moves scheduled in the window just before the storm.
+  public var latencyBeforeStorm = Self.makeLatencyHistogram()
+  /// Storm runs: latency of the players' moves scheduled in the window that starts with it.
+  public var latencyDuringStorm = Self.makeLatencyHistogram()
+  /// Storm runs: spectators that joined, left or dropped their connection in the storm.
+  public var stormActed = 0
+  /// Storm runs (join, reconnect): seconds from the storm to each spectator's snapshot.
+  public var stormReturnSeconds: [Double] = []
   /// Spectators: microseconds from the scheduled time of a measured move to each spectator's
   /// reading of the diff it made.
   public var spectatorLatency = Self.makeLatencyHistogram()
@@ -36,7 +44,7 @@ public struct LoopStatistics: Sendable {
   public var spectatorDiffs = 0
   /// `spectators` messages (the crowd's count) read by everyone.
   public var crowdCounts = 0
-  /// Connections whose handshake completed.
+  /// Handshakes completed (a connection that reconnected in a storm counts again).
   public var connected = 0
   /// Connections seated (players) or watching (spectators) with the board known.
   public var ready = 0
@@ -98,6 +106,10 @@ public struct LoopStatistics: Sendable {
     latencyDuringStall.add(other.latencyDuringStall)
     latencyBesideStall.add(other.latencyBesideStall)
     spectatorLatency.add(other.spectatorLatency)
+    latencyBeforeStorm.add(other.latencyBeforeStorm)
+    latencyDuringStorm.add(other.latencyDuringStorm)
+    stormActed += other.stormActed
+    stormReturnSeconds += other.stormReturnSeconds
     spectatorDiffs += other.spectatorDiffs
     crowdCounts += other.crowdCounts
     stallAwaySeconds += other.stallAwaySeconds

@@ -8,6 +8,8 @@ import Protocol
 final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
   private var metrics: LobbyMetrics?
+  /// Messages past a pass's budget, decided in the passes after (``Admission``).
+  private var admission = Admission()
   private let outlets: LobbyOutlets
 
   /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
@@ -29,21 +31,72 @@ final class InlineLobby: ServiceThreadHandler {
   // release of every part of it, ~1,300 instructions per move), an `inout` access is not.
 
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
-    Self.handle(
-      event, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
+    switch event {
+    case .message(let connection, let bytes, let receivedAt) where !connection.isLink:
+      let item = Admission.Item.message(
+        connection, ClientMessageDecoder.decode(bytes), receivedAt: receivedAt)
+      guard admission.admit(item) else { return }
+      decide(item, now: now, commands: &commands)
+    case .closed(let connection):
+      guard admission.admit(.closed(connection)) else { return }
+      decide(.closed(connection), now: now, commands: &commands)
+    default:
+      Self.handle(
+        event, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
+    }
   }
 
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
+    // What waited first, as much as this pass's budget allows; then the lobby's own clock.
+    while let item = admission.next() {
+      decide(item, now: now, commands: &commands)
+    }
+    guard let due = Self.nextDeadline(of: &state, metrics: &metrics), due <= now else { return }
     Self.advance(
       now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
   }
 
   func nextDeadline() -> Double? {
-    Self.nextDeadline(of: &state, metrics: &metrics)
+    // Something waiting is due at once: the loop reads the sockets, then comes back for it.
+    if admission.hasWaiting { return 0 }
+    return Self.nextDeadline(of: &state, metrics: &metrics)
   }
 
   func passEnded() {
+    admission.passEnded()
     outlets.journal?.wakeIfOwed()
+  }
+
+  /// Messages and closes waiting for a later pass (``Admission``).
+  var waitingMessages: Int { admission.waiting }
+
+  private func decide(_ item: Admission.Item, now: Double, commands: inout [TransportCommand]) {
+    Self.decide(
+      item, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
+  }
+
+  private static func decide(
+    _ item: Admission.Item, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
+    outlets: LobbyOutlets, commands: inout [TransportCommand]
+  ) {
+    if let journal = outlets.journal {
+      state.noteJournal(failing: journal.failing.load(ordering: .relaxed))
+    }
+    switch item {
+    case .message(let connection, let decoded, let receivedAt):
+      let accepted = state.movesAccepted
+      commands.append(
+        actions: state.handle(.message(connection, decoded), now: now), to: outlets)
+      // The move's latency ends when its frames leave, behind the journal like them.
+      if metrics != nil && state.movesAccepted != accepted {
+        commands.append(.moveShown(receivedAt: receivedAt))
+      }
+    case .closed(let connection):
+      commands.append(
+        actions: state.handle(.disconnected(connection), now: now), to: outlets)
+    }
+    commands.append(actions: state.catchUp(now: now), to: outlets)
+    export(now: now, state: &state, metrics: &metrics)
   }
 
   private static func handle(
@@ -68,19 +121,9 @@ final class InlineLobby: ServiceThreadHandler {
       // Another node's message to this one's link: not a client's, not decoded as one.
       commands.append(
         actions: state.handle(.linkMessage(connection, bytes), now: now), to: outlets)
-    case .message(let connection, let bytes, let receivedAt):
-      let accepted = state.movesAccepted
-      commands.append(
-        actions: state.handle(
-          .message(connection, ClientMessageDecoder.decode(bytes)), now: now),
-        to: outlets)
-      // The move's latency ends when its frames leave, behind the journal like them.
-      if metrics != nil && state.movesAccepted != accepted {
-        commands.append(.moveShown(receivedAt: receivedAt))
-      }
-    case .closed(let connection):
-      commands.append(
-        actions: state.handle(.disconnected(connection), now: now), to: outlets)
+    case .message, .closed:
+      // Client messages and closes go through the admission (`decide`).
+      preconditionFailure("a client's message or close handled past its admission")
     case .news(let news, let done):
       commands.append(actions: state.handle(.cluster(news), now: now), to: outlets)
       // Its commands are carried out before the service thread takes anything else.

@@ -65,6 +65,29 @@ struct ConfigurationTests {
     }
   }
 
+  @Test func aStormNeedsTheCrowdsOwnLoopsMovesAndItsWindowsInTheRun() {
+    var configuration = LoadConfiguration()
+    configuration.tables = 1
+    configuration.duration = 20
+    configuration.spectators = 100
+    configuration.storm = .reconnect
+    #expect(configuration.problem?.contains("--storm needs") == true)
+    configuration.crowdThreads = 1
+    #expect(configuration.problem == nil)
+    // Its window before it, and after it, in the measured window.
+    configuration.stormAt = 4
+    #expect(configuration.problem?.contains("--storm-at") == true)
+    configuration.stormAt = 16
+    #expect(configuration.problem?.contains("--storm-at") == true)
+    configuration.stormAt = 15
+    #expect(configuration.problem == nil)
+    configuration.stormWindow = 0
+    #expect(configuration.problem?.contains("--storm-window") == true)
+    configuration.stormWindow = 5
+    configuration.mode = .idle
+    #expect(configuration.problem?.contains("--storm needs moves") == true)
+  }
+
   @Test func stallsAreStaggeredAndFitTheWindow() {
     var configuration = LoadConfiguration()
     configuration.tables = 20

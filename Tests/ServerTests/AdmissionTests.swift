@@ -1,0 +1,107 @@
+import Lobby
+import Protocol
+import Testing
+
+@testable import Server
+
+/// A crowd arriving at once does not hold the players' moves up behind it (``Admission``).
+@Suite struct AdmissionTests {
+  private static func message(_ connection: UInt64, _ text: String) -> Admission.Item {
+    .message(
+      ConnectionID(rawValue: connection), ClientMessageDecoder.decode(Array(text.utf8)),
+      receivedAt: 0)
+  }
+
+  private static let spectate = #"{"type":"spectate","code":"ABCDEF"}"#
+  private static let choose = #"{"type":"choose","card":7}"#
+
+  @Test func aPassDecidesItsBudgetAtOnceAndMovesAlwaysThenTheRestWaitsInOrder() {
+    var admission = Admission()
+    // A storm of spectators: the pass's budget is decided at once, the rest waits.
+    let storm = (0..<UInt64(100)).map { Self.message(1000 + $0, Self.spectate) }
+    let now = storm.map { admission.admit($0) }
+    #expect(now.prefix(Admission.perPass).allSatisfy { $0 })
+    #expect(now.dropFirst(Admission.perPass).allSatisfy { !$0 })
+    #expect(admission.waiting == 100 - Admission.perPass)
+    // A player's move in the middle of it is decided at once.
+    let admitted1 = admission.admit(Self.message(1, Self.choose))
+    #expect(admitted1)
+    // Nothing more this pass; the next decides its budget of the waiting ones, oldest first.
+    let none = admission.next()
+    #expect(none == nil)
+    admission.passEnded()
+    var later: [UInt64] = []
+    while let item = admission.next() { later.append(item.connection.rawValue) }
+    #expect(later == Array(1000 + UInt64(Admission.perPass)..<1000 + 2 * UInt64(Admission.perPass)))
+    admission.passEnded()
+    while admission.hasWaiting {
+      while admission.next() != nil {}
+      admission.passEnded()
+    }
+    #expect(admission.waiting == 0)
+  }
+
+  @Test func aConnectionKeepsItsOrderItsMoveAndCloseWaitBehindItsWaitingMessage() {
+    var admission = Admission()
+    for connection in 0..<UInt64(Admission.perPass) {
+      let admitted2 = admission.admit(Self.message(100 + connection, Self.spectate))
+      #expect(admitted2)
+    }
+    // Past the budget: Ada's spectate waits, and so do her move and her close after it.
+    let admitted3 = admission.admit(Self.message(7, Self.spectate))
+    #expect(!admitted3)
+    let admitted4 = admission.admit(Self.message(7, Self.choose))
+    #expect(!admitted4)
+    let admitted5 = admission.admit(.closed(ConnectionID(rawValue: 7)))
+    #expect(!admitted5)
+    // Bob's move does not wait; his close has nothing to wait behind, but is not a move.
+    let admitted6 = admission.admit(Self.message(8, Self.choose))
+    #expect(admitted6)
+    let admitted7 = admission.admit(.closed(ConnectionID(rawValue: 8)))
+    #expect(!admitted7)
+    admission.passEnded()
+    var order: [String] = []
+    while let item = admission.next() {
+      switch item {
+      case .message(let connection, _, _):
+        order.append("\(connection.rawValue)\(item.isMove ? " move" : "")")
+      case .closed(let connection): order.append("\(connection.rawValue) closed")
+      }
+    }
+    #expect(order == ["7", "7 move", "7 closed", "8 closed"])
+    // Once nothing of hers waits, Ada's move is decided at once again.
+    let admitted8 = admission.admit(Self.message(7, Self.choose))
+    #expect(admitted8)
+  }
+
+  @Test func theInlineLobbyAnswersPastItsBudgetInTheNextPassAndAsksForIt() {
+    let lobby = InlineLobby(state: LobbyState(entropy: .system))
+    var commands: [TransportCommand] = []
+    let count = Admission.perPass + 8
+    for connection in 0..<UInt64(count) {
+      lobby.handle(
+        .message(
+          ConnectionID(rawValue: 10 + connection),
+          Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8), receivedAt: 0),
+        now: 1, commands: &commands)
+    }
+    let answered = Set(commands.flatMap(Self.addressees))
+    #expect(answered.count == Admission.perPass)
+    #expect(lobby.waitingMessages == 8)
+    // It asks to be called at once, and the next pass answers the rest.
+    #expect(lobby.nextDeadline() == 0)
+    lobby.passEnded()
+    commands.removeAll()
+    lobby.deadlineReached(now: 1, commands: &commands)
+    #expect(Set(commands.flatMap(Self.addressees)).count == 8)
+    #expect(lobby.waitingMessages == 0)
+    #expect(lobby.nextDeadline() != 0)
+  }
+
+  private static func addressees(_ command: TransportCommand) -> [ConnectionID] {
+    switch command {
+    case .send(_, let to), .sendToCrowd(_, let to): to
+    default: []
+    }
+  }
+}
