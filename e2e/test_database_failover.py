@@ -197,8 +197,13 @@ async def lobbies_follow_the_primary(state):
         assert (await watcher.request({"type": "lobby"}))["type"] == "lobbySnapshot"
     created = await maker.request({"type": "createTable", "game": "set", "seats": 2})
     table = created["table"]["id"]
+    # A node's LISTEN connection may be in the middle of an attempt on the old primary, which
+    # pg_auto_failover is turning into a standby: that attempt can spend its whole answer
+    # timeout (10 s) before the link tries again a second later and hears the new primary
+    # (seen once in a fresh-clone run: n2 logged a listen attempt that had no answer within 10 s,
+    # and the table was not listed there 10 s after it was made).
     for watcher in watchers:
-        await watcher.until(lambda w=watcher: w.lobby is not None and table in w.lobby.tables, 10,
+        await watcher.until(lambda w=watcher: w.lobby is not None and table in w.lobby.tables, 25,
                             f"{table} listed on {watcher.label}")
     for client in (maker, *watchers):
         await client.shutdown()
