@@ -40,6 +40,8 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     // Already in the graph through postgres-nio (same version): SHA-256 and SHA-1 come from it.
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    // Already in the graph through postgres-nio and swift-async-algorithms (same version).
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
     .systemLibrary(
@@ -77,6 +79,7 @@ let package = Package(
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -112,23 +112,14 @@ final class Connection {
     self.handshake = handshake
   }
 
-  /// A closed spectator's connection made new for a reconnect: a new socket, handshake and
-  /// hello, its table still its own. It stays settled: setup is counted once.
-  func startAgain() {
-    fd = -1
-    state = .notStarted
-    handshakeBytes = []
-    reader = FrameReader()
-    fragments = nil
-    out = []
-    outOffset = 0
-    dirty = false
-    watchingWrite = false
-    welcomed = false
-    joinSent = false
-    tracker = BoardTracker()
-    watchedVersion = nil
-    closeSent = false
+  /// A connection in this one's place, to reconnect: its table, role and key, and, since setup
+  /// is counted once, settled as this one was.
+  func successor() -> Connection {
+    let next = Connection(
+      index: index, table: table, role: role, globalPlayer: globalPlayer, handshake: handshake)
+    next.settled = settled
+    next.ready = ready
+    return next
   }
 
   /// Whether the connection sits in a seat.

@@ -30,9 +30,10 @@ extension EventLoop {
         // Dropped without a close frame, as a dead node's clients are; then at once again.
         closeSocket(connection)
         closedCount -= 1
-        connection.startAgain()
-        connection.returning = true
-        startConnecting(connection)
+        let next = connection.successor()
+        next.returning = true
+        connections[connection.index] = next
+        startConnecting(next)
       }
       statistics.stormActed += 1
     }

@@ -1,3 +1,4 @@
+import DequeModule
 import Lobby
 import Protocol
 
@@ -41,22 +42,21 @@ struct Admission {
   /// Messages other than moves decided in one pass.
   static let perPass = 32
 
-  private var queue: [Item] = []
-  private var head = 0
+  private var queue = Deque<Item>()
   private var waitingOf: [ConnectionID: Int] = [:]
   private var budget = Admission.perPass
 
   /// Whether something waits for a later pass.
-  var hasWaiting: Bool { head < queue.count }
+  var hasWaiting: Bool { !queue.isEmpty }
 
   /// How many wait.
-  var waiting: Int { queue.count - head }
+  var waiting: Int { queue.count }
 
   /// Whether `item` is to be decided now; if not, it waits (``next()`` gives it back later).
   mutating func admit(_ item: Item) -> Bool {
     let connection = item.connection
     // Nothing waits (the usual case): no lookup.
-    if head == queue.count || waitingOf[connection] == nil {
+    if queue.isEmpty || waitingOf[connection] == nil {
       if item.isMove { return true }
       if budget > 0 {
         budget -= 1
@@ -70,22 +70,13 @@ struct Admission {
 
   /// The next waiting item to decide, while this pass has budget left.
   mutating func next() -> Item? {
-    guard budget > 0, head < queue.count else { return nil }
+    guard budget > 0, let item = queue.popFirst() else { return nil }
     budget -= 1
-    let item = queue[head]
-    head += 1
     let connection = item.connection
     if let count = waitingOf[connection], count > 1 {
       waitingOf[connection] = count - 1
     } else {
       waitingOf[connection] = nil
-    }
-    if head == queue.count {
-      queue.removeAll(keepingCapacity: queue.capacity <= 4096)
-      head = 0
-    } else if head >= 4096 && head * 2 >= queue.count {
-      queue.removeFirst(head)
-      head = 0
     }
     return item
   }
