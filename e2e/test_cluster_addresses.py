@@ -14,6 +14,7 @@ import tempfile
 import pytest
 import websockets
 
+from conftest import scrape_metric
 from failover_cluster import cluster_down, cluster_up
 from mp_support import run
 from protocol_client import SUBPROTOCOL
@@ -99,6 +100,17 @@ async def guesses(source, url, codes):
     return answers
 
 
+async def heard_every_miss(nodes, count, seconds=20):
+    """Waits until every node of `nodes` has heard `count` invite-code misses from the others."""
+    name = "matchismo_cluster_misses_received_total"
+    for _ in range(int(seconds / 0.1)):
+        heard = [scrape_metric(n["metrics_port"], name) for n in nodes]
+        if all(h >= count for h in heard):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the nodes heard {heard} misses from the others, not {count} each")
+
+
 async def guessing(state):
     door = state["door"]
     nodes = [f"{door}ws?node={n['id']}" for n in state["nodes"]]
@@ -108,10 +120,12 @@ async def guessing(state):
     for url in nodes:
         answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(10)])
         assert answers == ["unknownTable"] * 10, answers
-    # Now a new session on any node is held back within a few guesses (the last notices of a
-    # miss may still be on their way: on a loaded machine three guesses were not always
-    # enough); without the other nodes' count it would take 20 more, and a session's own limit
-    # (10) is not reached by 10.
+    # The barrier: each node has heard, and handed to its lobby, the 20 misses the other two
+    # saw (a notice can take a while on a loaded machine; twice a node answered all ten
+    # guesses below before its neighbours' notices came).
+    await heard_every_miss(state["nodes"], 20)
+    # Now a new session on any node is held back within a few guesses; without the other
+    # nodes' count it would take 20 more, and a session's own limit (10) is not reached by 10.
     for url in nodes:
         answers = await guesses("127.0.0.2", url, [next(wrong) for _ in range(10)])
         assert "tooManyGuesses" in answers, answers

@@ -81,7 +81,7 @@ struct Application {
       let link = PostgresClusterLink(
         location: try PostgresLocation(url: url), node: configuration.resolvedNodeID,
         url: configuration.advertisedURL, logger: logger, hear: { release.hear($0) },
-        received: { heard.received($0, after: $1) })
+        received: { heard.received($0, misses: $1, after: $2) })
       let shared = store as? PostgresJournalStore
       cluster = (
         link,

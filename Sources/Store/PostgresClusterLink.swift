@@ -29,8 +29,9 @@ public final class PostgresClusterLink: Sendable {
   private let logger: Logger
   /// Where what is heard goes.
   private let hear: @Sendable (ClusterNews) -> Void
-  /// Told of each notice from another node: its changes and how long it took (seconds).
-  private let received: @Sendable (Int, Double) -> Void
+  /// Told of each notice from another node, once what it says is handed on: its table
+  /// changes, its invite-code misses, and how long it took (seconds).
+  private let received: @Sendable (_ changes: Int, _ misses: Int, _ seconds: Double) -> Void
   /// The listening connection and what it holds back while its snapshot is read.
   private let listening = Mutex(Listening())
 
@@ -53,7 +54,9 @@ public final class PostgresClusterLink: Sendable {
   public init(
     location: PostgresLocation, node: String, url: String?, clock: LeaseClock = .database,
     logger: Logger, hear: @escaping @Sendable (ClusterNews) -> Void,
-    received: @escaping @Sendable (Int, Double) -> Void = { _, _ in }
+    received: @escaping @Sendable (_ changes: Int, _ misses: Int, _ seconds: Double) -> Void = {
+      _, _, _ in
+    }
   ) {
     self.node = node
     self.url = url
@@ -279,7 +282,7 @@ public final class PostgresClusterLink: Sendable {
       return
     }
     guard notice.node != node else { return }
-    received(notice.rows.count, max(0, Date().timeIntervalSince1970 - notice.at))
+    let seconds = max(0, Date().timeIntervalSince1970 - notice.at)
     listening.withLock { state in
       for news in notice.news {
         if state.held != nil {
@@ -289,5 +292,6 @@ public final class PostgresClusterLink: Sendable {
         }
       }
     }
+    received(notice.rows.count, notice.misses?.values.reduce(0, +) ?? 0, seconds)
   }
 }

@@ -5,6 +5,7 @@ import CoreMetrics
 /// machines kept in time).
 struct ClusterMetrics: Sendable {
   private let changesReceived: CoreMetrics.Counter
+  private let missesReceived: CoreMetrics.Counter
   private let delay: CoreMetrics.Timer
   private let takeovers: CoreMetrics.Counter
   private let takeoverDelay: CoreMetrics.Timer
@@ -14,6 +15,8 @@ struct ClusterMetrics: Sendable {
     takeoverDelay = CoreMetrics.Timer(label: MetricName.takeoverDelay, factory: factory)
     changesReceived = CoreMetrics.Counter(
       label: MetricName.clusterChangesReceived, factory: factory)
+    missesReceived = CoreMetrics.Counter(
+      label: MetricName.clusterMissesReceived, factory: factory)
     delay = CoreMetrics.Timer(label: MetricName.clusterChangeDelay, factory: factory)
   }
 
@@ -24,9 +27,11 @@ struct ClusterMetrics: Sendable {
     if let seconds { takeoverDelay.recordNanoseconds(Int64((max(0, seconds) * 1e9).rounded())) }
   }
 
-  /// A notice of `changes` table changes arrived `seconds` after it was sent.
-  func received(_ changes: Int, after seconds: Double) {
+  /// A notice of `changes` table changes and `misses` unknown invite codes arrived `seconds`
+  /// after it was sent, and was handed to the lobby.
+  func received(_ changes: Int, misses: Int, after seconds: Double) {
     changesReceived.increment(by: changes)
+    if misses > 0 { missesReceived.increment(by: misses) }
     delay.recordNanoseconds(Int64((seconds * 1e9).rounded()))
   }
 }

@@ -48,6 +48,7 @@ enum MetricName {
   static let takeoverDelay = "matchismo_takeover_seconds"
   static let clusterChangesReceived = "matchismo_cluster_changes_received_total"
   static let clusterChangeDelay = "matchismo_cluster_change_delay_seconds"
+  static let clusterMissesReceived = "matchismo_cluster_misses_received_total"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
