@@ -10,7 +10,8 @@ SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openss
 # postgresql-15-auto-failover, pg-auto-failover-cli: a database that fails over (make cluster HA=1).
 HA_PACKAGES := postgresql-15-auto-failover pg-auto-failover-cli
 # prometheus: the cluster's metrics and alerts (promtool tests the alerts).
-TEST_PACKAGES := chromium chromium-driver postgresql e2fsprogs util-linux haproxy prometheus $(HA_PACKAGES)
+# chromium-headless-shell: the browser the tests drive (chromium-driver brings chromium itself).
+TEST_PACKAGES := chromium chromium-driver chromium-headless-shell postgresql e2fsprogs util-linux haproxy prometheus $(HA_PACKAGES)
 CLUSTER_PACKAGES := postgresql haproxy prometheus $(if $(filter 1,$(HA)),$(HA_PACKAGES))
 NODES ?= 3
 VENV := .venv

@@ -36,7 +36,7 @@ def test_a_table_is_created_with_settings_and_shows_them(server, browsers):
 
 def test_the_history_view_opens_with_h_and_lists_matches_and_mismatches(server, browsers):
     driver = browsers()
-    driver.set_window_size(1280, 600)  # a short list, so that it scrolls
+    driver.set_window_size(1280, 457)  # a short list, so that it scrolls (a 1280×600 window's viewport)
     play_solo(driver, server.http_url, "matchismo", cards=24)
     body = driver.find_element(By.CSS_SELECTOR, "body")
     body.send_keys("h")

@@ -37,6 +37,10 @@ async def watched_through_a_kill(state):
     # Cy reaches n3 and watches n2's table from there: no redirect.
     cy, welcome = await LiveClient.open(f"{door}ws?node=n3", "Cy", "Cy")
     assert welcome["node"] == "n3"
+    # The barrier: n3 has heard of n2's table (its notice can come after Cy's welcome; once it
+    # did, and n3 did not know the table yet).
+    assert (await cy.request({"type": "lobby"}))["type"] == "lobbySnapshot"
+    await cy.until(lambda: table in cy.lobby.tables, 10, "n2's table listed on n3")
     watching = await cy.request({"type": "spectate", "table": table})
     assert watching["type"] == "snapshot" and watching["table"]["id"] == table, watching
     # Dee too, on n3: n3's one link watches for both, and tells n2 so; everyone counts two.

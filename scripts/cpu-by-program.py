@@ -31,7 +31,19 @@ def sample(seen, names):
                     name = os.path.basename(os.readlink(f"/proc/{entry}/exe"))
                 except OSError:
                     name = head.split("(", 1)[1]  # a kernel thread, or gone
-                names[key] = name.removesuffix(" (deleted)") or "?"
+                name = name.removesuffix(" (deleted)") or "?"
+                # Chromium's processes by their role (renderer, gpu-process, utility): the
+                # browser process itself has no --type.
+                try:
+                    # (a renderer rewrites its command line as one string, spaces between)
+                    with open(f"/proc/{entry}/cmdline", "rb") as f:
+                        argv = f.read().replace(b"\0", b" ").split()
+                    role = next((a[7:].decode() for a in argv if a.startswith(b"--type=")), None)
+                    if role:
+                        name += f" ({role})"
+                except OSError:
+                    pass
+                names[key] = name
         except (OSError, IndexError, ValueError):
             continue
 
