@@ -3,8 +3,11 @@ the players barely feel them; the crowd's count reaches everyone coalesced (at m
 second); a client that spectates and leaves in a loop is cut by the rate limit and changes
 nothing for the players; a spectator that stops reading is cut alone."""
 import asyncio
+import base64
 import json
 import os
+import signal
+import socket
 import subprocess
 import time
 
@@ -212,3 +215,63 @@ async def rule_breaker_with_a_shut_window(server):
     answer = await ada.request({"type": "choose", "card": ada.state.board[0]["id"]})
     assert replies_ok(answer, ada)
     assert ada.close_code is None and bob.close_code is None
+
+
+def test_clients_that_connect_at_once_are_let_in_a_few_a_pass_and_all_come_in(start_server):
+    """Three hundred clients connect and ask to upgrade while the server is stopped (SIGSTOP),
+    so that when it runs again the kernel hands it all of them at once, as a node's spectators
+    coming back together after it died. It lets them in a few a pass (the rest wait, counted by
+    `matchismo_connections_paced_total`), and every one of them is upgraded and welcomed."""
+    server = start_server(*FAST)
+    count = 300
+    os.kill(server.process.pid, signal.SIGSTOP)
+    sockets = []
+    try:
+        for _ in range(count):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            key = base64.b64encode(os.urandom(16)).decode()
+            s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                       f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n")
+                      .encode())
+            sockets.append(s)
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+    try:
+        for n, s in enumerate(sockets):
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = s.recv(4096)
+                assert chunk, f"connection {n} was closed before its upgrade"
+                head += chunk
+            assert head.startswith(b"HTTP/1.1 101"), (n, head)
+            s.sendall(masked(json.dumps({"type": "hello", "id": 1, "name": f"C{n}"})))
+        for n, s in enumerate(sockets):
+            welcome = read_frame(s)
+            assert welcome["type"] == "welcome", (n, welcome)
+        # The first few came in at once, the rest a few a pass after them.
+        paced = scrape_metric(server.port, "matchismo_connections_paced_total")
+        assert count // 2 <= paced <= count, paced
+        assert scrape_metric(server.port, "matchismo_connections_open") == count
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def read_frame(s):
+    """One unmasked text frame from the server on blocking socket `s`, parsed."""
+    def exactly(n):
+        data = b""
+        while len(data) < n:
+            chunk = s.recv(n - len(data))
+            assert chunk, "closed"
+            data += chunk
+        return data
+    first, second = exactly(2)
+    length = second & 0x7F
+    if length == 126:
+        length = int.from_bytes(exactly(2), "big")
+    elif length == 127:
+        length = int.from_bytes(exactly(8), "big")
+    assert first & 0x0F == 1, first
+    return json.loads(exactly(length))

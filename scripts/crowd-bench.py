@@ -5,7 +5,8 @@ in all, watched by N spectators on a load-generator thread of their own; one lin
 per N. Usage: scripts/crowd-bench.py [N ...] (default 0 1000 10000); BIN=.build/release.
 STORM=join|leave|reconnect: a 20 s window, and 10 s into it every spectator joins, leaves or
 reconnects at once (`matchismo-load --storm`); the line then compares the players' latency in the
-5 s before it with the 5 s after, and says when the spectators were back."""
+5 s before it with the 5 s after, and says when the spectators were back. SERVER_ARGS: more options
+for the server (e.g. "--executors 2", the sharded lobby)."""
 import json
 import os
 import shutil
@@ -31,7 +32,8 @@ def run(binaries, spectators):
     data = tempfile.mkdtemp(prefix="crowd-bench.")
     server = subprocess.Popen(
         [f"{binaries}/matchismo", "--port", str(port), "--data-dir", data,
-         "--spectator-limit", "20000", "--countdown", "0.3"],
+         "--spectator-limit", "20000", "--countdown", "0.3",
+         *os.environ.get("SERVER_ARGS", "").split()],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):

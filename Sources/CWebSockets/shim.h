@@ -16,6 +16,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stddef.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/sockios.h>
@@ -193,4 +194,26 @@ static inline int shim_set_send_buffer(int fd, int bytes) {
 static inline int shim_reset_on_close(int fd) {
   struct linger linger = {.l_onoff = 1, .l_linger = 0};
   return setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof linger);
+}
+
+/// Hands socket `fd`, accepted from the listening socket of `vhost`, to lws as the listener
+/// would have (a server connection that starts as HTTP; TLS where the vhost has it). NULL if lws
+/// refused it (it has closed `fd` then).
+static inline struct lws *shim_adopt_accepted(struct lws_vhost *vhost, int fd, int tls) {
+  lws_sock_file_fd_type descriptor;
+  descriptor.sockfd = fd;
+  int type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (tls ? LWS_ADOPT_ALLOW_SSL : 0);
+  return lws_adopt_descriptor_vhost(vhost, (lws_adoption_type)type, descriptor, NULL, NULL);
+}
+
+/// Accepts the next connection waiting on listening socket `listener`, non-blocking, closed on
+/// exec, with Nagle off (as lws sets its own); -1 when none waits.
+static inline int shim_accept_next(int listener) {
+  int fd = accept(listener, NULL, NULL);
+  if (fd < 0) return -1;
+  (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+  (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
+  int on = 1;
+  (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  return fd;
 }

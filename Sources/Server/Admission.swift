@@ -9,42 +9,24 @@ import Protocol
 /// it was read.
 ///
 /// A move (`choose`) is decided at once. Anything else is decided at once while the pass has
-/// budget left (``perPass``): ordinary traffic is decided in the pass that read it, as before.
-/// Past it, messages wait, and the waiting ones are decided ``perPass`` at a time in the passes
-/// after, each of which reads the sockets first (the players' moves with them). A connection
-/// keeps its own order: once one of its messages waits, everything after it from that
-/// connection waits too, its close included.
+/// budget left (``AdmissionBudget/perPass``) and nothing waits: ordinary traffic is decided in
+/// the pass that read it, as before. Past it, messages wait, oldest first, and the waiting ones
+/// are decided ``AdmissionBudget/perPass`` at a time in the passes after, each of which reads
+/// the sockets first (the players' moves with them). A connection keeps its own order: once
+/// one of its messages waits, everything after it from that connection waits too, its move and
+/// close included.
+///
+/// The inline lobby keeps one for the service thread (its passes are the loop's); the sharded
+/// lobby one per executor (its passes are the executor's batches), so that a spectator storm
+/// holds the state exclusively at most ``AdmissionBudget/perPass`` decisions at a time.
 ///
 /// What waits is bounded by what the transport lets a connection send (its rate limit, twice
-/// that in a burst) times the connections it holds; it drains ``perPass`` a pass, and the loop
-/// does not sleep while something waits.
-struct Admission {
-  /// A message or a close the lobby is to decide.
-  enum Item {
-    case message(ConnectionID, Result<ClientEnvelope, ProtocolError>, receivedAt: Double)
-    case closed(ConnectionID)
-
-    var connection: ConnectionID {
-      switch self {
-      case .message(let connection, _, _), .closed(let connection): connection
-      }
-    }
-
-    /// A move: a card chosen.
-    var isMove: Bool {
-      if case .message(_, .success(let envelope), _) = self, case .choose = envelope.message {
-        return true
-      }
-      return false
-    }
-  }
-
-  /// Messages other than moves decided in one pass.
-  static let perPass = 32
-
+/// that in a burst) times the connections it holds; it drains ``AdmissionBudget/perPass`` a pass, and the loop
+/// does not sleep while something waits (an executor does not wait for events).
+struct Admission<Item: Admissible> {
   private var queue = Deque<Item>()
   private var waitingOf: [ConnectionID: Int] = [:]
-  private var budget = Admission.perPass
+  private var budget = AdmissionBudget.perPass
 
   /// Whether something waits for a later pass.
   var hasWaiting: Bool { !queue.isEmpty }
@@ -54,15 +36,18 @@ struct Admission {
 
   /// Whether `item` is to be decided now; if not, it waits (``next()`` gives it back later).
   mutating func admit(_ item: Item) -> Bool {
-    let connection = item.connection
+    guard let connection = item.connection else { return true }
     // Nothing waits (the usual case): no lookup.
-    if queue.isEmpty || waitingOf[connection] == nil {
+    if queue.isEmpty {
       if item.isMove { return true }
       if budget > 0 {
         budget -= 1
         return true
       }
+    } else if item.isMove && waitingOf[connection] == nil {
+      return true
     }
+    // Anything else waits its turn behind what already waits, oldest first.
     queue.append(item)
     waitingOf[connection, default: 0] += 1
     return false
@@ -72,17 +57,24 @@ struct Admission {
   mutating func next() -> Item? {
     guard budget > 0, let item = queue.popFirst() else { return nil }
     budget -= 1
-    let connection = item.connection
-    if let count = waitingOf[connection], count > 1 {
-      waitingOf[connection] = count - 1
-    } else {
-      waitingOf[connection] = nil
+    if let connection = item.connection {
+      if let count = waitingOf[connection], count > 1 {
+        waitingOf[connection] = count - 1
+      } else {
+        waitingOf[connection] = nil
+      }
     }
     return item
   }
 
   /// The pass is over: the next one has its budget.
   mutating func passEnded() {
-    budget = Self.perPass
+    budget = AdmissionBudget.perPass
   }
+}
+
+/// How much an ``Admission`` decides in one pass besides moves.
+enum AdmissionBudget {
+  /// Messages other than moves decided in one pass.
+  static let perPass = 32
 }

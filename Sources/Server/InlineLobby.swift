@@ -9,7 +9,7 @@ final class InlineLobby: ServiceThreadHandler {
   private var state: LobbyState
   private var metrics: LobbyMetrics?
   /// Messages past a pass's budget, decided in the passes after (``Admission``).
-  private var admission = Admission()
+  private var admission = Admission<AdmissionItem>()
   private let outlets: LobbyOutlets
 
   /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
@@ -33,7 +33,7 @@ final class InlineLobby: ServiceThreadHandler {
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
     switch event {
     case .message(let connection, let bytes, let receivedAt) where !connection.isLink:
-      let item = Admission.Item.message(
+      let item = AdmissionItem.message(
         connection, ClientMessageDecoder.decode(bytes), receivedAt: receivedAt)
       guard admission.admit(item) else { return }
       decide(item, now: now, commands: &commands)
@@ -70,13 +70,13 @@ final class InlineLobby: ServiceThreadHandler {
   /// Messages and closes waiting for a later pass (``Admission``).
   var waitingMessages: Int { admission.waiting }
 
-  private func decide(_ item: Admission.Item, now: Double, commands: inout [TransportCommand]) {
+  private func decide(_ item: AdmissionItem, now: Double, commands: inout [TransportCommand]) {
     Self.decide(
       item, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
   }
 
   private static func decide(
-    _ item: Admission.Item, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
+    _ item: AdmissionItem, now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?,
     outlets: LobbyOutlets, commands: inout [TransportCommand]
   ) {
     if let journal = outlets.journal {

@@ -17,7 +17,9 @@ final class LobbyExecutor: @unchecked Sendable {
     self.now = now
   }
 
-  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool) -> Void) {
+  /// Runs `body` on each batch of events (and whether the clock was due); while it returns
+  /// true (something of its own still waits) it is called again without waiting for events.
+  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool) -> Bool) {
     let thread = Thread { [self] in run(body) }
     thread.name = "lobby-\(index)"
     self.thread = thread
@@ -52,11 +54,12 @@ final class LobbyExecutor: @unchecked Sendable {
     if first && thread != nil { finished.wait() }
   }
 
-  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool) -> Void) {
+  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool) -> Bool) {
     var batch: [ShardedLobby.Event] = []
+    var more = false
     while true {
       condition.lock()
-      while queued.isEmpty && !stopping {
+      while queued.isEmpty && !stopping && !more {
         if let wakeAt {
           let wait = wakeAt - now()
           if wait <= 0 || !condition.wait(until: Date(timeIntervalSinceNow: wait)),
@@ -72,10 +75,10 @@ final class LobbyExecutor: @unchecked Sendable {
       let timerDue = wakeAt.map { $0 <= now() } ?? false
       if timerDue { wakeAt = nil }
       swap(&batch, &queued)
-      let stop = stopping && batch.isEmpty
+      let stop = stopping && batch.isEmpty && !more
       condition.unlock()
       if stop { break }
-      body(batch, timerDue)
+      more = body(batch, timerDue)
       batch.removeAll(keepingCapacity: batch.capacity <= 4096)
     }
     finished.signal()

@@ -31,6 +31,11 @@ import Synchronization
 /// connection's replies in the order of its messages. A run of moves on one shard is handed over
 /// in one batch (one lock of the transport's inbox, at most one wake of its thread).
 ///
+/// **Moves first.** Each executor has an ``Admission``: a batch's moves are decided at once, the
+/// rest while the pass's budget lasts; what is left waits for the executor's next pass, which
+/// takes what arrived meanwhile first. So a storm of spectators holds the state exclusively for
+/// at most a budget's worth of decisions at a time, and the moves of every shard get in between.
+///
 /// Executor 0 also keeps the clock: it sleeps until the state's next deadline (any executor
 /// that makes it earlier wakes it) and exports the metrics.
 ///
@@ -50,10 +55,12 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     case linkOpened(ConnectionID)
   }
 
-  private let executors: [LobbyExecutor]
+  let executors: [LobbyExecutor]
   private let lock = ReadWriteLock()
   /// The shards while the lobby lends them: whenever the state is not held exclusively.
   private let slots: [ShardSlot]
+  /// Each executor's ``Admission``: what its passes leave for later.
+  private let admissions: [AdmissionSlot]
   private let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
   private var perform: @Sendable ([LobbyAction], [Double]) -> Void = { _, _ in }
@@ -72,7 +79,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// exclusive hold.
   private let journalDown = Atomic<Bool>(false)
   // Service thread only.
-  private var routes: [ConnectionID: ConnectionRoute] = [:]
+  var routes: [ConnectionID: ConnectionRoute] = [:]
 
   /// Seconds between two exports of the metrics while only moves happen.
   static let exportInterval = 0.5
@@ -91,6 +98,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     let count = state.shardCount
     slots = (0..<count).map { _ in ShardSlot() }
     executors = (0..<count).map { LobbyExecutor(index: $0, now: now) }
+    admissions = (0..<count).map { _ in AdmissionSlot() }
     lend()
   }
 
@@ -148,46 +156,6 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     state.takeBack(slots.map { $0.take() })
   }
 
-  // MARK: - On the transport's service thread
-
-  var decidesInline: Bool { false }
-
-  func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
-    switch event {
-    case .opened(let connection, let address):
-      let route = ConnectionRoute(address: address)
-      routes[connection] = route
-      if connection.isLink {
-        executors[route.take(default: queue(of: connection))].post(.linkOpened(connection))
-      }
-    case .message(let connection, let bytes, let receivedAt):
-      let route = self.route(connection)
-      executors[route.take(default: queue(of: connection))].post(
-        .message(connection, bytes, receivedAt: receivedAt, route))
-    case .closed(let connection):
-      let route = self.route(connection)
-      routes[connection] = nil
-      executors[route.take(default: queue(of: connection))].post(.closed(connection, route))
-    case .news(let news, let done):
-      executors[0].post(.news(news, done: done))
-    }
-  }
-
-  func deadlineReached(now: Double, commands: inout [TransportCommand]) {}
-
-  func nextDeadline() -> Double? { nil }
-
-  private func route(_ connection: ConnectionID) -> ConnectionRoute {
-    if let route = routes[connection] { return route }
-    let route = ConnectionRoute()
-    routes[connection] = route
-    return route
-  }
-
-  private func queue(of connection: ConnectionID) -> Int {
-    Int(connection.rawValue % UInt64(executors.count))
-  }
-
   // MARK: - On an executor thread
 
   /// How much of the state an executor holds.
@@ -205,81 +173,102 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     var routes: [ConnectionRoute] = []
   }
 
-  private func run(_ batch: [Event], on index: Int, timerDue: Bool) {
+  /// What one pass of an executor holds and owes.
+  private struct Pass {
     var hold = Hold.none
     var pending = Pending()
+    /// Client message bytes decided, for the transport's inbound bound.
     var bytes = 0
+    /// Whom to tell once the news they brought is with the transport.
     var dones: [@Sendable () -> Void] = []
+  }
+
+  /// Decides a batch of events, moves at once and the rest as far as the pass's budget allows
+  /// (``Admission``), then what waited from earlier batches; returns whether something still
+  /// waits (the executor comes back at once, after taking what arrived meanwhile).
+  private func run(_ batch: [Event], on index: Int, timerDue: Bool) -> Bool {
+    var pass = Pass()
+    let slot = admissions[index]
     for event in batch {
-      switch event {
-      case .message(let connection, let message, _, let route) where connection.isLink:
-        // Another node's message to this one's link: the whole state's (``RemoteWatch``).
-        bytes += message.count
-        holdExclusively(&hold, &pending)
-        pending.actions += state.handle(.linkMessage(connection, message), now: now())
-        pending.routes.append(route)
-      case .linkOpened(let connection):
-        holdExclusively(&hold, &pending)
-        pending.actions += state.handle(.linkOpened(connection), now: now())
-      case .message(let connection, let message, let receivedAt, let route):
-        bytes += message.count
-        if let journal,
-          journal.failing.load(ordering: .relaxed) != journalDown.load(ordering: .relaxed)
-        {
-          holdExclusively(&hold, &pending)
-          // Read again under the hold: another executor may have told the lobby meanwhile.
-          let failing = journal.failing.load(ordering: .relaxed)
-          state.noteJournal(failing: failing)
-          journalDown.store(failing, ordering: .relaxed)
+      let work = Work(event)
+      if slot.admission.admit(work) { decide(work, in: &pass) }
+    }
+    while let work = slot.admission.next() { decide(work, in: &pass) }
+    slot.admission.passEnded()
+    if timerDue { holdExclusively(&pass.hold, &pass.pending) }
+    release(&pass.hold, &pass.pending)
+    // What the news decided is with the transport now.
+    for done in pass.dones { done() }
+    if pass.bytes > 0 { consumed(pass.bytes) }
+    return slot.admission.hasWaiting
+  }
+
+  private func decide(_ work: Work, in pass: inout Pass) {
+    switch work {
+    case .message(let connection, let decoded, let bytes, let receivedAt, let route):
+      pass.bytes += bytes
+      if let journal,
+        journal.failing.load(ordering: .relaxed) != journalDown.load(ordering: .relaxed)
+      {
+        holdExclusively(&pass.hold, &pass.pending)
+        // Read again under the hold: another executor may have told the lobby meanwhile.
+        let failing = journal.failing.load(ordering: .relaxed)
+        state.noteJournal(failing: failing)
+        journalDown.store(failing, ordering: .relaxed)
+      }
+      if decoded.isMove {
+        if case .exclusive = pass.hold { release(&pass.hold, &pass.pending) }
+        if case .none = pass.hold {
+          lock.readLock()
+          pass.hold = .shared(shard: nil)
         }
-        let decoded = ClientMessageDecoder.decode(message)
-        if case .success(let envelope) = decoded, case .choose = envelope.message {
-          if case .exclusive = hold { release(&hold, &pending) }
-          if case .none = hold {
-            lock.readLock()
-            hold = .shared(shard: nil)
-          }
-          // Whether its shard decides it alone, asked under the shared hold.
-          if let move = state.shardMove(decoded, from: connection) {
-            let shard = move.shard
-            if case .shared(let held) = hold, held != shard {
-              if let held {
-                handOver(&pending)
-                slots[held].lock.unlock()
-              }
-              slots[shard].lock.lock()
-              hold = .shared(shard: shard)
+        // Whether its shard decides it alone, asked under the shared hold.
+        if let move = state.shardMove(decoded, from: connection) {
+          let shard = move.shard
+          if case .shared(let held) = pass.hold, held != shard {
+            if let held {
+              handOver(&pass.pending)
+              slots[held].lock.unlock()
             }
-            let (actions, accepted) = LobbyState.play(move, in: &slots[shard].shard, now: now())
-            pending.actions += actions
-            // With metrics, each accepted move's latency ends when its frames leave.
-            if accepted && measuresLatency { pending.movesReceivedAt.append(receivedAt) }
-            pending.routes.append(route)
-            continue
+            slots[shard].lock.lock()
+            pass.hold = .shared(shard: shard)
           }
+          let (actions, accepted) = LobbyState.play(move, in: &slots[shard].shard, now: now())
+          pass.pending.actions += actions
+          // With metrics, each accepted move's latency ends when its frames leave.
+          if accepted && measuresLatency { pass.pending.movesReceivedAt.append(receivedAt) }
+          pass.pending.routes.append(route)
+          return
         }
-        // Anything else needs the whole state.
-        holdExclusively(&hold, &pending)
-        if let address = route.untoldAddress() { state.noteAddress(address, of: connection) }
-        let time = now()
-        pending.actions += state.handle(.message(connection, decoded), now: time)
-        route.hint(state.playingShard(of: connection) ?? -1)
-        pending.routes.append(route)
+      }
+      // Anything else needs the whole state.
+      holdExclusively(&pass.hold, &pass.pending)
+      if let address = route.untoldAddress() { state.noteAddress(address, of: connection) }
+      pass.pending.actions += state.handle(.message(connection, decoded), now: now())
+      route.hint(state.playingShard(of: connection) ?? -1)
+      pass.pending.routes.append(route)
+    case .closed(let connection, let route):
+      holdExclusively(&pass.hold, &pass.pending)
+      pass.pending.actions += state.handle(.disconnected(connection), now: now())
+      pass.pending.routes.append(route)
+    case .other(let event):
+      holdExclusively(&pass.hold, &pass.pending)
+      switch event {
+      case .message(let connection, let message, _, let route):
+        // Another node's message to this one's link: the whole state's (``RemoteWatch``).
+        pass.bytes += message.count
+        pass.pending.actions += state.handle(.linkMessage(connection, message), now: now())
+        pass.pending.routes.append(route)
+      case .linkOpened(let connection):
+        pass.pending.actions += state.handle(.linkOpened(connection), now: now())
       case .closed(let connection, let route):
-        holdExclusively(&hold, &pending)
-        pending.actions += state.handle(.disconnected(connection), now: now())
-        pending.routes.append(route)
+        pass.pending.actions += state.handle(.disconnected(connection), now: now())
+        pass.pending.routes.append(route)
       case .news(let news, let done):
-        holdExclusively(&hold, &pending)
-        pending.actions += state.handle(.cluster(news), now: now())
-        dones.append(done)
+        pass.pending.actions += state.handle(.cluster(news), now: now())
+        pass.dones.append(done)
       }
     }
-    if timerDue { holdExclusively(&hold, &pending) }
-    release(&hold, &pending)
-    // What the news decided is with the transport now.
-    for done in dones { done() }
-    if bytes > 0 { consumed(bytes) }
   }
 
   private func holdExclusively(_ hold: inout Hold, _ pending: inout Pending) {

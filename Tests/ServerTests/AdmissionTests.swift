@@ -6,7 +6,7 @@ import Testing
 
 /// A crowd arriving at once does not hold the players' moves up behind it (``Admission``).
 @Suite struct AdmissionTests {
-  private static func message(_ connection: UInt64, _ text: String) -> Admission.Item {
+  private static func message(_ connection: UInt64, _ text: String) -> AdmissionItem {
     .message(
       ConnectionID(rawValue: connection), ClientMessageDecoder.decode(Array(text.utf8)),
       receivedAt: 0)
@@ -16,13 +16,13 @@ import Testing
   private static let choose = #"{"type":"choose","card":7}"#
 
   @Test func aPassDecidesItsBudgetAtOnceAndMovesAlwaysThenTheRestWaitsInOrder() {
-    var admission = Admission()
+    var admission = Admission<AdmissionItem>()
     // A storm of spectators: the pass's budget is decided at once, the rest waits.
     let storm = (0..<UInt64(100)).map { Self.message(1000 + $0, Self.spectate) }
     let now = storm.map { admission.admit($0) }
-    #expect(now.prefix(Admission.perPass).allSatisfy { $0 })
-    #expect(now.dropFirst(Admission.perPass).allSatisfy { !$0 })
-    #expect(admission.waiting == 100 - Admission.perPass)
+    #expect(now.prefix(AdmissionBudget.perPass).allSatisfy { $0 })
+    #expect(now.dropFirst(AdmissionBudget.perPass).allSatisfy { !$0 })
+    #expect(admission.waiting == 100 - AdmissionBudget.perPass)
     // A player's move in the middle of it is decided at once.
     let admitted1 = admission.admit(Self.message(1, Self.choose))
     #expect(admitted1)
@@ -31,8 +31,11 @@ import Testing
     #expect(none == nil)
     admission.passEnded()
     var later: [UInt64] = []
-    while let item = admission.next() { later.append(item.connection.rawValue) }
-    #expect(later == Array(1000 + UInt64(Admission.perPass)..<1000 + 2 * UInt64(Admission.perPass)))
+    while let item = admission.next() { later.append(item.client.rawValue) }
+    #expect(
+      later
+        == Array(
+          1000 + UInt64(AdmissionBudget.perPass)..<1000 + 2 * UInt64(AdmissionBudget.perPass)))
     admission.passEnded()
     while admission.hasWaiting {
       while admission.next() != nil {}
@@ -42,8 +45,8 @@ import Testing
   }
 
   @Test func aConnectionKeepsItsOrderItsMoveAndCloseWaitBehindItsWaitingMessage() {
-    var admission = Admission()
-    for connection in 0..<UInt64(Admission.perPass) {
+    var admission = Admission<AdmissionItem>()
+    for connection in 0..<UInt64(AdmissionBudget.perPass) {
       let admitted2 = admission.admit(Self.message(100 + connection, Self.spectate))
       #expect(admitted2)
     }
@@ -74,10 +77,41 @@ import Testing
     #expect(admitted8)
   }
 
+  @Test func whatArrivesWhileOthersWaitWaitsBehindThemEvenWithBudgetLeft() {
+    var admission = Admission<AdmissionItem>()
+    for connection in 0...UInt64(AdmissionBudget.perPass) {
+      _ = admission.admit(Self.message(100 + connection, Self.spectate))
+    }
+    #expect(admission.waiting == 1)
+    admission.passEnded()
+    // The next pass has budget, but a newcomer waits behind the one that waited first.
+    let admitted = admission.admit(Self.message(500, Self.spectate))
+    #expect(!admitted)
+    let first = admission.next()?.client.rawValue
+    let second = admission.next()?.client.rawValue
+    #expect(first == 100 + UInt64(AdmissionBudget.perPass))
+    #expect(second == 500)
+    // A move is decided at once whatever waits; and so is what is no client's.
+    for connection in 0...UInt64(AdmissionBudget.perPass) {
+      _ = admission.admit(Self.message(600 + connection, Self.spectate))
+    }
+    let move = admission.admit(Self.message(1, Self.choose))
+    #expect(move)
+    var others = Admission<NoClient>()
+    let all = (0..<100).map { _ in others.admit(NoClient()) }
+    #expect(all.allSatisfy { $0 })
+  }
+
+  /// Stands for what is no client's (news from the cluster, another node's link).
+  private struct NoClient: Admissible {
+    var connection: ConnectionID? { nil }
+    var isMove: Bool { false }
+  }
+
   @Test func theInlineLobbyAnswersPastItsBudgetInTheNextPassAndAsksForIt() {
     let lobby = InlineLobby(state: LobbyState(entropy: .system))
     var commands: [TransportCommand] = []
-    let count = Admission.perPass + 8
+    let count = AdmissionBudget.perPass + 8
     for connection in 0..<UInt64(count) {
       lobby.handle(
         .message(
@@ -86,7 +120,7 @@ import Testing
         now: 1, commands: &commands)
     }
     let answered = Set(commands.flatMap(Self.addressees))
-    #expect(answered.count == Admission.perPass)
+    #expect(answered.count == AdmissionBudget.perPass)
     #expect(lobby.waitingMessages == 8)
     // It asks to be called at once, and the next pass answers the rest.
     #expect(lobby.nextDeadline() == 0)

@@ -34,6 +34,8 @@ import Testing
     #expect(LWSCallbackRoute(httpProtocol: LWS_CALLBACK_HTTP) == .httpRequest)
     #expect(LWSCallbackRoute(httpProtocol: LWS_CALLBACK_HTTP_WRITEABLE) == .httpBody)
     #expect(LWSCallbackRoute(httpProtocol: LWS_CALLBACK_CLOSED_HTTP) == .httpBody)
+    // Each connection a listening socket accepts is paced (``AcceptPacing``).
+    #expect(LWSCallbackRoute(httpProtocol: LWS_CALLBACK_FILTER_NETWORK_CONNECTION) == .accepted)
     // Wakes, WebSocket traffic and the rest are not this protocol's.
     for reason in [
       LWS_CALLBACK_EVENT_WAIT_CANCELLED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_RECEIVE,

@@ -49,6 +49,7 @@ enum MetricName {
   static let clusterChangesReceived = "matchismo_cluster_changes_received_total"
   static let clusterChangeDelay = "matchismo_cluster_change_delay_seconds"
   static let clusterMissesReceived = "matchismo_cluster_misses_received_total"
+  static let connectionsPaced = "matchismo_connections_paced_total"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -192,6 +193,7 @@ final class TransportMetrics: Sendable {
   private let factory: any MetricsFactory
   private let connectionsOpen: CoreMetrics.Gauge
   private let connectionsOpened: CoreMetrics.Counter
+  private let connectionsPaced: CoreMetrics.Counter
   private let framesOut: CoreMetrics.Counter
   private let bytesOut: CoreMetrics.Counter
   private let rateLimitCloses: CoreMetrics.Counter
@@ -214,6 +216,7 @@ final class TransportMetrics: Sendable {
     self.render = render
     connectionsOpen = CoreMetrics.Gauge(label: MetricName.connectionsOpen, factory: factory)
     connectionsOpened = CoreMetrics.Counter(label: MetricName.connectionsOpened, factory: factory)
+    connectionsPaced = CoreMetrics.Counter(label: MetricName.connectionsPaced, factory: factory)
     framesOut = CoreMetrics.Counter(label: MetricName.framesOut, factory: factory)
     bytesOut = CoreMetrics.Counter(label: MetricName.bytesOut, factory: factory)
     rateLimitCloses = CoreMetrics.Counter(label: MetricName.rateLimitCloses, factory: factory)
@@ -242,6 +245,9 @@ final class TransportMetrics: Sendable {
     connectionsOpened.increment()
     connectionsOpen.record(open)
   }
+
+  /// `count` new connections waited for a later pass to be let in (``AcceptPacing``).
+  func connectionsWaited(_ count: Int) { connectionsPaced.increment(by: count) }
 
   /// An established connection is gone; `open` are open now.
   func connectionClosed(open: Int) {

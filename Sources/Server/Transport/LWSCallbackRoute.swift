@@ -32,6 +32,8 @@ enum LWSCallbackRoute: Equatable {
   case linkEstablished
   /// A link could not be opened.
   case linkFailed
+  /// lws accepted a new connection from a listening socket (``AcceptPacing``).
+  case accepted
   /// Nothing of ours: lws' default HTTP handling (`lws_callback_http_dummy`).
   case lwsDefault
 
@@ -62,13 +64,15 @@ enum LWSCallbackRoute: Equatable {
     }
   }
 
-  /// The route of `reason` on `protocols[0]` ("http"), reached only by a client that asks for
-  /// subprotocol "http" explicitly.
+  /// The route of `reason` on `protocols[0]` ("http"), reached by a client that asks for
+  /// subprotocol "http" explicitly, and by each connection a listening socket accepts.
   init(httpProtocol reason: lws_callback_reasons) {
     switch reason {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: self = .refuseUpgrade
     case LWS_CALLBACK_HTTP: self = .httpRequest
     case LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP: self = .httpBody
+    // lws asks protocols[0] of the listening vhost about each connection it accepts.
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: self = .accepted
     // A link that fails before lws bound it to the game protocol.
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR: self = .linkFailed
     default: self = .lwsDefault

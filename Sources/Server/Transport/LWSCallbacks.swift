@@ -54,6 +54,9 @@ func websocketProtocolCallback(
   case .linkFailed:
     loop.linkFailed(wsi, reason: input, length: length)
     return 0
+  case .accepted:
+    // (lws asks protocols[0], the "http" protocol, about accepted connections)
+    return loop.accepted(Int32(truncatingIfNeeded: Int(bitPattern: input)), by: wsi)
   case .lwsDefault:
     return lws_callback_http_dummy(wsi, reason, user, input, length)
   }
@@ -77,6 +80,11 @@ func httpProtocolCallback(
         wsi, reason)
     else { break }
     return result
+  case .accepted:
+    // `input` carries the accepted socket's descriptor.
+    guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else { break }
+    return Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().accepted(
+      Int32(truncatingIfNeeded: Int(bitPattern: input)), by: wsi)
   case .linkFailed:
     guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else { break }
     Unmanaged<ServiceLoop>.fromOpaque(raw).takeUnretainedValue().linkFailed(
@@ -105,6 +113,10 @@ func handlerDeadlineCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>
   guard let sul, let owner = shim_timer_owner(sul) else { return }
   Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue().handlerDeadlineReached()
 }
+
+/// The wake of a pass with connections still waiting to be let in (``AcceptPacing``): the
+/// pass it starts lets the next ones in before it waits.
+func acceptPacingCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
 /// The keepalive timer (an lws timer, once a second).
 func keepaliveTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {

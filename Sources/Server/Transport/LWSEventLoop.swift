@@ -16,6 +16,8 @@ final class LWSEventLoop {
     case handlerDeadline
     /// The keepalive's once-a-second look.
     case keepalive
+    /// The next pass, while connections wait to be let in.
+    case acceptPacing
   }
 
   /// The lws context; valid until `destroy()`.
@@ -24,6 +26,8 @@ final class LWSEventLoop {
   let resources: LWSResources
   /// The port actually listened on.
   let listeningPort: Int
+  /// The vhost of the game's port (lws' "default").
+  let gameVhost: OpaquePointer?
   private let loop: OpaquePointer
   /// Wakes the lws service every second (see `shim_tick_start`).
   private var tick: UnsafeMutablePointer<ev_timer>?
@@ -46,6 +50,7 @@ final class LWSEventLoop {
     resources.deadlineTimer.pointee.owner = me
     resources.handlerTimer.pointee.owner = me
     resources.keepaliveTimer.pointee.owner = me
+    resources.acceptTimer.pointee.owner = me
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)
@@ -123,7 +128,8 @@ final class LWSEventLoop {
     afterWait = shim_after_wait_start(loop, afterWaitCallback, me)
     // A libev timer of its own rather than an lws one, which can fire up to a second late.
     drainTimer = shim_repeat_start(loop, drainTimerCallback, me, configuration.drainCheckInterval)
-    listeningPort = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+    gameVhost = lws_get_vhost_by_name(context, "default")
+    listeningPort = Int(lws_get_vhost_listen_port(gameVhost))
   }
 
   /// The name of the metrics listener's vhost (`--metrics-port`).
@@ -155,6 +161,9 @@ final class LWSEventLoop {
     case .keepalive:
       lws_sul_schedule(
         context, 0, &resources.keepaliveTimer.pointee.sul, keepaliveTimerCallback, microseconds)
+    case .acceptPacing:
+      lws_sul_schedule(
+        context, 0, &resources.acceptTimer.pointee.sul, acceptPacingCallback, microseconds)
     }
   }
 

@@ -25,6 +25,8 @@ final class LWSResources {
   let handlerTimer: UnsafeMutablePointer<shim_timer>
   /// The keepalive timer (once a second while keepalive is on).
   let keepaliveTimer: UnsafeMutablePointer<shim_timer>
+  /// The wake of a pass while connections wait to be let in (``AcceptPacing``).
+  let acceptTimer: UnsafeMutablePointer<shim_timer>
   /// The keepalive PING frame's buffer: `LWS_PRE` bytes of headroom for the frame header, then
   /// `pingPayload`. Shared by every connection (safe without permessage-deflate: lws sends it
   /// or copies what the socket did not take).
@@ -52,6 +54,8 @@ final class LWSResources {
     handlerTimer.initialize(to: shim_timer())
     keepaliveTimer = .allocate(capacity: 1)
     keepaliveTimer.initialize(to: shim_timer())
+    acceptTimer = .allocate(capacity: 1)
+    acceptTimer.initialize(to: shim_timer())
     let pingSize = shim_lws_pre() + Self.pingPayload.count
     pingBuffer = .allocate(byteCount: pingSize, alignment: 16)
     pingBuffer.initializeMemory(as: UInt8.self, repeating: 0, count: pingSize)
@@ -105,6 +109,8 @@ final class LWSResources {
     handlerTimer.deallocate()
     keepaliveTimer.deinitialize(count: 1)
     keepaliveTimer.deallocate()
+    acceptTimer.deinitialize(count: 1)
+    acceptTimer.deallocate()
     pingBuffer.deallocate()
     foreignLoops.deinitialize(count: 1)
     foreignLoops.deallocate()

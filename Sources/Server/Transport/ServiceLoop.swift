@@ -60,6 +60,8 @@ final class ServiceLoop {
   var crowdSequence: UInt64 = 1
   /// Where several queued frames are gathered for one write; made at the first.
   var batch: WriteBatch?
+  /// New connections let into lws a few a pass (``AcceptPacing``).
+  var pacing: AcceptPacing
   /// Links asked for (`TransportCommand.connect`) and not yet open or failed.
   var linksOpening: Set<ConnectionID> = []
 
@@ -81,6 +83,7 @@ final class ServiceLoop {
     http = HTTPResponseWriter(staticFiles: nil, metrics: metrics)
     drainClock = DrainClock(bound: configuration.drainTimeoutSeconds)
     addressLimit = AddressLimit(limit: configuration.maxConnectionsPerAddress)
+    pacing = AcceptPacing(limit: configuration.maxConnections)
     keepalive = KeepaliveTimer(
       pingIdleSeconds: Double(configuration.pingIdleSeconds),
       hangupIdleSeconds: Double(configuration.hangupIdleSeconds), now: MonotonicClock.now())
@@ -123,6 +126,7 @@ final class ServiceLoop {
   /// Destroys the context (dropping any connection still open, which reports `.closed`),
   /// frees everything, finishes the event stream and releases `shutdown()` waiters.
   func destroy() {
+    closeWaitingConnections()
     // No wake may reach the context from now on (the inbox lock guards both).
     eventLoop?.destroy { inbox.detachContextForDestroy() }
     eventLoop = nil
@@ -181,6 +185,8 @@ final class ServiceLoop {
     // The crowd's next few hundred sockets write in the coming pass (the loop does not sleep
     // while they are writable).
     serveCrowds()
+    // And the next few new connections come in.
+    letWaitingConnectionsIn()
   }
 
   func drainInbox() {

@@ -1,0 +1,44 @@
+import Lobby
+import Protocol
+
+/// The sharded lobby's side on the transport's service thread: each event is handed straight
+/// to the queue of the executor its connection's route names.
+extension ShardedLobby {
+  var decidesInline: Bool { false }
+
+  func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
+    switch event {
+    case .opened(let connection, let address):
+      let route = ConnectionRoute(address: address)
+      routes[connection] = route
+      if connection.isLink {
+        executors[route.take(default: queue(of: connection))].post(.linkOpened(connection))
+      }
+    case .message(let connection, let bytes, let receivedAt):
+      let route = self.route(connection)
+      executors[route.take(default: queue(of: connection))].post(
+        .message(connection, bytes, receivedAt: receivedAt, route))
+    case .closed(let connection):
+      let route = self.route(connection)
+      routes[connection] = nil
+      executors[route.take(default: queue(of: connection))].post(.closed(connection, route))
+    case .news(let news, let done):
+      executors[0].post(.news(news, done: done))
+    }
+  }
+
+  func deadlineReached(now: Double, commands: inout [TransportCommand]) {}
+
+  func nextDeadline() -> Double? { nil }
+
+  private func route(_ connection: ConnectionID) -> ConnectionRoute {
+    if let route = routes[connection] { return route }
+    let route = ConnectionRoute()
+    routes[connection] = route
+    return route
+  }
+
+  private func queue(of connection: ConnectionID) -> Int {
+    Int(connection.rawValue % UInt64(executors.count))
+  }
+}

@@ -1,0 +1,72 @@
+import DequeModule
+
+/// How many new connections the service loop lets into lws in one pass, so that a crowd that
+/// connects at once (the spectators of a node that died, all coming back together) is taken in
+/// steps, between which the players' moves are read and their frames written.
+///
+/// lws accepts everything in the listen queue at once, and each new connection's upgrade is
+/// then read, answered and given its timeouts in the passes after: 10,000 reconnecting at once
+/// held the service thread for 3 s and a player's move up to 1.3 s.
+///
+/// A connection the kernel accepted is taken at once while the pass has budget (``perPass``)
+/// and none waits; otherwise it waits, oldest first, and ``passEnded()`` gives the ones the next
+/// pass takes. What waits is bounded (``limit``): past it a new connection is refused (closed
+/// at once), as a full listen queue would.
+struct AcceptPacing {
+  /// What becomes of a connection the kernel accepted.
+  enum Decision: Equatable {
+    /// lws takes it now.
+    case now
+    /// It waits for a later pass (``wait(_:)``).
+    case wait
+    /// Too many wait already: it is closed.
+    case refuse
+  }
+
+  /// New connections taken in one pass.
+  static let perPass = 16
+
+  /// The most connections that wait.
+  let limit: Int
+  private var waiting = Deque<Int32>()
+  private var budget = AcceptPacing.perPass
+
+  init(limit: Int) {
+    self.limit = max(0, limit)
+  }
+
+  /// How many wait.
+  var waitingCount: Int { waiting.count }
+
+  /// Whether any wait.
+  var hasWaiting: Bool { !waiting.isEmpty }
+
+  /// A connection the kernel accepted: taken now, kept for later, or refused.
+  mutating func accepted() -> Decision {
+    if waiting.isEmpty && budget > 0 {
+      budget -= 1
+      return .now
+    }
+    return waiting.count < limit ? .wait : .refuse
+  }
+
+  /// Keeps socket `fd` (one ``accepted()`` said waits) for a later pass.
+  mutating func wait(_ fd: Int32) {
+    waiting.append(fd)
+  }
+
+  /// The pass is over: the sockets the next pass takes, oldest first, out of its budget.
+  mutating func passEnded() -> [Int32] {
+    let count = min(Self.perPass, waiting.count)
+    let taken = Array(waiting.prefix(count))
+    waiting.removeFirst(count)
+    budget = Self.perPass - count
+    return taken
+  }
+
+  /// Every socket that waits, given up (the loop is ending: the caller closes them).
+  mutating func removeAll() -> [Int32] {
+    defer { waiting.removeAll() }
+    return Array(waiting)
+  }
+}

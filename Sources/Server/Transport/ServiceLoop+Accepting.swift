@@ -1,0 +1,52 @@
+import CWebSockets
+import Glibc
+
+/// New connections let into lws a few a pass (``AcceptPacing``), so that thousands connecting
+/// at once do not hold the players' moves up for the seconds their upgrades take.
+extension ServiceLoop {
+  /// `LWS_CALLBACK_FILTER_NETWORK_CONNECTION`: the listening socket `listener` accepted `fd`.
+  /// 0 lets lws take it now. Otherwise it waits: a duplicate of it is kept, lws closes its own
+  /// descriptor (the socket stays open) and stops accepting for this pass; so the rest of the
+  /// listen queue is taken here and waits behind it.
+  func accepted(_ fd: Int32, by listener: OpaquePointer) -> Int32 {
+    // Only the game's port is paced (the metrics port's few requests are not).
+    guard let eventLoop, lws_get_vhost(listener) == eventLoop.gameVhost else { return 0 }
+    switch pacing.accepted() {
+    case .now:
+      return 0
+    case .refuse:
+      return 1
+    case .wait:
+      let kept = dup(fd)
+      guard kept >= 0 else { return 0 }
+      pacing.wait(kept)
+      var waited = 1
+      let listening = lws_get_socket_fd(listener)
+      while pacing.accepted() == .wait {
+        let next = shim_accept_next(listening)
+        guard next >= 0 else { break }
+        pacing.wait(next)
+        waited += 1
+      }
+      metrics?.connectionsWaited(waited)
+      return 1
+    }
+  }
+
+  /// Before the loop waits: the next connections are handed to lws (they are read in the
+  /// coming pass), and while more wait, the loop does not sleep.
+  func letWaitingConnectionsIn() {
+    guard let eventLoop, pacing.hasWaiting, let vhost = eventLoop.gameVhost else { return }
+    let tls: Int32 = configuration.usesTLS ? 1 : 0
+    for fd in pacing.passEnded() {
+      // A socket lws refuses is closed by it.
+      _ = shim_adopt_accepted(vhost, fd, tls)
+    }
+    if pacing.hasWaiting { eventLoop.schedule(.acceptPacing, in: 0) }
+  }
+
+  /// The loop is ending: the connections still waiting are closed.
+  func closeWaitingConnections() {
+    for fd in pacing.removeAll() { close(fd) }
+  }
+}

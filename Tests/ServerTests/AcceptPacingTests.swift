@@ -1,0 +1,40 @@
+import Testing
+
+@testable import Server
+
+/// A crowd that connects at once is let in ``AcceptPacing/perPass`` connections a pass.
+@Suite struct AcceptPacingTests {
+  @Test func aPassTakesItsBudgetAndTheRestWaitsInOrderForThePassesAfter() {
+    var pacing = AcceptPacing(limit: 1000)
+    let now = (0..<AcceptPacing.perPass).map { _ in pacing.accepted() }
+    #expect(now.allSatisfy { $0 == .now })
+    // Past the budget, each one waits.
+    for fd in Int32(100)..<Int32(150) {
+      #expect(pacing.accepted() == .wait)
+      pacing.wait(fd)
+    }
+    #expect(pacing.waitingCount == 50)
+    // Each pass after takes the next budget's worth, oldest first.
+    #expect(pacing.passEnded() == Array(Int32(100)..<Int32(100 + AcceptPacing.perPass)))
+    // Its budget is spent on them: a newcomer waits behind the rest.
+    #expect(pacing.accepted() == .wait)
+    var taken: [Int32] = []
+    while pacing.hasWaiting { taken += pacing.passEnded() }
+    #expect(taken == Array(Int32(100 + AcceptPacing.perPass)..<Int32(150)))
+    // Once none waits, the next pass takes newcomers at once again.
+    #expect(pacing.passEnded().isEmpty)
+    #expect(pacing.accepted() == .now)
+  }
+
+  @Test func pastItsLimitANewConnectionIsRefused() {
+    var pacing = AcceptPacing(limit: 2)
+    for _ in 0..<AcceptPacing.perPass { _ = pacing.accepted() }
+    for fd in Int32(7)...Int32(8) {
+      #expect(pacing.accepted() == .wait)
+      pacing.wait(fd)
+    }
+    #expect(pacing.accepted() == .refuse)
+    #expect(pacing.removeAll() == [7, 8])
+    #expect(!pacing.hasWaiting)
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Lobby
+import Protocol
+import Synchronization
+import Testing
+
+@testable import Server
+
+/// The sharded lobby's executors decide a player's move before a crowd's messages that arrived
+/// with it (``Admission``, one per executor): a storm of newcomers does not hold the move up.
+@Suite struct ShardedAdmissionTests {
+  /// Every message the executors handed to the transport, in the order handed.
+  final class Log: Sendable {
+    let sent = Mutex<[(to: ConnectionID, message: JSONValue)]>([])
+
+    func perform(_ actions: [LobbyAction]) {
+      sent.withLock { sent in
+        for action in actions {
+          switch action {
+          case .send(let frame, let to), .sendToCrowd(let frame, let to):
+            let message = JSONValue.parse(frame.payload)!
+            for connection in to { sent.append((connection, message)) }
+          default: break
+          }
+        }
+      }
+    }
+
+    func replied(to connection: ConnectionID, id: Int) -> Bool {
+      sent.withLock { $0.contains { $0.to == connection && $0.message["replyTo"]?.intValue == id } }
+    }
+  }
+
+  func eventually(_ what: Comment, _ done: () -> Bool) async throws {
+    let limit = Date(timeIntervalSinceNow: 60)
+    while !done() {
+      try #require(Date() < limit, what)
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  @Test func aMoveIsDecidedBeforeTheCrowdThatArrivedWithIt() async throws {
+    var configuration = LobbyConfiguration()
+    configuration.countdown = 0
+    let lobby = ShardedLobby(
+      state: LobbyState(configuration: configuration, entropy: .system, shards: 1),
+      now: MonotonicClock.now)
+    let log = Log()
+    lobby.attach(perform: { actions, _ in log.perform(actions) }, consumed: { _ in })
+    lobby.start()
+    defer { lobby.stop() }
+    var commands: [TransportCommand] = []
+    func send(_ text: String, from connection: ConnectionID) {
+      lobby.handle(
+        .message(connection, Array(text.utf8), receivedAt: MonotonicClock.now()),
+        now: MonotonicClock.now(), commands: &commands)
+    }
+
+    // Ada and Bob play a table of two.
+    let ada = ConnectionID(1)
+    let bob = ConnectionID(2)
+    for player in [ada, bob] {
+      lobby.handle(.opened(player, address: nil), now: 0, commands: &commands)
+      send(#"{"type":"hello","id":1,"name":"P\#(player.rawValue)"}"#, from: player)
+      send(#"{"type":"quickMatch","id":2,"game":"set","seats":2}"#, from: player)
+    }
+    send(#"{"type":"resync","id":3}"#, from: ada)
+    try await eventually("Ada has a board") { log.replied(to: ada, id: 3) }
+    let board = log.sent.withLock { sent in
+      sent.last { $0.to == ada && $0.message["type"]?.stringValue == "snapshot" }?.message
+    }
+    let card = try #require(board?["table"]?["board"]?.elements?.first?["id"]?.intValue)
+
+    // 300 newcomers say hello, and Ada's move arrives behind them, while the executor waits
+    // for the state (held here): they reach it together.
+    let crowd = (1000..<1300).map { ConnectionID(UInt64($0)) }
+    lobby.withState { _ in
+      for connection in crowd {
+        lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
+        send(#"{"type":"hello","id":1,"name":"Crowd"}"#, from: connection)
+      }
+      send(#"{"type":"choose","id":4,"card":\#(card)}"#, from: ada)
+    }
+    try await eventually("everyone answered") {
+      log.replied(to: ada, id: 4) && crowd.allSatisfy { log.replied(to: $0, id: 1) }
+    }
+
+    // Ada's move went out after at most two passes' budgets of welcomes (the executor may have
+    // taken a first part of the crowd as a batch of its own before the state was let go, and
+    // decides a budget of it), not after all 300.
+    let sent = log.sent.withLock { $0 }
+    let move = try #require(
+      sent.firstIndex { $0.to == ada && $0.message["replyTo"]?.intValue == 4 })
+    #expect(sent[move].message["type"]?.stringValue == "diff")
+    let welcomesBefore = sent[..<move].filter {
+      crowd.contains($0.to) && $0.message["type"]?.stringValue == "welcome"
+    }.count
+    #expect(welcomesBefore <= 2 * AdmissionBudget.perPass, "\(welcomesBefore) welcomes first")
+    // Every newcomer was welcomed once.
+    let welcomed = sent.filter {
+      crowd.contains($0.to) && $0.message["type"]?.stringValue == "welcome"
+    }
+    #expect(welcomed.count == crowd.count)
+    #expect(Set(welcomed.map(\.to)).count == crowd.count)
+  }
+}
