@@ -8,6 +8,8 @@ final class LobbyExecutor: @unchecked Sendable {
   // Guarded by `condition`.
   private var queued: [ShardedLobby.Event] = []
   private var stopping = false
+  /// Set by ``nudge()``: the executor runs a pass even with no new event.
+  private var nudged = false
   private var wakeAt: Double?
   private var thread: Thread?
   private let finished = DispatchSemaphore(value: 0)
@@ -17,9 +19,10 @@ final class LobbyExecutor: @unchecked Sendable {
     self.now = now
   }
 
-  /// Runs `body` on each batch of events (and whether the clock was due); while it returns
-  /// true (something of its own still waits) it is called again without waiting for events.
-  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool) -> Bool) {
+  /// Runs `body` on each batch of events (and whether the clock was due, and whether the
+  /// executor is stopping); it returns whether to be called again at once, without waiting for
+  /// an event or a ``nudge()``.
+  func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool, Bool) -> Bool) {
     let thread = Thread { [self] in run(body) }
     thread.name = "lobby-\(index)"
     self.thread = thread
@@ -33,6 +36,14 @@ final class LobbyExecutor: @unchecked Sendable {
     let wasEmpty = queued.count == 1
     condition.unlock()
     if wasEmpty { condition.signal() }
+  }
+
+  /// Makes the executor run a pass even if no event comes (what waited may go on). Any thread.
+  func nudge() {
+    condition.lock()
+    nudged = true
+    condition.unlock()
+    condition.signal()
   }
 
   /// Wakes the executor at `time` (nil: only for events). Any thread.
@@ -54,12 +65,12 @@ final class LobbyExecutor: @unchecked Sendable {
     if first && thread != nil { finished.wait() }
   }
 
-  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool) -> Bool) {
+  private func run(_ body: @Sendable ([ShardedLobby.Event], Bool, Bool) -> Bool) {
     var batch: [ShardedLobby.Event] = []
-    var more = false
+    var again = false
     while true {
       condition.lock()
-      while queued.isEmpty && !stopping && !more {
+      while queued.isEmpty && !stopping && !nudged && !again {
         if let wakeAt {
           let wait = wakeAt - now()
           if wait <= 0 || !condition.wait(until: Date(timeIntervalSinceNow: wait)),
@@ -74,11 +85,13 @@ final class LobbyExecutor: @unchecked Sendable {
       // Due even when events kept the executor busy.
       let timerDue = wakeAt.map { $0 <= now() } ?? false
       if timerDue { wakeAt = nil }
+      nudged = false
       swap(&batch, &queued)
-      let stop = stopping && batch.isEmpty && !more
+      let ending = stopping
+      let stop = stopping && batch.isEmpty && !again
       condition.unlock()
       if stop { break }
-      more = body(batch, timerDue)
+      again = body(batch, timerDue, ending)
       batch.removeAll(keepingCapacity: batch.capacity <= 4096)
     }
     finished.signal()

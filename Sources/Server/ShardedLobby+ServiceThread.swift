@@ -1,5 +1,6 @@
 import Lobby
 import Protocol
+import Synchronization
 
 /// The sharded lobby's side on the transport's service thread: each event is handed straight
 /// to the queue of the executor its connection's route names.
@@ -40,5 +41,17 @@ extension ShardedLobby {
 
   private func queue(of connection: ConnectionID) -> Int {
     Int(connection.rawValue % UInt64(executors.count))
+  }
+}
+
+extension ShardedLobby {
+  /// A pass of the transport's loop is over: each executor with messages waiting for it may
+  /// decide another budget's worth (``Admission``).
+  func passEnded() {
+    servicePasses.add(1, ordering: .sequentiallyConsistent)
+    for (index, slot) in admissions.enumerated()
+    where slot.waiting.load(ordering: .sequentiallyConsistent) {
+      executors[index].nudge()
+    }
   }
 }

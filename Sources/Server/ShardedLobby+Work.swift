@@ -1,4 +1,5 @@
 import Protocol
+import Synchronization
 
 extension ShardedLobby {
   /// An event as an executor decides it: a client's message decoded (its moves are told apart
@@ -41,8 +42,13 @@ extension ShardedLobby {
     }
   }
 
-  /// An executor's own ``Admission``, touched only by its thread.
+  /// An executor's own ``Admission``, touched only by its thread, and whether something of it
+  /// waits for the service thread's next pass (read by that thread).
   final class AdmissionSlot: @unchecked Sendable {
     var admission = Admission<Work>()
+    /// The service thread's pass whose budget the admission spends.
+    var pass: UInt64 = 0
+    /// Whether something waits for the service thread's next pass.
+    let waiting = Atomic<Bool>(false)
   }
 }

@@ -60,7 +60,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// The shards while the lobby lends them: whenever the state is not held exclusively.
   private let slots: [ShardSlot]
   /// Each executor's ``Admission``: what its passes leave for later.
-  private let admissions: [AdmissionSlot]
+  let admissions: [AdmissionSlot]
+  /// The transport's passes so far: an executor's budget is one pass's (``passEnded()``).
+  let servicePasses = Atomic<UInt64>(0)
   private let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
   private var perform: @Sendable ([LobbyAction], [Double]) -> Void = { _, _ in }
@@ -115,7 +117,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// Starts the executor threads.
   func start() {
     for executor in executors {
-      executor.start { [self] batch, timerDue in run(batch, on: executor.index, timerDue: timerDue)
+      executor.start { [self] batch, timerDue, stopping in
+        run(batch, on: executor.index, timerDue: timerDue, stopping: stopping)
       }
     }
   }
@@ -183,24 +186,39 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     var dones: [@Sendable () -> Void] = []
   }
 
-  /// Decides a batch of events, moves at once and the rest as far as the pass's budget allows
-  /// (``Admission``), then what waited from earlier batches; returns whether something still
-  /// waits (the executor comes back at once, after taking what arrived meanwhile).
-  private func run(_ batch: [Event], on index: Int, timerDue: Bool) -> Bool {
+  /// Decides a batch of events, moves at once and the rest as far as the budget of the
+  /// transport's current pass allows (``Admission``), then what waited from earlier batches;
+  /// returns whether something still waits (for the transport's next pass, or, `stopping`, at
+  /// once).
+  ///
+  /// The budget is the transport's pass's, not the batch's: the frames of what an executor
+  /// decides are written by the service thread, so a storm of spectators (their snapshots) is
+  /// decided no faster than 32 per executor for each pass of the loop that writes them, and a
+  /// player's frame never waits behind thousands of theirs.
+  private func run(_ batch: [Event], on index: Int, timerDue: Bool, stopping: Bool) -> Bool {
     var pass = Pass()
     let slot = admissions[index]
+    let servicePass = servicePasses.load(ordering: .acquiring)
+    if slot.pass != servicePass || stopping {
+      slot.admission.passEnded()
+      slot.pass = servicePass
+    }
     for event in batch {
       let work = Work(event)
       if slot.admission.admit(work) { decide(work, in: &pass) }
     }
     while let work = slot.admission.next() { decide(work, in: &pass) }
-    slot.admission.passEnded()
+    let waiting = slot.admission.hasWaiting
+    slot.waiting.store(waiting, ordering: .sequentiallyConsistent)
     if timerDue { holdExclusively(&pass.hold, &pass.pending) }
     release(&pass.hold, &pass.pending)
     // What the news decided is with the transport now.
     for done in pass.dones { done() }
     if pass.bytes > 0 { consumed(pass.bytes) }
-    return slot.admission.hasWaiting
+    guard waiting else { return false }
+    // Stopping, what waits is decided at once; otherwise in the transport's next pass, which
+    // nudges this executor unless it ended before `waiting` was set: then at once.
+    return stopping || servicePasses.load(ordering: .sequentiallyConsistent) != servicePass
   }
 
   private func decide(_ work: Work, in pass: inout Pass) {

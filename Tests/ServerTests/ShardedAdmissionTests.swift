@@ -31,10 +31,14 @@ import Testing
     }
   }
 
-  func eventually(_ what: Comment, _ done: () -> Bool) async throws {
+  /// Waits (bounded) until `done` holds, ending a pass of the transport's loop every 20 ms as
+  /// the service thread would.
+  func eventually(_ what: Comment, of lobby: ShardedLobby, _ done: () -> Bool) async throws {
     let limit = Date(timeIntervalSinceNow: 60)
     while !done() {
       try #require(Date() < limit, what)
+      // A pass of the transport's loop ends (what waits in the executors' admissions goes on).
+      lobby.passEnded()
       try await Task.sleep(for: .milliseconds(20))
     }
   }
@@ -65,7 +69,7 @@ import Testing
       send(#"{"type":"quickMatch","id":2,"game":"set","seats":2}"#, from: player)
     }
     send(#"{"type":"resync","id":3}"#, from: ada)
-    try await eventually("Ada has a board") { log.replied(to: ada, id: 3) }
+    try await eventually("Ada has a board", of: lobby) { log.replied(to: ada, id: 3) }
     let board = log.sent.withLock { sent in
       sent.last { $0.to == ada && $0.message["type"]?.stringValue == "snapshot" }?.message
     }
@@ -81,25 +85,34 @@ import Testing
       }
       send(#"{"type":"choose","id":4,"card":\#(card)}"#, from: ada)
     }
-    try await eventually("everyone answered") {
-      log.replied(to: ada, id: 4) && crowd.allSatisfy { log.replied(to: $0, id: 1) }
+    // The barrier: Ada's move is answered once the executor has taken the batch it came in.
+    // No pass of the transport's loop has ended since: the crowd's messages past the budget
+    // still wait for one.
+    let limit = Date(timeIntervalSinceNow: 60)
+    while !log.replied(to: ada, id: 4) {
+      try #require(Date() < limit, "Ada's move answered")
+      try await Task.sleep(for: .milliseconds(5))
     }
-
-    // Ada's move went out after at most two passes' budgets of welcomes (the executor may have
-    // taken a first part of the crowd as a batch of its own before the state was let go, and
-    // decides a budget of it), not after all 300.
-    let sent = log.sent.withLock { $0 }
+    let welcomes = { (sent: ArraySlice<(to: ConnectionID, message: JSONValue)>) in
+      sent.filter { crowd.contains($0.to) && $0.message["type"]?.stringValue == "welcome" }
+    }
+    let atTheMove = log.sent.withLock { $0 }
     let move = try #require(
-      sent.firstIndex { $0.to == ada && $0.message["replyTo"]?.intValue == 4 })
-    #expect(sent[move].message["type"]?.stringValue == "diff")
-    let welcomesBefore = sent[..<move].filter {
-      crowd.contains($0.to) && $0.message["type"]?.stringValue == "welcome"
-    }.count
-    #expect(welcomesBefore <= 2 * AdmissionBudget.perPass, "\(welcomesBefore) welcomes first")
-    // Every newcomer was welcomed once.
-    let welcomed = sent.filter {
-      crowd.contains($0.to) && $0.message["type"]?.stringValue == "welcome"
+      atTheMove.firstIndex { $0.to == ada && $0.message["replyTo"]?.intValue == 4 })
+    #expect(atTheMove[move].message["type"]?.stringValue == "diff")
+    // It went out after at most two budgets of welcomes (the executor may have taken a first
+    // part of the crowd as a batch of its own before the state was let go), not after all 300;
+    // and nothing more is decided before the transport's next pass.
+    let before = welcomes(atTheMove[..<move]).count
+    #expect(before <= 2 * AdmissionBudget.perPass, "\(before) welcomes first")
+    #expect(welcomes(atTheMove[...]).count <= 2 * AdmissionBudget.perPass)
+    // Each pass of the transport's loop lets a budget more in, until everyone is answered.
+    try await eventually("everyone answered", of: lobby) {
+      crowd.allSatisfy { log.replied(to: $0, id: 1) }
     }
+    let sent = log.sent.withLock { $0 }
+    // Every newcomer was welcomed once.
+    let welcomed = welcomes(sent[...])
     #expect(welcomed.count == crowd.count)
     #expect(Set(welcomed.map(\.to)).count == crowd.count)
   }

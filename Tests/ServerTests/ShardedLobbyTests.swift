@@ -58,11 +58,14 @@ import Testing
   }
 
   /// Waits (bounded) until `done` holds, without holding a thread of the test pool (two on
-  /// this machine, which the transport tests' consumers need too).
-  func eventually(_ what: Comment, _ done: () -> Bool) async throws {
+  /// this machine, which the transport tests' consumers need too), ending a pass of the
+  /// transport's loop every 20 ms as the service thread would (``Admission``).
+  func eventually(_ what: Comment, of lobby: ShardedLobby, _ done: () -> Bool) async throws {
     let limit = Date(timeIntervalSinceNow: 60)
     while !done() {
       try #require(Date() < limit, what)
+      // A pass of the transport's loop ends (what waits in the executors' admissions goes on).
+      lobby.passEnded()
       try await Task.sleep(for: .milliseconds(20))
     }
   }
@@ -110,7 +113,7 @@ import Testing
     for connection in players {
       send(#"{"type":"quickMatch","game":"set","seats":2}"#, from: connection)
     }
-    try await eventually("every table dealt") {
+    try await eventually("every table dealt", of: lobby) {
       lobby.withState { state in
         state.tableIDs.count == 20
           && state.tableIDs.allSatisfy { state.table($0)?.listing.phase == .playing }
@@ -120,7 +123,7 @@ import Testing
       send(#"{"type":"spectate","table":"t\#(index * 2 + 1)"}"#, from: connection)
     }
     for connection in players { send(#"{"type":"resync"}"#, from: connection) }
-    try await eventually("every player has a board", answered)
+    try await eventually("every player has a board", of: lobby, answered)
 
     // Each player's board, from its resync.
     var boards: [ConnectionID: [Int]] = [:]
@@ -144,7 +147,7 @@ import Testing
         send(#"{"type":"choose","card":\#(card)}"#, from: connection)
       }
     }
-    try await eventually("every move answered", answered)
+    try await eventually("every move answered", of: lobby, answered)
     lobby.stop()
 
     let inbox = outbox.received()
