@@ -31,10 +31,11 @@ import Synchronization
 /// connection's replies in the order of its messages. A run of moves on one shard is handed over
 /// in one batch (one lock of the transport's inbox, at most one wake of its thread).
 ///
-/// **Moves first.** Each executor has an ``Admission``: a batch's moves are decided at once, the
-/// rest while the pass's budget lasts; what is left waits for the executor's next pass, which
-/// takes what arrived meanwhile first. So a storm of spectators holds the state exclusively for
-/// at most a budget's worth of decisions at a time, and the moves of every shard get in between.
+/// **Moves first.** Each executor has an ``Admission`` whose budget is that of the transport's
+/// current pass: a batch's moves are decided at once, the rest while the budget lasts; what is
+/// left waits for the transport's next pass (``passEnded()`` nudges the executor). So a storm of
+/// spectators holds the state exclusively for at most a budget's worth of decisions at a time,
+/// and the moves of every shard get in between.
 ///
 /// Executor 0 also keeps the clock: it sleeps until the state's next deadline (any executor
 /// that makes it earlier wakes it) and exports the metrics.
