@@ -92,3 +92,63 @@ def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
 
     assert not severe_errors(player), severe_errors(player)
     assert not severe_errors(watcher), severe_errors(watcher)
+
+
+def test_a_spectators_page_watches_the_table_again_after_a_restart(browsers):
+    """Pia plays a table for two; Wes watches it through its share link. The server is killed
+    (SIGKILL: nothing said to anyone) and started again on the same folder and port. Pia's page
+    resumes her seat (the journal kept it). Wes's session comes back without its watching (only
+    seats are kept), so his page, reconnecting by itself, asks to watch the same table again
+    (issue 36: watchers come back like players): he is shown it, not the lobby, and sees the set
+    Pia claims after the restart."""
+    import signal
+    from conftest import RunningServer
+
+    first = RunningServer(extra_args=FAST)
+    servers = [first]
+    try:
+        player, watcher = browsers(), browsers()
+        player.get(first.http_url)
+        wait = WebDriverWait(player, 15)
+        player.find_element(By.ID, "name").send_keys("Pia")
+        Select(player.find_element(By.ID, "seats")).select_by_value("2")
+        player.find_element(By.ID, "create-private").click()
+        wait.until(lambda d: CODE.match(d.find_element(By.ID, "table-code").get_attribute("textContent").strip()))
+        code = player.find_element(By.ID, "table-code").get_attribute("textContent").strip()
+        wait.until(lambda d: d.find_element(By.ID, "start").is_displayed())
+        player.find_element(By.ID, "start").click()
+        wait.until(lambda d: len(card_ids(d)) >= 12)
+        watcher.get(f"{first.http_url}#/t/{code}")
+        WebDriverWait(watcher, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
+        watcher.find_element(By.ID, "invite-watch").click()
+        watch = WebDriverWait(watcher, 30)
+        watch.until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
+        watch.until(lambda d: sorted(card_ids(d)) == sorted(card_ids(player)))
+
+        assert first.signal(signal.SIGKILL) != 0
+        for page in (player, watcher):
+            WebDriverWait(page, 10).until(
+                lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") != "online")
+        servers.append(RunningServer(extra_args=FAST, data_dir=first.data_dir, port=first.port))
+        # Both pages come back by themselves (their backoff), to the same table.
+        for page in (player, watcher):
+            WebDriverWait(page, 30).until(
+                lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "online")
+        watch.until(lambda d: d.find_element(By.ID, "spectating").is_displayed()
+                    and sorted(card_ids(d)) == sorted(card_ids(player)))
+        assert watcher.find_element(By.ID, "table-code").get_attribute("textContent").strip() == code
+        # And watches on: the set Pia claims now reaches his scoreboard.
+        ids = card_ids(player)
+        triple = next(t for t in itertools.combinations(ids, 3) if set_from_ids(*t))
+        for card_id in triple:
+            card(player, card_id).click()
+            if card_id != triple[-1]:
+                wait.until(lambda d, c=card_id: card(d, c).get_attribute("aria-pressed") == "true")
+        watch.until(lambda d: seat_score(d, 0) == "1")
+        watch.until(lambda d: not set(card_ids(d)) & set(triple))
+        assert watcher.find_element(By.ID, "spectating").is_displayed()
+        assert not severe_errors(player), severe_errors(player)
+        assert not severe_errors(watcher), severe_errors(watcher)
+    finally:
+        for server in servers:
+            server.stop()

@@ -10,6 +10,8 @@
 import * as messages from './messages.js';
 import { parseRoute, tableHash } from './route.js';
 import { learnGames } from './games.js';
+import { isSpectator } from './table-state.js';
+import { watchAgain } from './control-table.js';
 import { staleName } from './control-chat.js';
 import { arenaIntentMessage, createArenaIntent, joinArenaIntent, sendArenaIntent } from './control-arenas.js';
 
@@ -120,13 +122,15 @@ function greet(c, fx, ctx, message) {
       fx.push({ type: 'timer', name: 'resume', ms: RESUME_WAIT_MS });
       return;
     }
-    c.news.announce('tableGone', c, fx, ctx);
-    fx.push(
-      { type: 'forgetTable' },
-      { type: 'hash', hash: null },
-      { type: 'view', view: 'lobby' },
-      { type: 'toast', text: 'The connection was lost and the game with it. Start a new one!' },
-    );
+    if (!isSpectator(c.state)) {
+      tableLost(c, fx, ctx);
+    } else if (c.pendingIntent === null) {
+      // A spectator loses no seat with its session (its node died, or the server restarted):
+      // it watches the same table again, where the table is now.
+      if (watchAgain(c, fx, ctx)) return;
+      tableLost(c, fx, ctx);
+    }
+    // (A spectator redirected here watches it again through the redirect's intent, below.)
   }
   if (c.pendingIntent !== null) {
     if (c.helloName !== messages.normalizeName(ctx.typed)) {
@@ -146,6 +150,12 @@ function greet(c, fx, ctx, message) {
     return;
   }
   enterLobby(c, fx, ctx);
+}
+
+/** The table this page showed is lost with its session: back to the lobby, told why. */
+export function tableLost(c, fx, ctx, text = 'The connection was lost and the game with it. Start a new one!') {
+  c.news.announce('tableGone', c, fx, ctx);
+  fx.push({ type: 'forgetTable' }, { type: 'hash', hash: null }, { type: 'view', view: 'lobby' }, { type: 'toast', text });
 }
 
 /** `redirect`: the table is on another node of the cluster. The request that led here (a

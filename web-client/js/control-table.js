@@ -251,8 +251,24 @@ export function tableRefused(c, fx, ctx, message) {
     // We showed a card (or a phase) the server no longer has: our copy is stale.
     c.send(fx, ctx, messages.resync(c.nextId()));
   } else if (message.code === 'notAtTable') {
+    // A spectator's session came back without its watching (the server restarted, and only
+    // seats are kept): it watches again. Anyone else has lost the table.
+    if (isSpectator(c.state) && watchAgain(c, fx, ctx)) return;
     backToLobby(c, fx, ctx);
   }
+}
+
+/** A spectator whose session lost its watching (its node died, or the server restarted) asks
+ * to watch the same table again, by its invite code (the id where it has none): the answer is
+ * its snapshot, a redirect to the node that holds it now, or a refusal (`watchAgainRefused`).
+ * False when offline. */
+export function watchAgain(c, fx, ctx) {
+  const table = c.state.table;
+  const id = c.nextId();
+  const target = typeof table.code === 'string' && table.code !== '' ? { code: table.code } : { table: table.id };
+  if (!c.send(fx, ctx, messages.spectate(id, target), { quiet: true })) return false;
+  c.requests.add(id, 'watchAgain');
+  return true;
 }
 
 /** The table's events: each takes the controller, the event and the effects. */

@@ -74,7 +74,7 @@ import { initialLobby } from './lobby-state.js';
 import { parseRoute } from './route.js';
 import { PendingRequests } from './requests.js';
 import { News } from './news.js';
-import { SESSION_HANDLERS, SESSION_NEWS, enterLobby, joinByLink, redirected, welcomed } from './control-session.js';
+import { SESSION_HANDLERS, SESSION_NEWS, enterLobby, joinByLink, redirected, tableLost, welcomed } from './control-session.js';
 import { LOBBY_NEWS, joinRefused, lobbyDiff, lobbyRefused, lobbySnapshot } from './control-lobby.js';
 import {
   NOT_CONNECTED, TABLE_HANDLERS, TABLE_NEWS, backToLobby, choiceRefused, diff, leave, snapshot, spectatorsCounted,
@@ -251,6 +251,9 @@ function refused(c, fx, ctx, message) {
       return countRefused(c, fx, request); // the practice count hides, without a word
     case 'lobby':
       return lobbyRefused(c, fx);
+    case 'watchAgain':
+      // The table a spectator watched is not there to watch again (it ended meanwhile).
+      return tableLost(c, fx, ctx, 'The connection was lost, and the game you watched has ended.');
     case 'arenas':
     case 'arena':
     case 'featured':

@@ -272,3 +272,59 @@ test('a redirect to the node that holds an arena joins it there (by its code whe
   welcome = send({ type: 'message', message: { type: 'welcome', resumed: true } });
   assert.deepEqual(sent(welcome)[1], { type: 'watchArena', id: sent(welcome)[1].id, arena: 's1795003200' });
 });
+
+// ---- A spectator whose session was lost (issue 36) ------------------------------------------------
+
+test('a spectator whose session was lost watches the same table again, and stays on it', () => {
+  const { controller, send } = seated({ you: null });
+  const fx = send({ type: 'message', message: { type: 'welcome', resumed: false } });
+  const [spectate] = sent(fx);
+  assert.deepEqual(spectate, { type: 'spectate', id: spectate.id, code: 'ABCD234XYZ' });
+  // Nothing is lost or said meanwhile: the table stays on the screen until its snapshot.
+  assert.deepEqual(toasts(fx), []);
+  assert.ok(!types(fx).includes('view'));
+  assert.equal(controller.state.table.id, 't7');
+  send({ type: 'message', message: { type: 'snapshot', replyTo: spectate.id, table: table({ you: null, version: 31 }) } });
+  assert.equal(controller.state.table.version, 31);
+});
+
+test('a spectator whose table is gone when it comes back is sent to the lobby, told so', () => {
+  const { controller, send } = seated({ you: null });
+  const [spectate] = sent(send({ type: 'message', message: { type: 'welcome', resumed: false } }));
+  const fx = send({ type: 'message', message: { type: 'error', replyTo: spectate.id, code: 'unknownTable', message: 'There is no such table.' } });
+  assert.equal(controller.state.table, null);
+  assert.deepEqual(fx.find((e) => e.type === 'view'), { type: 'view', view: 'lobby' });
+  assert.deepEqual(toasts(fx), ['The connection was lost, and the game you watched has ended.']);
+});
+
+test('a spectator whose table moved to another node follows the redirect and watches it there', () => {
+  const { controller, send } = seated({ you: null });
+  const [spectate] = sent(send({ type: 'message', message: { type: 'welcome', resumed: false } }));
+  const redirect = { type: 'redirect', replyTo: spectate.id, table: 't7', node: 'n2', path: '/ws?table=t7&node=n2', role: 'spectator' };
+  assert.deepEqual(send({ type: 'message', message: redirect }), [{ type: 'redirect', redirect }]);
+  send({ type: 'hello' }, { connection: 'connecting' });
+  const welcome = send({ type: 'message', message: { type: 'welcome', resumed: false } });
+  assert.deepEqual(sent(welcome).map((m) => [m.type, m.table ?? m.code]), [['lobby', undefined], ['spectate', 't7']]);
+  assert.deepEqual(toasts(welcome), []);
+  assert.equal(controller.state.table.id, 't7');
+});
+
+test('a resumed spectator session that is no longer watching (a restart) watches the table again', () => {
+  const { controller, send } = seated({ you: null });
+  send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  const [resync] = sent(send({ type: 'timer', name: 'resume' }));
+  assert.equal(resync.type, 'resync');
+  const fx = send({ type: 'message', message: { type: 'error', replyTo: resync.id, code: 'notAtTable', message: 'You are not at a table.' } });
+  const [spectate] = sent(fx);
+  assert.deepEqual(spectate, { type: 'spectate', id: spectate.id, code: 'ABCD234XYZ' });
+  assert.ok(!types(fx).includes('view'));
+  assert.equal(controller.state.table.id, 't7');
+});
+
+test('a player whose resumed session is not at its table any more goes back to the lobby', () => {
+  const { controller, send } = seated();
+  send({ type: 'message', message: { type: 'welcome', resumed: true } });
+  const [resync] = sent(send({ type: 'timer', name: 'resume' }));
+  send({ type: 'message', message: { type: 'error', replyTo: resync.id, code: 'notAtTable', message: 'You are not at a table.' } });
+  assert.equal(controller.state.table, null);
+});
