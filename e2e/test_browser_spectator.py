@@ -37,11 +37,10 @@ def severe_errors(driver):
             if e["level"] == "SEVERE" and e.get("source") != "network"]
 
 
-def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
-    server = start_server(*FAST)
-    player, watcher = browsers(), browsers()
-
-    player.get(server.http_url)
+def play_and_watch(player, watcher, url):
+    """Pia (`player`) starts a private table for two; `watcher` watches it through its share link
+    (without a name: the link asks for one first, and watching needs none). The table's code."""
+    player.get(url)
     wait = WebDriverWait(player, 15)
     player.find_element(By.ID, "name").send_keys("Pia")
     Select(player.find_element(By.ID, "seats")).select_by_value("2")
@@ -51,15 +50,21 @@ def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
     wait.until(lambda d: d.find_element(By.ID, "start").is_displayed())
     player.find_element(By.ID, "start").click()
     wait.until(lambda d: len(card_ids(d)) >= 12)
-
-    # The share link of a started table: the second browser watches it.
-    watcher.get(f"{server.http_url}#/t/{code}")
-    # Without a name the link asks for one first; watching needs none.
+    watcher.get(f"{url}#/t/{code}")
     WebDriverWait(watcher, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
     watcher.find_element(By.ID, "invite-watch").click()
     watch = WebDriverWait(watcher, 15)
     watch.until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
     watch.until(lambda d: sorted(card_ids(d)) == sorted(card_ids(player)))
+    return code
+
+
+def test_spectator_sees_the_players_selection_and_score(start_server, browsers):
+    server = start_server(*FAST)
+    player, watcher = browsers(), browsers()
+
+    code = play_and_watch(player, watcher, server.http_url)
+    wait, watch = WebDriverWait(player, 15), WebDriverWait(watcher, 15)
     assert watcher.find_element(By.ID, "table-code").get_attribute("textContent").strip() == code
     assert seat_score(watcher, 0) == "0"
 
@@ -108,22 +113,8 @@ def test_a_spectators_page_watches_the_table_again_after_a_restart(browsers):
     servers = [first]
     try:
         player, watcher = browsers(), browsers()
-        player.get(first.http_url)
-        wait = WebDriverWait(player, 15)
-        player.find_element(By.ID, "name").send_keys("Pia")
-        Select(player.find_element(By.ID, "seats")).select_by_value("2")
-        player.find_element(By.ID, "create-private").click()
-        wait.until(lambda d: CODE.match(d.find_element(By.ID, "table-code").get_attribute("textContent").strip()))
-        code = player.find_element(By.ID, "table-code").get_attribute("textContent").strip()
-        wait.until(lambda d: d.find_element(By.ID, "start").is_displayed())
-        player.find_element(By.ID, "start").click()
-        wait.until(lambda d: len(card_ids(d)) >= 12)
-        watcher.get(f"{first.http_url}#/t/{code}")
-        WebDriverWait(watcher, 10).until(lambda d: d.find_element(By.ID, "invite-name").is_displayed())
-        watcher.find_element(By.ID, "invite-watch").click()
-        watch = WebDriverWait(watcher, 30)
-        watch.until(lambda d: d.find_element(By.ID, "spectating").is_displayed())
-        watch.until(lambda d: sorted(card_ids(d)) == sorted(card_ids(player)))
+        code = play_and_watch(player, watcher, first.http_url)
+        wait, watch = WebDriverWait(player, 15), WebDriverWait(watcher, 30)
 
         assert first.signal(signal.SIGKILL) != 0
         for page in (player, watcher):

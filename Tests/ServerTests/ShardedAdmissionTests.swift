@@ -31,18 +31,6 @@ import Testing
     }
   }
 
-  /// Waits (bounded) until `done` holds, ending a pass of the transport's loop every 20 ms as
-  /// the service thread would.
-  func eventually(_ what: Comment, of lobby: ShardedLobby, _ done: () -> Bool) async throws {
-    let limit = Date(timeIntervalSinceNow: 60)
-    while !done() {
-      try #require(Date() < limit, what)
-      // A pass of the transport's loop ends (what waits in the executors' admissions goes on).
-      lobby.passEnded()
-      try await Task.sleep(for: .milliseconds(20))
-    }
-  }
-
   @Test func aMoveIsDecidedBeforeTheCrowdThatArrivedWithIt() async throws {
     var configuration = LobbyConfiguration()
     configuration.countdown = 0
@@ -69,7 +57,7 @@ import Testing
       send(#"{"type":"quickMatch","id":2,"game":"set","seats":2}"#, from: player)
     }
     send(#"{"type":"resync","id":3}"#, from: ada)
-    try await eventually("Ada has a board", of: lobby) { log.replied(to: ada, id: 3) }
+    try await lobby.eventually("Ada has a board") { log.replied(to: ada, id: 3) }
     let board = log.sent.withLock { sent in
       sent.last { $0.to == ada && $0.message["type"]?.stringValue == "snapshot" }?.message
     }
@@ -107,7 +95,7 @@ import Testing
     #expect(before <= 2 * AdmissionBudget.perPass, "\(before) welcomes first")
     #expect(welcomes(atTheMove[...]).count <= 2 * AdmissionBudget.perPass)
     // Each pass of the transport's loop lets a budget more in, until everyone is answered.
-    try await eventually("everyone answered", of: lobby) {
+    try await lobby.eventually("everyone answered") {
       crowd.allSatisfy { log.replied(to: $0, id: 1) }
     }
     let sent = log.sent.withLock { $0 }

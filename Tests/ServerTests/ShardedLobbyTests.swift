@@ -57,19 +57,6 @@ import Testing
     return ids
   }
 
-  /// Waits (bounded) until `done` holds, without holding a thread of the test pool (two on
-  /// this machine, which the transport tests' consumers need too), ending a pass of the
-  /// transport's loop every 20 ms as the service thread would (``Admission``).
-  func eventually(_ what: Comment, of lobby: ShardedLobby, _ done: () -> Bool) async throws {
-    let limit = Date(timeIntervalSinceNow: 60)
-    while !done() {
-      try #require(Date() < limit, what)
-      // A pass of the transport's loop ends (what waits in the executors' admissions goes on).
-      lobby.passEnded()
-      try await Task.sleep(for: .milliseconds(20))
-    }
-  }
-
   @Test func twoExecutorsAnswerEveryMessageInOrderWithContiguousDiffs() async throws {
     var configuration = LobbyConfiguration()
     configuration.countdown = 0
@@ -113,7 +100,7 @@ import Testing
     for connection in players {
       send(#"{"type":"quickMatch","game":"set","seats":2}"#, from: connection)
     }
-    try await eventually("every table dealt", of: lobby) {
+    try await lobby.eventually("every table dealt") {
       lobby.withState { state in
         state.tableIDs.count == 20
           && state.tableIDs.allSatisfy { state.table($0)?.listing.phase == .playing }
@@ -123,7 +110,7 @@ import Testing
       send(#"{"type":"spectate","table":"t\#(index * 2 + 1)"}"#, from: connection)
     }
     for connection in players { send(#"{"type":"resync"}"#, from: connection) }
-    try await eventually("every player has a board", of: lobby, answered)
+    try await lobby.eventually("every player has a board", answered)
 
     // Each player's board, from its resync.
     var boards: [ConnectionID: [Int]] = [:]
@@ -147,7 +134,7 @@ import Testing
         send(#"{"type":"choose","card":\#(card)}"#, from: connection)
       }
     }
-    try await eventually("every move answered", of: lobby, answered)
+    try await lobby.eventually("every move answered", answered)
     lobby.stop()
 
     let inbox = outbox.received()
