@@ -189,8 +189,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
 
   /// Decides a batch of events, moves at once and the rest as far as the budget of the
   /// transport's current pass allows (``Admission``), then what waited from earlier batches;
-  /// returns whether something still waits (for the transport's next pass, or, `stopping`, at
-  /// once).
+  /// returns whether to run again at once: something waits and the executor is stopping, or the
+  /// transport's pass ended before the executor said so (else that pass's end nudges it).
   ///
   /// The budget is the transport's pass's, not the batch's: the frames of what an executor
   /// decides are written by the service thread, so a storm of spectators (their snapshots) is
