@@ -90,8 +90,10 @@ final class LobbyExecutor: @unchecked Sendable {
       let ending = stopping
       let stop = stopping && batch.isEmpty && !again
       condition.unlock()
-      if stop { break }
-      again = body(batch, timerDue, ending)
+      // Stopping with nothing queued: one more pass decides whatever still waits of its own
+      // (it asks to run again until nothing does).
+      if stop && !body(batch, timerDue, true) { break }
+      again = stop || body(batch, timerDue, ending)
       batch.removeAll(keepingCapacity: batch.capacity <= 4096)
     }
     finished.signal()

@@ -105,3 +105,31 @@ import Testing
     #expect(Set(welcomed.map(\.to)).count == crowd.count)
   }
 }
+
+extension ShardedAdmissionTests {
+  @Test func aStoppingLobbyDecidesWhatWaitsBeforeItsExecutorsEnd() async throws {
+    let lobby = ShardedLobby(
+      state: LobbyState(configuration: LobbyConfiguration(), entropy: .system, shards: 2),
+      now: MonotonicClock.now)
+    let log = Log()
+    lobby.attach(perform: { actions, _ in log.perform(actions) }, consumed: { _ in })
+    lobby.start()
+    var commands: [TransportCommand] = []
+    // 300 hellos reach the executors together, more than a pass's budget; no pass of the
+    // transport's loop ends after them (it is stopping too).
+    let crowd = (1000..<1300).map { ConnectionID(UInt64($0)) }
+    lobby.withState { _ in
+      for connection in crowd {
+        lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
+        lobby.handle(
+          .message(
+            connection, Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8),
+            receivedAt: MonotonicClock.now()),
+          now: MonotonicClock.now(), commands: &commands)
+      }
+    }
+    await lobby.drain()
+    // Everyone was answered before the executors ended: nothing that waited was dropped.
+    #expect(crowd.allSatisfy { log.replied(to: $0, id: 1) })
+  }
+}
