@@ -10,6 +10,8 @@ extension LobbyRun {
   static let restartMayChange: Set<String> = [
     "version", "status", "spectators", "countdown", "turnLeft", "connected", "away", "you",
     "replyTo",
+    // A person waiting alone waits again from the restart for the offer of a computer.
+    "computerOffer",
   ]
 
   /// The server stops (every connection gone) and starts again at the same moment, its lobby

@@ -8,7 +8,7 @@ import Testing
 
 /// The sharded lobby's executors decide a player's move before a crowd's messages that arrived
 /// with it (``Admission``, one per executor): a storm of newcomers does not hold the move up.
-@Suite struct ShardedAdmissionTests {
+@Suite(.ownThread) struct ShardedAdmissionTests {
   /// Every message the executors handed to the transport, in the order handed.
   final class Log: Sendable {
     let sent = Mutex<[(to: ConnectionID, message: JSONValue)]>([])

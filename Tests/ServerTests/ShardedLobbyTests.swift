@@ -11,7 +11,7 @@ import Testing
 /// transport's service thread, hands it events. What comes out must be what one undivided
 /// lobby would send: every message answered once, in each connection's order, and every
 /// table's diffs to each member in version order with no gap.
-@Suite struct ShardedLobbyTests {
+@Suite(.ownThread) struct ShardedLobbyTests {
   /// What the executors handed to the transport, in order, and which thread handed it.
   final class Outbox: Sendable {
     let inbox = Mutex<[ConnectionID: [JSONValue]]>([:])
