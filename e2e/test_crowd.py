@@ -3,7 +3,6 @@ the players barely feel them; the crowd's count reaches everyone coalesced (at m
 second); a client that spectates and leaves in a loop is cut by the rate limit and changes
 nothing for the players; a spectator that stops reading is cut alone."""
 import asyncio
-import base64
 import json
 import os
 import signal
@@ -17,7 +16,8 @@ import websockets
 from conftest import BINARY, scrape_metric
 from mp_support import FAST, connect, replies_ok, run, start_server, until_playing  # noqa: F401
 from protocol_client import SUBPROTOCOL
-from silent_socket import TCP_CLOSE, TCP_CLOSE_WAIT, masked, open_silent, tcp_state, unread_bytes
+from silent_socket import (TCP_CLOSE, TCP_CLOSE_WAIT, masked, open_silent, read_upgrade, tcp_state,
+                           unread_bytes, upgrade_request)
 
 CROWD = 2000
 
@@ -229,22 +229,13 @@ def test_clients_that_connect_at_once_are_let_in_a_few_a_pass_and_all_come_in(st
     try:
         for _ in range(count):
             s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-            key = base64.b64encode(os.urandom(16)).decode()
-            s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                       f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n")
-                      .encode())
+            s.sendall(upgrade_request(server.port))
             sockets.append(s)
     finally:
         os.kill(server.process.pid, signal.SIGCONT)
     try:
         for n, s in enumerate(sockets):
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = s.recv(4096)
-                assert chunk, f"connection {n} was closed before its upgrade"
-                head += chunk
-            assert head.startswith(b"HTTP/1.1 101"), (n, head)
+            read_upgrade(s, f"connection {n} before its upgrade")
             s.sendall(masked(json.dumps({"type": "hello", "id": 1, "name": f"C{n}"})))
         for n, s in enumerate(sockets):
             welcome = read_frame(s)

@@ -98,12 +98,11 @@ def test_tls_connections_that_wait_to_be_let_in_still_speak_tls(certificate):
     at once when it runs again: past the first few of a pass they wait and are handed to lws
     later (`AcceptPacing`), still as TLS connections. Every one completes its TLS handshake and
     its WebSocket upgrade."""
-    import base64
     import os
     import socket
 
     from conftest import free_port, scrape_metric
-    from protocol_client import SUBPROTOCOL
+    from silent_socket import read_upgrade, upgrade_request
 
     cert, key = certificate
     metrics = free_port()
@@ -120,17 +119,8 @@ def test_tls_connections_that_wait_to_be_let_in_still_speak_tls(certificate):
             os.kill(server.process.pid, signal.SIGCONT)
         sockets = [context.wrap_socket(s, server_hostname="127.0.0.1") for s in sockets]
         for n, s in enumerate(sockets):
-            key64 = base64.b64encode(os.urandom(16)).decode()
-            s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key64}\r\n"
-                       f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n")
-                      .encode())
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = s.recv(4096)
-                assert chunk, f"connection {n} was closed before its upgrade"
-                head += chunk
-            assert head.startswith(b"HTTP/1.1 101"), (n, head)
+            s.sendall(upgrade_request(server.port))
+            read_upgrade(s, f"connection {n} before its upgrade")
         assert scrape_metric(metrics, "matchismo_connections_paced_total") >= count // 2
         assert scrape_metric(metrics, "matchismo_connections_open") == count
     finally:
