@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import PostgresNIO
 import Synchronization
@@ -109,10 +110,15 @@ final class PostgresConnector: Sendable {
       let server = location.servers[index]
       let made: PostgresConnection
       do {
-        made = try PostgresConnection.connect(
+        let connecting = PostgresConnection.connect(
           on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configurations[index],
-          id: connections.add(1, ordering: .relaxed).newValue, logger: logger
-        ).wait()
+          id: connections.add(1, ordering: .relaxed).newValue, logger: logger)
+        // postgres-nio bounds the connection and its startup; this bounds the wait for it.
+        made = try Self.answer(
+          of: connecting, within: configurations[index].options.connectTimeout + .seconds(1)
+        ) {
+          connecting.whenSuccess { Self.closeSoon($0) }
+        }
       } catch {
         guard count > 1 else { throw error }
         refusals.append("\(server): \(PostgresJournalStore.reason(error))")
@@ -161,11 +167,12 @@ final class PostgresConnector: Sendable {
     Self.closeSoon(lost)
   }
 
-  /// Closes the connection, if one is open, and waits until it is closed.
+  /// Closes the connection, if one is open, and waits until it is closed (at most
+  /// ``queryTimeout``).
   func close() {
     if let open = connection.withLock({ $0.take() }) {
       let closing: EventLoopFuture<Void> = open.close()
-      _ = try? closing.wait()
+      _ = try? Self.answer(of: closing, within: Self.queryTimeout) {}
     }
   }
 
@@ -181,24 +188,8 @@ final class PostgresConnector: Sendable {
   func run(_ query: PostgresQuery, on connection: PostgresConnection) throws
     -> PostgresQueryResult
   {
-    let answer = connection.query(query, logger: logger)
-    return try timed(on: connection) { try answer.wait() }
-  }
-
-  /// `wait`'s result; closes `connection` if it has not come within ``queryTimeout``, and then
-  /// says so.
-  private func timed<T>(on connection: PostgresConnection, _ wait: () throws -> T) throws -> T {
-    let expired = TimeoutFlag()
-    let timer = connection.eventLoop.scheduleTask(in: Self.queryTimeout) {
-      expired.value.store(true, ordering: .relaxed)
-      Self.closeSoon(connection)
-    }
-    defer { timer.cancel() }
-    do {
-      return try wait()
-    } catch  where expired.value.load(ordering: .relaxed) {
-      throw StoreError("no answer within \(Self.queryTimeout.nanoseconds / 1_000_000_000) s")
-    }
+    try Self.notClosed(connection)
+    return try timed(connection.query(query, logger: logger), on: connection)
   }
 
   /// Runs `query` as a statement of its own and returns once it is committed. PostgreSQL
@@ -210,19 +201,48 @@ final class PostgresConnector: Sendable {
   func runCommitted(_ query: PostgresQuery, on connection: PostgresConnection) throws
     -> PostgresQueryResult
   {
+    try Self.notClosed(connection)
     let answer = connection.query(query, logger: logger)
     let committed = connection.query("SELECT 1", logger: logger)
-    return try timed(on: connection) {
-      do {
-        let result = try answer.wait()
-        _ = try committed.wait()
-        return result
-      } catch {
+    let both = EventLoopFuture.whenAllComplete([answer, committed], on: connection.eventLoop)
+      .flatMapThrowing { results in
         // The statement's own error comes first; the barrier's is only its consequence.
-        _ = try? committed.wait()
-        throw error
+        let result = try results[0].get()
+        _ = try results[1].get()
+        return result
       }
+    return try timed(both, on: connection)
+  }
+
+  /// `answer`'s value; closes `connection` if it has not come within ``queryTimeout``, and
+  /// then says so.
+  private func timed<T: Sendable>(
+    _ answer: EventLoopFuture<T>, on connection: PostgresConnection
+  ) throws -> T {
+    try Self.answer(of: answer, within: Self.queryTimeout) { Self.closeSoon(connection) }
+  }
+
+  /// Throws at once if `connection` is closed: postgres-nio never answers a query written to
+  /// a connection whose channel has closed (its handler is gone from the pipeline, and the
+  /// write fails with no promise to tell), so the wait would last until its time limit.
+  private static func notClosed(_ connection: PostgresConnection) throws {
+    if connection.isClosed { throw ConnectionClosed() }
+  }
+
+  /// `future`'s value, waited for on this thread for at most `limit`; past it, runs `expired`
+  /// and throws ``QueryTimedOut``. The wait does not depend on `future` ever completing: a
+  /// query written to a channel that closed at that moment is never answered.
+  static func answer<T: Sendable>(
+    of future: EventLoopFuture<T>, within limit: TimeAmount, expired: () -> Void
+  ) throws -> T {
+    let outcome = Outcome<T>()
+    future.whenComplete { outcome.set($0) }
+    let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
+    guard let result = outcome.wait(until: deadline) else {
+      expired()
+      throw QueryTimedOut(limit: limit)
     }
+    return try result.get()
   }
 
   /// Runs `body` between `BEGIN` and `COMMIT`, or rolls back what it did and rethrows. With
@@ -244,7 +264,37 @@ final class PostgresConnector: Sendable {
   }
 }
 
-/// Whether a query's time ran out (set on the event loop, read by the waiting thread).
-private final class TimeoutFlag: Sendable {
-  let value = Atomic<Bool>(false)
+/// A query was not sent: its connection had closed.
+struct ConnectionClosed: Error, CustomStringConvertible {
+  var description: String { "the connection was closed" }
+}
+
+/// No answer came within a query's time limit; its connection is being closed.
+struct QueryTimedOut: Error, CustomStringConvertible {
+  /// The limit.
+  let limit: TimeAmount
+
+  var description: String {
+    let milliseconds = limit.nanoseconds / 1_000_000
+    return milliseconds % 1000 == 0
+      ? "no answer within \(milliseconds / 1000) s" : "no answer within \(milliseconds) ms"
+  }
+}
+
+/// A future's result, handed from the event loop to the thread that waits for it.
+private final class Outcome<T: Sendable>: Sendable {
+  private let result = Mutex<Result<T, any Error>?>(nil)
+  private let done = DispatchSemaphore(value: 0)
+
+  /// Called once, on the event loop.
+  func set(_ outcome: Result<T, any Error>) {
+    result.withLock { $0 = outcome }
+    done.signal()
+  }
+
+  /// The result, or nil if it has not come by `deadline`.
+  func wait(until deadline: DispatchTime) -> Result<T, any Error>? {
+    guard done.wait(timeout: deadline) == .success else { return nil }
+    return result.withLock { $0 }
+  }
 }

@@ -11,6 +11,9 @@ extension PostgresJournalStore {
       // writes (a primary demoted to a standby): the next connection looks for the one that does.
       let state = error.serverInfo?[.sqlState] ?? ""
       return state.hasPrefix("08") || state.hasPrefix("57P") || state == "25006"
+    case is QueryTimedOut, is ConnectionClosed:
+      // Its connection is closed, or being closed.
+      return true
     case is StoreError, is PostgresDecodingError, is DecodingError, is EncodingError:
       return false
     default:
