@@ -244,6 +244,14 @@ def test_clients_that_connect_at_once_are_let_in_a_few_a_pass_and_all_come_in(st
         paced = scrape_metric(server.port, "matchismo_connections_paced_total")
         assert count // 2 <= paced <= count, paced
         assert scrape_metric(server.port, "matchismo_connections_open") == count
+        # The budget is each pass's: clients that come one after another (each upgraded before
+        # the next connects, so each in a pass of its own) never wait, however many come.
+        for n in range(40):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sockets.append(s)
+            s.sendall(upgrade_request(server.port))
+            read_upgrade(s, f"connection {count + n} before its upgrade")
+        assert scrape_metric(server.port, "matchismo_connections_paced_total") == paced
     finally:
         for s in sockets:
             s.close()

@@ -26,6 +26,15 @@ import Testing
     #expect(pacing.accepted() == .now)
   }
 
+  /// The budget is a pass's: connections that come one a pass, however many, never wait.
+  @Test func connectionsThatComeOneAPassNeverWait() {
+    var pacing = AcceptPacing(limit: 1000)
+    for _ in 0..<(3 * AcceptPacing.perPass) {
+      #expect(pacing.accepted() == .now)
+      #expect(pacing.passEnded().isEmpty)
+    }
+  }
+
   @Test func pastItsLimitANewConnectionIsRefused() {
     var pacing = AcceptPacing(limit: 2)
     for _ in 0..<AcceptPacing.perPass { _ = pacing.accepted() }

@@ -33,12 +33,17 @@ extension ServiceLoop {
     }
   }
 
-  /// Before the loop waits: the next connections are handed to lws (they are read in the
-  /// coming pass), and while more wait, the loop does not sleep.
+  /// Before the loop waits, every pass: the pass's budget is renewed, and the next
+  /// connections are handed to lws (they are read in the coming pass); while more wait, the
+  /// loop does not sleep.
   func letWaitingConnectionsIn() {
-    guard let eventLoop, pacing.hasWaiting, let vhost = eventLoop.gameVhost else { return }
+    let taken = pacing.passEnded()
+    guard let eventLoop, let vhost = eventLoop.gameVhost else {
+      for fd in taken { close(fd) }
+      return
+    }
     let tls: Int32 = configuration.usesTLS ? 1 : 0
-    for fd in pacing.passEnded() {
+    for fd in taken {
       // A socket lws refuses is closed by it.
       _ = shim_adopt_accepted(vhost, fd, tls)
     }
