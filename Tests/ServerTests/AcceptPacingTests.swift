@@ -31,8 +31,12 @@ import Testing
     var pacing = AcceptPacing(limit: 1000)
     for _ in 0..<(3 * AcceptPacing.perPass) {
       #expect(pacing.accepted() == .now)
-      #expect(pacing.passEnded().isEmpty)
+      #expect(!pacing.hasWaiting)
+      pacing.renewBudget()
     }
+    // A pass that took a whole budget: the next one takes as many again.
+    for _ in 0..<AcceptPacing.perPass { #expect(pacing.accepted() == .now) }
+    #expect(pacing.accepted() == .wait)
   }
 
   @Test func pastItsLimitANewConnectionIsRefused() {

@@ -64,6 +64,12 @@ struct AcceptPacing {
     return taken
   }
 
+  /// A pass in which none waited is over: the next one has its whole budget. (The same as
+  /// ``passEnded()`` then, without the array: it runs at the end of every pass.)
+  mutating func renewBudget() {
+    budget = Self.perPass
+  }
+
   /// Every socket that waits, given up (the loop is ending: the caller closes them).
   mutating func removeAll() -> [Int32] {
     defer { waiting.removeAll() }

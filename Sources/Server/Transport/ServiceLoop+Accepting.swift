@@ -37,6 +37,10 @@ extension ServiceLoop {
   /// connections are handed to lws (they are read in the coming pass); while more wait, the
   /// loop does not sleep.
   func letWaitingConnectionsIn() {
+    guard pacing.hasWaiting else {
+      pacing.renewBudget()
+      return
+    }
     let taken = pacing.passEnded()
     guard let eventLoop, let vhost = eventLoop.gameVhost else {
       for fd in taken { close(fd) }
