@@ -50,21 +50,34 @@ class RunningServer:
         # into the PostgreSQL database `database` (a URL) when given.
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="matchismo-data-")
         self.database = database
-        args = [BINARY, "--host", "127.0.0.1", "--port", str(self.port),
-                "--web-root", str(web_root or ROOT / "web-client"), "--log-level", "info",
-                "--data-dir", self.data_dir, *(["--database", database] if database else []), *extra_args]
-        # `env`: more environment variables for the server (a test's LD_PRELOAD, say).
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
-                                        env={**os.environ, **env} if env else None)
+        # A port found free may be taken by another worker's server before this one binds it:
+        # then this one exits ("already in use") and is started again on another port (unless
+        # the test named the port). It counts as started once its log says it listens, not
+        # when the port answers (the other server would).
+        for attempt in range(3):
+            args = [BINARY, "--host", "127.0.0.1", "--port", str(self.port),
+                    "--web-root", str(web_root or ROOT / "web-client"), "--log-level", "info",
+                    "--data-dir", self.data_dir, *(["--database", database] if database else []),
+                    *extra_args]
+            # `env`: more environment variables for the server (a test's LD_PRELOAD, say).
+            self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
+                                            env={**os.environ, **env} if env else None)
+            if self._listening():
+                return
+            if port is None and attempt < 2 and "is already in use" in self.output():
+                self.port = free_port()
+                continue
+            raise RuntimeError(f"server exited early:\n{self.output()}")
+
+    def _listening(self) -> bool:
+        """Waits until the server says it listens (True) or exits (False); fails after 20 s."""
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
+            if "Matchismo Live is listening on" in self.output():
+                return True
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early:\n{self.output()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.05)
+                return False
+            time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"server did not start listening:\n{self.output()}")
 
