@@ -1,6 +1,8 @@
 """HTTPS + WSS on one port with a certificate the test makes; graceful shutdown on signals."""
 import asyncio
+import os
 import signal
+import socket
 import ssl
 import subprocess
 import urllib.request
@@ -8,8 +10,9 @@ import urllib.request
 import pytest
 import websockets
 
-from conftest import RunningServer
+from conftest import RunningServer, free_port, scrape_metric
 from protocol_client import Client
+from silent_socket import read_upgrade, upgrade_request
 from table_state import TableState
 
 
@@ -98,12 +101,6 @@ def test_tls_connections_that_wait_to_be_let_in_still_speak_tls(certificate):
     at once when it runs again: past the first few of a pass they wait and are handed to lws
     later (`AcceptPacing`), still as TLS connections. Every one completes its TLS handshake and
     its WebSocket upgrade."""
-    import os
-    import socket
-
-    from conftest import free_port, scrape_metric
-    from silent_socket import read_upgrade, upgrade_request
-
     cert, key = certificate
     metrics = free_port()
     server = RunningServer(["--tls-cert", str(cert), "--tls-key", str(key), "--metrics-port", str(metrics)],

@@ -90,10 +90,10 @@ final class LobbyExecutor: @unchecked Sendable {
       let ending = stopping
       let stop = stopping && batch.isEmpty && !again
       condition.unlock()
-      // Stopping with nothing queued: one more pass decides whatever still waits of its own
-      // (it asks to run again until nothing does).
-      if stop && !body(batch, timerDue, true) { break }
-      again = stop || body(batch, timerDue, ending)
+      // Stopping with nothing queued: one more pass decides whatever still waits of its own,
+      // and the executor ends once a pass leaves nothing waiting.
+      again = body(batch, timerDue, ending)
+      if stop && !again { break }
       batch.removeAll(keepingCapacity: batch.capacity <= 4096)
     }
     finished.signal()
