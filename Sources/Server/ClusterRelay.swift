@@ -105,8 +105,7 @@ final class ClusterRelay: @unchecked Sendable {
 
   /// Starts the relay's thread (it runs as long as the process).
   func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "cluster"
+    let thread = Thread(named: "cluster") { [self] in run() }
     thread.start()
   }
 

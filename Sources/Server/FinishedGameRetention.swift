@@ -75,7 +75,7 @@ final class FinishedGameRetention: Sendable {
 
   /// Starts the passes on a thread of their own, until ``stop()``.
   func start() {
-    let thread = Thread { [self] in
+    let thread = Thread(named: "journal-retention") { [self] in
       // The first pass waits a little, for the server to be serving first.
       var next = Date().addingTimeInterval(min(interval, 5))
       while !stopping.load(ordering: .relaxed) {
@@ -85,7 +85,6 @@ final class FinishedGameRetention: Sendable {
         next = Date().addingTimeInterval(interval)
       }
     }
-    thread.name = "journal-retention"
     thread.start()
   }
 

@@ -102,11 +102,9 @@ final class JournalWriter: @unchecked Sendable {
 
   /// Starts the writer's thread and the thread that watches it for a write that hangs.
   func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "journal"
+    let thread = Thread(named: "journal") { [self] in run() }
     thread.start()
-    let watcher = Thread { [self] in watch() }
-    watcher.name = "journal-watch"
+    let watcher = Thread(named: "journal-watch") { [self] in watch() }
     watcher.start()
   }
 

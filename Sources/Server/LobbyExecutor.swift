@@ -23,8 +23,7 @@ final class LobbyExecutor: @unchecked Sendable {
   /// executor is stopping); it returns whether to be called again at once, without waiting for
   /// an event or a ``nudge()``.
   func start(_ body: @escaping @Sendable ([ShardedLobby.Event], Bool, Bool) -> Bool) {
-    let thread = Thread { [self] in run(body) }
-    thread.name = "lobby-\(index)"
+    let thread = Thread(named: "lobby-\(index)") { [self] in run(body) }
     self.thread = thread
     thread.start()
   }

@@ -49,8 +49,7 @@ final class RecordReader: @unchecked Sendable {
 
   /// Starts the reader's thread (it runs as long as the process).
   func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "records"
+    let thread = Thread(named: "records") { [self] in run() }
     thread.start()
   }
 

@@ -95,8 +95,7 @@ public final class PostgresClusterLink: Sendable {
   /// Starts listening to the other nodes, on a thread of its own, until ``leave()``: first a
   /// snapshot of their tables, then their changes, again after any loss of the connection.
   public func startListening() {
-    let thread = Thread { [self] in listen() }
-    thread.name = "cluster-listen"
+    let thread = Thread(named: "cluster-listen") { [self] in listen() }
     thread.start()
   }
 

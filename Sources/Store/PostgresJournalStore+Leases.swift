@@ -31,7 +31,7 @@ extension PostgresJournalStore {
   /// that a node with nothing to write keeps its tables. A failure is logged and the next
   /// renewal tried as usual.
   public func startLeaseRenewal() {
-    let thread = Thread { [self] in
+    let thread = Thread(named: "journal-leases") { [self] in
       let failing = RepeatedWarning()
       while true {
         Thread.sleep(forTimeInterval: renewal)
@@ -43,7 +43,6 @@ extension PostgresJournalStore {
         }
       }
     }
-    thread.name = "journal-leases"
     thread.start()
   }
 }

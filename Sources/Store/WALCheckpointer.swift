@@ -82,7 +82,7 @@ final class WALCheckpointer: @unchecked Sendable {
     checkpoints.copiesAhead()
     let aheadAt = checkpoints.aheadAt
     let catchUpLimit = checkpoints.catchUpLimit
-    let thread = Thread { [self] in
+    let thread = Thread(named: "journal-copy-ahead") { [self] in
       while !stopping.load(ordering: .relaxed) {
         Thread.sleep(forTimeInterval: Self.lookEvery)
         let pages = walPages.load(ordering: .relaxed)
@@ -100,7 +100,6 @@ final class WALCheckpointer: @unchecked Sendable {
         copying.store(false, ordering: .releasing)
       }
     }
-    thread.name = "journal-copy-ahead"
     thread.start()
   }
 

@@ -85,7 +85,7 @@ final class WebSocketTransport: Sendable {
     LWSLogBridge.install(logger)
 
     let startup = StartupSignal()
-    let thread = Thread {
+    let thread = Thread(named: "lws-service") {
       [configuration, logger, inbox, continuation, backPressure, handler, metrics] in
       let loop = ServiceLoop(
         configuration: configuration, logger: logger, inbox: inbox, continuation: continuation,
@@ -101,7 +101,6 @@ final class WebSocketTransport: Sendable {
       loop.run()
       loop.destroy()
     }
-    thread.name = "lws-service"
     thread.start()
 
     switch startup.wait() {
