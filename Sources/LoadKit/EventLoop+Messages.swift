@@ -31,16 +31,21 @@ extension EventLoop {
       case .duplicate, .waiting:
         break
       }
-      if configuration.mode == .play, connection.role == .host, !wasOver, connection.tracker.over,
-        !closing
+      // A re-deal is a vote that needs a majority of the players: at a table of two, both
+      // bots ask. (When only the host asked, every table stopped after its first game.)
+      if configuration.mode == .play, connection.role != .spectator, !wasOver,
+        connection.tracker.over, !closing
       {
-        statistics.gamesOver += 1
-        statistics.redeals += 1
+        if connection.role == .host { statistics.gamesOver += 1 }
+        statistics.redealVotes += 1
         let seq = connection.nextSeq
         connection.nextSeq += 1
         connection.pending[seq] = Connection.Pending(sent: now, measured: false)
         pendingCount += 1
         sendText(#"{"type":"redeal","id":\#(seq)}"#, on: connection)
+      }
+      if configuration.mode == .play, connection.role == .host, wasOver, !connection.tracker.over {
+        statistics.redeals += 1
       }
       checkReady(connection)
       if let seat = message["seat"]?.int, seat == connection.seat,

@@ -126,6 +126,7 @@ public struct LoadReport: Sendable {
       out += [
         ("sets_claimed", .int(s.setsClaimed)),
         ("games_over", .int(s.gamesOver)),
+        ("redeal_votes", .int(s.redealVotes)),
         ("redeals", .int(s.redeals)),
       ]
     }

@@ -80,7 +80,9 @@ public struct LoopStatistics: Sendable {
   public var setsClaimed = 0
   /// Games that ended (counted by each table's host, play).
   public var gamesOver = 0
-  /// Re-deals sent by hosts (play).
+  /// Re-deal votes sent by the players when their game ended (play).
+  public var redealVotes = 0
+  /// New deals after a finished game (counted by each table's host, play).
   public var redeals = 0
   /// Idle mode: liveness moves answered by their diff.
   public var livenessAnswered = 0
@@ -135,6 +137,7 @@ public struct LoopStatistics: Sendable {
     resyncs += other.resyncs
     setsClaimed += other.setsClaimed
     gamesOver += other.gamesOver
+    redealVotes += other.redealVotes
     redeals += other.redeals
     livenessAnswered += other.livenessAnswered
     livenessSent += other.livenessSent
