@@ -2,7 +2,7 @@
 import os
 import pathlib
 import signal
-import socket
+import sys
 import subprocess
 import tempfile
 import time
@@ -32,10 +32,10 @@ def scrape_metric(port, name):
                if line.startswith(name) and line[len(name)] in " {")
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# A port for a server to listen on (scripts/free_port.py: below the kernel's ephemeral range,
+# in this worker's own slice).
+sys.path.insert(0, str(ROOT / "scripts"))
+from free_port import free_port  # noqa: E402
 
 
 class RunningServer:

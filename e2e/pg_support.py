@@ -7,17 +7,12 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 
+from conftest import free_port
+
 USER = "mlive"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Postgres:

@@ -27,7 +27,7 @@ cat >"$WORK/park.c" <<'EOF'
 int sigsuspend(const sigset_t *mask) { (void)mask; for (;;) sleep(1000); return -1; }
 EOF
 cc -shared -fPIC -O2 -o "$WORK/park.so" "$WORK/park.c"
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(python3 scripts/free_port.py)
 ulimit -n "$(ulimit -Hn)"
 # The journal: JOURNAL=off by default here (the instruction counts in Package.swift and
 # docs/BENCHMARKS.md were taken without it); on, full or postgres as in scripts/journal-args.sh.

@@ -80,7 +80,7 @@ printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 run_one() {
   local nodes=$1 route=$2 node_args=$3 SERVER=$4
   DIR=$(mktemp -d "${TMPDIR:-/tmp}/mlive-cluster-bench.XXXXXX")
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  port=$(python3 scripts/free_port.py)
   local ha=()
   [[ $HA == 1 ]] && ha=(--ha)
   scripts/cluster.sh up --dir "$DIR" --nodes "$nodes" --port "$port" --binary "$SERVER" \

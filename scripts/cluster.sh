@@ -36,7 +36,7 @@ usage() {
 }
 
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 "$ROOT/scripts/free_port.py"
 }
 
 # listening PORT SECONDS: whether 127.0.0.1:PORT accepts a connection within SECONDS.

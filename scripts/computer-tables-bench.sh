@@ -19,7 +19,7 @@ SERVER=.build/release/matchismo
 swift build -c release --product matchismo >/dev/null
 
 DATA=$(mktemp -d "${TMPDIR:-/tmp}/matchismo-computers.XXXXXX")
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(python3 scripts/free_port.py)
 "$SERVER" --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --computer-tables "$TABLES" \
   --log-level warning &
 PID=$!

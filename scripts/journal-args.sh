@@ -121,7 +121,7 @@ journal_cleanup() {
 }
 
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 scripts/free_port.py
 }
 
 # The newest PostgreSQL under /usr/lib/postgresql, run as the postgres user when we are root (it

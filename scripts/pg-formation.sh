@@ -32,7 +32,7 @@ usage() {
 }
 
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 "$ROOT/scripts/free_port.py"
 }
 
 # as_postgres CMD...: runs CMD as the owner of DIR's folders (postgres when we are root:

@@ -17,7 +17,7 @@ SECONDS_EACH=${STALL_SECONDS:-30}
 swift build -c release --product matchismo >/dev/null
 swift build -c release --product matchismo-load >/dev/null
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 scripts/free_port.py
 }
 for size in $SIZES; do
   data=$(mktemp -d)
