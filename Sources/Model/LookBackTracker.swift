@@ -67,10 +67,16 @@ public struct LookBackTracker: Sendable {
       lastFound = at
     }
     guard let now = matchesNow else { return }
-    let gone = there.filter { !now.contains($0.match) }.sorted {
+    // The matches no longer on the board leave the list, in one look at each.
+    var gone: [(match: [Int], since: Double)] = []
+    there.removeAll { entry in
+      guard !now.contains(entry.match) else { return false }
+      gone.append(entry)
+      return true
+    }
+    gone.sort {
       $0.since != $1.since ? $0.since < $1.since : $0.match.lexicographicallyPrecedes($1.match)
     }
-    there.removeAll { !now.contains($0.match) }
     for (match, since) in gone where match != made.last?.cards {
       lookBack.missed.append(GameLookBack.Missed(cards: match, from: since, until: at))
     }
