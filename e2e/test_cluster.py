@@ -4,9 +4,10 @@ own URL with `--advertise-url`), and through the front door (`scripts/cluster.sh
 HAProxy with the generated configuration; a client reaches a given node with `/ws?node=N`, as a
 redirect's path does). A table made on one node is listed on the others within half a second;
 joining, quick match and invite codes across nodes answer with a `redirect` that the client
-follows with its session, and so does watching, unless the nodes name their own URLs: then a
-spectator watches from the node it reached, which links to the table's node (issue 36); the game is played to its end on the table's node, seen alike
-by everyone; a high score finished on one node is read on another, and its replay; a rated
+follows with its session (naming the node's URL only where it gives one); a spectator watches
+from the node it reached, which links to the table's node at the address the nodes give each
+other, whether or not they give one to clients (issue 36); the game is played to its end on the
+table's node, seen alike by everyone; a high score finished on one node is read on another, and its replay; a rated
 game's ratings are the same on every node; a `hello`
 that resumes on the wrong node is sent on; a forged table or node in the URL never reaches a
 table through a node that does not hold it; each node counts what it did."""
@@ -153,14 +154,9 @@ async def across_nodes(nodes):
     redirect = await bob.request({"type": "join", "table": table_id})
     bob, _, joined = await follow(bob, redirect, "Bob", nodes.door)
     assert joined["type"] == "snapshot" and joined["table"]["you"] == 1, joined
-    # Cy watches from n3. Nodes that name their own URLs (`--advertise-url`) link to each other:
-    # she stays on n3, which watches n1's table for her (issue 36); otherwise she is sent to n1.
+    # Cy watches from n3: she stays there, and n3 links to n1 to watch its table for her (issue
+    # 36), at n1's `--advertise-url` or, behind the front door, its own address.
     watching = await cy.request({"type": "spectate", "table": table_id})
-    if nodes.door is None:
-        assert watching["type"] == "snapshot", watching
-    else:
-        assert watching["role"] == "spectator", watching
-        cy, _, watching = await follow(cy, watching, "Cy", nodes.door)
     assert watching["type"] == "snapshot" and "you" not in watching["table"], watching
 
     # Played to the end on n1; everyone sees the same diffs.
@@ -263,13 +259,9 @@ async def forged_urls(nodes):
     ghost, _ = await LiveClient.open(naming(nodes, n2, "t999", "n2"), "Ghost", "Ghost")
     answer = await ghost.request({"type": "join", "table": "t999"})
     assert answer["type"] == "error" and answer["code"] == "unknownTable", answer
+    # Ghost watches from n2, through n2's link to n1, which still holds the table alone (below).
     answer = await ghost.request({"type": "spectate", "table": table_id})
-    if nodes.door is None:
-        # Nodes that name their own URLs link to each other: Ghost watches from n2, through
-        # n2's link to n1, which still holds the table alone (below).
-        assert answer["type"] == "snapshot" and answer["table"]["id"] == table_id, answer
-    else:
-        assert answer["type"] == "redirect" and answer["node"] == "n1", answer
+    assert answer["type"] == "snapshot" and answer["table"]["id"] == table_id, answer
     # Nothing of the table is on n2: n1 holds it alone (n2 counted after Bob's and Ghost's
     # answers, behind a barrier).
     deadline = time.monotonic() + 5

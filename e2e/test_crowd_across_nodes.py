@@ -1,5 +1,6 @@
-"""A crowd across nodes (issue 36), end to end: real nodes that name their own URLs
-(`scripts/cluster.sh up --advertise`) behind a real HAProxy, on a real PostgreSQL. A spectator
+"""A crowd across nodes (issue 36), end to end: real nodes as `scripts/cluster.sh up` starts them
+(no `--advertise-url`: clients know only the front door, and the nodes reach each other at the
+addresses they listen on) behind a real HAProxy, on a real PostgreSQL. A spectator
 watches a table of another node from the node it reached: that node links to the table's node,
 shows it every version, tells the table's node how many it watches for and carries its lines
 of chat; when the table's node is killed, the spectator, still connected
@@ -21,10 +22,10 @@ from table_state import find_sets
 
 @pytest.fixture
 def linked(request, pg_cluster):
-    """3 nodes that name their own URLs, behind the front door, on a fresh database."""
+    """3 nodes behind the front door, as the cluster script starts them, on a fresh database."""
     folder = pathlib.Path(tempfile.mkdtemp(prefix="matchismo-crowd-"))
     try:
-        yield cluster_up(folder, 3, pg_cluster.new_database(), advertise=True)
+        yield cluster_up(folder, 3, pg_cluster.new_database())
     finally:
         cluster_down(request, folder)
 

@@ -13,12 +13,12 @@ extension LobbyState {
 
   /// `connection` (of `session`) asked to spectate the table of `entry`, which another node
   /// holds: it watches from here, through this node's link to that one, unless that node
-  /// names no `ws://` URL (then it is redirected there, as before). Whether it does.
+  /// names no `ws://` address for the nodes (then it is redirected there). Whether it does.
   mutating func watchRemotely(
     _ entry: TableDirectory.Entry, _ session: SessionRegistry.Session,
     _ connection: ConnectionID, replyTo: MessageID?, now: Double
   ) -> Bool {
-    guard let url = entry.url, url.hasPrefix("ws://") else { return false }
+    guard let url = entry.linkURL, url.hasPrefix("ws://") else { return false }
     let table = entry.listing.id
     guard
       remote.table(watchedBy: connection) == table
@@ -63,7 +63,7 @@ extension LobbyState {
         }
         move(session, connection, to: table, asPlayer: false, replyTo: nil, now: now)
       }
-    } else if let entry = feed.remoteEntry(table), let url = entry.url, url.hasPrefix("ws://") {
+    } else if let entry = feed.remoteEntry(table), let url = entry.linkURL, url.hasPrefix("ws://") {
       out += remote.reconnect(table, to: url)
     } else if remote.lostAgain(table) <= Self.remoteWatchLosses {
       // Not listed now: a dead node's tables may be off the list until a live one takes them.

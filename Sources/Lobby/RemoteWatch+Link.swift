@@ -55,8 +55,11 @@ extension RemoteWatch {
       // Its own hello's answer; an error is for the link alone.
       return []
     case "redirect":
-      // The table went to another node: watch it there.
-      guard case .string(let url)? = message["url"] else { return [] }
+      // The table went to another node: watch it there, at the URL the redirect names, or
+      // (a node that names none to clients) where the directory says, once the link is lost.
+      guard case .string(let url)? = message["url"] else {
+        return [.close(link, code: 1000, reason: "the table moved")]
+      }
       let actions = reconnect(&watch, to: url)
       watches[table] = watch
       return actions

@@ -14,8 +14,10 @@ public struct TableDirectory: Sendable {
     public var isPrivate: Bool
     /// Whether another node of the cluster holds it (``TableListing/node`` names which).
     public var isRemote = false
-    /// That node's own WebSocket URL, if it gives one.
+    /// That node's own WebSocket URL for clients, if it gives one.
     public var url: String? = nil
+    /// Where the other nodes reach that node (``ClusterTable/linkURL``).
+    public var linkURL: String? = nil
   }
 
   /// The list's version; grows by one per published change set.
@@ -99,6 +101,7 @@ public struct TableDirectory: Sendable {
     let change = update(table.listing, code: table.code, isPrivate: table.isPrivate)
     entries[table.id]?.isRemote = true
     entries[table.id]?.url = table.url
+    entries[table.id]?.linkURL = table.linkURL
     return change
   }
 

@@ -80,7 +80,8 @@ struct Application {
       let heard = metrics.makeClusterMetrics()
       let link = PostgresClusterLink(
         location: try PostgresLocation(url: url), node: configuration.resolvedNodeID,
-        url: configuration.advertisedURL, logger: logger, hear: { release.hear($0) },
+        url: configuration.advertisedURL, linkURL: configuration.linkURL, logger: logger,
+        hear: { release.hear($0) },
         received: { heard.received($0, misses: $1, after: $2) })
       let shared = store as? PostgresJournalStore
       cluster = (

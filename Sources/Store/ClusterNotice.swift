@@ -43,9 +43,9 @@ struct ClusterNotice: Codable, Sendable {
       }
     }
 
-    /// The change this row says, for a table of `node` (at `url`); nil for a row that makes
-    /// no sense (a newer server's phase, a missing field).
-    func change(node: String, url: String?) -> ClusterChange? {
+    /// The change this row says, for a table of `node` (at `url` for clients and `link` for the
+    /// nodes); nil for a row that makes no sense (a newer server's phase, a missing field).
+    func change(node: String, url: String?, link: String?) -> ClusterChange? {
       if removed == true { return .remove(id: id) }
       guard let game, let seats, let seated, let spectators, let code,
         let phase = phase.flatMap(TablePhase.init(rawValue:))
@@ -56,14 +56,17 @@ struct ClusterNotice: Codable, Sendable {
         settings: settings.flatMap { JSONValue.parse(Array($0.utf8)) },
         turnSeconds: turnSeconds)
       return .upsert(
-        ClusterTable(listing: listing, code: code, isPrivate: isPrivate ?? false, url: url))
+        ClusterTable(
+          listing: listing, code: code, isPrivate: isPrivate ?? false, url: url, linkURL: link))
     }
   }
 
   /// The node that holds the tables.
   var node: String
-  /// Its own WebSocket URL, if it gives one.
+  /// Its own WebSocket URL for clients, if it gives one.
   var url: String?
+  /// Where the other nodes reach it, when that is not ``url``.
+  var link: String? = nil
   /// When it was sent: seconds since 1970 on the sender's clock.
   var at: Double
   /// Set (true) when the node leaves (or starts again): every table it held is gone.
@@ -76,23 +79,29 @@ struct ClusterNotice: Codable, Sendable {
   /// The largest payload sent: PostgreSQL refuses 8,000 bytes and more.
   static let payloadLimit = 7_000
 
-  /// `changes` of `node` as payloads of at most ``payloadLimit`` bytes each, in order.
+  /// `changes` of `node` (at `url` for clients, `link` for the nodes) as payloads of at most
+  /// ``payloadLimit`` bytes each, in order.
   static func payloads(
-    node: String, url: String?, at: Double, changes: [ClusterChange], gone: Bool = false
+    node: String, url: String?, link: String? = nil, at: Double, changes: [ClusterChange],
+    gone: Bool = false
   ) throws -> [String] {
+    // The link is said only where it differs from the URL (which it is when nil).
+    let link = link == url ? nil : link
     let encoder = JSONEncoder()
     var payloads: [String] = []
     var rows: [Row] = []
     var size = 0
     func flush() throws {
       let notice = ClusterNotice(
-        node: node, url: url, at: at, gone: gone && payloads.isEmpty ? true : nil, rows: rows)
+        node: node, url: url, link: link, at: at, gone: gone && payloads.isEmpty ? true : nil,
+        rows: rows)
       payloads.append(String(decoding: try encoder.encode(notice), as: UTF8.self))
       rows = []
       size = 0
     }
     // The envelope takes a few hundred bytes at most (ids and URLs are short).
-    let room = payloadLimit - 512 - node.utf8.count - (url?.utf8.count ?? 0)
+    let room =
+      payloadLimit - 512 - node.utf8.count - (url?.utf8.count ?? 0) - (link?.utf8.count ?? 0)
     for change in changes {
       let row = Row(change)
       let rowSize = try encoder.encode(row).count + 1
@@ -126,7 +135,7 @@ struct ClusterNotice: Codable, Sendable {
     var news: [ClusterNews] = []
     if let misses, !misses.isEmpty { news.append(.guessesMissed(misses)) }
     if gone == true { news.append(.nodeGone(node)) }
-    let changes = rows.compactMap { $0.change(node: node, url: url) }
+    let changes = rows.compactMap { $0.change(node: node, url: url, link: link ?? url) }
     if !changes.isEmpty { news.append(.changes(node: node, changes)) }
     return news
   }

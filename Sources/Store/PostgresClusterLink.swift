@@ -21,8 +21,11 @@ import Synchronization
 public final class PostgresClusterLink: Sendable {
   /// This node's id (also the owner of its leases).
   public let node: String
-  /// This node's own WebSocket URL, if it gives one.
+  /// This node's own WebSocket URL for clients, if it gives one.
   public let url: String?
+  /// Where the other nodes reach this node: its ``url``, or its own address when it gives
+  /// none to clients (the links that watch its tables for their spectators).
+  public let linkURL: String?
   /// The time leases are decided at: the database's clock, unless a test gives its own.
   public let clock: LeaseClock
   let connector: PostgresConnector
@@ -49,10 +52,12 @@ public final class PostgresClusterLink: Sendable {
     var stopped = false
   }
 
-  /// A link for `node` (at `url`) to the cluster whose database is at `location`, deciding
-  /// leases at `clock`'s time.
+  /// A link for `node` (at `url` for clients, and at `linkURL` for the other nodes, its `url`
+  /// when nil) to the cluster whose database is at `location`, deciding leases at `clock`'s
+  /// time.
   public init(
-    location: PostgresLocation, node: String, url: String?, clock: LeaseClock = .database,
+    location: PostgresLocation, node: String, url: String?, linkURL: String? = nil,
+    clock: LeaseClock = .database,
     logger: Logger, hear: @escaping @Sendable (ClusterNews) -> Void,
     received: @escaping @Sendable (_ changes: Int, _ misses: Int, _ seconds: Double) -> Void = {
       _, _, _ in
@@ -60,6 +65,7 @@ public final class PostgresClusterLink: Sendable {
   ) {
     self.node = node
     self.url = url
+    self.linkURL = linkURL ?? url
     self.clock = clock
     self.logger = logger
     self.hear = hear
@@ -76,13 +82,15 @@ public final class PostgresClusterLink: Sendable {
   /// the database cannot be reached.
   public func join(_ tables: [ClusterChange]) throws {
     let payloads = try ClusterNotice.payloads(
-      node: node, url: url, at: Date().timeIntervalSince1970, changes: [], gone: true)
+      node: node, url: url, link: linkURL, at: Date().timeIntervalSince1970, changes: [],
+      gone: true)
     try connector.perform("cannot join the cluster at \(connector.location)") { connection in
       try connector.transaction(on: connection) {
         _ = try connector.run(
           """
-          INSERT INTO cluster_node (id, url) VALUES (\(node), \(url))
-          ON CONFLICT (id) DO UPDATE SET url = excluded.url, started = now()
+          INSERT INTO cluster_node (id, url, link_url) VALUES (\(node), \(url), \(linkURL))
+          ON CONFLICT (id) DO UPDATE SET url = excluded.url, link_url = excluded.link_url,
+            started = now()
           """, on: connection)
         _ = try connector.run("DELETE FROM cluster_table WHERE node = \(node)", on: connection)
         _ = try connector.run(
@@ -109,7 +117,8 @@ public final class PostgresClusterLink: Sendable {
     if let stopped { PostgresConnector.closeSoon(stopped) }
     do {
       let payloads = try ClusterNotice.payloads(
-        node: node, url: url, at: Date().timeIntervalSince1970, changes: [], gone: true)
+        node: node, url: url, link: linkURL, at: Date().timeIntervalSince1970, changes: [],
+        gone: true)
       try connector.perform("cannot leave the cluster at \(connector.location)") { connection in
         _ = try connector.run(
           """
@@ -149,7 +158,7 @@ public final class PostgresClusterLink: Sendable {
       }
     }
     let payloads = try ClusterNotice.payloads(
-      node: node, url: url, at: Date().timeIntervalSince1970, changes: changes)
+      node: node, url: url, link: linkURL, at: Date().timeIntervalSince1970, changes: changes)
     try connector.perform("cannot publish to the cluster at \(connector.location)") {
       connection in
       _ = try connector.run(
@@ -247,14 +256,16 @@ public final class PostgresClusterLink: Sendable {
     var tables: [ClusterTable] = []
     for row in try connector.run(
       """
-      SELECT t.node, n.url, t.listing FROM cluster_table t LEFT JOIN cluster_node n ON n.id = t.node
+      SELECT t.node, n.url, coalesce(n.link_url, n.url), t.listing
+      FROM cluster_table t LEFT JOIN cluster_node n ON n.id = t.node
       WHERE t.node <> \(node)
       """, on: connection)
     {
-      let (holder, holderURL, text) = try row.decode((String, String?, String).self)
+      let (holder, holderURL, holderLink, text) = try row.decode(
+        (String, String?, String?, String).self)
       guard
         let row = try? JSONDecoder().decode(ClusterNotice.Row.self, from: Data(text.utf8)),
-        case .upsert(let table) = row.change(node: holder, url: holderURL)
+        case .upsert(let table) = row.change(node: holder, url: holderURL, link: holderLink)
       else { continue }
       tables.append(table)
     }

@@ -240,6 +240,12 @@ extension PostgresJournalStore {
       // has run out, and a node judges its peers only once they had time to renew.
       statements: ["ALTER TABLE cluster_node ADD COLUMN IF NOT EXISTS alive_since TIMESTAMPTZ"]),
     writeMigration,
+    Migration(
+      version: 14, name: "a node's address for the other nodes",
+      // Where the other nodes reach a node that gives no URL to clients
+      // (``PostgresClusterLink/linkURL``): they link there to watch its tables for their
+      // spectators rather than send them on.
+      statements: ["ALTER TABLE cluster_node ADD COLUMN IF NOT EXISTS link_url TEXT"]),
   ]
 
   /// The advisory lock that servers creating `schema_version` take, one at a time.

@@ -15,13 +15,15 @@ import Testing
   static let linkAtN1 = ConnectionID(50)
   static let n1URL = "ws://n1.internal:8080/"
 
-  /// n1's publications as n2 hears them, with n1's URL when it gives one.
+  /// n1's publications as n2 hears them, with n1's URL (for clients and nodes alike) when it
+  /// gives one.
   static func heard(_ actions: [LobbyAction], url: String?) -> ClusterNews {
     .changes(
       node: "n1",
       ClusterLobbyTests.publications(actions).map { change in
         guard case .upsert(var table) = change else { return change }
         table.url = url
+        table.linkURL = url
         return .upsert(table)
       })
   }
@@ -121,7 +123,8 @@ import Testing
       })
   }
 
-  @Test func aNodeThatNamesNoURLOfItsOwnRedirectsItsSpectators() throws {
+  /// (A server older than the nodes' own addresses: see `RemoteSpectateTests`.)
+  @Test func aNodeThatNamesNoAddressAtAllRedirectsItsSpectators() throws {
     var n1 = try Node("n1")
     var n2 = try Node("n2", firstTable: 1000)
     _ = n1.send(#"{"type":"hello","name":"Ada"}"#, from: Self.ada)

@@ -253,6 +253,26 @@ import Testing
         == "--advertise-url must be a ws:// or wss:// URL of at most 512 characters.")
   }
 
+  @Test func aNodeNamesItsAddressToTheOtherNodesEvenWhenItAdvertisesNone() throws {
+    func link(_ advertised: String?, _ host: String, _ port: Int) -> String? {
+      ServerConfiguration.linkURL(advertised: advertised, host: host, port: port, hostName: "box7")
+    }
+    // The advertised URL, when the nodes can use it (a link speaks ws://).
+    #expect(link("ws://10.0.0.2:9002/", "0.0.0.0", 8080) == "ws://10.0.0.2:9002/")
+    #expect(link("wss://game.example/", "10.0.0.2", 8080) == "ws://10.0.0.2:8080/")
+    // Otherwise the address it listens on, or the machine's name on every interface.
+    #expect(link(nil, "127.0.0.1", 9001) == "ws://127.0.0.1:9001/")
+    #expect(link(nil, "0.0.0.0", 8080) == "ws://box7:8080/")
+    #expect(link(nil, "::", 8080) == "ws://box7:8080/")
+    #expect(link(nil, "fd00::2", 8080) == "ws://[fd00::2]:8080/")
+    // A port the system picks is not known before the bind.
+    #expect(link(nil, "127.0.0.1", 0) == nil)
+    let node = try Matchismo.parse([
+      "--database", "postgres://u@127.0.0.1/db", "--host", "127.0.0.1", "--port", "9005",
+    ]).serverConfiguration
+    #expect(node.advertisedURL == nil && node.linkURL == "ws://127.0.0.1:9005/")
+  }
+
   @Test func theJournalStallLimitIsGivenInMillisecondsAndBounded() throws {
     #expect(ServerConfiguration.defaults.journalStallLimit == 1)
     #expect(

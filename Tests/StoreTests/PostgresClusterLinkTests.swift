@@ -38,11 +38,12 @@ import Testing
       ), code: "C\(id)", isPrivate: isPrivate)
   }
 
-  static func link(_ node: String, at location: PostgresLocation, ear: Ear, url: String? = nil)
-    -> PostgresClusterLink
-  {
+  static func link(
+    _ node: String, at location: PostgresLocation, ear: Ear, url: String? = nil,
+    linkURL: String? = nil
+  ) -> PostgresClusterLink {
     PostgresClusterLink(
-      location: location, node: node, url: url, logger: PostgresCluster.quiet,
+      location: location, node: node, url: url, linkURL: linkURL, logger: PostgresCluster.quiet,
       hear: { ear.hear($0) })
   }
 
@@ -74,7 +75,8 @@ import Testing
     let ear2 = Ear()
     let n1 = Self.link("n1", at: location, ear: ear1, url: "ws://127.0.0.1:9001/ws")
     try n1.join([.upsert(Self.table("t1", node: "n1"))])
-    let n2 = Self.link("n2", at: location, ear: ear2)
+    // n2 gives no URL to clients, only its address to the nodes.
+    let n2 = Self.link("n2", at: location, ear: ear2, linkURL: "ws://10.0.0.2:9002/")
     try n2.join([.upsert(Self.table("t1000", node: "n2"))])
     n1.startListening()
     n2.startListening()
@@ -82,13 +84,21 @@ import Testing
       n1.leave()
       n2.leave()
     }
-    // Each hears a snapshot of the other's tables (never its own), with the node's URL.
+    // Each hears a snapshot of the other's tables (never its own), with the node's URLs.
     let first2 = ear2.wait { $0.contains { if case .snapshot = $0 { true } else { false } } }
     let snapshot2 = Self.tables(after: first2)
     #expect(Array(snapshot2.keys) == ["t1"])
     #expect(snapshot2["t1"]?.url == "ws://127.0.0.1:9001/ws")
+    #expect(snapshot2["t1"]?.linkURL == "ws://127.0.0.1:9001/ws")
     let first1 = ear1.wait { $0.contains { if case .snapshot = $0 { true } else { false } } }
-    #expect(Self.tables(after: first1)["t1000"]?.listing.node == "n2")
+    let snapshot1 = Self.tables(after: first1)
+    #expect(snapshot1["t1000"]?.listing.node == "n2")
+    #expect(snapshot1["t1000"]?.url == nil)
+    #expect(snapshot1["t1000"]?.linkURL == "ws://10.0.0.2:9002/")
+    // n2's changes, heard as notifications, name its address to the nodes too.
+    try n2.publish([.upsert(Self.table("t1001", node: "n2"))])
+    let fromN2 = Self.tables(after: ear1.wait { Self.tables(after: $0)["t1001"] != nil })
+    #expect(fromN2["t1001"]?.url == nil && fromN2["t1001"]?.linkURL == "ws://10.0.0.2:9002/")
     // A change on n1, and a private table with a long run of others: heard in order.
     var changes: [ClusterChange] = [.upsert(Self.table("t1", node: "n1", seated: 2))]
     for number in 2...120 {
@@ -102,6 +112,7 @@ import Testing
     #expect(tables["t1"]?.listing.seated == 2)
     #expect(tables["t3"] == nil)
     #expect(tables["t7"]?.isPrivate == true && tables["t7"]?.code == "Ct7")
+    #expect(tables["t7"]?.linkURL == "ws://127.0.0.1:9001/ws")
     // Pushed as n1's changes (notifications), not found by a later snapshot: n2 heard one
     // snapshot, the first, and n1's changes after it.
     #expect(heard.count { if case .snapshot = $0 { true } else { false } } == 1)

@@ -348,10 +348,10 @@ import Testing
 
 /// A database of schema version 12, holding what a node of that version wrote through
 /// `journal_write_v8` (an open table with moves, a session, a rated game that version 12 rated
-/// in PL/pgSQL), brought to version 13 by a server of today: everything reads back, and the
+/// in PL/pgSQL), brought up to date by a server of today: everything reads back, and the
 /// server writes on from there (the same table dealt again, another rated game, by today's rule).
 @Suite struct PostgresWriteMigrationTests {
-  @Test func aVersionTwelveDatabaseWithGamesIsBroughtToThirteenAndPlaysOn() throws {
+  @Test func aVersionTwelveDatabaseWithGamesIsBroughtUpToDateAndPlaysOn() throws {
     let location = try PostgresCluster.shared.get().newDatabase()
     let old = try PostgresJournalStore(
       location: location, owner: "node", logger: PostgresCluster.quiet, schema: 12)
