@@ -2,7 +2,8 @@ import Foundation
 
 extension ServerConfiguration {
   /// Where the other nodes of a cluster reach this node: they link there to watch its tables
-  /// for their own spectators (``PostgresClusterLink/linkURL``). See ``linkURL(advertised:host:port:hostName:)``.
+  /// for their own spectators (``PostgresClusterLink/linkURL``). See
+  /// ``linkURL(advertised:host:port:hostName:)``.
   var linkURL: String? {
     Self.linkURL(
       advertised: advertisedURL, host: host, port: port,

@@ -85,7 +85,7 @@ struct ClusterNotice: Codable, Sendable {
     node: String, url: String?, link: String? = nil, at: Double, changes: [ClusterChange],
     gone: Bool = false
   ) throws -> [String] {
-    // The link is said only where it differs from the URL (which it is when nil).
+    // The link is said only where it differs from the URL (a notice without one means the URL).
     let link = link == url ? nil : link
     let encoder = JSONEncoder()
     var payloads: [String] = []
