@@ -20,12 +20,12 @@
 # restart. --ha starts a highly available PostgreSQL instead of one server (pg_auto_failover: a
 # monitor, a primary and a synchronous standby, by scripts/pg-formation.sh in DIR/pg; the nodes
 # get its multi-host URL, cluster.json's "postgres" says which server is which, DIR/pg/*.log).
-# --advertise makes each node give its own URL in
-# redirects (clients then connect to the nodes directly, past the front door); without it the
-# nodes still reach each other at 127.0.0.1:PORT, where each links to watch another's tables. --per-address N
-# makes HAProxy answer a WebSocket upgrade with HTTP 429 while its address holds more than N
-# connections. The nodes trust the front door's X-Forwarded-For (--trusted-proxy 127.0.0.1), so
-# their own --max-connections-per-address counts the clients' addresses too.
+# --advertise makes each node give its own URL in redirects (clients then connect to the nodes
+# directly, past the front door); without it the nodes still reach each other at
+# 127.0.0.1:PORT, where each links to watch another's tables. --per-address N makes HAProxy
+# answer a WebSocket upgrade with HTTP 429 while its address holds more than N connections.
+# The nodes trust the front door's X-Forwarded-For (--trusted-proxy 127.0.0.1), so their own
+# --max-connections-per-address counts the clients' addresses too.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
