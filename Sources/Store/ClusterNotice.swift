@@ -43,8 +43,9 @@ struct ClusterNotice: Codable, Sendable {
       }
     }
 
-    /// The change this row says, for a table of `node` (at `url` for clients and `link` for the
-    /// nodes); nil for a row that makes no sense (a newer server's phase, a missing field).
+    /// The change this row says, for a table of `node` (at `url` for clients, and at `link` for
+    /// the nodes, `url` when nil); nil for a row that makes no sense (a newer server's phase, a
+    /// missing field).
     func change(node: String, url: String?, link: String?) -> ClusterChange? {
       if removed == true { return .remove(id: id) }
       guard let game, let seats, let seated, let spectators, let code,
@@ -135,7 +136,7 @@ struct ClusterNotice: Codable, Sendable {
     var news: [ClusterNews] = []
     if let misses, !misses.isEmpty { news.append(.guessesMissed(misses)) }
     if gone == true { news.append(.nodeGone(node)) }
-    let changes = rows.compactMap { $0.change(node: node, url: url, link: link ?? url) }
+    let changes = rows.compactMap { $0.change(node: node, url: url, link: link) }
     if !changes.isEmpty { news.append(.changes(node: node, changes)) }
     return news
   }

@@ -256,7 +256,7 @@ public final class PostgresClusterLink: Sendable {
     var tables: [ClusterTable] = []
     for row in try connector.run(
       """
-      SELECT t.node, n.url, coalesce(n.link_url, n.url), t.listing
+      SELECT t.node, n.url, n.link_url, t.listing
       FROM cluster_table t LEFT JOIN cluster_node n ON n.id = t.node
       WHERE t.node <> \(node)
       """, on: connection)
