@@ -45,9 +45,10 @@ extension ShardedLobby {
 }
 
 extension ShardedLobby {
-  /// A pass of the transport's loop is over: each executor with messages waiting for it may
-  /// decide another budget's worth (``Admission``).
+  /// A pass of the transport's loop is over: the executors may decide another budget's worth
+  /// (``Admission``), and each with messages waiting is nudged.
   func passEnded() {
+    admissionBudget.refill()
     servicePasses.add(1, ordering: .sequentiallyConsistent)
     for (index, slot) in admissions.enumerated()
     where slot.waiting.load(ordering: .sequentiallyConsistent) {

@@ -45,10 +45,13 @@ extension ShardedLobby {
   /// An executor's own ``Admission``, touched only by its thread, and whether something of it
   /// waits for the service thread's next pass (read by that thread).
   final class AdmissionSlot: @unchecked Sendable {
-    var admission = Admission<Work>()
-    /// The service thread's pass whose budget the admission spends.
-    var pass: UInt64 = 0
+    var admission: Admission<Work>
     /// Whether something waits for the service thread's next pass.
     let waiting = Atomic<Bool>(false)
+
+    /// A slot whose admission spends `budget`, the one all executors share.
+    init(budget: AdmissionBudget) {
+      admission = Admission(budget: budget)
+    }
   }
 }

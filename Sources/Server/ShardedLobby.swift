@@ -31,11 +31,12 @@ import Synchronization
 /// connection's replies in the order of its messages. A run of moves on one shard is handed over
 /// in one batch (one lock of the transport's inbox, at most one wake of its thread).
 ///
-/// **Moves first.** Each executor has an ``Admission`` whose budget is that of the transport's
-/// current pass: a batch's moves are decided at once, the rest while the budget lasts; what is
-/// left waits for the transport's next pass (``passEnded()`` nudges the executor). So a storm of
-/// spectators holds the state exclusively for at most a budget's worth of decisions at a time,
-/// and the moves of every shard get in between.
+/// **Moves first.** Each executor has an ``Admission``, and all of them spend one budget, the
+/// transport's current pass's: a batch's moves are decided at once, the rest while the budget
+/// lasts; what is left waits for the transport's next pass (``passEnded()`` refills the budget
+/// and nudges the executor). So a storm of spectators holds the state exclusively for at most a
+/// budget's worth of decisions a pass, however many executors there are, and the moves of every
+/// shard get in between.
 ///
 /// Executor 0 also keeps the clock: it sleeps until the state's next deadline (any executor
 /// that makes it earlier wakes it) and exports the metrics.
@@ -62,7 +63,10 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   private let slots: [ShardSlot]
   /// Each executor's ``Admission``: what its passes leave for later.
   let admissions: [AdmissionSlot]
-  /// The transport's passes so far: an executor's budget is one pass's (``passEnded()``).
+  /// The one budget of the transport's current pass that every executor's admission spends,
+  /// refilled when a pass ends (``passEnded()``).
+  let admissionBudget = AdmissionBudget()
+  /// The transport's passes so far (``passEnded()``).
   let servicePasses = Atomic<UInt64>(0)
   private let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
@@ -101,7 +105,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
     let count = state.shardCount
     slots = (0..<count).map { _ in ShardSlot() }
     executors = (0..<count).map { LobbyExecutor(index: $0, now: now) }
-    admissions = (0..<count).map { _ in AdmissionSlot() }
+    admissions = (0..<count).map { [admissionBudget] _ in AdmissionSlot(budget: admissionBudget) }
     lend()
   }
 
@@ -192,18 +196,17 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// returns whether to run again at once: something waits and the executor is stopping, or the
   /// transport's pass ended before the executor said so (else that pass's end nudges it).
   ///
-  /// The budget is the transport's pass's, not the batch's: the frames of what an executor
-  /// decides are written by the service thread, so a storm of spectators (their snapshots) is
-  /// decided no faster than 32 per executor for each pass of the loop that writes them, and a
-  /// player's frame never waits behind thousands of theirs.
+  /// The budget is the transport's pass's, not the batch's, and all executors share it: the
+  /// frames of what they decide are written by the service thread, so a storm of spectators
+  /// (their snapshots) is decided no faster than ``AdmissionBudget/perPass`` for each pass of
+  /// the loop that writes them, and a player's frame never waits behind thousands of theirs.
   private func run(_ batch: [Event], on index: Int, timerDue: Bool, stopping: Bool) -> Bool {
     var pass = Pass()
     let slot = admissions[index]
     let servicePass = servicePasses.load(ordering: .acquiring)
-    if slot.pass != servicePass || stopping {
-      slot.admission.passEnded()
-      slot.pass = servicePass
-    }
+    // Stopping, nothing is held back: whatever waits is decided before the executor ends.
+    if stopping { admissionBudget.refill() }
+    slot.admission.begin()
     for event in batch {
       let work = Work(event)
       if slot.admission.admit(work) { decide(work, in: &pass) }

@@ -102,6 +102,28 @@ import Testing
     #expect(all.allSatisfy { $0 })
   }
 
+  @Test func admissionsSharingABudgetSpendOnePassOfItAndNotTheNextBeforeTheyBeginIt() {
+    let budget = AdmissionBudget()
+    var first = Admission<AdmissionItem>(budget: budget)
+    var second = Admission<AdmissionItem>(budget: budget)
+    // Two executors' storms: together they decide one budget's worth, the rest waits.
+    for connection in 0..<UInt64(AdmissionBudget.perPass) {
+      _ = first.admit(Self.message(1000 + connection, Self.spectate))
+      _ = second.admit(Self.message(2000 + connection, Self.spectate))
+    }
+    #expect(first.waiting + second.waiting == AdmissionBudget.perPass)
+    // The service thread's pass ends (the budget is refilled) while the first goes on deciding:
+    // it gets nothing more until it begins the new pass, as its executor's next run does.
+    budget.refill()
+    #expect(first.next() == nil)
+    first.begin()
+    second.begin()
+    var decided = 0
+    while first.next() != nil || second.next() != nil { decided += 1 }
+    #expect(decided == AdmissionBudget.perPass)
+    #expect(first.waiting + second.waiting == 0)
+  }
+
   /// Stands for what is no client's (news from the cluster, another node's link).
   private struct NoClient: Admissible {
     var connection: ConnectionID? { nil }

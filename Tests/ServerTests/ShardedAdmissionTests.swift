@@ -133,3 +133,46 @@ extension ShardedAdmissionTests {
     #expect(crowd.allSatisfy { log.replied(to: $0, id: 1) })
   }
 }
+
+extension ShardedAdmissionTests {
+  /// The executors share one budget a pass: eight executors with a storm each decide no more
+  /// between two passes of the transport's loop than one would (with a budget each, eight times
+  /// as much: 15 executors let a join storm of 10,000 hold the players' moves 380 ms).
+  @Test func everyExecutorSpendsOnePassBudget() async throws {
+    let lobby = ShardedLobby(
+      state: LobbyState(configuration: LobbyConfiguration(), entropy: .system, shards: 8),
+      now: MonotonicClock.now)
+    let log = Log()
+    lobby.attach(perform: { actions, _ in log.perform(actions) }, consumed: { _ in })
+    lobby.start()
+    defer { lobby.stop() }
+    var commands: [TransportCommand] = []
+    // 400 hellos, 50 for each executor (a connection goes by its number), reach them together.
+    let crowd = (1000..<1400).map { ConnectionID(UInt64($0)) }
+    lobby.withState { _ in
+      for connection in crowd {
+        lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
+        lobby.handle(
+          .message(
+            connection, Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8),
+            receivedAt: MonotonicClock.now()),
+          now: MonotonicClock.now(), commands: &commands)
+      }
+    }
+    // The barrier: every executor has taken its batch and has some of it waiting for the next
+    // pass (no pass of the transport's loop ends here); then the state held exclusively, which
+    // each executor lets go only after handing its frames over.
+    let limit = Date(timeIntervalSinceNow: 60)
+    while !lobby.admissions.allSatisfy({ $0.waiting.load(ordering: .sequentiallyConsistent) }) {
+      try #require(Date() < limit, "every executor has something waiting")
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    lobby.withState { _ in }
+    let answered = crowd.filter { log.replied(to: $0, id: 1) }.count
+    #expect(answered <= AdmissionBudget.perPass, "\(answered) answered in one pass")
+    // Each pass lets a budget more in, until everyone is answered once.
+    try await lobby.eventually("everyone answered") {
+      crowd.allSatisfy { log.replied(to: $0, id: 1) }
+    }
+  }
+}
