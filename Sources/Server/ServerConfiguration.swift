@@ -91,9 +91,9 @@ struct ServerConfiguration: Sendable, Equatable {
   var keepFinishedDays: Int?
   /// Threads that run the lobby and its tables: 0 decides every message on the transport's
   /// service thread (no hop per move); K ≥ 1 spreads the tables over K executor threads by
-  /// table number (`ShardedLobby`). The default follows the core count
-  /// (``defaultExecutors(cores:)``).
-  var executors = Self.defaultExecutors(cores: ProcessInfo.processInfo.activeProcessorCount)
+  /// table number (`ShardedLobby`). The default follows how many cores the process may use
+  /// (``UsableCores``, ``defaultExecutors(cores:)``).
+  var executors = Self.defaultExecutors(cores: UsableCores.count)
   /// Messages per second one connection may send; the burst is twice as many.
   var rateLimit: Double = 20
   /// Bytes of the kernel's send buffer per WebSocket connection (`SO_SNDBUF`); 0: the kernel's
