@@ -3,7 +3,8 @@
 # cores of its own: the server (release, its defaults: journal on, SQLite in a fresh folder) on
 # half the cores, `matchismo-load` on the other half. Runs there from a folder made by
 # ../shared/bench/devbox/pack.sh, with matchismo-load and the libraries it loads added to the
-# bundle (scripts/devbox-pack-load.sh does both), and this script copied beside it:
+# bundle and this script and devbox-setup.sh copied beside it (scripts/devbox-pack-load.sh does
+# all of it):
 #   bash .devbox/devbox-crowd.sh .devbox OUTDIR [small]     (small: a try on this machine first)
 # Every run writes matchismo-load's JSON report to OUTDIR/LABEL.json as soon as it ends, so a run
 # cut short still leaves what it finished. About five minutes on 16 cores.
@@ -15,16 +16,8 @@
 # PARTS picks among crowd, storms and play (all three by default); SERVER_OPTIONS are added to
 # every server's options, and TAG to every label (e.g. SERVER_OPTIONS="--executors 0" TAG=-x0).
 set -u
-box=$(cd "$1" && pwd); out=$2; small=${3:-}
-mkdir -p "$out"; L=$box/lib; B=$box/bin
-[ -d "$L" ] || tar -xJf "$box/bundle.tar.xz" -C "$box"
-ldso=$L/ld-linux-x86-64.so.2
-{ echo "cores=$(nproc) mem=$(free -g | awk '/Mem/{print $2}')G kernel=$(uname -r)"; head -2 /etc/os-release
-  grep -m1 "model name" /proc/cpuinfo; df -h "$out" | tail -1; } >"$out/env.txt" 2>&1
-[ -f /usr/lib/x86_64-linux-gnu/libwebsockets-evlib_ev.so ] || {
-  mkdir -p /usr/lib/x86_64-linux-gnu && cp "$L/libwebsockets-evlib_ev.so" /usr/lib/x86_64-linux-gnu/; }
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-echo "ulimit -n $(ulimit -n)" >>"$out/env.txt"
+# shellcheck source=scripts/devbox-setup.sh
+source "$(dirname "$0")/devbox-setup.sh"
 N=$(nproc); SC="0-$((N / 2 - 1))"; LC="$((N / 2))-$((N - 1))"
 CROWD=10000; WIN=10; REPS=2; SW=5
 [ -n "$small" ] && { SC=0; LC=1; CROWD=1000; WIN=4; REPS=1; SW=2; }
@@ -85,4 +78,4 @@ if part play; then
   play play-on-1 on 2
   play play-off-1 off 2
 fi
-cat "$out/done.txt"
+cat "$out/done.txt" 2>/dev/null

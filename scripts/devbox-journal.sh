@@ -3,22 +3,15 @@
 # older build, beside the C relay, with the peer kit's load generator. Runs there from a folder
 # made by ../shared/bench/devbox/pack.sh (its bundle.tar.xz holds bin/ and lib/), with the older
 # build added to the bundle as bin/matchismo-base (unpack it, copy the stripped binary into bin/,
-# pack it again) and this script copied beside it:
+# pack it again) and this script and devbox-setup.sh copied beside it:
 #   bash .devbox/devbox-journal.sh .devbox OUTDIR [small]     (small: a try on this machine first)
 # Scenario a: one load generator, 250 tables x 4, open loop at 5,000 moves/s. Scenario b: the
 # same closed loop (one load generator, as the kit runs it), then four load generators (1,000
 # tables). Then a short soak: 2,000 moves/s for SOAK seconds with RSS, WAL and database sizes
 # every 10 s. Servers on three quarters of the cores, load generators on the rest.
 set -u
-box=$(cd "$1" && pwd); out=$2; small=${3:-}
-mkdir -p "$out"; L=$box/lib; B=$box/bin
-[ -d "$L" ] || tar -xJf "$box/bundle.tar.xz" -C "$box"
-ldso=$L/ld-linux-x86-64.so.2
-{ echo "cores=$(nproc) mem=$(free -g | awk '/Mem/{print $2}')G kernel=$(uname -r)"; head -2 /etc/os-release
-  grep -m1 "model name" /proc/cpuinfo; df -h "$out" | tail -1; } >"$out/env.txt" 2>&1
-[ -f /usr/lib/x86_64-linux-gnu/libwebsockets-evlib_ev.so ] || {
-  mkdir -p /usr/lib/x86_64-linux-gnu && cp "$L/libwebsockets-evlib_ev.so" /usr/lib/x86_64-linux-gnu/; }
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+# shellcheck source=scripts/devbox-setup.sh
+source "$(dirname "$0")/devbox-setup.sh"
 N=$(nproc); SC="0-$((N * 3 / 4 - 1))"; LC="$((N * 3 / 4))-$((N - 1))"
 DUR=8; REPS=${REPS:-2}; SOAK=${SOAK:-90}
 # SERVER_OPTIONS: added to every game server's command line (e.g. --executors 0: the lobby on

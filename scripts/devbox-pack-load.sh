@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs the many-core run of scripts/devbox-crowd.sh: the peer kit's bundle (the release
 # `matchismo`, its libraries, Debian's dynamic loader) with the release `matchismo-load` and the
-# libraries it loads added, and the script beside it. From the project root, after
+# libraries it loads added, and the scripts beside it. From the project root, after
 #   swift build -c release --product matchismo && swift build -c release --product matchismo-load
 #   scripts/devbox-pack-load.sh [.devbox]          (a git-ignored folder)
 set -euo pipefail
@@ -13,5 +13,5 @@ cp .build/release/matchismo-load "$stage/bin/"; strip "$stage/bin/matchismo-load
 ldd "$stage/bin/matchismo-load" | awk '$3 ~ /^\// {print $3}' | sort -u |
   while read -r l; do [ -e "$stage/lib/$(basename "$l")" ] || cp -L "$l" "$stage/lib/"; done
 tar -cJf "$out/bundle.tar.xz" -C "$stage" bin lib
-cp scripts/devbox-crowd.sh "$out/"
+cp scripts/devbox-crowd.sh scripts/devbox-setup.sh "$out/"
 du -sh "$out"

@@ -108,26 +108,11 @@ import Testing
 
 extension ShardedAdmissionTests {
   @Test func aStoppingLobbyDecidesWhatWaitsBeforeItsExecutorsEnd() async throws {
-    let lobby = ShardedLobby(
-      state: LobbyState(configuration: LobbyConfiguration(), entropy: .system, shards: 2),
-      now: MonotonicClock.now)
-    let log = Log()
-    lobby.attach(perform: { actions, _ in log.perform(actions) }, consumed: { _ in })
-    lobby.start()
-    var commands: [TransportCommand] = []
+    let (lobby, log) = Self.startedLobby(shards: 2)
     // 300 hellos reach the executors together, more than a pass's budget; no pass of the
     // transport's loop ends after them (it is stopping too).
     let crowd = (1000..<1300).map { ConnectionID(UInt64($0)) }
-    lobby.withState { _ in
-      for connection in crowd {
-        lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
-        lobby.handle(
-          .message(
-            connection, Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8),
-            receivedAt: MonotonicClock.now()),
-          now: MonotonicClock.now(), commands: &commands)
-      }
-    }
+    Self.hellos(from: crowd, reachingTogether: lobby)
     await lobby.drain()
     // Everyone was answered before the executors ended: nothing that waited was dropped.
     #expect(crowd.allSatisfy { log.replied(to: $0, id: 1) })
@@ -139,26 +124,11 @@ extension ShardedAdmissionTests {
   /// between two passes of the transport's loop than one would (with a budget each, eight times
   /// as much: 15 executors let a join storm of 10,000 hold the players' moves 380 ms).
   @Test func everyExecutorSpendsOnePassBudget() async throws {
-    let lobby = ShardedLobby(
-      state: LobbyState(configuration: LobbyConfiguration(), entropy: .system, shards: 8),
-      now: MonotonicClock.now)
-    let log = Log()
-    lobby.attach(perform: { actions, _ in log.perform(actions) }, consumed: { _ in })
-    lobby.start()
+    let (lobby, log) = Self.startedLobby(shards: 8)
     defer { lobby.stop() }
-    var commands: [TransportCommand] = []
     // 400 hellos, 50 for each executor (a connection goes by its number), reach them together.
     let crowd = (1000..<1400).map { ConnectionID(UInt64($0)) }
-    lobby.withState { _ in
-      for connection in crowd {
-        lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
-        lobby.handle(
-          .message(
-            connection, Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8),
-            receivedAt: MonotonicClock.now()),
-          now: MonotonicClock.now(), commands: &commands)
-      }
-    }
+    Self.hellos(from: crowd, reachingTogether: lobby)
     // The barrier: every executor has taken its batch and has some of it waiting for the next
     // pass (no pass of the transport's loop ends here); then the state held exclusively, which
     // each executor lets go only after handing its frames over.
@@ -173,6 +143,35 @@ extension ShardedAdmissionTests {
     // Each pass lets a budget more in, until everyone is answered once.
     try await lobby.eventually("everyone answered") {
       crowd.allSatisfy { log.replied(to: $0, id: 1) }
+    }
+  }
+}
+
+extension ShardedAdmissionTests {
+  /// A sharded lobby of `shards` executors, started, whose frames go to the log.
+  static func startedLobby(shards: Int) -> (ShardedLobby, Log) {
+    let lobby = ShardedLobby(
+      state: LobbyState(configuration: LobbyConfiguration(), entropy: .system, shards: shards),
+      now: MonotonicClock.now)
+    let log = Log()
+    lobby.attach(perform: { actions, _ in log.perform(actions) }, consumed: { _ in })
+    lobby.start()
+    return (lobby, log)
+  }
+
+  /// Each of `crowd` connects and says hello while the state is held, so that the executors
+  /// find every hello queued together when they get it.
+  static func hellos(from crowd: [ConnectionID], reachingTogether lobby: ShardedLobby) {
+    var commands: [TransportCommand] = []
+    lobby.withState { _ in
+      for connection in crowd {
+        lobby.handle(.opened(connection, address: nil), now: 0, commands: &commands)
+        lobby.handle(
+          .message(
+            connection, Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8),
+            receivedAt: MonotonicClock.now()),
+          now: MonotonicClock.now(), commands: &commands)
+      }
     }
   }
 }
