@@ -40,6 +40,24 @@ free_port() {
   python3 "$ROOT/scripts/free_port.py"
 }
 
+# unused_port [PORT...]: a free port that is none of this cluster's ports drawn so far, nor the
+# ones named. A draw is checked by binding it, but the nodes bind theirs only once started: two
+# draws in a row could give one port twice (a node's --port and --metrics-port, once in CI).
+unused_port() {
+  local candidate taken taken_port
+  while true; do
+    candidate=$(free_port)
+    taken=0
+    for taken_port in "$PORT" "${PG_PORT:-}" "${NODE_PORTS[@]}" "${METRICS_PORTS[@]}" "$@"; do
+      if [[ $taken_port == "$candidate" ]]; then taken=1; fi
+    done
+    if [[ $taken == 0 ]]; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+
 # listening PORT SECONDS: whether 127.0.0.1:PORT accepts a connection within SECONDS.
 listening() {
   local tries=$(($2 * 10))
@@ -303,8 +321,8 @@ up() {
   fi
   local index port metrics_port advertise
   for index in $(seq "$NODES"); do
-    port=$(free_port)
-    metrics_port=$(free_port)
+    port=$(unused_port)
+    metrics_port=$(unused_port "$port")
     advertise=()
     if [[ $ADVERTISE == 1 ]]; then
       # Pages come from the front door: their origin is its, not the node's.
