@@ -43,7 +43,16 @@ class RunningServer:
 
     def __init__(self, extra_args=(), scheme="http", web_root=None, data_dir=None, port=None, database=None,
                  env=None):
-        self.port = port or free_port()
+        # Not a port the test named among the options (its own `--metrics-port`, drawn just
+        # before: two draws can coincide until a server binds them).
+        named = {str(a) for a in extra_args}
+
+        def draw():
+            while str(drawn := free_port()) in named:
+                pass
+            return drawn
+
+        self.port = port or draw()
         self.scheme = scheme
         self.log = tempfile.NamedTemporaryFile("w+", prefix="matchismo-", suffix=".log", delete=False)
         # Every server journals into a folder of its own (a restart test passes the same one), or
@@ -65,7 +74,7 @@ class RunningServer:
             if self._listening():
                 return
             if port is None and attempt < 2 and "is already in use" in self.output():
-                self.port = free_port()
+                self.port = draw()
                 continue
             raise RuntimeError(f"server exited early:\n{self.output()}")
 

@@ -27,3 +27,19 @@ def test_each_worker_draws_from_its_own_slice():
     for worker, drawn in enumerate(slices):
         for other in slices[worker + 1:]:
             assert max(drawn) < min(other), (worker, sorted(drawn), sorted(other))
+
+
+def test_a_server_is_not_given_a_port_its_options_already_name(monkeypatch):
+    """A test's own `--metrics-port`, drawn just before the server's port, can be drawn again
+    (neither is bound yet): the server's draw skips it (it once refused to start)."""
+    import conftest
+
+    metrics = free_port()
+    game = next(p for p in iter(free_port, None) if p != metrics)
+    draws = iter([metrics, game])
+    monkeypatch.setattr(conftest, "free_port", lambda: next(draws))
+    server = conftest.RunningServer(extra_args=["--metrics-port", str(metrics), "--no-journal"])
+    try:
+        assert server.port == game
+    finally:
+        server.stop()
