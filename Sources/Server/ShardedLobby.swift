@@ -66,7 +66,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// The one budget of the transport's current pass that every executor's admission spends,
   /// refilled when a pass ends (``passEnded()``).
   let admissionBudget = AdmissionBudget()
-  /// The transport's passes so far (``passEnded()``).
+  /// The transport's passes so far (``passEnded()``). The budget counts passes too, under its
+  /// lock; this counter is the sequentially consistent one that an executor reads after storing
+  /// its `waiting`, and the service thread writes before reading it, so that no nudge is lost.
   let servicePasses = Atomic<UInt64>(0)
   private let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
