@@ -229,11 +229,14 @@ async def thousand_silent(server):
     assert waits[-1] <= bound + 1, waits[-10:]
     assert metric(server, "matchismo_not_reading_cuts_total") == SILENT
     # The cost stayed bounded: the kernel's send buffer is the one set (64 KiB, which Linux
-    # counts twice), no socket held more, and all of them together at most 40 MiB (the bound
-    # is 125 MiB: 1,000 × 128 KiB); the server's RSS grew by less than 64 MiB.
+    # counts twice), no socket held more (give or take the one packet the kernel queues past
+    # the buffer), and all of them together at most the buffer each: 125 MiB for 1,000. How
+    # much they held at once is not a bound but a moment (how many lobby diffs had gone out
+    # when the first were cut: 40.5 MiB in one run here), so it is only printed.
     assert peak_kernel[2] == 2 * SEND_BUFFER, peak_kernel
     assert peak_kernel[1] <= 2 * SEND_BUFFER + 16 * 1024, peak_kernel
-    assert peak_kernel[0] <= 40 * 2**20, peak_kernel
+    assert peak_kernel[0] <= SILENT * 2 * SEND_BUFFER, peak_kernel
+    # The server's RSS grew by less than 64 MiB.
     assert peak_rss - baseline_rss <= 64 * 1024, (peak_rss, baseline_rss)
     # The honest clients were never cut, and the server kept answering throughout.
     assert not any(c.closed.is_set() for c in (lou, ida, *churners))
