@@ -4,6 +4,7 @@ barriers on the page's own connection."""
 import itertools
 import re
 
+from selenium.common.exceptions import NoSuchElementException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -46,8 +47,22 @@ def card(driver, slot):
     return driver.find_element(By.CSS_SELECTOR, f'{CARDS}[data-card-id="{slot}"]')
 
 
+# The page is read by one script where a find and a read would be two WebDriver commands: each
+# command costs the browser and chromedriver some 5 ms of CPU (Selenium's `get_attribute` and
+# `is_displayed` inject a script of their own), and the browser tests send some 15,000.
+def read(driver, script, *arguments, missing):
+    """What `script` returns; NoSuchElementException (which WebDriverWait waits through) when it
+    returns null: the element `missing` names is not on the page."""
+    value = driver.execute_script(script, *arguments)
+    if value is None:
+        raise NoSuchElementException(f"no element {missing}")
+    return value
+
+
 def kind(driver, slot):
-    return card(driver, slot).get_attribute("data-kind")
+    selector = f'{CARDS}[data-card-id="{slot}"]'
+    return read(driver, "return document.querySelector(arguments[0])?.getAttribute('data-kind') ?? null;",
+                selector, missing=selector)
 
 
 def status_cards(driver, css):
@@ -60,12 +75,16 @@ def status_cards(driver, css):
 
 
 def text_of(driver, element_id):
-    return driver.find_element(By.ID, element_id).get_attribute("textContent").strip()
+    """The element's text, trimmed."""
+    return read(driver, "return document.getElementById(arguments[0])?.textContent ?? null;",
+                element_id, missing=f"#{element_id}").strip()
 
 
 def faces(driver):
-    return {int(e.get_attribute("data-card-id")): e.get_attribute("aria-label")
-            for e in driver.find_elements(By.CSS_SELECTOR, f'{CARDS}[data-kind="emoji"]')}
+    return {int(slot): label for slot, label in driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => "
+        "[e.getAttribute('data-card-id'), e.getAttribute('aria-label')]);",
+        f'{CARDS}[data-kind="emoji"]')}
 
 
 def flip(driver, slot, seen):
@@ -124,7 +143,8 @@ def start_concentration_for_two(server, ann, bob, pairs=4):
 
 
 def board_kinds(driver):
-    return {e.get_attribute("data-kind") for e in driver.find_elements(By.CSS_SELECTOR, CARDS)}
+    return set(driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.getAttribute('data-kind'));", CARDS))
 
 
 def standings_of(driver):

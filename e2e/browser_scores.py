@@ -12,6 +12,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from websockets.sync.client import connect
 
+from browser_games import text_of
+
 
 # The browser's player token (set in its localStorage before the page loads) and another person's.
 MINE = "browserPlayer0000000A1"
@@ -178,10 +180,6 @@ return [...document.querySelectorAll('#scores-body tr')].map((tr) => ({
 
 def rows(driver):
     return driver.execute_script(READ_ROWS)
-
-
-def text_of(driver, element_id):
-    return driver.find_element(By.ID, element_id).get_attribute("textContent").strip()
 
 
 def click_and_wait(driver, element, expect):

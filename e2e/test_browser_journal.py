@@ -8,6 +8,7 @@ import signal
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from browser_games import text_of
 from conftest import RunningServer
 from mp_support import run
 from table_state import set_from_ids
@@ -25,10 +26,6 @@ def selected_ids(driver):
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0] + '.selected')].map((e) => e.getAttribute('data-card-id'));",
         CARDS)
-
-
-def text_of(driver, element_id):
-    return driver.find_element(By.ID, element_id).get_attribute("textContent").strip()
 
 
 # The test plays a whole game three JavaScript clicks per Selenium round trip, faster than the

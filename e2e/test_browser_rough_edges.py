@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 from table_state import find_sets, set_from_ids
 from mp_support import FAST, start_server  # noqa: F401  (a fixture)
 from browser_games import (flip, play_concentration_to_the_end, play_solo, severe_errors,
-                                start_concentration_for_two)
+                                start_concentration_for_two, text_of)
 
 CARDS = "#board .card"
 SIZES = [(1280, 900, "light"), (390, 844, "dark")]
@@ -28,10 +28,6 @@ def artifact(name):
     folder = pathlib.Path(__file__).resolve().parent.parent / "test-artifacts"
     folder.mkdir(exist_ok=True)
     return str(folder / name)
-
-
-def text_of(driver, element_id):
-    return driver.find_element(By.ID, element_id).get_attribute("textContent").strip()
 
 
 def board_ids(driver):
