@@ -53,7 +53,11 @@ import Testing
     let ada = Self.member(1)
     let bob = Self.member(2)
     let ids = [ada.id, bob.id]
-    #expect(crowd.newMembers(ids).came == ids)
+    let cy = Self.member(3)
+    let states = [ada, bob, cy]
+    let state = { (id: ConnectionID) in states.first { $0.id == id } }
+    let first = crowd.newMembers(ids, state: state)
+    #expect(first.left.isEmpty && first.came == ids)
     crowd.join(ada)
     crowd.join(bob)
     #expect(crowd.isSent(to: ids))
@@ -70,8 +74,7 @@ import Testing
     #expect(crowd.framesKept == 1 && crowd.base == 2)
     #expect(crowd.lag(of: bob) == (1, 2))
     // Bob leaves with what he had not seen; Cy comes and sees from now on.
-    let cy = Self.member(3)
-    let (left, came) = crowd.newMembers([ada.id, cy.id])
+    let (left, came) = crowd.newMembers([ada.id, cy.id], state: state)
     #expect(left.map(\.id) == [bob.id] && came == [cy.id])
     let unseen = crowd.leave(bob)
     #expect(unseen.map { String(decoding: $0.0.payload, as: UTF8.self) } == ["f3"])
@@ -87,6 +90,26 @@ import Testing
     #expect(crowd.laggards(frameLimit: 3, byteLimit: 1 << 20).map(\.id) == [ada.id])
     // Cy is 5 bytes behind ("f9", "f10").
     #expect(crowd.laggards(frameLimit: 100, byteLimit: 5).map(\.id) == [ada.id])
+  }
+
+  /// A member is marked staying by its crowd's look at a new list; a mark left by the crowd it
+  /// watched before must not count in its new one.
+  @Test func aMemberFromAnotherCrowdIsNotKeptByTheMarkThatCrowdLeft() {
+    let old = Crowd()
+    let new = Crowd()
+    let xan = Self.member(1)
+    let yu = Self.member(2)
+    let state = { (id: ConnectionID) in [xan, yu].first { $0.id == id } }
+    #expect(old.newMembers([xan.id], state: state).came == [xan.id])
+    old.join(xan)
+    #expect(old.newMembers([xan.id], state: state).came.isEmpty, "the old crowd's second look")
+    #expect(new.newMembers([yu.id], state: state).came == [yu.id])
+    new.join(yu)
+    _ = old.leave(xan)
+    new.join(xan)
+    // The new crowd's second look, without Xan: he leaves, whatever the old crowd's mark says.
+    let look = new.newMembers([yu.id], state: state)
+    #expect(look.left.map(\.id) == [xan.id] && look.came.isEmpty)
   }
 
   @Test func aLeaversUnseenFramesGoAmongItsOwnInTheOrderTheyWereSent() {

@@ -57,6 +57,9 @@ final class ConnectionState {
   var cursor = 0
   /// Its place among its crowd's members.
   var crowdPlace = -1
+  /// The number of its crowd's last look at who stays (`Crowd.newMembers(_:state:)`), when it
+  /// was among them; 0 from its joining until then.
+  var crowdMark: UInt64 = 0
 
   /// Whether anything waits to be written: its queue, or frames of its crowd.
   var hasPendingOutput: Bool { !outbound.isEmpty || (crowd.map { cursor < $0.head } ?? false) }

@@ -41,7 +41,7 @@ extension ServiceLoop {
     let crowd = known ?? Crowd()
     let old = crowd.ids.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     if crowds[old] === crowd { crowds[old] = nil }
-    let (left, came) = crowd.newMembers(ids)
+    let (left, came) = crowd.newMembers(ids) { self.connections[$0] }
     for state in left { leaveCrowd(state, keepingUnseen: true) }
     for id in came {
       guard let state = connections[id], state.isOpenForSending else { continue }
