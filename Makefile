@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SERVER_PACKAGES := libwebsockets-dev libssl-dev libsqlite3-dev pkg-config openssl
+SERVER_PACKAGES := libwebsockets-dev libssl-dev libpq-dev libsqlite3-dev pkg-config openssl
 # e2fsprogs (mkfs.ext4, chattr) and util-linux (mount, losetup, fsfreeze): the journal's fault tests.
 # haproxy: the cluster's front door (scripts/cluster.sh, make cluster, the cluster's tests).
 # postgresql-15-auto-failover, pg-auto-failover-cli: a database that fails over (make cluster HA=1).
@@ -86,11 +86,9 @@ soak: system-deps
 	./scripts/soak.sh
 
 # The tests' build leaves out DWARF, which only a debugger reads (crash backtraces still name
-# functions): no debug info to emit, wrap and link for some 2,300 compile steps. (The index store
-# would be worth leaving out too, 19 % of each of BoringSSL's ~770 C++ files' compile, but
-# SwiftPM's test discovery on Linux reads it.) The C and C++ sources (BoringSSL twice, NIO's
-# shims) are compiled without debug information too (`-Xcc -g0`: CCryptoBoringSSL alone 90 s
-# of CPU against 97 s). A plain `swift build` after it (other flags) builds again.
+# functions): no debug info to emit, wrap and link. The C sources of the packages are compiled
+# without debug information too (`-Xcc -g0`). A plain `swift build` after it (other flags)
+# builds again.
 SWIFT_FLAGS := -Xswiftc -gnone -Xcc -g0
 SWIFT_TEST = swift test --skip-build $(SWIFT_FLAGS)
 build: system-deps

@@ -37,10 +37,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-    // Already in the graph through postgres-nio (same version): SHA-256 and SHA-1 come from it.
-    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-    // Already in the graph through postgres-nio and swift-async-algorithms (same version).
+    // Already in the graph through swift-async-algorithms (same version).
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
@@ -49,6 +46,12 @@ let package = Package(
       pkgConfig: "libwebsockets",
       providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
     ),
+    // PostgreSQL's own client library, for the journal and the cluster's link. (postgres-nio
+    // brought NIO, NIOSSL and swift-crypto, with two copies of BoringSSL: 452 s of the debug
+    // build's 650-700 s of CPU, for what libpq, one Debian package, does.)
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // SHA-256 and SHA-1 from OpenSSL's libcrypto, which libwebsockets links already.
+    .systemLibrary(name: "CDigest", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "Model", swiftSettings: engineSettings),
     .target(name: "Protocol", dependencies: ["Model"], swiftSettings: engineSettings),
     .target(
@@ -62,9 +65,7 @@ let package = Package(
         "Lobby", "Model", "Protocol", .product(name: "GRDB", package: "GRDB.swift"),
         // The C API, for `sqlite3_wal_hook` (the log's length after each commit).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "Logging", package: "swift-log"),
+        "CPostgres", "CDigest", .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -87,8 +88,8 @@ let package = Package(
     .target(
       name: "LoadKit",
       dependencies: [
-        "Model", "CLoadSystem", .product(name: "Histogram", package: "hdrhistogram-swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
+        "Model", "CLoadSystem", "CDigest",
+        .product(name: "Histogram", package: "hdrhistogram-swift"),
       ],
       swiftSettings: swiftSettings),
     .executableTarget(

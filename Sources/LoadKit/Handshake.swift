@@ -1,4 +1,4 @@
-import Crypto
+import CDigest
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -26,7 +26,11 @@ public struct ClientHandshake: Sendable {
   /// The `Sec-WebSocket-Accept` a server must answer `key` with: the base64 of the SHA-1 of
   /// `key` and ``guid`` (RFC 6455 fixes SHA-1 here; it is no security measure).
   public static func accept(for key: String) -> String {
-    Data(Insecure.SHA1.hash(data: Array((key + guid).utf8))).base64EncodedString()
+    var digest = [UInt8](repeating: 0, count: 20)
+    let bytes = Array((key + guid).utf8)
+    // Fails only without memory.
+    guard digest_sha1(bytes, bytes.count, &digest) == 1 else { fatalError("SHA-1 failed") }
+    return Data(digest).base64EncodedString()
   }
 
   /// The upgrade request for `path` on `host:port`, asking for `subprotocol`.

@@ -22,9 +22,9 @@ public struct GameRegistry: Sendable {
   public private(set) var descriptionsJSON: JSONValue = .array([])
   /// Names ``descriptionsJSON`` (`welcome`'s `gamesVersion`): 16 hex digits of the 64-bit
   /// FNV-1a hash of its bytes, so that a client holding these descriptions need not get them
-  /// again. A tag, not a secret: FNV rather than SHA-256 keeps this module free of swift-crypto,
+  /// again. A tag, not a secret: FNV rather than SHA-256 keeps this module free of OpenSSL,
   /// which the fuzz targets' build (`scripts/fuzz.sh`, modules compiled from their sources)
-  /// cannot compile.
+  /// does not link.
   public private(set) var descriptionsVersion = GameRegistry.version(of: .array([]))
 
   /// A registry of no games.

@@ -1,7 +1,6 @@
 import Foundation
 import Lobby
 import Model
-import PostgresNIO
 
 /// Tables taken over from nodes whose lease ran out (``PostgresClusterLink/takeOver(lease:limit:only:)``).
 public struct Takeover: Sendable {

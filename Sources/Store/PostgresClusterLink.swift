@@ -1,7 +1,6 @@
 import Foundation
 import Lobby
 import Logging
-import PostgresNIO
 import Synchronization
 
 /// A node's link to the rest of its cluster through the shared PostgreSQL database: it
@@ -11,13 +10,13 @@ import Synchronization
 /// know (`session_claim`).
 ///
 /// **Order.** A node's notices reach every listener in the order the node committed them. A
-/// listener that connects (again) first listens, then reads every row, and holds the notices
-/// that arrive meanwhile until the snapshot is delivered: what follows the snapshot is at
+/// listener that connects (again) first listens, then reads every row, and reads the notices
+/// that arrived meanwhile only once the snapshot is delivered: what follows the snapshot is at
 /// worst a change it already shows, so every node ends at the latest state.
 ///
 /// **Threads.** ``publish(_:)``, ``claimSession(token:)``, ``join(_:)`` and ``leave()`` block
-/// their caller (never a NIO event loop thread) on a connection of their own. What is heard is
-/// handed to `hear` on NIO's event loop thread; it must not block.
+/// their caller on a connection of their own. What is heard is handed to `hear` on the link's
+/// listening thread; it must not block.
 public final class PostgresClusterLink: Sendable {
   /// This node's id (also the owner of its leases).
   public let node: String
@@ -35,7 +34,7 @@ public final class PostgresClusterLink: Sendable {
   /// Told of each notice from another node, once what it says is handed on: its table
   /// changes, its invite-code misses, and how long it took (seconds).
   private let received: @Sendable (_ changes: Int, _ misses: Int, _ seconds: Double) -> Void
-  /// The listening connection and what it holds back while its snapshot is read.
+  /// The listening connection, and whether the link left.
   private let listening = Mutex(Listening())
 
   /// The channel the nodes announce their changes on.
@@ -47,8 +46,6 @@ public final class PostgresClusterLink: Sendable {
 
   private struct Listening: ~Copyable {
     var connection: PostgresConnection?
-    /// Notices heard while the snapshot is being read, in order; nil when none is read.
-    var held: [ClusterNews]? = nil
     var stopped = false
   }
 
@@ -114,7 +111,8 @@ public final class PostgresClusterLink: Sendable {
       state.stopped = true
       return state.connection.take()
     }
-    if let stopped { PostgresConnector.closeSoon(stopped) }
+    // Its thread closes it, woken by the cut.
+    stopped?.interrupt()
     do {
       let payloads = try ClusterNotice.payloads(
         node: node, url: url, link: linkURL, at: Date().timeIntervalSince1970, changes: [],
@@ -230,6 +228,8 @@ public final class PostgresClusterLink: Sendable {
       do {
         try listenOnce()
       } catch {
+        // Cut by ``leave()``.
+        if listening.withLock({ $0.stopped }) { return }
         failing.warning(
           "cluster: not listening to \(connector.location) (\(PostgresJournalStore.reason(error))); trying again",
           on: logger)
@@ -241,17 +241,11 @@ public final class PostgresClusterLink: Sendable {
   private func listenOnce() throws {
     let connection = try connector.open()
     let stopped = listening.withLock { state in
-      if !state.stopped {
-        state.connection = connection
-        state.held = []
-      }
+      if !state.stopped { state.connection = connection }
       return state.stopped
     }
-    defer { PostgresConnector.closeSoon(connection) }
+    defer { connection.close() }
     if stopped { return }
-    connection.addListener(channel: Self.channel) { [self] _, notification in
-      heard(notification.payload)
-    }
     _ = try connector.run("LISTEN \(unescaped: Self.channel)", on: connection)
     var tables: [ClusterTable] = []
     for row in try connector.run(
@@ -269,22 +263,25 @@ public final class PostgresClusterLink: Sendable {
       else { continue }
       tables.append(table)
     }
-    listening.withLock { state in
-      hear(.snapshot(tables))
-      for news in state.held ?? [] { hear(news) }
-      state.held = nil
-    }
-    // A server cut off (frozen, or its network gone) closes nothing: a query every few
-    // seconds finds out (it fails, or its time runs out and closes the connection), and the
-    // link listens again, to whichever server accepts writes by then.
+    hear(.snapshot(tables))
+    // What arrived while the snapshot was read comes first (the connection kept it), then
+    // whatever arrives. A server cut off (frozen, or its network gone) closes nothing: a query
+    // every few seconds finds out (it fails, or its time runs out and closes the connection),
+    // and the link listens again, to whichever server accepts writes by then.
+    var checked = ContinuousClock.now
     while !connection.isClosed, !listening.withLock({ $0.stopped }) {
-      Thread.sleep(forTimeInterval: Self.keepaliveInterval)
-      if connection.isClosed { break }
-      _ = try connector.run("SELECT 1", on: connection)
+      let due = checked + .seconds(Self.keepaliveInterval)
+      for payload in try connection.notifications(within: due - ContinuousClock.now) {
+        heard(payload)
+      }
+      if ContinuousClock.now >= due {
+        _ = try connector.run("SELECT 1", on: connection)
+        checked = ContinuousClock.now
+      }
     }
   }
 
-  /// A notification's payload, on the event loop.
+  /// A notification's payload, on the listening thread.
   private func heard(_ payload: String) {
     guard let notice = try? JSONDecoder().decode(ClusterNotice.self, from: Data(payload.utf8))
     else {
@@ -293,15 +290,7 @@ public final class PostgresClusterLink: Sendable {
     }
     guard notice.node != node else { return }
     let seconds = max(0, Date().timeIntervalSince1970 - notice.at)
-    listening.withLock { state in
-      for news in notice.news {
-        if state.held != nil {
-          state.held!.append(news)
-        } else {
-          hear(news)
-        }
-      }
-    }
+    for news in notice.news { hear(news) }
     received(notice.rows.count, notice.misses?.values.reduce(0, +) ?? 0, seconds)
   }
 }

@@ -1,6 +1,5 @@
 import Lobby
 import Model
-import PostgresNIO
 
 extension PostgresConnector {
   /// The moves of the current deal of each of `tables`, in order, by table id: what a table is

@@ -1,28 +1,26 @@
-import Dispatch
+import Foundation
 import Logging
-import PostgresNIO
 import Synchronization
 
 /// One connection to a PostgreSQL server, used synchronously: made when first needed, made
 /// again after it is lost, every query bounded in time. The journal's store has one; a
 /// cluster's link has its own, so that neither waits behind the other's queries.
 ///
-/// Calls block their thread on postgres-nio's futures, which complete on NIO's own event loop
-/// threads: a caller must not be one of those.
+/// Calls block their thread on libpq (``PostgresConnection``), one caller at a time:
+/// ``perform(_:_:)``'s body (a transaction, say) runs whole before another caller's.
 final class PostgresConnector: Sendable {
   /// The database.
   let location: PostgresLocation
-  /// How to connect to each of the location's servers: the time limit to connect and the
-  /// startup settings.
-  let configurations: [PostgresConnection.Configuration]
+  /// Run-time settings given to every connection at its start (`synchronous_commit`).
+  let startup: [(String, String)]
   /// Where lost connections are reported.
   let logger: Logger
   /// What the log calls this connection's user ("journal", "cluster").
   let role: String
   /// The open connection, if any: made when first needed, forgotten when lost.
   private let connection = Mutex<PostgresConnection?>(nil)
-  /// How many connections were made: the next one's id.
-  private let connections = Atomic<Int>(0)
+  /// Held while a caller's ``perform(_:_:)`` runs: one caller's statements at a time.
+  private let turn = NSRecursiveLock()
   /// The server tried first: the last one that was kept (the primary, with several).
   private let preferred = Atomic<Int>(0)
   /// The server last logged as the one kept, so that a switch is logged once.
@@ -30,34 +28,29 @@ final class PostgresConnector: Sendable {
   /// How many times a connection kept another server than the one kept before.
   let switches = Atomic<Int>(0)
   /// Longest a query may take before its connection is closed.
-  static let queryTimeout: TimeAmount = .seconds(10)
+  static let queryTimeout: Duration = .seconds(10)
 
   /// A connector to `location` with `startup` settings (`synchronous_commit` and the like).
   init(
     location: PostgresLocation, startup: [(String, String)], role: String, logger: Logger
   ) {
     self.location = location
+    self.startup = startup
     self.logger = logger
     self.role = role
-    configurations = location.servers.map { server in
-      var configuration = PostgresConnection.Configuration(
-        host: server.host, port: server.port, username: location.username,
-        password: location.password, database: location.database, tls: .disable)
-      configuration.options.connectTimeout = .seconds(Int64(location.connectTimeout))
-      configuration.options.additionalStartupParameters =
-        startup + [("application_name", "matchismo")]
-      return configuration
-    }
   }
 
   deinit {
-    if let open = connection.withLock({ $0 }) { Self.closeSoon(open) }
+    if let open = connection.withLock({ $0 }) { open.close() }
   }
 
   /// Runs `body` on the connection (made first if there is none), once more on a new
   /// connection if the one it had was lost (the server restarted since), and turns whatever it
-  /// throws into a ``StoreError`` that begins with `failure`.
+  /// throws into a ``StoreError`` that begins with `failure`. Callers take turns: `body` runs
+  /// whole before another caller's.
   func perform<T>(_ failure: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+    turn.lock()
+    defer { turn.unlock() }
     var retried = false
     while true {
       let current: PostgresConnection
@@ -88,7 +81,7 @@ final class PostgresConnector: Sendable {
   }
 
   /// The open connection, or a new one; whether it is new. A new one must be ready within
-  /// ``connectTimeout``, the server's startup answer included (postgres-nio bounds both).
+  /// the location's `connectTimeout`, the server's startup answer included.
   private func connected() throws -> (PostgresConnection, Bool) {
     try connection.withLock { current in
       if let open = current, !open.isClosed { return (open, false) }
@@ -102,7 +95,7 @@ final class PostgresConnector: Sendable {
   /// servers are tried in turn, from the last one kept. Throws a ``StoreError`` naming what
   /// each server answered when none is kept. Logs which server is kept when it changes.
   func open() throws -> PostgresConnection {
-    let count = configurations.count
+    let count = location.servers.count
     let first = preferred.load(ordering: .relaxed)
     var refusals: [String] = []
     for step in 0..<count {
@@ -110,15 +103,11 @@ final class PostgresConnector: Sendable {
       let server = location.servers[index]
       let made: PostgresConnection
       do {
-        let connecting = PostgresConnection.connect(
-          on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configurations[index],
-          id: connections.add(1, ordering: .relaxed).newValue, logger: logger)
-        // postgres-nio bounds the connection and its startup; this bounds the wait for it.
-        made = try Self.answer(
-          of: connecting, within: configurations[index].options.connectTimeout + .seconds(1)
-        ) {
-          connecting.whenSuccess { Self.closeSoon($0) }
-        }
+        made = try PostgresConnection.connect(
+          host: server.host, port: server.port, user: location.username,
+          password: location.password, database: location.database,
+          applicationName: "matchismo", settings: startup,
+          within: .seconds(location.connectTimeout))
       } catch {
         guard count > 1 else { throw error }
         refusals.append("\(server): \(PostgresJournalStore.reason(error))")
@@ -129,12 +118,12 @@ final class PostgresConnector: Sendable {
           let readOnly =
             try run("SHOW transaction_read_only", on: made).first?.decode(String.self) ?? "on"
           guard readOnly == "off" else {
-            Self.closeSoon(made)
+            made.close()
             refusals.append("\(server): read-only (a standby, or a primary not yet writable)")
             continue
           }
         } catch {
-          Self.closeSoon(made)
+          made.close()
           refusals.append("\(server): \(PostgresJournalStore.reason(error))")
           continue
         }
@@ -164,85 +153,31 @@ final class PostgresConnector: Sendable {
     connection.withLock { current in
       if current === lost { current = nil }
     }
-    Self.closeSoon(lost)
+    lost.close()
   }
 
-  /// Closes the connection, if one is open, and waits until it is closed (at most
-  /// ``queryTimeout``).
+  /// Closes the connection, if one is open (once the query under way, if any, is answered).
   func close() {
-    if let open = connection.withLock({ $0.take() }) {
-      let closing: EventLoopFuture<Void> = open.close()
-      _ = try? Self.answer(of: closing, within: Self.queryTimeout) {}
-    }
-  }
-
-  /// Closes `connection` without waiting for it (but keeps it until it is closed, as
-  /// postgres-nio requires).
-  static func closeSoon(_ connection: PostgresConnection) {
-    let closing: EventLoopFuture<Void> = connection.close()
-    closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    connection.withLock { $0.take() }?.close()
   }
 
   /// Runs `query` and waits for all its rows; closes the connection if no answer comes within
   /// ``queryTimeout``.
-  func run(_ query: PostgresQuery, on connection: PostgresConnection) throws
-    -> PostgresQueryResult
-  {
-    try Self.notClosed(connection)
-    return try timed(connection.query(query, logger: logger), on: connection)
+  func run(_ query: PostgresQuery, on connection: PostgresConnection) throws -> [PostgresRow] {
+    try connection.query(query, within: Self.queryTimeout)
   }
 
   /// Runs `query` as a statement of its own and returns once it is committed. PostgreSQL
   /// answers a statement in the extended protocol (its rows and `CommandComplete`) before it
-  /// commits it, at the `Sync` after it, and postgres-nio hands the answer over then: a commit
-  /// that fails after it (a primary cut off from its standby, stopped while it waits for it, as
-  /// pg_auto_failover demotes it) was taken for written. So a statement is queued behind it,
-  /// whose answer comes only once that commit, synchronous replication included, is done.
+  /// commits it, at the `Sync` after it; libpq's answer is whole only at the `ReadyForQuery`
+  /// that follows the commit, synchronous replication included, and a commit that fails then
+  /// (a primary cut off from its standby, stopped while it waits for it, as pg_auto_failover
+  /// demotes it) is the statement's error. So this is ``run(_:on:)``, named for what the caller
+  /// relies on.
   func runCommitted(_ query: PostgresQuery, on connection: PostgresConnection) throws
-    -> PostgresQueryResult
+    -> [PostgresRow]
   {
-    try Self.notClosed(connection)
-    let answer = connection.query(query, logger: logger)
-    let committed = connection.query("SELECT 1", logger: logger)
-    let both = EventLoopFuture.whenAllComplete([answer, committed], on: connection.eventLoop)
-      .flatMapThrowing { results in
-        // The statement's own error comes first; the barrier's is only its consequence.
-        let result = try results[0].get()
-        _ = try results[1].get()
-        return result
-      }
-    return try timed(both, on: connection)
-  }
-
-  /// `answer`'s value; closes `connection` if it has not come within ``queryTimeout``, and
-  /// then says so.
-  private func timed<T: Sendable>(
-    _ answer: EventLoopFuture<T>, on connection: PostgresConnection
-  ) throws -> T {
-    try Self.answer(of: answer, within: Self.queryTimeout) { Self.closeSoon(connection) }
-  }
-
-  /// Throws at once if `connection` is closed: postgres-nio never answers a query written to
-  /// a connection whose channel has closed (its handler is gone from the pipeline, and the
-  /// write fails with no promise to tell), so the wait would last until its time limit.
-  private static func notClosed(_ connection: PostgresConnection) throws {
-    if connection.isClosed { throw ConnectionClosed() }
-  }
-
-  /// `future`'s value, waited for on this thread for at most `limit`; past it, runs `expired`
-  /// and throws ``QueryTimedOut``. The wait does not depend on `future` ever completing: a
-  /// query written to a channel that closed at that moment is never answered.
-  static func answer<T: Sendable>(
-    of future: EventLoopFuture<T>, within limit: TimeAmount, expired: () -> Void
-  ) throws -> T {
-    let outcome = Outcome<T>()
-    future.whenComplete { outcome.set($0) }
-    let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
-    guard let result = outcome.wait(until: deadline) else {
-      expired()
-      throw QueryTimedOut(limit: limit)
-    }
-    return try result.get()
+    try run(query, on: connection)
   }
 
   /// Runs `body` between `BEGIN` and `COMMIT`, or rolls back what it did and rethrows. With
@@ -272,29 +207,13 @@ struct ConnectionClosed: Error, CustomStringConvertible {
 /// No answer came within a query's time limit; its connection is being closed.
 struct QueryTimedOut: Error, CustomStringConvertible {
   /// The limit.
-  let limit: TimeAmount
+  let limit: Duration
 
-  var description: String {
-    let milliseconds = limit.nanoseconds / 1_000_000
-    return milliseconds % 1000 == 0
-      ? "no answer within \(milliseconds / 1000) s" : "no answer within \(milliseconds) ms"
-  }
-}
+  var description: String { "no answer within \(Self.spoken(limit))" }
 
-/// A future's result, handed from the event loop to the thread that waits for it.
-private final class Outcome<T: Sendable>: Sendable {
-  private let result = Mutex<Result<T, any Error>?>(nil)
-  private let done = DispatchSemaphore(value: 0)
-
-  /// Called once, on the event loop.
-  func set(_ outcome: Result<T, any Error>) {
-    result.withLock { $0 = outcome }
-    done.signal()
-  }
-
-  /// The result, or nil if it has not come by `deadline`.
-  func wait(until deadline: DispatchTime) -> Result<T, any Error>? {
-    guard done.wait(timeout: deadline) == .success else { return nil }
-    return result.withLock { $0 }
+  /// `limit` in words: "5 s", "300 ms".
+  static func spoken(_ limit: Duration) -> String {
+    let milliseconds = Int(limit / .milliseconds(1))
+    return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
   }
 }

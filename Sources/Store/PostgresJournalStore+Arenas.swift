@@ -1,6 +1,5 @@
 import Foundation
 import Lobby
-import PostgresNIO
 
 extension PostgresJournalStore {
   /// Writes `arenas` whole, held by this node, on `connection` (in the caller's transaction).

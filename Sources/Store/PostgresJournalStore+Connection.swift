@@ -1,4 +1,3 @@
-import PostgresNIO
 import Synchronization
 
 extension PostgresJournalStore {
@@ -9,7 +8,7 @@ extension PostgresJournalStore {
 
   /// Runs `query` and waits for all its rows (``PostgresConnector/run(_:on:)``).
   func run(_ query: PostgresQuery, on connection: PostgresConnection) throws
-    -> PostgresQueryResult
+    -> [PostgresRow]
   {
     try connector.run(query, on: connection)
   }

@@ -1,4 +1,3 @@
-import PostgresNIO
 import Protocol
 
 extension PostgresJournalStore {

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 
 extension PostgresJournalStore {
   /// Renews this node's lease (one row of `cluster_node`, whatever the number of its tables)

@@ -1,6 +1,5 @@
 import Lobby
 import Model
-import PostgresNIO
 import Protocol
 
 extension PostgresJournalStore {

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import Protocol
 
 extension PostgresJournalStore {

@@ -1,6 +1,5 @@
 import Foundation
 import Lobby
-import PostgresNIO
 import Protocol
 
 extension PostgresJournalStore {

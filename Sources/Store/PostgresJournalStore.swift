@@ -2,7 +2,6 @@ import Foundation
 import Lobby
 import Logging
 import Model
-import PostgresNIO
 import Protocol
 import Synchronization
 
@@ -47,11 +46,10 @@ import Synchronization
 /// twice has the effect of applying it once, so the journal writer's retry after an uncertain
 /// failure (a connection lost while a commit was under way) is safe.
 ///
-/// **Threads.** The store is synchronous, as ``JournalStore`` is: each call waits for
-/// postgres-nio's futures, which complete on an event loop thread of NIO's own, never on Swift
-/// concurrency's pool, so a call blocks only its caller, whatever thread that is (but never an
-/// event loop thread). One connection, made when first needed and made again after it is lost;
-/// every query has a time limit, after which the connection is closed.
+/// **Threads.** The store is synchronous, as ``JournalStore`` is: each call waits on libpq
+/// (``PostgresConnection``), blocking only its caller, and callers take turns. One connection,
+/// made when first needed and made again after it is lost; every query has a time limit, after
+/// which the connection is closed.
 public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   /// The database.
   public let location: PostgresLocation
@@ -230,8 +228,8 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
             try write(batch.arenas.values.sorted { $0.id < $1.id }, on: connection)
           }
         }
-      } catch let error as PSQLError where error.serverInfo?[.sqlState] == "MJ002" {
-        let tables = (error.serverInfo?[.detail] ?? "").split(separator: ",").map(String.init)
+      } catch let error as PostgresServerError where error.sqlState == "MJ002" {
+        let tables = (error.detail ?? "").split(separator: ",").map(String.init)
         heldEpochs.withLock { held in for id in tables { held[id] = nil } }
         throw FencedTables(tables: tables)
       }

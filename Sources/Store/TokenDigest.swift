@@ -1,4 +1,4 @@
-import Crypto
+import CDigest
 
 /// What the server keeps of a secret token (a session's or a player's): the SHA-256 of its
 /// UTF-8, as 64 lowercase hex digits. The lobby finds a session by this digest and the journal
@@ -11,8 +11,12 @@ public enum TokenDigest {
   public static func hex(_ token: String) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
-    out.reserveCapacity(2 * SHA256Digest.byteCount)
-    for byte in SHA256.hash(data: Array(token.utf8)) {
+    var digest = [UInt8](repeating: 0, count: 32)
+    let bytes = Array(token.utf8)
+    // Fails only without memory.
+    guard digest_sha256(bytes, bytes.count, &digest) == 1 else { fatalError("SHA-256 failed") }
+    out.reserveCapacity(2 * digest.count)
+    for byte in digest {
       out.append(digits[Int(byte >> 4)])
       out.append(digits[Int(byte & 0x0f)])
     }

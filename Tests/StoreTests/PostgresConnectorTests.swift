@@ -1,16 +1,13 @@
 import Foundation
-import NIOCore
-import PostgresNIO
 import Testing
 
 @testable import Store
 
-/// A connection the server closed is a failure at once, never a wait: postgres-nio does not
-/// answer a query written to a channel that has closed (seen in a failover: a journal write
-/// that waited for over a minute, past its 10 s limit, and a node that refused moves all along).
+/// A connection the server closed is a failure at once, never a wait (seen with an earlier
+/// client library in a failover: a journal write that waited for over a minute, past its 10 s
+/// limit, and a node that refused moves all along); an answer that does not come is a timeout.
 @Suite(.timeLimit(.minutes(1))) struct PostgresConnectorTests {
-  /// A connector to a fresh database, and a connection of it that the server has ended (and
-  /// whose close postgres-nio has finished).
+  /// A connector to a fresh database, and a connection of it that the server has ended.
   private func ended() throws -> (PostgresConnector, PostgresConnection) {
     let connector = PostgresConnector(
       location: try PostgresCluster.shared.get().newDatabase(), startup: [], role: "test",
@@ -19,7 +16,7 @@ import Testing
     #expect(throws: (any Error).self) {
       _ = try connector.run("SELECT pg_terminate_backend(pg_backend_pid())", on: connection)
     }
-    try connection.closeFuture.wait()
+    #expect(connection.isClosed)
     return (connector, connection)
   }
 
@@ -32,7 +29,7 @@ import Testing
     #expect {
       _ = try connector.runCommitted("SELECT 1", on: connection)
     } throws: { PostgresJournalStore.losesConnection($0) }
-    #expect(ContinuousClock.now - started < .seconds(PostgresConnector.queryTimeout.seconds))
+    #expect(ContinuousClock.now - started < PostgresConnector.queryTimeout)
   }
 
   /// A transaction whose connection ends in the middle: nothing to roll back (the server
@@ -48,30 +45,42 @@ import Testing
         _ = try connector.run("SELECT pg_terminate_backend(pg_backend_pid())", on: connection)
       }
     } throws: { PostgresJournalStore.losesConnection($0) }
-    #expect(ContinuousClock.now - started < .seconds(PostgresConnector.queryTimeout.seconds))
+    #expect(ContinuousClock.now - started < PostgresConnector.queryTimeout)
   }
 
-  /// The wait for an answer is bounded on the waiting thread, whether or not the answer ever
-  /// comes: past the limit it says so, and the connection counts as lost.
-  @Test func anAnswerThatNeverComesIsATimeoutNotAHang() throws {
-    let loop = PostgresConnection.defaultEventLoopGroup.next()
-    let never = loop.makePromise(of: Int.self)
-    defer { never.succeed(0) }
-    var expired = false
+  /// The wait for an answer is bounded: past the limit it says so, the connection is closed,
+  /// and the error counts as a lost connection.
+  @Test func anAnswerThatDoesNotComeInTimeIsATimeoutNotAHang() throws {
+    let connector = PostgresConnector(
+      location: try PostgresCluster.shared.get().newDatabase(), startup: [], role: "test",
+      logger: PostgresCluster.quiet)
+    let connection = try connector.open()
+    #expect(try connection.query("SELECT 7", within: .seconds(5)).first?.decode(Int.self) == 7)
+    let started = ContinuousClock.now
     #expect {
-      _ = try PostgresConnector.answer(of: never.futureResult, within: .milliseconds(50)) {
-        expired = true
-      }
+      _ = try connection.query("SELECT pg_sleep(30)", within: .milliseconds(50))
     } throws: { error in
       "\(error)" == "no answer within 50 ms" && PostgresJournalStore.losesConnection(error)
     }
-    #expect(expired)
-    let answered = loop.makeSucceededFuture(7)
-    #expect(try PostgresConnector.answer(of: answered, within: .seconds(1)) {} == 7)
+    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(connection.isClosed)
+    #expect(throws: ConnectionClosed.self) {
+      _ = try connection.query("SELECT 1", within: .seconds(1))
+    }
   }
-}
 
-extension TimeAmount {
-  /// Whole seconds.
-  fileprivate var seconds: Int64 { nanoseconds / 1_000_000_000 }
+  /// A server that does not answer at all (a port that accepts and says nothing, as a frozen
+  /// server's does): the connection's start is bounded by the location's connect timeout.
+  @Test func aServerThatSaysNothingIsATimeoutAtConnect() throws {
+    let silent = try SilentListener()
+    let started = ContinuousClock.now
+    #expect {
+      _ = try PostgresConnection.connect(
+        host: "127.0.0.1", port: silent.port, user: "nobody", password: nil, database: "none",
+        applicationName: "test", settings: [], within: .milliseconds(300))
+    } throws: { error in
+      "\(error)" == "Connect timeout (300 ms)" && PostgresJournalStore.losesConnection(error)
+    }
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
 }
