@@ -45,7 +45,7 @@ cluster: system-deps release
 # The build is done by build-and-test-deps (beside the installation): the rest runs in a make of
 # its own that is told so, rather than run `swift build` again (8 s to find nothing to do).
 test: e2e-sizes build-and-test-deps
-	@$(MAKE) --no-print-directory BUILT=1 js-test alerts-test e2e-unit-and-fuzz
+	@$(MAKE) --no-print-directory BUILT=1 e2e-unit-and-fuzz
 
 # No file of the end-to-end tests passes 400 lines: a longer one is split by feature.
 e2e-sizes:
@@ -129,7 +129,14 @@ e2e-test: build test-deps
 # `make test`'s start: the debug build (which keeps both cores busy) beside the installation of
 # what only the tests need (Chromium, PostgreSQL, HAProxy, the venv: mostly network and disk),
 # whose output follows the build's. On a new machine that installation took about a minute.
-build-and-test-deps: system-deps
+# Before it, the Swift packages are resolved (a dozen clones and version checks: 12 s) beside
+# the installation of what the build needs, rather than after it.
+build-and-test-deps:
+	@resolving=$$(mktemp); ( swift package resolve ) >"$$resolving" 2>&1 & resolve=$$!; \
+	  ./scripts/apt-install-missing.sh $(SERVER_PACKAGES); packages=$$?; \
+	  wait $$resolve; resolved=$$?; cat "$$resolving"; rm -f "$$resolving"; \
+	  if [ $$resolved != 0 ]; then echo "Resolving the Swift packages failed (above)."; fi; \
+	  [ $$packages = 0 ] && [ $$resolved = 0 ]
 	@log=$$(mktemp); ( $(MAKE) --no-print-directory test-deps ) >"$$log" 2>&1 & deps=$$!; \
 	  $(MAKE) --no-print-directory build; built=$$?; \
 	  wait $$deps; installed=$$?; cat "$$log"; rm -f "$$log"; \
@@ -142,17 +149,22 @@ build-and-test-deps: system-deps
 # follows the pass's (the Swift tests' last lines, or all of it when one failed). Then the load
 # tests, alone. On 2 cores this took 417 s and left 46 s of CPU idle, where the Swift tests, then
 # the pass beside the fuzz run, then the load tests took 462 s and left 140 s idle.
+# The web client's tests and the alert rules' (11 s, one after the other) go beside the pass too.
 e2e-unit-and-fuzz: build test-deps
-	@unit=$$(mktemp); fuzz=$$(mktemp); \
+	@unit=$$(mktemp); fuzz=$$(mktemp); client=$$(mktemp); \
 	  ( $(SWIFT_TEST) ) >"$$unit" 2>&1 & unit_pid=$$!; \
 	  ( $(FUZZ_SMOKE) ) >"$$fuzz" 2>&1 & fuzz_pid=$$!; \
+	  ( $(MAKE) --no-print-directory BUILT=1 js-test alerts-test ) >"$$client" 2>&1 & client_pid=$$!; \
 	  $(E2E_PARALLEL); e2e=$$?; \
-	  wait $$unit_pid; tests=$$?; wait $$fuzz_pid; smoke=$$?; \
+	  wait $$unit_pid; tests=$$?; wait $$fuzz_pid; smoke=$$?; wait $$client_pid; checks=$$?; \
 	  if [ $$tests = 0 ]; then tail -n 3 "$$unit"; else cat "$$unit"; fi; \
-	  cat "$$fuzz"; rm -f "$$unit" "$$fuzz"; \
+	  if [ $$checks = 0 ]; then grep -E '^# (tests|pass|fail)|^SUCCESS|promtool' "$$client"; \
+	  else cat "$$client"; fi; \
+	  cat "$$fuzz"; rm -f "$$unit" "$$fuzz" "$$client"; \
 	  if [ $$tests != 0 ]; then echo "The Swift tests failed (above)."; fi; \
+	  if [ $$checks != 0 ]; then echo "The web client's tests or the alert rules failed (above)."; fi; \
 	  if [ $$smoke != 0 ]; then echo "The fuzz targets' smoke run failed (above)."; fi; \
-	  [ $$e2e = 0 ] && [ $$tests = 0 ] && [ $$smoke = 0 ]
+	  [ $$e2e = 0 ] && [ $$tests = 0 ] && [ $$smoke = 0 ] && [ $$checks = 0 ]
 	$(E2E_ALONE)
 
 # Installs the Debian packages that are missing (apt-get update only when something is).

@@ -21,6 +21,8 @@ export class ScoresView {
       'scores-caption', 'scores-body', 'scores-empty', 'scores-pager', 'scores-prev', 'scores-page', 'scores-next',
       'my-rating', 'my-rating-title', 'my-rating-now', 'my-rating-history', 'my-rating-empty', 'my-rating-note',
     ]);
+    /** What the rows drawn say (their data as JSON), so that the same rows are not drawn again. */
+    this.drawnRows = null;
     this.wire();
   }
 
@@ -105,9 +107,16 @@ export class ScoresView {
       th.querySelector('.sort-mark').textContent = mark;
     }
     el.scores.setAttribute('aria-busy', String(view.busy));
-    const focusedRecord = document.activeElement?.closest?.('#scores-body tr[data-record]')?.dataset.record ?? null;
-    el['scores-body'].replaceChildren(...view.rows.map(scoresRow));
-    if (focusedRecord !== null) this.focusRow(focusedRecord);
+    // The rows are drawn again only when what they say changed: an answer that changes nothing
+    // (the ratings, a second page of the same list) leaves them, and the row a screen reader or
+    // the keyboard is on, or the button under the pointer, stays where it is.
+    const rowsKey = JSON.stringify(view.rows);
+    if (rowsKey !== this.drawnRows) {
+      this.drawnRows = rowsKey;
+      const focusedRecord = document.activeElement?.closest?.('#scores-body tr[data-record]')?.dataset.record ?? null;
+      el['scores-body'].replaceChildren(...view.rows.map(scoresRow));
+      if (focusedRecord !== null) this.focusRow(focusedRecord);
+    }
     el.scores.hidden = view.rows.length === 0;
     el['scores-empty'].hidden = view.empty === null;
     el['scores-empty'].textContent = view.empty ?? '';
