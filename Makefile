@@ -158,7 +158,7 @@ e2e-unit-and-fuzz: build test-deps
 	  $(E2E_PARALLEL); e2e=$$?; \
 	  wait $$unit_pid; tests=$$?; wait $$fuzz_pid; smoke=$$?; wait $$client_pid; checks=$$?; \
 	  if [ $$tests = 0 ]; then tail -n 3 "$$unit"; else cat "$$unit"; fi; \
-	  if [ $$checks = 0 ]; then grep -E '^# (tests|pass|fail)|^SUCCESS|promtool' "$$client"; \
+	  if [ $$checks = 0 ]; then grep -E '^# (tests|pass|fail)|SUCCESS|promtool' "$$client"; \
 	  else cat "$$client"; fi; \
 	  cat "$$fuzz"; rm -f "$$unit" "$$fuzz" "$$client"; \
 	  if [ $$tests != 0 ]; then echo "The Swift tests failed (above)."; fi; \

@@ -108,7 +108,7 @@ export class ScoresView {
     }
     el.scores.setAttribute('aria-busy', String(view.busy));
     // The rows are drawn again only when what they say changed: an answer that changes nothing
-    // (the ratings, a second page of the same list) leaves them, and the row a screen reader or
+    // (the ratings, the daily puzzle's results) leaves them, and the row a screen reader or
     // the keyboard is on, or the button under the pointer, stays where it is.
     const rowsKey = JSON.stringify(view.rows);
     if (rowsKey !== this.drawnRows) {
