@@ -22,14 +22,13 @@ import Testing
 
   @Test func aQueryOnAConnectionTheServerEndedFailsAtOnce() throws {
     let (connector, connection) = try ended()
-    let started = ContinuousClock.now
+    // Lost at once: a wait for the answer would end as a timeout instead.
     #expect {
       _ = try connector.run("SELECT 1", on: connection)
-    } throws: { PostgresJournalStore.losesConnection($0) }
+    } throws: { PostgresJournalStore.losesConnection($0) && !($0 is QueryTimedOut) }
     #expect {
       _ = try connector.runCommitted("SELECT 1", on: connection)
-    } throws: { PostgresJournalStore.losesConnection($0) }
-    #expect(ContinuousClock.now - started < PostgresConnector.queryTimeout)
+    } throws: { PostgresJournalStore.losesConnection($0) && !($0 is QueryTimedOut) }
   }
 
   /// A transaction whose connection ends in the middle: nothing to roll back (the server
@@ -39,13 +38,11 @@ import Testing
       location: try PostgresCluster.shared.get().newDatabase(), startup: [], role: "test",
       logger: PostgresCluster.quiet)
     let connection = try connector.open()
-    let started = ContinuousClock.now
     #expect {
       try connector.transaction(on: connection) {
         _ = try connector.run("SELECT pg_terminate_backend(pg_backend_pid())", on: connection)
       }
-    } throws: { PostgresJournalStore.losesConnection($0) }
-    #expect(ContinuousClock.now - started < PostgresConnector.queryTimeout)
+    } throws: { PostgresJournalStore.losesConnection($0) && !($0 is QueryTimedOut) }
   }
 
   /// The wait for an answer is bounded: past the limit it says so, the connection is closed,
@@ -56,13 +53,12 @@ import Testing
       logger: PostgresCluster.quiet)
     let connection = try connector.open()
     #expect(try connection.query("SELECT 7", within: .seconds(5)).first?.decode(Int.self) == 7)
-    let started = ContinuousClock.now
+    // The error names the 50 ms limit: the query did not run its 30 s.
     #expect {
       _ = try connection.query("SELECT pg_sleep(30)", within: .milliseconds(50))
     } throws: { error in
       "\(error)" == "no answer within 50 ms" && PostgresJournalStore.losesConnection(error)
     }
-    #expect(ContinuousClock.now - started < .seconds(5))
     #expect(connection.isClosed)
     #expect(throws: ConnectionClosed.self) {
       _ = try connection.query("SELECT 1", within: .seconds(1))
@@ -73,7 +69,6 @@ import Testing
   /// server's does): the connection's start is bounded by the location's connect timeout.
   @Test func aServerThatSaysNothingIsATimeoutAtConnect() throws {
     let silent = try SilentListener()
-    let started = ContinuousClock.now
     #expect {
       _ = try PostgresConnection.connect(
         host: "127.0.0.1", port: silent.port, user: "nobody", password: nil, database: "none",
@@ -81,6 +76,5 @@ import Testing
     } throws: { error in
       "\(error)" == "Connect timeout (300 ms)" && PostgresJournalStore.losesConnection(error)
     }
-    #expect(ContinuousClock.now - started < .seconds(5))
   }
 }
