@@ -22,7 +22,7 @@ ARGS ?=
 
 .PHONY: run test build release bench soak system-deps test-deps swift-test js-test e2e-test e2e-sizes format clean
 .PHONY: cluster alerts-test
-.PHONY: fuzz fuzz-smoke e2e-unit-and-fuzz build-and-test-deps build-servers
+.PHONY: fuzz fuzz-smoke e2e-unit-and-fuzz build-and-test-deps
 
 ## Build an optimized server and serve the web client on http://$(HOST):$(PORT)/
 run: system-deps release
@@ -88,21 +88,14 @@ soak: system-deps
 # The tests' build leaves out DWARF, which only a debugger reads (crash backtraces still name
 # functions): no debug info to emit, wrap and link. The C sources of the packages are compiled
 # without debug information too (`-Xcc -g0`). A plain `swift build` after it (other flags)
-# builds again. scripts/swift-build.sh passes these flags and fails on a warning.
+# builds again.
 SWIFT_FLAGS := -Xswiftc -gnone -Xcc -g0
 SWIFT_TEST = swift test --skip-build $(SWIFT_FLAGS)
 build: system-deps
 ifneq ($(BUILT),1)
-	./scripts/swift-build.sh --build-tests
-endif
-
-# The two programs the end-to-end tests run (the server, the load generator), without the
-# tests' modules: `make test` starts the end-to-end pass once these are built, and builds the
-# Swift tests beside it.
-SERVER_PRODUCTS := --product matchismo-load --product matchismo
-build-servers: system-deps
-ifneq ($(BUILT),1)
-	./scripts/swift-build.sh $(SERVER_PRODUCTS)
+	swift build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build-output.log
+	@if grep -q "warning:" .build-output.log; then echo "The build has warnings (see above)."; rm -f .build-output.log; exit 1; fi
+	@rm -f .build-output.log
 endif
 
 swift-test: build
@@ -133,11 +126,11 @@ e2e-test: build test-deps
 	$(E2E_PARALLEL)
 	$(E2E_ALONE)
 
-# `make test`'s start: the build of the server and the load generator (which keeps both cores
-# busy) beside the installation of what only the tests need (Chromium, PostgreSQL, HAProxy, the
-# venv: mostly network and disk), whose output follows the build's. On a new machine that
-# installation took about a minute. Before it, the Swift packages are resolved (a dozen clones
-# and version checks: 12 s) beside the installation of what the build needs, rather than after it.
+# `make test`'s start: the debug build (which keeps both cores busy) beside the installation of
+# what only the tests need (Chromium, PostgreSQL, HAProxy, the venv: mostly network and disk),
+# whose output follows the build's. On a new machine that installation took about a minute.
+# Before it, the Swift packages are resolved (a dozen clones and version checks: 12 s) beside
+# the installation of what the build needs, rather than after it.
 build-and-test-deps:
 	@resolving=$$(mktemp); ( swift package resolve ) >"$$resolving" 2>&1 & resolve=$$!; \
 	  ./scripts/apt-install-missing.sh $(SERVER_PACKAGES); packages=$$?; \
@@ -145,22 +138,21 @@ build-and-test-deps:
 	  if [ $$resolved != 0 ]; then echo "Resolving the Swift packages failed (above)."; fi; \
 	  [ $$packages = 0 ] && [ $$resolved = 0 ]
 	@log=$$(mktemp); ( $(MAKE) --no-print-directory test-deps ) >"$$log" 2>&1 & deps=$$!; \
-	  $(MAKE) --no-print-directory build-servers; built=$$?; \
+	  $(MAKE) --no-print-directory build; built=$$?; \
 	  wait $$deps; installed=$$?; cat "$$log"; rm -f "$$log"; \
 	  if [ $$installed != 0 ]; then echo "Installing what the tests need failed (above)."; fi; \
 	  [ $$built = 0 ] && [ $$installed = 0 ]
 
 # `make test`'s end: the end-to-end tests' parallel pass, which mostly waits on servers, browsers
-# and deadlines, with beside it the build of the Swift tests' modules (some 220 s of CPU, half
-# of the whole build) and then the Swift tests (45 s alone; 868 tests), and the fuzz targets'
-# smoke run (their own instrumented build, one compiler at a time: 42 s on 2 cores); their
-# output follows the pass's (the Swift tests' last lines, or all of it when the build or a test
-# failed). Then the load tests, alone. The pass left a third of the two cores idle; the tests'
-# build before it kept both busy.
+# and deadlines, with beside it the Swift tests (45 s alone; 786 tests) and the fuzz targets' smoke
+# run (their own instrumented build, one compiler at a time: 42 s on 2 cores); their output
+# follows the pass's (the Swift tests' last lines, or all of it when one failed). Then the load
+# tests, alone. On 2 cores this took 417 s and left 46 s of CPU idle, where the Swift tests, then
+# the pass beside the fuzz run, then the load tests took 462 s and left 140 s idle.
 # The web client's tests and the alert rules' (11 s, one after the other) go beside the pass too.
-e2e-unit-and-fuzz: build-servers test-deps
+e2e-unit-and-fuzz: build test-deps
 	@unit=$$(mktemp); fuzz=$$(mktemp); client=$$(mktemp); \
-	  ( ./scripts/swift-build.sh --build-tests && $(SWIFT_TEST) ) >"$$unit" 2>&1 & unit_pid=$$!; \
+	  ( $(SWIFT_TEST) ) >"$$unit" 2>&1 & unit_pid=$$!; \
 	  ( $(FUZZ_SMOKE) ) >"$$fuzz" 2>&1 & fuzz_pid=$$!; \
 	  ( $(MAKE) --no-print-directory BUILT=1 js-test alerts-test ) >"$$client" 2>&1 & client_pid=$$!; \
 	  $(E2E_PARALLEL); e2e=$$?; \
