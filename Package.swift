@@ -45,9 +45,6 @@ let package = Package(
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    // Already in the graph through swift-async-algorithms (same version).
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
@@ -56,6 +53,10 @@ let package = Package(
       pkgConfig: "libwebsockets",
       providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
     ),
+    // SQLite's C library, for the embedded journal (`SQLiteConnection`). (GRDB was 36 s of the
+    // debug build's 435 s of CPU, the largest package, for a connection, a statement cache
+    // and migrations that take some 300 lines here.)
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // PostgreSQL's own client library, for the journal and the cluster's link. (postgres-nio
     // brought NIO, NIOSSL and swift-crypto, with two copies of BoringSSL: 452 s of the debug
     // build's 650-700 s of CPU, for what libpq, one Debian package, does.)
@@ -72,10 +73,8 @@ let package = Package(
     .target(
       name: "Store",
       dependencies: [
-        "Lobby", "Model", "Protocol", .product(name: "GRDB", package: "GRDB.swift"),
-        // The C API, for `sqlite3_wal_hook` (the log's length after each commit).
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        "CPostgres", "CDigest", .product(name: "Logging", package: "swift-log"),
+        "Lobby", "Model", "Protocol", "CSQLite", "CPostgres", "CDigest",
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -88,8 +87,6 @@ let package = Package(
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: swiftSettings
@@ -132,7 +129,6 @@ let package = Package(
       dependencies: [
         "Store", "Lobby", "Model", "Protocol", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings),
     // LoadGenerator: its options' defaults are checked against LoadKit's (LoadOptionTests).

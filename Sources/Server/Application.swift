@@ -3,22 +3,19 @@ import Lobby
 import Logging
 import Metrics
 import Protocol
-import ServiceLifecycle
 import Store
-import UnixSignals
 
-/// The running server: metrics, journal, lobby and transport, run as the four services of one
-/// `ServiceGroup` until SIGTERM or SIGINT.
+/// The running server: metrics, journal, lobby and transport, run until SIGTERM or SIGINT.
 ///
-/// The group shuts its services down gracefully in the reverse of their order: first the
+/// They are stopped gracefully in the reverse of their start (``ServerRun``): first the
 /// transport (no new WebSockets, every client closed with 1001), then the lobby executors (which
 /// handle what is still queued), then the journal (its writer writes what is still queued and
 /// closes the store), then the metrics; then ``run()`` returns and the command exits 0.
 struct Application {
   let configuration: ServerConfiguration
 
-  /// Longest a graceful shutdown may take before the group cancels what is left: the
-  /// transport's own grace period for closing clients (5 s) and then some.
+  /// Longest the transport's stop is waited for before the rest stops all the same: its own
+  /// grace period for closing clients (5 s) and then some.
   static let shutdownLimit: Duration = .seconds(15)
 
   /// Starts listening and serves until SIGINT/SIGTERM.
@@ -132,11 +129,11 @@ struct Application {
       perform: { outbound.perform($0, movesReceivedAt: $1) },
       consumed: { [transport] in transport.acknowledge(bytes: $0) })
     // SIGTERM and SIGINT are trapped before the port opens: a client (or a test) that connects
-    // may stop the server at once. Left to the service group, which traps them once its run has
-    // started on the concurrency pool, a signal that came first (seconds, on a busy machine)
-    // killed the process: no close frames, nothing flushed, exit status 143.
-    let shutdownSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
-    // Started before the group, so a port that cannot be bound stops the command at once.
+    // may stop the server at once. (Trapped once the run had started on the concurrency pool,
+    // as swift-service-lifecycle's group did, a signal that came first (seconds, on a busy
+    // machine) killed the process: no close frames, nothing flushed, exit status 143.)
+    let signals = await ShutdownSignals.trap([SIGTERM, SIGINT])
+    // Started before the rest, so a port that cannot be bound stops the command at once.
     try transport.start()
 
     let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
@@ -144,29 +141,13 @@ struct Application {
     logger.notice(
       "Matchismo Live is listening on \(scheme)://\(shownHost):\(transport.listeningPort)/")
 
-    // In dependency order: each service may use those before it, and is shut down before them.
-    var group = ServiceGroupConfiguration(
-      services: [
-        .init(service: MetricsService(transport: transport, metrics: metrics.transport)),
-        .init(
-          service: JournalService(
-            writer: journal, store: store, retention: retention, cluster: cluster?.link,
-            logger: logger)),
-        .init(service: LobbyService(executor: lobby)),
-        .init(service: TransportService(transport: transport, logger: logger)),
-      ],
-      logger: logger)
-    group.maximumGracefulShutdownDuration = Self.shutdownLimit
-    let services = ServiceGroup(configuration: group)
-    // A signal caught before the group runs is remembered by it, and carried out once it does.
-    let shutdown = Task {
-      for await signal in shutdownSignals {
-        logger.notice("\(signal) received: shutting down")
-        await services.triggerGracefulShutdown()
-      }
-    }
-    defer { shutdown.cancel() }
-    try await services.run()
+    await ServerRun(
+      transport: transport, executor: lobby,
+      journal: JournalShutdown(
+        writer: journal, store: store, retention: retention, cluster: cluster?.link,
+        logger: logger),
+      metrics: metrics.transport, limit: Self.shutdownLimit, logger: logger
+    ).run(until: signals)
     logger.notice("stopped")
   }
 

@@ -1,75 +1,88 @@
+import Foundation
 import Lobby
 import Logging
-import ServiceLifecycle
 import Store
 
-/// The transport as a service: it runs until the transport stops (its service thread hands every
-/// event to the lobby's handler: inline or the executors' queues).
-///
-/// It comes last in the service group, so it is the first to hear of a graceful shutdown:
-/// the transport then refuses new WebSockets and closes every client with 1001 "server
-/// shutting down"; once every connection is gone (or the transport's grace period is over) its
-/// event stream ends, and so does ``run()``, and only then does the group shut the lobby down.
-struct TransportService: Service {
+/// The server's parts once its port is open, run until SIGTERM or SIGINT (or until the
+/// transport stops by itself), then stopped in order, each once the one before it is done:
+/// 1. the transport: no new WebSockets, every client closed with 1001 "server shutting down";
+///    its event stream ends once every connection is gone or its grace period is over;
+/// 2. the lobby executors, which handle every event already queued (the closes of the last
+///    connections included);
+/// 3. the journal: its writer writes what is still queued, the node leaves its cluster and the
+///    store is closed (a shared database's leases are then free at once);
+/// 4. the metrics' sampling.
+/// A transport that has not stopped within ``limit`` is not waited for any longer: the rest
+/// stops all the same.
+struct ServerRun {
   /// The started transport.
   let transport: WebSocketTransport
-  /// For the shutdown notice.
-  let logger: Logger
-
-  func run() async {
-    await withGracefulShutdownHandler {
-      // Every event goes to the service thread's handler; the stream only ends.
-      for await _ in transport.events {}
-    } onGracefulShutdown: { [transport, logger] in
-      logger.notice("shutting down: closing every connection with 1001")
-      // The handler may not wait; the loop above ends when the shutdown is complete.
-      Task { await transport.shutdown() }
-    }
-  }
-}
-
-/// The lobby executors as a service: their threads run from ``run()`` until a graceful shutdown,
-/// which lets them finish every event already queued (the closes of the last connections
-/// included) before ``run()`` returns.
-struct LobbyService: Service {
   /// The executors, not started yet; nil when the lobby runs on the transport's thread.
   let executor: ShardedLobby?
-
-  func run() async {
-    executor?.start()
-    // Cancellation (a shutdown that took too long) ends the wait too: drain all the same.
-    try? await gracefulShutdown()
-    await executor?.drain()
-  }
-}
-
-/// The metrics as a service: samples the transport's inbound back-pressure levels (atomics
-/// the transport keeps for this) into their gauges every ``interval`` until a graceful
-/// shutdown. First in the group, so it stops last, after the lobby has drained.
-struct MetricsService: Service {
-  /// The transport sampled.
-  let transport: WebSocketTransport
-  /// The gauges set.
+  /// What stops the journal.
+  let journal: JournalShutdown
+  /// The gauges sampled from the transport's atomics.
   let metrics: TransportMetrics
   /// Time between two samples.
-  var interval: Duration = .seconds(1)
+  var sampleEvery: Duration = .seconds(1)
+  /// Longest the transport's stop is waited for.
+  let limit: Duration
+  let logger: Logger
 
-  func run() async {
-    while !Task.isShuttingDownGracefully && !Task.isCancelled {
-      metrics.sampleInbound(
-        queuedBytes: transport.queuedInboundBytes,
-        pausedConnections: transport.pausedConnections)
-      try? await cancelWhenGracefulShutdown { [interval] in
-        try await Task.sleep(for: interval)
+  /// Why the run stops.
+  private enum Stop: Sendable, Equatable {
+    case signal(Int32)
+    case transportStopped
+    case limitPassed
+  }
+
+  /// Runs until a signal in `signals` (or the transport's own stop), then stops everything.
+  func run(until signals: ShutdownSignals) async {
+    executor?.start()
+    let sampling = Task { [transport, metrics, sampleEvery] in
+      while !Task.isCancelled {
+        metrics.sampleInbound(
+          queuedBytes: transport.queuedInboundBytes,
+          pausedConnections: transport.pausedConnections)
+        try? await Task.sleep(for: sampleEvery)
       }
     }
+    let (stops, stop) = AsyncStream.makeStream(of: Stop.self)
+    // Every event goes to the service thread's handler; the stream only ends.
+    let serving = Task { [transport] in
+      for await _ in transport.events {}
+      stop.yield(.transportStopped)
+    }
+    let listening = Task {
+      if let signal = await signals.next() { stop.yield(.signal(signal)) }
+    }
+    var reasons = stops.makeAsyncIterator()
+    let reason = await reasons.next()
+    listening.cancel()
+    if case .signal(let signal) = reason {
+      logger.notice("\(ShutdownSignals.name(of: signal)) received: shutting down")
+      logger.notice("shutting down: closing every connection with 1001")
+      Task { [transport] in await transport.shutdown() }
+      let deadline = Task { [limit] in
+        try? await Task.sleep(for: limit)
+        stop.yield(.limitPassed)
+      }
+      if await reasons.next() == .limitPassed {
+        logger.warning("the transport did not stop within \(limit): stopping the rest")
+      }
+      deadline.cancel()
+    }
+    serving.cancel()
+    await executor?.drain()
+    journal.stop()
+    sampling.cancel()
   }
 }
 
-/// The journal writer as a service: it writes from start to a graceful shutdown, then writes
-/// what is still queued (the lobby has drained before it, since it comes earlier in the group),
-/// stops, and closes the store (a shared database's leases are then free at once).
-struct JournalService: Service {
+/// The journal's end, once the lobby has drained: the retention of finished games stops, the
+/// writer writes what is still queued and stops, the node leaves its cluster and the store is
+/// closed (a shared database's leases are then free at once).
+struct JournalShutdown {
   /// The writer, started already; nil without a journal.
   let writer: JournalWriter?
   /// The writer's store, closed once everything is written.
@@ -83,8 +96,7 @@ struct JournalService: Service {
   /// For a shutdown that could not write everything.
   let logger: Logger
 
-  func run() async {
-    try? await gracefulShutdown()
+  func stop() {
     retention?.stop()
     guard let writer else {
       cluster?.leave()

@@ -1,25 +1,23 @@
+import CSQLite
 import Foundation
-import GRDB
 
 extension SQLiteJournalStore {
   /// Checks the file at `path` on a read-only connection, writing nothing: it must be a
   /// database, pass SQLite's quick check, and be a journal (or hold no table at all).
   static func check(_ path: String) throws {
-    var configuration = Configuration()
-    configuration.readonly = true
-    configuration.label = "journal-check"
     let (check, tables, isJournal): (String?, Int, Bool)
     do {
-      (check, tables, isJournal) = try DatabaseQueue(path: path, configuration: configuration)
-        .read { db in
-          (
-            try String.fetchOne(db, sql: "PRAGMA quick_check"),
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0,
-            try db.tableExists("grdb_migrations")
-          )
-        }
-    } catch let error as DatabaseError
-      where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+      let connection = try SQLiteConnection(path: path, readonly: true)
+      defer { connection.close() }
+      (check, tables, isJournal) = try connection.transaction { db in
+        (
+          try db.value("PRAGMA quick_check"),
+          try db.value("SELECT count(*) FROM sqlite_master") ?? 0,
+          try db.tableExists(migrationsTable)
+        )
+      }
+    } catch let error as SQLiteError
+      where error.resultCode == SQLITE_CORRUPT || error.resultCode == SQLITE_NOTADB
     {
       throw StoreError("the journal \(path) is damaged: \(error)")
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Lobby
 import Protocol
 
@@ -8,52 +7,54 @@ extension SQLiteJournalStore {
   /// players' ratings, writes the new ones and each player's change, in the transaction that
   /// keeps the game. A game kept before (a batch written twice) never reaches here: its
   /// ratings changed once.
-  func rate(_ game: FinishedGame, number: Int64, in db: Database) throws {
+  func rate(_ game: FinishedGame, number: Int64, in db: SQLiteConnection) throws {
     let rated = game.ratedPlayers
     guard !rated.isEmpty else { return }
     var before: [String: PlayerRating] = [:]
     for row in rated {
-      if let kept = try Row.fetchOne(
-        db,
-        sql: "SELECT rating, games FROM rating WHERE player = ? AND game = ?",
-        arguments: [row.player, game.game])
-      {
+      if let kept = try db.rows(
+        "SELECT rating, games FROM rating WHERE player = ? AND game = ?",
+        [.text(row.player), .text(game.game)]
+      ).first {
         before[row.player] = PlayerRating(
           player: row.player, game: game.game, rating: kept["rating"], games: kept["games"])
       }
     }
     for row in game.ratingChanges(before: before) {
-      try db.cachedStatement(
-        sql: """
-          INSERT INTO rating (player, game, rating, games) VALUES (?, ?, ?, ?)
-          ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating, games = excluded.games
-          """
-      ).execute(arguments: [row.player, game.game, row.change.after, row.change.games])
-      try db.cachedStatement(
-        sql: """
-          INSERT INTO rating_change
-            (game_number, player, game, ended_at, rank, before, after, games)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-          """
-      ).execute(arguments: [
-        number, row.player, game.game, game.endedAt, row.rank, row.change.before,
-        row.change.after, row.change.games,
-      ])
+      try db.run(
+        """
+        INSERT INTO rating (player, game, rating, games) VALUES (?, ?, ?, ?)
+        ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating, games = excluded.games
+        """,
+        [
+          .text(row.player), .text(game.game), row.change.after.sqliteValue,
+          row.change.games.sqliteValue,
+        ])
+      try db.run(
+        """
+        INSERT INTO rating_change
+          (game_number, player, game, ended_at, rank, before, after, games)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .integer(number), .text(row.player), .text(game.game), game.endedAt.sqliteValue,
+          row.rank.sqliteValue, row.change.before.sqliteValue, row.change.after.sqliteValue,
+          row.change.games.sqliteValue,
+        ])
     }
   }
 
   /// `games` with each rated player's change (``FinishedPlayer/rating``).
-  func withRatings(_ games: [FinishedGame], in db: Database) throws -> [FinishedGame] {
+  func withRatings(_ games: [FinishedGame], in db: SQLiteConnection) throws -> [FinishedGame] {
     let numbers = games.compactMap { FinishedGame.number(ofID: $0.id) }
     guard !numbers.isEmpty else { return games }
     var changes: [Int: [String: RatingChange]] = [:]
-    for row in try Row.fetchAll(
-      db,
-      sql: """
-        SELECT game_number, player, before, after, games FROM rating_change
-        WHERE game_number IN (\(numbers.map(String.init).joined(separator: ",")))
-        """)
-    {
+    for row in try db.prepare(
+      """
+      SELECT game_number, player, before, after, games FROM rating_change
+      WHERE game_number IN (\(numbers.map(String.init).joined(separator: ",")))
+      """
+    ).rowsOnce() {
       changes[row["game_number"], default: [:]][row["player"]] = RatingChange(
         before: row["before"], after: row["after"], games: row["games"])
     }
@@ -62,14 +63,13 @@ extension SQLiteJournalStore {
 
   public func ratings(of players: [String]) throws -> [PlayerRating] {
     guard !players.isEmpty else { return [] }
-    return try reader.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT player, game, rating, games FROM rating
-          WHERE player IN (\(players.map { _ in "?" }.joined(separator: ",")))
-          """, arguments: StatementArguments(players)
-      ).map {
+    return try reader.transaction { db in
+      try db.prepare(
+        """
+        SELECT player, game, rating, games FROM rating
+        WHERE player IN (\(players.map { _ in "?" }.joined(separator: ",")))
+        """
+      ).rowsOnce(players.map { .text($0) }).map {
         PlayerRating(
           player: $0["player"], game: $0["game"], rating: $0["rating"], games: $0["games"])
       }
@@ -77,17 +77,18 @@ extension SQLiteJournalStore {
   }
 
   public func ratingHistory(player: String, game: String) throws -> RatingHistory {
-    try reader.read { db in
-      let rating = try Row.fetchOne(
-        db, sql: "SELECT rating, games FROM rating WHERE player = ? AND game = ?",
-        arguments: [player, game]
-      ).map { PlayerRating(player: player, game: game, rating: $0["rating"], games: $0["games"]) }
-      let entries = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT game_number, ended_at, rank, before, after, games FROM rating_change
-          WHERE player = ? AND game = ? ORDER BY ended_at DESC, game_number DESC LIMIT ?
-          """, arguments: [player, game, RatingHistory.mostEntries]
+    try reader.transaction { db in
+      let rating = try db.rows(
+        "SELECT rating, games FROM rating WHERE player = ? AND game = ?",
+        [.text(player), .text(game)]
+      ).first.map {
+        PlayerRating(player: player, game: game, rating: $0["rating"], games: $0["games"])
+      }
+      let entries = try db.rows(
+        """
+        SELECT game_number, ended_at, rank, before, after, games FROM rating_change
+        WHERE player = ? AND game = ? ORDER BY ended_at DESC, game_number DESC LIMIT ?
+        """, [.text(player), .text(game), RatingHistory.mostEntries.sqliteValue]
       ).map {
         RatingHistoryEntry(
           gameID: FinishedGame.id(number: $0["game_number"]), endedAt: $0["ended_at"],

@@ -1,6 +1,5 @@
+import CSQLite
 import Foundation
-import GRDB
-import GRDBSQLite
 import Lobby
 import Model
 import Protocol
@@ -28,10 +27,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// The database file.
   public let path: String
   /// The writer's connection: journal writes, checkpoints and removals of finished games.
-  let database: DatabaseQueue
+  let database: SQLiteConnection
   /// A read-only connection for questions about finished games, asked from another thread
   /// than the writer's (WAL lets it read while the writer writes).
-  let reader: DatabaseQueue
+  let reader: SQLiteConnection
   /// Encodes table records and finished games for their rows.
   let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
@@ -59,36 +58,27 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     if let problem = Self.writeProblem(path) {
       throw StoreError("the journal \(path) cannot be written: \(problem)")
     }
-    var configuration = Configuration()
-    configuration.label = "journal"
-    // Only a checkpoint ever waits on this connection: for a reader still in the log, or the
-    // copy ahead.
-    configuration.busyMode = .timeout(WALCheckpointer.readerWait)
-    configuration.prepareDatabase { db in
-      // A new file only: a file that exists keeps the page size it was made with.
-      try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
-      try db.execute(sql: "PRAGMA journal_mode = WAL")
-      try db.execute(
-        sql: durability == .process ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
-      // Checkpoints come between commits (``upkeep()``), never inside one.
-      try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-      // When the log starts again, its file is cut back to the checkpoint's length.
-      try db.execute(sql: "PRAGMA journal_size_limit = \(walCheckpointBytes)")
-    }
     do {
       // A damaged file is refused here rather than half read later, and before the switch to
       // WAL or a migration writes to it.
       if FileManager.default.fileExists(atPath: path) { try Self.check(path) }
-      database = try DatabaseQueue(path: path, configuration: configuration)
-      try Self.migrator.migrate(database)
-      let pageSize =
-        try database.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
+      // Only a checkpoint ever waits on this connection: for a reader still in the log, or the
+      // copy ahead.
+      database = try SQLiteConnection(path: path, busyTimeout: WALCheckpointer.readerWait)
+      // A new file only: a file that exists keeps the page size it was made with.
+      try database.execute("PRAGMA page_size = \(Self.pageSize)")
+      try database.execute("PRAGMA journal_mode = WAL")
+      try database.execute(
+        durability == .process ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
+      // Checkpoints come between commits (``upkeep()``), never inside one.
+      try database.execute("PRAGMA wal_autocheckpoint = 0")
+      // When the log starts again, its file is cut back to the checkpoint's length.
+      try database.execute("PRAGMA journal_size_limit = \(walCheckpointBytes)")
+      try Self.migrate(database)
+      let pageSize = try database.withLock { try $0.value("PRAGMA page_size") } ?? 4096
       checkpointer = WALCheckpointer(
         path: path, pageSize: pageSize, thresholdBytes: walCheckpointBytes)
-      var reading = Configuration()
-      reading.label = "journal-reader"
-      reading.readonly = true
-      reader = try DatabaseQueue(path: path, configuration: reading)
+      reader = try SQLiteConnection(path: path, readonly: true)
     } catch let error as StoreError {
       throw error
     } catch {
@@ -104,20 +94,18 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   }
 
   public func load() throws -> JournalContents {
-    try database.read { db in
+    try database.transaction { db in
       var contents = JournalContents()
-      let rows = try Row.fetchAll(
-        db, sql: "SELECT record FROM game_table WHERE open = 1 ORDER BY number")
+      let rows = try db.rows("SELECT record FROM game_table WHERE open = 1 ORDER BY number")
       for row in rows {
         let text: String = row["record"]
         let record = try decoder.decode(TableRecord.self, from: Data(text.utf8))
-        let moves = try Row.fetchAll(
-          db,
-          sql: """
-            SELECT idx, kind, seat, card, at, version FROM move
-            WHERE table_id = ? AND deal = ? ORDER BY idx
-            """,
-          arguments: [record.id, record.deal]
+        let moves = try db.rows(
+          """
+          SELECT idx, kind, seat, card, at, version FROM move
+          WHERE table_id = ? AND deal = ? ORDER BY idx
+          """,
+          [.text(record.id), record.deal.sqliteValue]
         ).map { row in
           JournalMove(
             table: record.id, deal: record.deal, index: row["idx"],
@@ -126,29 +114,27 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
         }
         contents.tables.append((record, moves))
       }
-      let arenas = try String.fetchAll(
-        db,
-        sql: """
-          SELECT record FROM arena WHERE closed = 0
-          UNION ALL
-          SELECT record FROM (SELECT record FROM arena WHERE closed = 1 ORDER BY ends DESC LIMIT ?)
-          """, arguments: [ArenaBook.finishedKept])
+      let arenas: [String] = try db.values(
+        """
+        SELECT record FROM arena WHERE closed = 0
+        UNION ALL
+        SELECT record FROM (SELECT record FROM arena WHERE closed = 1 ORDER BY ends DESC LIMIT ?)
+        """, [ArenaBook.finishedKept.sqliteValue])
       contents.arenas = Arena.kept(
         try arenas.map { try decoder.decode(Arena.self, from: Data($0.utf8)) })
-      contents.sessions = try Row.fetchAll(
-        db, sql: "SELECT token, name, table_id, seat, player FROM session ORDER BY token"
+      contents.sessions = try db.rows(
+        "SELECT token, name, table_id, seat, player FROM session ORDER BY token"
       ).map {
         SessionRecord(
           token: $0["token"], name: $0["name"], tableID: $0["table_id"], seat: $0["seat"],
           player: $0["player"])
       }
       contents.lastTableNumber =
-        try Int.fetchOne(
-          db,
-          sql: """
-            SELECT MAX(COALESCE((SELECT MAX(number) FROM game_table), 0),
-              (SELECT highest FROM table_number))
-            """) ?? 0
+        try db.value(
+          """
+          SELECT MAX(COALESCE((SELECT MAX(number) FROM game_table), 0),
+            (SELECT highest FROM table_number))
+          """) ?? 0
       return contents
     }
   }
@@ -180,78 +166,77 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// folder holds one file of what matters.
   public func close() {
     checkpointer.stop()
-    _ = try? database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+    _ = try? database.withLock { try $0.checkpoint(SQLITE_CHECKPOINT_TRUNCATE) }
   }
 
-  private func write(_ entries: [JournalEntry], to database: DatabaseQueue) throws {
-    try database.writeWithoutTransaction { db in
-      try inBatchTransaction(db) { try write(entries, in: db) }
-    }
+  private func write(_ entries: [JournalEntry], to database: SQLiteConnection) throws {
+    try database.transaction("IMMEDIATE") { try write(entries, in: $0) }
   }
 
   /// The rows of `entries`, in `db`'s transaction.
-  private func write(_ entries: [JournalEntry], in db: Database) throws {
-    var moveInsert: Statement?
+  private func write(_ entries: [JournalEntry], in db: SQLiteConnection) throws {
+    var moveInsert: SQLiteStatement?
     for entry in entries {
       switch entry {
       case .table(let record):
         let text = String(decoding: try encoder.encode(record), as: UTF8.self)
-        try db.cachedStatement(
-          sql: """
-            INSERT INTO game_table (id, number, open, deal, record) VALUES (?, ?, 1, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET open = 1, deal = excluded.deal, record = excluded.record
-            """
-        ).execute(arguments: [record.id, JournalEntry.number(of: record.id), record.deal, text])
-        try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ? AND deal < ?")
-          .execute(arguments: [record.id, record.deal])
+        try db.run(
+          """
+          INSERT INTO game_table (id, number, open, deal, record) VALUES (?, ?, 1, ?, ?)
+          ON CONFLICT(id) DO UPDATE SET open = 1, deal = excluded.deal, record = excluded.record
+          """,
+          [
+            .text(record.id), JournalEntry.number(of: record.id).sqliteValue,
+            record.deal.sqliteValue, .text(text),
+          ])
+        try db.run(
+          "DELETE FROM move WHERE table_id = ? AND deal < ?",
+          [.text(record.id), record.deal.sqliteValue])
       case .move(let move):
-        let statement = try moveInsert ?? db.cachedStatement(sql: Self.moveInsert)
+        let statement = try moveInsert ?? db.cached(Self.moveInsert)
         moveInsert = statement
-        try insert(move, with: statement, in: db)
+        try insert(move, with: statement)
       case .tableClosed(let id):
         // Nothing of a closed table is read again; only its number stays used.
         let number = JournalEntry.number(of: id)
-        try db.cachedStatement(sql: "UPDATE table_number SET highest = ? WHERE highest < ?")
-          .execute(arguments: [number, number])
-        try db.cachedStatement(sql: "DELETE FROM game_table WHERE id = ?")
-          .execute(arguments: [id])
-        try db.cachedStatement(sql: "DELETE FROM move WHERE table_id = ?")
-          .execute(arguments: [id])
+        try db.run(
+          "UPDATE table_number SET highest = ? WHERE highest < ?",
+          [number.sqliteValue, number.sqliteValue])
+        try db.run("DELETE FROM game_table WHERE id = ?", [.text(id)])
+        try db.run("DELETE FROM move WHERE table_id = ?", [.text(id)])
       case .session(let session):
-        try db.cachedStatement(
-          sql: """
-            INSERT INTO session (token, name, table_id, seat, player) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(token) DO UPDATE SET
-              name = excluded.name, table_id = excluded.table_id, seat = excluded.seat,
-              player = excluded.player
-            """
-        ).execute(arguments: [
-          session.token, session.name, session.tableID, session.seat, session.player,
-        ])
+        try db.run(
+          """
+          INSERT INTO session (token, name, table_id, seat, player) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT(token) DO UPDATE SET
+            name = excluded.name, table_id = excluded.table_id, seat = excluded.seat,
+            player = excluded.player
+          """,
+          [
+            .text(session.token), .text(session.name), session.tableID.sqliteValue,
+            session.seat.sqliteValue, session.player.sqliteValue,
+          ])
       case .sessionEnded(let token):
-        try db.cachedStatement(sql: "DELETE FROM session WHERE token = ?")
-          .execute(arguments: [token])
+        try db.run("DELETE FROM session WHERE token = ?", [.text(token)])
       case .sessionReleased:
         // No other node shares this file: the session stays as it is.
         break
       case .arena(let arena):
         let text = String(decoding: try encoder.encode(arena), as: UTF8.self)
-        try db.cachedStatement(
-          sql: """
-            INSERT INTO arena (id, closed, ends, record) VALUES (?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET
-              closed = excluded.closed, ends = excluded.ends, record = excluded.record
-            """
-        ).execute(arguments: [arena.id, arena.closed, arena.ends, text])
+        try db.run(
+          """
+          INSERT INTO arena (id, closed, ends, record) VALUES (?, ?, ?, ?)
+          ON CONFLICT(id) DO UPDATE SET
+            closed = excluded.closed, ends = excluded.ends, record = excluded.record
+          """, [.text(arena.id), arena.closed.sqliteValue, arena.ends.sqliteValue, .text(text)])
       case .finished(let game):
         try keep(game, in: db)
       case .finishedInJournal(let game, let table, let deal):
         // Its moves are the deal's rows, written before it in this transaction (a long game:
         // a few thousand rows read once, when it ends).
-        let moves = try Row.fetchAll(
-          db,
-          sql: "SELECT idx, kind, seat, card, at FROM move WHERE table_id = ? AND deal = ?",
-          arguments: [table, deal]
+        let moves = try db.rows(
+          "SELECT idx, kind, seat, card, at FROM move WHERE table_id = ? AND deal = ?",
+          [.text(table), deal.sqliteValue]
         ).map { row in
           JournalMove(
             table: table, deal: deal, index: row["idx"],
@@ -265,10 +250,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
 
   /// How many table rows and move rows the file holds (for tests).
   func rowCounts() throws -> (tables: Int, moves: Int) {
-    try database.read { db in
+    try database.transaction { db in
       (
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game_table") ?? 0,
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM move") ?? 0
+        try db.value("SELECT COUNT(*) FROM game_table") ?? 0,
+        try db.value("SELECT COUNT(*) FROM move") ?? 0
       )
     }
   }

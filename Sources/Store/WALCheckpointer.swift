@@ -1,6 +1,5 @@
+import CSQLite
 import Foundation
-import GRDB
-import GRDBSQLite
 import Synchronization
 
 /// Keeps an SQLite journal's write-ahead log under its bound (``WALCheckpoints`` decides when)
@@ -44,7 +43,7 @@ final class WALCheckpointer: @unchecked Sendable {
   /// When the writer checkpoints next (writer's thread only).
   private var checkpoints: WALCheckpoints
   /// The copying thread's connection, made when it starts.
-  private var copier: DatabaseQueue?
+  private var copier: SQLiteConnection?
   private let path: String
 
   /// A checkpointer for the database at `path`, checkpointing at `thresholdBytes` of log.
@@ -56,11 +55,11 @@ final class WALCheckpointer: @unchecked Sendable {
 
   /// Listens to the writer's connection for the log's length after each commit (replacing
   /// SQLite's own checkpoints, which the connection has off).
-  func listen(to database: DatabaseQueue) {
+  func listen(to database: SQLiteConnection) {
     let context = Unmanaged.passUnretained(self).toOpaque()
-    database.writeWithoutTransaction { db in
+    database.withLock { db in
       _ = sqlite3_wal_hook(
-        db.sqliteConnection,
+        db.handle,
         { context, _, _, pages in
           Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
             .walPages.store(Int(pages), ordering: .relaxed)
@@ -75,9 +74,7 @@ final class WALCheckpointer: @unchecked Sendable {
   /// Starts the thread that copies the log ahead of the writer's checkpoints, for as long as
   /// the store is open.
   func startCopyingAhead() throws {
-    var configuration = Configuration()
-    configuration.label = "journal-copy-ahead"
-    let copier = try DatabaseQueue(path: path, configuration: configuration)
+    let copier = try SQLiteConnection(path: path)
     self.copier = copier
     checkpoints.copiesAhead()
     let aheadAt = checkpoints.aheadAt
@@ -92,8 +89,8 @@ final class WALCheckpointer: @unchecked Sendable {
         else { continue }
         copying.store(true, ordering: .relaxed)
         // Busy (the writer checkpoints now) or failing: the writer's own checkpoint copes.
-        _ = try? copier.writeWithoutTransaction { db in
-          try db.checkpoint(.passive)
+        _ = try? copier.withLock { db in
+          try db.checkpoint(SQLITE_CHECKPOINT_PASSIVE)
           Self.syncDatabaseFile(of: db)
         }
         copiedAt.store(pages, ordering: .releasing)
@@ -107,10 +104,10 @@ final class WALCheckpointer: @unchecked Sendable {
   /// A passive checkpoint that does not reach the log's end (the writer committed meanwhile)
   /// copies its pages without flushing them: left so, the writer's catch-up flushed a whole
   /// log's worth of pages while moves waited. Failing only costs the catch-up that time.
-  private static func syncDatabaseFile(of db: Database) {
+  private static func syncDatabaseFile(of db: SQLiteConnection) {
     var file: UnsafeMutablePointer<sqlite3_file>?
     guard
-      sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, &file)
+      sqlite3_file_control(db.handle, "main", SQLITE_FCNTL_FILE_POINTER, &file)
         == SQLITE_OK,
       let file, let sync = file.pointee.pMethods?.pointee.xSync
     else { return }
@@ -119,7 +116,7 @@ final class WALCheckpointer: @unchecked Sendable {
 
   /// Between two commits, on the writer's thread: checkpoints `database` (the writer's
   /// connection) if it is due, returning whether it did.
-  func upkeep(on database: DatabaseQueue) throws -> Bool {
+  func upkeep(on database: SQLiteConnection) throws -> Bool {
     let pages = walPages.load(ordering: .relaxed)
     let copiedAtPages = copiedAt.load(ordering: .acquiring)
     let uncopied =
@@ -128,9 +125,11 @@ final class WALCheckpointer: @unchecked Sendable {
     guard checkpoints.due(walPages: pages, uncopied: uncopied) else { return false }
     defer { copiedAt.store(0, ordering: .releasing) }
     do {
-      let (frames, copied) = try database.writeWithoutTransaction { try $0.checkpoint(.restart) }
+      let (frames, copied) = try database.withLock {
+        try $0.checkpoint(SQLITE_CHECKPOINT_RESTART)
+      }
       checkpoints.checkpointed(walPages: frames, copied: copied)
-    } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+    } catch let error as SQLiteError where error.resultCode == SQLITE_BUSY {
       // A reader stayed in the log: the next try comes once the log has grown a little more.
       checkpoints.failed(walPages: pages)
     } catch {

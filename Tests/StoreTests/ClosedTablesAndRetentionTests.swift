@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Lobby
 import Model
 import Protocol
@@ -72,18 +71,17 @@ import Testing
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("journal-v2-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let queue = try DatabaseQueue(path: folder + "/journal.sqlite")
-    try SQLiteJournalStore.migrator.migrate(queue, upTo: "v2: finished games, players")
+    let queue = try SQLiteConnection(path: folder + "/journal.sqlite")
+    try SQLiteJournalStore.migrate(queue, upTo: "v2: finished games, players")
     let open = String(
       decoding: try JSONEncoder().encode(JournalStoreTests.record("t3")), as: UTF8.self)
-    try queue.write { db in
+    try queue.transaction { db in
+      try db.run(
+        "INSERT INTO game_table VALUES ('t3', 3, 1, 1, ?), ('t40', 40, 0, 1, '{}')", [.text(open)])
       try db.execute(
-        sql: """
-          INSERT INTO game_table VALUES ('t3', 3, 1, 1, ?), ('t40', 40, 0, 1, '{}');
-          INSERT INTO move VALUES ('t3', 1, 0, 0, 0, 7, 0.5, 8), ('t40', 1, 0, 0, 0, 7, 0.5, 8);
-          """, arguments: [open])
+        "INSERT INTO move VALUES ('t3', 1, 0, 0, 0, 7, 0.5, 8), ('t40', 1, 0, 0, 0, 7, 0.5, 8)")
     }
-    try queue.close()
+    queue.close()
     let store = try SQLiteJournalStore(directory: folder)
     let contents = try store.load()
     #expect(contents.tables.map(\.record.id) == ["t3"])

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Lobby
 import Model
 import Protocol
@@ -110,12 +109,10 @@ import Testing
 
   /// The journal's file with everything written into it and unused pages dropped.
   static func compactedBytes(_ store: SQLiteJournalStore) throws -> Int {
-    let queue = try DatabaseQueue(path: store.path)
-    try queue.writeWithoutTransaction { db in
-      try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-      try db.execute(sql: "VACUUM")
-    }
-    try queue.close()
+    let queue = try SQLiteConnection(path: store.path)
+    try queue.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    try queue.execute("VACUUM")
+    queue.close()
     let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
     return (attributes[.size] as? NSNumber)?.intValue ?? 0
   }
@@ -158,11 +155,11 @@ import Testing
     for (name, play) in kinds {
       let store = try Self.freshStore(&folders)
       let moves = try play(store)
-      let (kept, record, tables) = try DatabaseQueue(path: store.path).read { db in
+      let (kept, record, tables) = try SQLiteConnection(path: store.path).transaction { db in
         (
-          try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM finished_game") ?? 0,
-          try Double.fetchOne(db, sql: "SELECT AVG(length(record)) FROM finished_game") ?? 0,
-          try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM game_table") ?? 0
+          try db.value("SELECT COUNT(*) FROM finished_game") ?? 0,
+          try db.value("SELECT AVG(length(record)) FROM finished_game") ?? 0.0,
+          try db.value("SELECT COUNT(*) FROM game_table") ?? 0
         )
       }
       #expect(kept == Self.games, "every game kept")

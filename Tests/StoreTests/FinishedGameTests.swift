@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import Protocol
-import Store
 import TestSupport
 import Testing
 
 @testable import Lobby
 @testable import Model
+@testable import Store
 
 /// Finished games: kept with the move that ended them, listed by every store in the order
 /// ``ScoresPage/select(_:from:)`` defines, replayed into the scores they ended with, exported
@@ -117,23 +116,22 @@ import Testing
       .appendingPathComponent("journal-v1-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // The schema as version 1 made it, with a table and a session in it.
-    let queue = try DatabaseQueue(path: folder + "/journal.sqlite")
-    var v1 = DatabaseMigrator()
-    v1.registerMigration("v1: tables, moves, sessions") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE game_table (id TEXT PRIMARY KEY NOT NULL, number INTEGER NOT NULL,
-            open INTEGER NOT NULL, deal INTEGER NOT NULL, record TEXT NOT NULL);
-          CREATE TABLE move (table_id TEXT NOT NULL, deal INTEGER NOT NULL, idx INTEGER NOT NULL,
-            kind INTEGER NOT NULL, seat INTEGER NOT NULL, card INTEGER NOT NULL, at REAL NOT NULL,
-            version INTEGER NOT NULL, PRIMARY KEY (table_id, deal, idx)) WITHOUT ROWID;
-          CREATE TABLE session (token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL,
-            table_id TEXT, seat INTEGER) WITHOUT ROWID;
-          INSERT INTO session VALUES ('hash-ada', 'Ada', NULL, NULL);
-          """)
-    }
-    try v1.migrate(queue)
-    try queue.close()
+    // (GRDB made it: its table of migrations named the one it had.)
+    let queue = try SQLiteConnection(path: folder + "/journal.sqlite")
+    try queue.execute(
+      """
+      CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+      INSERT INTO grdb_migrations VALUES ('v1: tables, moves, sessions');
+      CREATE TABLE game_table (id TEXT PRIMARY KEY NOT NULL, number INTEGER NOT NULL,
+        open INTEGER NOT NULL, deal INTEGER NOT NULL, record TEXT NOT NULL);
+      CREATE TABLE move (table_id TEXT NOT NULL, deal INTEGER NOT NULL, idx INTEGER NOT NULL,
+        kind INTEGER NOT NULL, seat INTEGER NOT NULL, card INTEGER NOT NULL, at REAL NOT NULL,
+        version INTEGER NOT NULL, PRIMARY KEY (table_id, deal, idx)) WITHOUT ROWID;
+      CREATE TABLE session (token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL,
+        table_id TEXT, seat INTEGER) WITHOUT ROWID;
+      INSERT INTO session VALUES ('hash-ada', 'Ada', NULL, NULL);
+      """)
+    queue.close()
     let store = try SQLiteJournalStore(directory: folder)
     let contents = try store.load()
     #expect(contents.sessions.map(\.name) == ["Ada"])

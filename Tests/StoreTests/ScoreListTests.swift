@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Model
 import Protocol
 import Testing
@@ -190,24 +189,24 @@ import Testing
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("journal-v3-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let queue = try DatabaseQueue(path: folder + "/journal.sqlite")
-    try SQLiteJournalStore.migrator.migrate(
-      queue, upTo: "v3: closed tables deleted, finished games by age")
+    let queue = try SQLiteConnection(path: folder + "/journal.sqlite")
+    try SQLiteJournalStore.migrate(queue, upTo: "v3: closed tables deleted, finished games by age")
     let encoder = JSONEncoder()
-    try queue.write { db in
+    try queue.transaction { db in
       for game in Self.games {
-        try db.execute(
-          sql: """
-            INSERT INTO finished_game (source, game, ended_at, seconds, score, record)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """,
-          arguments: [
-            game.source, game.game, game.endedAt, game.seconds, game.score,
-            String(decoding: try encoder.encode(game), as: UTF8.self),
+        try db.run(
+          """
+          INSERT INTO finished_game (source, game, ended_at, seconds, score, record)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+          [
+            .text(game.source), .text(game.game), .real(game.endedAt), .real(game.seconds),
+            .integer(Int64(game.score)),
+            .text(String(decoding: try encoder.encode(game), as: UTF8.self)),
           ])
       }
     }
-    try queue.close()
+    queue.close()
     let store = try SQLiteJournalStore(directory: folder)
     let answer = try store.scores(ScoresQuery(game: "set"))
     #expect(answer.lists == [Self.soloClassic: 3, Self.soloCourse: 2, Self.duelClassic: 1])
@@ -274,13 +273,12 @@ import Testing
   @Test func anSQLiteJournalOfVersionSevenMovesItsDailyGamesToTheirList() throws {
     let (store, folder) = try JournalStoreTests.make(.sqlite)
     try store.write([.finished(Self.daily(score: 150, endedAt: 2000))])
-    let queue = try DatabaseQueue(path: folder + "/journal.sqlite")
-    try queue.write { db in
-      try db.execute(sql: "UPDATE finished_game SET list = 'solo.course'")
-      try db.execute(
-        sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v8:%'")
+    let queue = try SQLiteConnection(path: folder + "/journal.sqlite")
+    try queue.transaction { db in
+      try db.execute("UPDATE finished_game SET list = 'solo.course'")
+      try db.execute("DELETE FROM grdb_migrations WHERE identifier LIKE 'v8:%'")
     }
-    try queue.close()
+    queue.close()
     let reopened = try SQLiteJournalStore(directory: folder)
     #expect(try reopened.scores(ScoresQuery(game: "set")).list?.id == "daily.course")
   }

@@ -1,11 +1,11 @@
 import Foundation
-import GRDB
 import Lobby
 import Model
 import Protocol
-import Store
 import Synchronization
 import Testing
+
+@testable import Store
 
 /// The SQLite journal's write-ahead log stays under its bound whatever the commit rate: the
 /// writer checkpoints it between commits (``WALCheckpoints``) and the next commit starts it
@@ -68,10 +68,8 @@ import Testing
 
   /// The page size of the journal file in `folder`.
   private static func pageSize(in folder: String) throws -> Int? {
-    var configuration = Configuration()
-    configuration.readonly = true
-    return try DatabaseQueue(path: folder + "/journal.sqlite", configuration: configuration)
-      .read { try Int.fetchOne($0, sql: "PRAGMA page_size") }
+    try SQLiteConnection(path: folder + "/journal.sqlite", readonly: true)
+      .withLock { try $0.value("PRAGMA page_size") }
   }
 
   /// A commit puts whole pages in the log: a new journal's are 1 KiB, a quarter of SQLite's
@@ -91,9 +89,8 @@ import Testing
     let older = Self.folder()
     defer { try? FileManager.default.removeItem(atPath: older) }
     try FileManager.default.createDirectory(atPath: older, withIntermediateDirectories: true)
-    try DatabaseQueue(path: older + "/journal.sqlite").writeWithoutTransaction { db in
-      try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA user_version = 0; VACUUM")
-    }
+    try SQLiteConnection(path: older + "/journal.sqlite").execute(
+      "PRAGMA page_size = 4096; PRAGMA user_version = 0; VACUUM")
     #expect(try Self.pageSize(in: older) == 4096)
     do {
       let store = try SQLiteJournalStore(directory: older)
@@ -173,12 +170,12 @@ import Testing
       }
     }
     // A reader inside a read transaction keeps the log from starting again…
-    let other = try DatabaseQueue(path: store.path)
+    let other = try SQLiteConnection(path: store.path)
     let reading = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-      try? other.read { db in
-        _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM move")
+      _ = try? other.transaction { db in
+        _ = try db.value("SELECT count(*) FROM move") as Int?
         reading.signal()
         done.wait()
       }

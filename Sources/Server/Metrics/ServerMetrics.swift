@@ -179,7 +179,7 @@ final class JournalMetrics: Sendable {
 }
 
 /// The transport's metrics. The counting methods are called on the service thread; the level
-/// gauges are set by ``MetricsService`` from the transport's atomics.
+/// gauges are set by ``ServerRun`` from the transport's atomics.
 final class TransportMetrics: Sendable {
   /// The HTTP path the transport serves the rendering at.
   static let path = "/metrics"

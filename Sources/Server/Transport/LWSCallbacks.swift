@@ -152,5 +152,5 @@ func afterWaitCallback(
     .markAwake()
 }
 
-/// `info.signal_cb`: signals are the application's business (its `ServiceGroup` watches them).
+/// `info.signal_cb`: signals are the application's business (``ShutdownSignals`` traps them).
 func ignoreSignalCallback(_ handle: UnsafeMutableRawPointer?, _ signal: Int32) {}
