@@ -45,7 +45,6 @@ let package = Package(
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
     .systemLibrary(
@@ -87,7 +86,6 @@ let package = Package(
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: swiftSettings
     ),

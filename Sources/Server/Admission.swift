@@ -1,4 +1,3 @@
-import DequeModule
 import Lobby
 import Protocol
 
@@ -26,7 +25,7 @@ import Protocol
 /// that in a burst) times the connections it holds; it drains ``AdmissionBudget/perPass`` a pass, and the loop
 /// does not sleep while something waits (an executor does not wait for events).
 struct Admission<Item: Admissible> {
-  private var queue = Deque<Item>()
+  private var queue = FIFO<Item>()
   private var waitingOf: [ConnectionID: Int] = [:]
   private let budget: AdmissionBudget
   /// The pass whose budget this admission spends.
@@ -61,8 +60,7 @@ struct Admission<Item: Admissible> {
 
   /// The next waiting item to decide, while this pass has budget left.
   mutating func next() -> Item? {
-    guard !queue.isEmpty, budget.take(in: pass) else { return nil }
-    let item = queue.removeFirst()
+    guard !queue.isEmpty, budget.take(in: pass), let item = queue.popFirst() else { return nil }
     if let connection = item.connection {
       if let count = waitingOf[connection], count > 1 {
         waitingOf[connection] = count - 1

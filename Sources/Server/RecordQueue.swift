@@ -17,9 +17,8 @@ struct RecordQueue {
   /// Most questions waiting, from every connection.
   let capacity: Int
 
-  /// Questions waiting, oldest first from `head`, with the journal ticket each waits for.
-  private var waiting: [(request: RecordRequest, ticket: UInt64)] = []
-  private var head = 0
+  /// Questions waiting, oldest first, with the journal ticket each waits for.
+  private var waiting = FIFO<(request: RecordRequest, ticket: UInt64)>()
   /// Questions waiting or being answered, by connection (no entry: none).
   private(set) var asked: [ConnectionID: Int] = [:]
 
@@ -31,7 +30,7 @@ struct RecordQueue {
   }
 
   /// How many questions wait.
-  var count: Int { waiting.count - head }
+  var count: Int { waiting.count }
 
   /// Queues `request`, to be answered once the journal has written `ticket`; or, over a bound,
   /// returns the refusal to send its connection instead.
@@ -54,15 +53,7 @@ struct RecordQueue {
 
   /// The oldest question waiting, now being answered, or nil when none waits.
   mutating func next() -> (request: RecordRequest, ticket: UInt64)? {
-    guard head < waiting.count else { return nil }
-    let first = waiting[head]
-    head += 1
-    // Let go of the answered prefix once it is most of the storage.
-    if head >= 64 && head * 2 >= waiting.count {
-      waiting.removeFirst(head)
-      head = 0
-    }
-    return first
+    waiting.popFirst()
   }
 
   /// Records that `request`, taken by ``next()``, has been answered: its connection may ask

@@ -1,5 +1,3 @@
-import DequeModule
-
 /// How many new connections the service loop lets into lws in one pass, so that a crowd that
 /// connects at once (the spectators of a node that died, all coming back together) is taken in
 /// steps, between which the players' moves are read and their frames written.
@@ -28,7 +26,7 @@ struct AcceptPacing {
 
   /// The most connections that wait.
   let limit: Int
-  private var waiting = Deque<Int32>()
+  private var waiting = FIFO<Int32>()
   private var budget = AcceptPacing.perPass
 
   init(limit: Int) {
@@ -57,10 +55,8 @@ struct AcceptPacing {
 
   /// The pass is over: the sockets the next pass takes, oldest first, out of its budget.
   mutating func passEnded() -> [Int32] {
-    let count = min(Self.perPass, waiting.count)
-    let taken = Array(waiting.prefix(count))
-    waiting.removeFirst(count)
-    budget = Self.perPass - count
+    let taken = waiting.removeFirst(upTo: Self.perPass)
+    budget = Self.perPass - taken.count
     return taken
   }
 
@@ -72,7 +68,6 @@ struct AcceptPacing {
 
   /// Every socket that waits, given up (the loop is ending: the caller closes them).
   mutating func removeAll() -> [Int32] {
-    defer { waiting.removeAll() }
-    return Array(waiting)
+    waiting.removeAll()
   }
 }
