@@ -8,23 +8,43 @@ import Testing
 /// attribute, the three value names are all equal or all different. It looks at names, not at the
 /// model's index arithmetic.
 func isSetByDefinition(_ cards: [SetCard]) -> Bool {
-  guard cards.count == 3, Set(cards.map(\.id)).count == 3 else { return false }
+  guard cards.count == 3 else { return false }
+  let (a, b, c) = (cards[0], cards[1], cards[2])
+  guard a.id != b.id, b.id != c.id, a.id != c.id else { return false }
   return SetCard.attributes.indices.allSatisfy { attribute in
-    let distinct = Set(cards.map { $0.valueName(attribute) }).count
-    return distinct == 1 || distinct == 3
+    let (x, y, z) = (a.valueName(attribute), b.valueName(attribute), c.valueName(attribute))
+    return (x == y && y == z) || (x != y && y != z && x != z)
   }
 }
 
-/// Every `k`-element combination of `items`, by brute force (independent of the model's
-/// combination walker).
+/// Calls `body` with every `k`-element combination of the positions `0..<count`, in
+/// lexicographic order, until it returns false (independent of the model's combination
+/// walker). Positions in an array reused from call to call, nothing built per combination:
+/// the brute-force tests run unoptimised, and a recursion that copied the rest of the items at
+/// every step was most of their time.
+func forEachCombination(of count: Int, choose k: Int, _ body: ([Int]) -> Bool) {
+  guard k > 0 else {
+    _ = body([])
+    return
+  }
+  guard count >= k else { return }
+  var positions = Array(0..<k)
+  while body(positions) {
+    // The rightmost position that can still move right, then the ones after it just behind.
+    var moving = k - 1
+    while moving >= 0 && positions[moving] == count - k + moving { moving -= 1 }
+    guard moving >= 0 else { return }
+    positions[moving] += 1
+    for next in (moving + 1)..<k { positions[next] = positions[next - 1] + 1 }
+  }
+}
+
+/// Every `k`-element combination of `items`, in lexicographic order of their positions.
 func combinations<T>(of items: [T], choose k: Int) -> [[T]] {
-  guard k > 0 else { return [[]] }
-  guard items.count >= k else { return [] }
   var result: [[T]] = []
-  for (index, first) in items.enumerated() {
-    for rest in combinations(of: Array(items[(index + 1)...]), choose: k - 1) {
-      result.append([first] + rest)
-    }
+  forEachCombination(of: items.count, choose: k) { positions in
+    result.append(positions.map { items[$0] })
+    return true
   }
   return result
 }
@@ -53,9 +73,14 @@ func randomCards<Card: MatchableCard>(
 /// The first match among the playable cards of `game`, found by brute force over combinations of
 /// the match size, or nil when there is none.
 func firstMatch<Card: MatchableCard>(in game: CardMatchingGame<Card>) -> [Card]? {
-  combinations(of: game.playableCards, choose: game.settings.matchSize).first {
-    Card.matchScore($0) > 0
+  let cards = game.playableCards
+  var found: [Card]?
+  forEachCombination(of: cards.count, choose: game.settings.matchSize) { positions in
+    let chosen = positions.map { cards[$0] }
+    if Card.matchScore(chosen) > 0 { found = chosen }
+    return found == nil
   }
+  return found
 }
 
 /// Applies `move`, expecting it to be accepted, and returns its events.
