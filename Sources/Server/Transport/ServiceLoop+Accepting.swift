@@ -7,12 +7,10 @@ extension ServiceLoop {
   /// `LWS_CALLBACK_FILTER_NETWORK_CONNECTION`: the listening socket `listener` accepted `fd`.
   /// 0 lets lws take it now. Otherwise it waits: a duplicate of it is kept, lws closes its own
   /// descriptor (the socket stays open) and stops accepting for this pass; so the rest of the
-  /// listen queue is taken here and waits behind it. Each socket gets its send buffer here
-  /// (``sizeSendBuffer(_:)``).
+  /// listen queue is taken here and waits behind it.
   func accepted(_ fd: Int32, by listener: OpaquePointer) -> Int32 {
     // Only the game's port is paced (the metrics port's few requests are not).
     guard let eventLoop, lws_get_vhost(listener) == eventLoop.gameVhost else { return 0 }
-    sizeSendBuffer(fd)
     switch pacing.accepted() {
     case .now:
       return 0
@@ -27,7 +25,6 @@ extension ServiceLoop {
       while pacing.accepted() == .wait {
         let next = shim_accept_next(listening)
         guard next >= 0 else { break }
-        sizeSendBuffer(next)
         pacing.wait(next)
         waited += 1
       }

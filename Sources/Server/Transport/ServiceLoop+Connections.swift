@@ -82,19 +82,12 @@ extension ServiceLoop {
     connections[id] = state
     session.pointee.state = Unmanaged.passUnretained(state).toOpaque()
     metrics?.connectionOpened(open: connections.count)
-    // A link this node opened was never accepted here (a client's socket was, and has it).
-    sizeSendBuffer(lws_get_socket_fd(wsi))
+    let fd = lws_get_socket_fd(wsi)
+    if configuration.sendBufferBytes > 0, fd >= 0 {
+      _ = shim_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
+    }
     if isLink { keepalive.opened(id, now: state.lastAlive) }
     return state
-  }
-
-  /// Gives socket `fd` the configured send buffer (`SO_SNDBUF`; none set when it is 0): at
-  /// accept, before anything is written to it (the 101 and the first frames went out with the
-  /// kernel's default of several MiB when it was set only once established), and again when a
-  /// connection is established.
-  func sizeSendBuffer(_ fd: Int32) {
-    guard configuration.sendBufferBytes > 0, fd >= 0 else { return }
-    _ = shim_set_send_buffer(fd, Int32(clamping: configuration.sendBufferBytes))
   }
 
   /// The client's address (``ClientAddress``): the peer's as lws names it, or the one a
