@@ -54,7 +54,7 @@ let package = Package(
     ),
     // SQLite's C library, for the embedded journal (`SQLiteConnection`). (GRDB was 36 s of the
     // debug build's 435 s of CPU, the largest package, for a connection, a statement cache
-    // and migrations that take some 300 lines here.)
+    // and migrations that take some 400 lines here.)
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // PostgreSQL's own client library, for the journal and the cluster's link. (postgres-nio
     // brought NIO, NIOSSL and swift-crypto, with two copies of BoringSSL: 452 s of the debug
