@@ -50,13 +50,19 @@ final class SQLiteConnection: @unchecked Sendable {
     return try body(self)
   }
 
-  /// Runs `body` in a transaction (`kind`: DEFERRED, IMMEDIATE), with the connection held:
-  /// committed when it returns, rolled back when it or the commit throws.
-  func transaction<T>(_ kind: String = "DEFERRED", _ body: (SQLiteConnection) throws -> T)
-    throws -> T
-  {
+  /// How a transaction takes the database's write lock: at its first write, or at once.
+  enum TransactionKind: String {
+    case deferred = "BEGIN DEFERRED"
+    case immediate = "BEGIN IMMEDIATE"
+  }
+
+  /// Runs `body` in a transaction of `kind`, with the connection held: committed when it
+  /// returns, rolled back when it or the commit throws.
+  func transaction<T>(
+    _ kind: TransactionKind = .deferred, _ body: (SQLiteConnection) throws -> T
+  ) throws -> T {
     try withLock { connection in
-      try connection.cached("BEGIN \(kind)").run()
+      try connection.cached(kind.rawValue).run()
       do {
         let result = try body(connection)
         try connection.cached("COMMIT").run()

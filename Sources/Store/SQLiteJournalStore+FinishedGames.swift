@@ -31,7 +31,7 @@ extension SQLiteJournalStore {
     // journal writer waits for at most one such short transaction; a connection of its own
     // would meet the writer's lock as SQLITE_BUSY instead. Both indexes make it a few lookups
     // per game.
-    try database.transaction("IMMEDIATE") { db in
+    try database.transaction(.immediate) { db in
       let numbers: [Int] = try db.values(
         "SELECT number FROM finished_game WHERE ended_at < ? ORDER BY ended_at LIMIT ?",
         [cutoff.sqliteValue, max(0, limit).sqliteValue])

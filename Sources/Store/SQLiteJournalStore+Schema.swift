@@ -30,7 +30,7 @@ extension SQLiteJournalStore {
     }
     for migration in migrations {
       if !applied.contains(migration.name) {
-        try connection.transaction("IMMEDIATE") { db in
+        try connection.transaction(.immediate) { db in
           try migration.run(db)
           try db.run(
             "INSERT INTO \(migrationsTable) (identifier) VALUES (?)", [.text(migration.name)])

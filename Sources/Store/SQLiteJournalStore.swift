@@ -170,7 +170,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   }
 
   private func write(_ entries: [JournalEntry], to database: SQLiteConnection) throws {
-    try database.transaction("IMMEDIATE") { try write(entries, in: $0) }
+    try database.transaction(.immediate) { try write(entries, in: $0) }
   }
 
   /// The rows of `entries`, in `db`'s transaction.
