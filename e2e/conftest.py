@@ -152,6 +152,11 @@ def pytest_configure(config):
         "it (`make e2e-test` runs it in a second pass): beside three other test files and two "
         "browsers, a debug server on two cores answered moves at p50 41 ms and p99 4.5 s, and the "
         "load generator's own clock fell seconds behind what it measures.")
+    config.addinivalue_line(
+        "markers",
+        "disk: a load test that times the disk's own pauses (besides `alone`): `make test` runs it "
+        "last, when nothing else writes (beside the fuzz build's writes and the Swift tests' "
+        "databases, its worst move took 283 ms where it takes 37 alone).")
 
 
 def pytest_sessionfinish(session, exitstatus):

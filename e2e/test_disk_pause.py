@@ -17,7 +17,8 @@ import pytest
 
 from conftest import BINARY, RunningServer, scrape_metric
 
-pytestmark = pytest.mark.alone  # timed under load: run with nothing beside it (see conftest)
+# Timed under load, and the disk's own times: run with nothing beside it (see conftest).
+pytestmark = [pytest.mark.alone, pytest.mark.disk]
 
 SHIM = r"""
 #define _GNU_SOURCE

@@ -39,13 +39,25 @@ def rss_kib(pid):
         return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
 
 
-def kernel_send_memory(port):
+def kernel_send_memory(port, upgraded):
     """For the server's established sockets on `port`, from `ss -m`: the total and the largest
-    `w` (bytes queued to send, with the kernel's overhead) and the largest `tb` (send buffer)."""
+    `w` (bytes queued to send, with the kernel's overhead), the largest `tb` (send buffer) of
+    those whose peer's port is in `upgraded` (connections known to be WebSockets: one still in
+    its HTTP upgrade has the kernel's own buffer until the server takes it as a WebSocket), and
+    how many sockets there were."""
     out = subprocess.run(["ss", "-tmnH", "state", "established", f"( sport = :{port} )"],
                          capture_output=True, text=True, check=True).stdout
-    queued = [int(m) for m in re.findall(r"skmem:\([^)]*?,w(\d+)", out)]
-    buffers = [int(m) for m in re.findall(r"skmem:\([^)]*?,tb(\d+)", out)]
+    # One line per socket ("Recv-Q Send-Q local peer"), then its skmem on a line of its own.
+    queued, buffers, peer = [], [], None
+    for line in out.splitlines():
+        memory = re.search(r"skmem:\([^)]*?,tb(\d+),[^)]*?,w(\d+)", line)
+        if memory is None:
+            fields = line.split()
+            peer = int(fields[3].rsplit(":", 1)[1]) if len(fields) >= 4 else None
+            continue
+        queued.append(int(memory.group(2)))
+        if peer in upgraded:
+            buffers.append(int(memory.group(1)))
     return sum(queued), max(queued, default=0), max(buffers, default=0), len(queued)
 
 
@@ -162,6 +174,7 @@ async def thousand_silent(server):
 
     tasks = [asyncio.create_task(churn(c)) for c in churners] + [asyncio.create_task(keep_asking())]
     silent, last_growth, last_unread, cut_at = [], [], [], []
+    upgraded = set()  # the silent sockets' own ports, once their 101 came
     peak_rss = baseline_rss
     peak_kernel = (0, 0, 0, 0)
 
@@ -182,7 +195,7 @@ async def thousand_silent(server):
             if unread > last_unread[i]:
                 last_unread[i], last_growth[i] = unread, now
         peak_rss = max(peak_rss, rss_kib(pid))
-        kernel = kernel_send_memory(server.port)
+        kernel = kernel_send_memory(server.port, upgraded)
         if kernel[0] > peak_kernel[0]:
             peak_kernel = kernel
         slowest_poll = max(slowest_poll, time.monotonic() - now)
@@ -202,6 +215,7 @@ async def thousand_silent(server):
         opened = time.monotonic()
         for s in opening.result():
             silent.append(s)
+            upgraded.add(s.getsockname()[1])
             last_growth.append(opened)
             last_unread.append(0)
             cut_at.append(None)
