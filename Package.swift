@@ -32,6 +32,18 @@ let engineSettings =
       ["-O", "-wmo", "-num-threads", "2", "-disable-batch-mode"], .when(configuration: .debug))
   ]
 
+/// The test modules are compiled whole too, at -Onone: batch mode parsed every file of a module
+/// in each batch and emitted its interface in a job of its own, and the six test modules took
+/// 202-203 s of CPU (113-118 s of wall on 2 cores) against 158-168 s (97-105 s) whole,
+/// alternating (`rm -rf` of their build folders, then `swift build --build-tests -Xswiftc -gnone
+/// -Xcc -g0`, docs/BENCHMARKS.md). They are half of the first `make test`'s build. The same
+/// price: a change to one test file compiles its module again.
+let testSettings =
+  swiftSettings + [
+    .unsafeFlags(
+      ["-wmo", "-num-threads", "2", "-disable-batch-mode"], .when(configuration: .debug))
+  ]
+
 let package = Package(
   name: "matchismo-live",
   platforms: [.macOS(.v15)],
@@ -111,31 +123,31 @@ let package = Package(
       name: "TestSupport", dependencies: ["Model", "Protocol"], path: "Tests/TestSupport",
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "ModelTests", dependencies: ["Model", "TestSupport"], swiftSettings: swiftSettings),
+      name: "ModelTests", dependencies: ["Model", "TestSupport"], swiftSettings: testSettings),
     .testTarget(
       name: "ProtocolTests", dependencies: ["Protocol", "Model", "TestSupport"],
-      resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+      resources: [.copy("Fixtures")], swiftSettings: testSettings),
     .testTarget(
       name: "LobbyTests",
       dependencies: [
         "Lobby", "Protocol", "Model", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings),
+      swiftSettings: testSettings),
     .testTarget(
       name: "StoreTests",
       dependencies: [
         "Store", "Lobby", "Model", "Protocol", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings),
+      swiftSettings: testSettings),
     // LoadGenerator: its options' defaults are checked against LoadKit's (LoadOptionTests).
     .testTarget(
       name: "LoadKitTests", dependencies: ["LoadKit", "LoadGenerator", "Model"],
-      swiftSettings: swiftSettings),
+      swiftSettings: testSettings),
     // LoadKit: the load generator's defaults are checked against the server's (ServerOptionTests).
     .testTarget(
       name: "ServerTests", dependencies: ["Server", "LoadKit", "TestSupport"],
-      swiftSettings: swiftSettings),
+      swiftSettings: testSettings),
   ]
 )
