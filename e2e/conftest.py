@@ -149,7 +149,8 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers",
         "alone: a load test that measures time under load, run after the others with nothing beside "
-        "it (`make e2e-test` runs it in a second pass): beside three other test files and two "
+        "it (`make e2e-test` runs it in a second pass; `make test` beside nothing but work at "
+        "the idle CPU priority, SCHED_IDLE): beside three other test files and two "
         "browsers, a debug server on two cores answered moves at p50 41 ms and p99 4.5 s, and the "
         "load generator's own clock fell seconds behind what it measures.")
     config.addinivalue_line(
