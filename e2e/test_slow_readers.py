@@ -91,7 +91,7 @@ def test_a_seat_that_never_reads_is_cut_and_its_table_plays_on(start_server):
     result = subprocess.run(
         [load, "--mode", "open", "--port", str(server.port), "--tables", "20", "--seats", "4",
          # 19 moves a second for each of the three players who move: the rate limit is 20.
-         "--rate", "1520", "--warmup", "5", "--duration", "35", "--stall-at", "5",
+         "--rate", "1520", "--warmup", "2", "--duration", "35", "--stall-at", "5",
          "--stall-every", "1.5", "--stall-window", str(bound), "--stall-tables", "16", "--json"],
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
