@@ -26,11 +26,9 @@ let swiftSettings: [SwiftSetting] = [
 /// and the four modules took 115-120 s of CPU against 91 s whole (alternating runs of
 /// `swift build --target Lobby` and `--target LoadKit`, docs/BENCHMARKS.md). The price: a change
 /// to one of their files compiles its whole module again (Lobby: some 35 s) rather than the file.
+let wholeModule = ["-wmo", "-num-threads", "2", "-disable-batch-mode"]
 let engineSettings =
-  swiftSettings + [
-    .unsafeFlags(
-      ["-O", "-wmo", "-num-threads", "2", "-disable-batch-mode"], .when(configuration: .debug))
-  ]
+  swiftSettings + [.unsafeFlags(["-O"] + wholeModule, .when(configuration: .debug))]
 
 /// The test modules are compiled whole too, at -Onone: batch mode parsed every file of a module
 /// in each batch and emitted its interface in a job of its own, and the six test modules took
@@ -38,11 +36,7 @@ let engineSettings =
 /// alternating (`rm -rf` of their build folders, then `swift build --build-tests -Xswiftc -gnone
 /// -Xcc -g0`, docs/BENCHMARKS.md). They are half of the first `make test`'s build. The same
 /// price: a change to one test file compiles its module again.
-let testSettings =
-  swiftSettings + [
-    .unsafeFlags(
-      ["-wmo", "-num-threads", "2", "-disable-batch-mode"], .when(configuration: .debug))
-  ]
+let testSettings = swiftSettings + [.unsafeFlags(wholeModule, .when(configuration: .debug))]
 
 let package = Package(
   name: "matchismo-live",
