@@ -34,6 +34,9 @@ final class JournalWriter: @unchecked Sendable {
   private var stopping = false
   /// Entries were queued for an idle writer without waking it (``append(_:wake:)``).
   private var wakeOwed = false
+  /// When the owed wake began to be owed (``MonotonicClock`` seconds, as a bit pattern; 0:
+  /// none), for ``wakeIfOwed(queuedBefore:)`` to read without the lock.
+  private let owedSince = Atomic<UInt64>(0)
   /// Whether the writer's thread waits for entries, and how many threads wait in
   /// ``waitUntilWritten(_:timeout:onlyWhileUp:)`` (for the tests of wakes).
   private var writerWaits = false
@@ -114,7 +117,8 @@ final class JournalWriter: @unchecked Sendable {
   /// With `wake` false an idle writer is not woken now but owed a wake, which
   /// ``wakeIfOwed()`` pays: the service thread appends every move of one pass of its loop this
   /// way and wakes the writer once, before the loop waits, so that the moves of a pass share
-  /// one wake (a futex call on both threads) and one commit.
+  /// one wake (a futex call on both threads) and one commit; a pass that runs long pays it on
+  /// the way (``wakeIfOwed(queuedBefore:)``).
   func append(_ entries: [JournalEntry], wake: Bool = true) -> UInt64 {
     condition.lock()
     defer { condition.unlock() }
@@ -123,11 +127,26 @@ final class JournalWriter: @unchecked Sendable {
     // ticket (`waitUntilWritten`) wait on the same condition, and a signal may wake one of
     // them instead of the writer, which then sleeps on with the entries they wait for.
     if pending.isEmpty {
-      if wake { condition.broadcast() } else { wakeOwed = true }
+      if wake {
+        condition.broadcast()
+      } else if !wakeOwed {
+        wakeOwed = true
+        owedSince.store(MonotonicClock.now().bitPattern, ordering: .relaxed)
+      }
     }
     pending.append(contentsOf: entries)
     lastTicket += 1
     return lastTicket
+  }
+
+  /// Pays an owed wake (``wakeIfOwed()``) once the entries that owe it were queued at or
+  /// before `cutoff` (``MonotonicClock`` seconds): a pass of the service loop that runs long
+  /// under load does not keep its first moves from the writer until it ends. One atomic load
+  /// when nothing is owed. Any thread.
+  func wakeIfOwed(queuedBefore cutoff: Double) {
+    let since = owedSince.load(ordering: .relaxed)
+    guard since != 0, Double(bitPattern: since) <= cutoff else { return }
+    wakeIfOwed()
   }
 
   /// Whether an ``append(_:wake:)`` left the writer a wake to pay. Any thread.
@@ -144,6 +163,7 @@ final class JournalWriter: @unchecked Sendable {
     defer { condition.unlock() }
     guard wakeOwed else { return }
     wakeOwed = false
+    owedSince.store(0, ordering: .relaxed)
     // A broadcast, as in `append`: the writer is not the only one waiting.
     condition.broadcast()
   }

@@ -120,7 +120,7 @@ final class ReleaseRelay: @unchecked Sendable {
   var transport: WebSocketTransport?
 
   func release(_ ticket: UInt64) {
-    transport?.perform([.release(ticket)])
+    transport?.released(ticket)
   }
 
   /// Hands news from the cluster to the lobby, through the transport's service thread; `done`

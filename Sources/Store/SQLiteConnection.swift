@@ -145,6 +145,12 @@ final class SQLiteConnection: @unchecked Sendable {
       as Int? != nil
   }
 
+  /// Reads the database once, which is when a connection opens its write-ahead log: before
+  /// that, its checkpoints find no log, copy nothing and answer -1 frames.
+  func openLog() throws {
+    try withLock { _ = try $0.value("PRAGMA schema_version") as Int? }
+  }
+
   /// A WAL checkpoint (`PASSIVE`, `RESTART`, `TRUNCATE`): the log's length and the frames
   /// copied, in pages.
   @discardableResult

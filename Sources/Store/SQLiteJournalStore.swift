@@ -157,6 +157,9 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     return JournalUpkeep(checkpointed: try checkpointer.upkeep(on: database), logBytes: bytes)
   }
 
+  /// The log's length, in pages, that the latest copy ahead found (``WALCheckpointer``).
+  var pagesCopiedAhead: Int { checkpointer.pagesCopiedAhead }
+
   /// The log's file, in bytes (0 when there is none).
   public var walFileBytes: Int {
     (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0

@@ -40,6 +40,9 @@ final class WALCheckpointer: @unchecked Sendable {
   /// Whether the copying thread is copying now (the writer does not catch up meanwhile: it
   /// would wait for the copy's lock).
   private let copying = Atomic<Bool>(false)
+  /// The log's length, in pages, that the latest copy ahead found (0: none yet; -1: it found
+  /// no log, so copied nothing). For the tests.
+  private let logCopiedAhead = Atomic<Int>(0)
   /// When the writer checkpoints next (writer's thread only).
   private var checkpoints: WALCheckpoints
   /// The copying thread's connection, made when it starts.
@@ -68,6 +71,10 @@ final class WALCheckpointer: @unchecked Sendable {
     }
   }
 
+  /// The log's length, in pages, that the latest copy ahead found: 0 before the first, -1
+  /// when it found no log (a connection that has not read the database yet sees none).
+  var pagesCopiedAhead: Int { logCopiedAhead.load(ordering: .relaxed) }
+
   /// The log's length after the latest commit, in bytes.
   var logBytes: Int { walPages.load(ordering: .relaxed) * pageSize }
 
@@ -75,6 +82,9 @@ final class WALCheckpointer: @unchecked Sendable {
   /// the store is open.
   func startCopyingAhead() throws {
     let copier = try SQLiteConnection(path: path)
+    // A connection finds the log only when it first reads the database: until then its
+    // checkpoints see no log and copy nothing (they answer -1 frames).
+    try copier.openLog()
     self.copier = copier
     checkpoints.copiesAhead()
     let aheadAt = checkpoints.aheadAt
@@ -89,10 +99,12 @@ final class WALCheckpointer: @unchecked Sendable {
         else { continue }
         copying.store(true, ordering: .relaxed)
         // Busy (the writer checkpoints now) or failing: the writer's own checkpoint copes.
-        _ = try? copier.withLock { db in
-          try db.checkpoint(SQLITE_CHECKPOINT_PASSIVE)
+        let copy = try? copier.withLock { db in
+          let result = try db.checkpoint(SQLITE_CHECKPOINT_PASSIVE)
           Self.syncDatabaseFile(of: db)
+          return result
         }
+        if let copy { logCopiedAhead.store(copy.walFrames, ordering: .relaxed) }
         copiedAt.store(pages, ordering: .releasing)
         copying.store(false, ordering: .releasing)
       }

@@ -83,3 +83,24 @@ import Testing
     #expect(written.withLock { $0 } == readers)
   }
 }
+
+/// The owed wake of a pass that runs long: paid once its entries have waited past the cutoff.
+@Suite struct JournalWriterLateWakeTests {
+  @Test func anOwedWakeIsPaidOnlyOnceItsEntriesWereQueuedBeforeTheCutoff() {
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+    defer { writer.stop() }
+    writer.start()
+    // An idle writer (a barrier, not a sleep) is owed the wake of the first batch.
+    while !writer.waiting.writer { Thread.sleep(forTimeInterval: 0.001) }
+    let queuedAfter = MonotonicClock.now()
+    let ticket = writer.append([.tableClosed("t1")], wake: false)
+    // Queued after this cutoff: still owed.
+    writer.wakeIfOwed(queuedBefore: queuedAfter - 1)
+    #expect(writer.owesWake)
+    // Queued before this one: paid, and the batch is written.
+    writer.wakeIfOwed(queuedBefore: MonotonicClock.now())
+    #expect(!writer.owesWake)
+    #expect(writer.waitUntilWritten(ticket, timeout: 30))
+  }
+}

@@ -155,6 +155,33 @@ import Testing
     #expect(contents.tables.map(\.moves.count).reduce(0, +) == commits)
   }
 
+  /// The copy ahead copies the log the writer wrote: its connection, which has written
+  /// nothing and read nothing, must find the log first (until it reads the database once, a
+  /// connection sees none, and its checkpoints copy nothing: the writer's catch-up then copied
+  /// and flushed the whole log while every move waited, 0.1 s on this machine's disk).
+  @Test func theCopyAheadFindsTheLogAndCopiesIt() throws {
+    let directory = Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let threshold = 256 << 10
+    let store = try SQLiteJournalStore(directory: directory, walCheckpointBytes: threshold)
+    defer { store.close() }
+    try store.startCopyingAhead()
+    try store.write([.table(JournalStoreTests.record("t1"))])
+    let aheadAt = WALCheckpoints(threshold: threshold / SQLiteJournalStore.pageSize).aheadAt
+    var index = 0
+    var logBytes = 0
+    while logBytes < aheadAt * SQLiteJournalStore.pageSize {
+      try store.write([.move(JournalStoreTests.move("t1", index, card: index % 81))])
+      logBytes = try store.upkeep().logBytes ?? 0
+      index += 1
+    }
+    // The copying thread looks every 20 ms: wait for its copy (60 s at most).
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while store.pagesCopiedAhead == 0 && Date() < deadline { usleep(5_000) }
+    #expect(
+      store.pagesCopiedAhead >= aheadAt, "the copy ahead found \(store.pagesCopiedAhead) pages")
+  }
+
   @Test func aReaderThatKeepsTheLogDelaysItsStartOnlyWhileItReads() throws {
     let directory = Self.folder()
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -213,6 +213,16 @@ final class ServiceLoop {
     }
   }
 
+  /// Lets go the frames held behind journal batches written since the last look (one atomic
+  /// load when none was), after every event: under load a written batch's frames leave within
+  /// an event, not at the end of the pass (a pass of a few hundred messages takes
+  /// milliseconds), where the `release` command that the writer posts is taken.
+  private func releaseWritten() {
+    let written = inbox.writtenTicket
+    guard written > held.releasedTicket else { return }
+    held.take(.release(written)) { carryOut($0) }
+  }
+
   private func carryOut(_ command: TransportCommand) {
     switch command {
     case .send(let frame, let ids), .sendAtOnce(let frame, let ids):
@@ -259,6 +269,7 @@ final class ServiceLoop {
       execute(handlerCommands)
       handlerCommands.removeAll(keepingCapacity: handlerCommands.capacity <= 1024)
     }
+    releaseWritten()
     // Re-arm the timer only when the deadline came earlier than the one armed: lws keeps timers
     // in a sorted list. A timer that fires before anything is due costs one empty call.
     guard let deadline = handler.nextDeadline(), let eventLoop,

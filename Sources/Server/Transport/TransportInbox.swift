@@ -56,6 +56,9 @@ final class TransportInbox: Sendable {
   }
 
   private let state = Mutex(State())
+  /// The latest journal ticket written (``noteWritten(_:)``), for the service thread to let
+  /// held frames go between two events of a pass rather than at its end.
+  private let written = Atomic<UInt64>(0)
 
   /// An idle inbox.
   init() {}
@@ -121,6 +124,16 @@ final class TransportInbox: Sendable {
       Self.wake(&state)
     }
   }
+
+  /// Writer's thread: the journal's entries up to `ticket` are written. The service thread
+  /// reads it after each event it handles (``writtenTicket``); the `release` command posted
+  /// beside it wakes a service thread that waits for events.
+  func noteWritten(_ ticket: UInt64) {
+    written.store(ticket, ordering: .releasing)
+  }
+
+  /// The latest ticket of ``noteWritten(_:)``. Any thread; one atomic load.
+  var writtenTicket: UInt64 { written.load(ordering: .acquiring) }
 
   /// Asks the service thread to read paused connections again (back-pressure has eased).
   func requestResumeReading() {

@@ -28,7 +28,7 @@ final class WebSocketTransport: Sendable {
   private let logger: Logger
   private let metrics: TransportMetrics?
   private let continuation: AsyncStream<TransportEvent>.Continuation
-  private let inbox = TransportInbox()
+  let inbox = TransportInbox()
   private let backPressure: InboundBackPressure
 
   private let handler: ServiceThreadHandlerBox?
@@ -133,6 +133,14 @@ final class WebSocketTransport: Sendable {
   /// `lws_cancel_service`. Any thread.
   func perform(_ commands: [TransportCommand]) {
     inbox.post(contentsOf: commands)
+  }
+
+  /// The journal's entries up to `ticket` are written: the frames held behind them may go.
+  /// Any thread (the journal writer's). A busy service thread lets them go after the event it
+  /// handles now; a waiting one is woken by the `release` command.
+  func released(_ ticket: UInt64) {
+    inbox.noteWritten(ticket)
+    inbox.post(.release(ticket))
   }
 
   /// Tells the transport that the consumer has handled messages totalling `bytes` (the sum of

@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import Protocol
+import Testing
+
+@testable import Server
+
+/// Frames held behind a journal ticket leave once the writer has written it, as soon as the
+/// service thread has handled its next event: a busy loop does not keep them until its pass
+/// ends, where the writer's `release` command is taken.
+@Suite(.ownThread) struct JournalReleaseTests {
+  /// "hold": a frame held behind ticket 1; anything else: "pong", never held.
+  private final class HoldingHandler: ServiceThreadHandler {
+    var decidesInline: Bool { true }
+
+    func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
+      guard case .message(let id, let bytes, _) = event else { return }
+      if bytes == Array("hold".utf8) {
+        commands += [.hold(1), .send(Frame(Array("held".utf8)), to: [id])]
+      } else {
+        commands.append(.sendAtOnce(Frame(Array("pong".utf8)), to: [id]))
+      }
+    }
+
+    func deadlineReached(now: Double, commands: inout [TransportCommand]) {}
+    func nextDeadline() -> Double? { nil }
+  }
+
+  @Test func aWrittenTicketLetsItsFramesGoAfterTheNextEventWithoutItsReleaseCommand() async throws {
+    var configuration = TransportConfiguration()
+    configuration.port = 0
+    var logger = Logger(label: "release-test")
+    logger.logLevel = .warning
+    let transport = WebSocketTransport(
+      configuration: configuration, logger: logger, handler: HoldingHandler())
+    try transport.start()
+    let port = transport.listeningPort
+    let inbox = transport.inbox
+    let frames = try await offPool {
+      let client = try LoopbackClient(port: port)
+      #expect(try client.upgrade().status == 101)
+      try client.sendText("hold")
+      // A round trip after the hold: the held frame has not come before its answer.
+      try client.sendText("ping")
+      var seen = [String(decoding: try client.readFrame().payload, as: UTF8.self)]
+      // The writer's side of a written batch, without the `release` command it posts beside
+      // (which the loop would take at the end of its pass): only the next event lets it go.
+      inbox.noteWritten(1)
+      try client.sendText("ping")
+      seen.append(String(decoding: try client.readFrame().payload, as: UTF8.self))
+      seen.append(String(decoding: try client.readFrame().payload, as: UTF8.self))
+      return seen
+    }
+    await transport.shutdown(graceSeconds: 10)
+    #expect(frames.first == "pong")
+    #expect(frames.dropFirst().sorted() == ["held", "pong"])
+  }
+}
