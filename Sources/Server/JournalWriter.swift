@@ -32,10 +32,9 @@ final class JournalWriter: @unchecked Sendable {
   private var lastTicket: UInt64 = 0
   private var writtenTicket: UInt64 = 0
   private var stopping = false
-  /// Entries were queued for an idle writer without waking it (``append(_:wake:)``).
-  private var wakeOwed = false
-  /// When the owed wake began to be owed (``MonotonicClock`` seconds, as a bit pattern; 0:
-  /// none), for ``wakeIfOwed(queuedBefore:)`` to read without the lock.
+  /// When entries were queued for an idle writer without waking it (``append(_:wake:)``):
+  /// ``MonotonicClock`` seconds as a bit pattern, 0 when no wake is owed. Written under
+  /// `condition`; ``wakeIfOwed(queuedBefore:)`` reads it without the lock.
   private let owedSince = Atomic<UInt64>(0)
   /// Whether the writer's thread waits for entries, and how many threads wait in
   /// ``waitUntilWritten(_:timeout:onlyWhileUp:)`` (for the tests of wakes).
@@ -129,8 +128,7 @@ final class JournalWriter: @unchecked Sendable {
     if pending.isEmpty {
       if wake {
         condition.broadcast()
-      } else if !wakeOwed {
-        wakeOwed = true
+      } else if owedSince.load(ordering: .relaxed) == 0 {
         owedSince.store(MonotonicClock.now().bitPattern, ordering: .relaxed)
       }
     }
@@ -150,7 +148,7 @@ final class JournalWriter: @unchecked Sendable {
   }
 
   /// Whether an ``append(_:wake:)`` left the writer a wake to pay. Any thread.
-  var owesWake: Bool { locked { wakeOwed } }
+  var owesWake: Bool { locked { owedSince.load(ordering: .relaxed) != 0 } }
 
   /// Whether the writer's thread waits for entries now, and how many threads wait for a
   /// ticket to be written. Any thread.
@@ -161,8 +159,7 @@ final class JournalWriter: @unchecked Sendable {
   func wakeIfOwed() {
     condition.lock()
     defer { condition.unlock() }
-    guard wakeOwed else { return }
-    wakeOwed = false
+    guard owedSince.load(ordering: .relaxed) != 0 else { return }
     owedSince.store(0, ordering: .relaxed)
     // A broadcast, as in `append`: the writer is not the only one waiting.
     condition.broadcast()
