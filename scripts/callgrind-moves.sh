@@ -7,6 +7,9 @@
 #
 #   scripts/callgrind-moves.sh [SERVER_BINARY] [RATE] [WINDOW]     # defaults: release, 200, 15
 #
+# LOAD_ARGS="--mode play --tables 20 --seats 2 --reaction 0.3" measures real play instead (sets,
+# deals, games ending): each message is then a choice or a re-deal vote, counted alike.
+#
 # Debian's valgrind 3.19 needs two work-arounds for a Swift 6.3 binary, both applied here to
 # copies in a temporary directory, never to the build: the binary's DWARF 5 debug info is
 # stripped (valgrind cannot read it; function names stay), and libdispatch's main thread, parked
@@ -44,7 +47,8 @@ VPID=$!
 trap 'kill -KILL $VPID 2>/dev/null || true; journal_cleanup' EXIT
 for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.2; done
 moves() { curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^matchismo_moves_accepted_total/ {print $2}'; }
-"$LOAD" --port "$PORT" --mode open --tables 250 --seats 4 --rate "$RATE" --warmup 5 \
+# shellcheck disable=SC2086 # LOAD_ARGS is a list of options
+"$LOAD" --port "$PORT" ${LOAD_ARGS:---mode open --tables 250 --seats 4 --rate "$RATE"} --warmup 5 \
   --duration $((WINDOW + 15)) --setup-timeout 200 >"$WORK/load.txt" 2>&1 &
 for _ in $(seq 600); do
   m=$(moves)

@@ -16,8 +16,13 @@ extension JuniorSetCard: WireCard {
     face.writeWireObject(to: &out, id: id)
   }
 
-  /// The solid Set card's run, under this card's id and spoken name.
-  public var statusRun: StyledRun {
+  /// The solid Set card's run, under this card's id and spoken name (made once per card).
+  public var statusRun: StyledRun { Self.statusRuns[id] }
+
+  /// Every card's run, by card id.
+  private static let statusRuns = fullDeck.map(\.madeStatusRun)
+
+  private var madeStatusRun: StyledRun {
     var run = face.statusRun
     run.card = id
     run.label = spokenName

@@ -31,4 +31,23 @@ import Testing
     #expect(texts(ring, after: 0, seat: nil) == ["all", "next"])
     #expect(texts(ring, after: 0, seat: 5) == ["all", "next"])
   }
+
+  /// Round and round: the ring holds what a list of the last `capacity` diffs holds, the
+  /// newest's seat frames included, at every length.
+  @Test func wrapsAroundLikeAListOfTheLatest() {
+    for capacity in 1...4 {
+      var ring = DiffRing(capacity: capacity)
+      var kept: [(version: Int, seat0: String)] = []
+      for version in 1...11 {
+        ring.append(version: version, frame: frame("v\(version)"))
+        ring.setNewestSeatFrames([frame("s\(version)")])
+        kept = Array((kept + [(version, "s\(version)")]).suffix(capacity))
+        let oldest = kept[0].version
+        #expect(texts(ring, after: oldest - 1, seat: 0) == kept.map(\.seat0))
+        #expect(texts(ring, after: oldest - 1, seat: nil) == kept.map { "v\($0.version)" })
+        #expect(texts(ring, after: version, seat: nil) == [])
+        #expect(texts(ring, after: oldest - 2, seat: nil) == nil)
+      }
+    }
+  }
 }
