@@ -189,6 +189,23 @@ extension SQLiteJournalStore {
         // `solo.course` becomes `daily.course`.
         try db.execute(ScoreList.dailyListsMigration)
       },
+      Migration("v9: recent moves, in the order they come") { db in
+        // Moves in the order they come, by row id (``SQLiteJournalStore/moveInsert``); the
+        // oldest settle into `move` or go (``SQLiteJournalStore/settleRecentMoves()``).
+        try db.execute(
+          """
+          CREATE TABLE recent_move (
+            table_id TEXT NOT NULL,
+            deal INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            card INTEGER NOT NULL,
+            at REAL NOT NULL,
+            version INTEGER NOT NULL
+          );
+          """)
+      },
     ]
   }
 }

@@ -36,17 +36,25 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   private let decoder = JSONDecoder()
   /// Keeps the log under its bound.
   private let checkpointer: WALCheckpointer
+  /// The rows `recent_move` holds before its oldest settle (``settleRecentMoves()``).
+  let recentMoveRows: Int
+  /// The first and last row ids of `recent_move`, as the writer last saw them (its thread only).
+  var recentMoveStart: Int64 = 1
+  var recentMoveEnd: Int64 = 0
 
   /// Opens (creating it if needed) `journal.sqlite` in `directory`, migrated to the current
   /// schema. Throws a ``StoreError`` saying what is wrong: a directory that cannot be made, a
   /// file or folder that cannot be written, a file that is not a database, is damaged or is
   /// another program's, a schema from a newer version. A file that is refused is left as it
   /// was: it is checked before anything is written to it. `walCheckpointBytes` is the log length
-  /// at which the writer checkpoints (tests make it small).
+  /// at which the writer checkpoints, `recentMoveRows` the rows of recent moves before their
+  /// oldest settle (tests make them small).
   public init(
     directory: String, durability: Durability = .process,
-    walCheckpointBytes: Int = SQLiteJournalStore.defaultWALCheckpointBytes
+    walCheckpointBytes: Int = SQLiteJournalStore.defaultWALCheckpointBytes,
+    recentMoveRows: Int = SQLiteJournalStore.defaultRecentMoveRows
   ) throws {
+    self.recentMoveRows = max(1, recentMoveRows)
     do {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
@@ -85,6 +93,11 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       throw StoreError("cannot open the journal \(path): \(error)")
     }
     checkpointer.listen(to: database)
+    do {
+      try database.withLock { try readRecentMoveEnds($0) }
+    } catch {
+      throw StoreError("cannot open the journal \(path): \(error)")
+    }
   }
 
   /// Starts copying the log ahead of the writer's checkpoints on a thread of its own, so that
@@ -97,21 +110,13 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     try database.transaction { db in
       var contents = JournalContents()
       let rows = try db.rows("SELECT record FROM game_table WHERE open = 1 ORDER BY number")
+      let recent = try recentMovesByTable(in: db)
       for row in rows {
         let text: String = row["record"]
         let record = try decoder.decode(TableRecord.self, from: Data(text.utf8))
-        let moves = try db.rows(
-          """
-          SELECT idx, kind, seat, card, at, version FROM move
-          WHERE table_id = ? AND deal = ? ORDER BY idx
-          """,
-          [.text(record.id), record.deal.sqliteValue]
-        ).map { row in
-          JournalMove(
-            table: record.id, deal: record.deal, index: row["idx"],
-            move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
-            version: row["version"])
-        }
+        let moves = Self.merged(
+          stored: try storedMoves(table: record.id, deal: record.deal, in: db),
+          recent: recent[record.id, default: []].filter { $0.deal == record.deal })
         contents.tables.append((record, moves))
       }
       let arenas: [String] = try db.values(
@@ -151,8 +156,10 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     }
   }
 
-  /// Checkpoints the log when it is due (``WALCheckpointer/upkeep(on:)``).
+  /// Settles the oldest recent moves when there are many (``settleRecentMoves()``), and
+  /// checkpoints the write-ahead log when it is due (``WALCheckpointer/upkeep(on:)``).
   public func upkeep() throws -> JournalUpkeep {
+    _ = try settleRecentMoves()
     let bytes = checkpointer.logBytes
     return JournalUpkeep(checkpointed: try checkpointer.upkeep(on: database), logBytes: bytes)
   }
@@ -198,7 +205,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       case .move(let move):
         let statement = try moveInsert ?? db.cached(Self.moveInsert)
         moveInsert = statement
-        try insert(move, with: statement)
+        try insert(move, with: statement, on: db)
       case .tableClosed(let id):
         // Nothing of a closed table is read again; only its number stays used.
         let number = JournalEntry.number(of: id)
@@ -237,26 +244,30 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
       case .finishedInJournal(let game, let table, let deal):
         // Its moves are the deal's rows, written before it in this transaction (a long game:
         // a few thousand rows read once, when it ends).
-        let moves = try db.rows(
-          "SELECT idx, kind, seat, card, at FROM move WHERE table_id = ? AND deal = ?",
-          [.text(table), deal.sqliteValue]
-        ).map { row in
-          JournalMove(
-            table: table, deal: deal, index: row["idx"],
-            move: Move(kind: row["kind"], seat: row["seat"], card: row["card"]), at: row["at"],
-            version: 0)
-        }
+        let moves = Self.merged(
+          stored: try storedMoves(table: table, deal: deal, in: db),
+          recent: try recentMoves(table: table, deal: deal, in: db))
         try keep(game.withMoves(moves), in: db)
       }
     }
   }
 
-  /// How many table rows and move rows the file holds (for tests).
+  /// How many table rows the file holds, and how many moves it would load or keep: the rows of
+  /// `move` and the rows of `recent_move` of open tables' current deals (its other rows go when
+  /// they settle; ``recentMoveRowCount()`` counts them) (for tests).
   func rowCounts() throws -> (tables: Int, moves: Int) {
     try database.transaction { db in
       (
         try db.value("SELECT COUNT(*) FROM game_table") ?? 0,
-        try db.value("SELECT COUNT(*) FROM move") ?? 0
+        try db.value(
+          """
+          SELECT COUNT(*) FROM (
+            SELECT table_id, deal, idx FROM move
+            UNION
+            SELECT l.table_id, l.deal, l.idx FROM recent_move AS l
+            JOIN game_table AS g ON g.id = l.table_id AND g.deal = l.deal
+          )
+          """) ?? 0
       )
     }
   }
