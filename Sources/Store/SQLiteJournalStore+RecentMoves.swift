@@ -77,7 +77,9 @@ extension SQLiteJournalStore {
     return true
   }
 
-  /// The moves of deal `deal` of `table` in `recent_move`, oldest first.
+  /// The moves of deal `deal` of `table` in `recent_move`, oldest first: a scan of its rows
+  /// (at most ``recentMoveRows`` and a settling's worth), for a game longer than its table keeps
+  /// in memory (2,048 moves), which is rare; an index would cost every move a page again.
   func recentMoves(table: String, deal: Int, in db: SQLiteConnection) throws -> [JournalMove] {
     try Self.moves(of: table, deal: deal, from: "recent_move", order: "rowid", in: db)
   }
