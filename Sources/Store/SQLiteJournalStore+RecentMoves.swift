@@ -19,6 +19,9 @@ extension SQLiteJournalStore {
   /// their rows go nowhere.
   public static let defaultRecentMoveRows = 32_768
 
+  /// A move row's columns, in the order ``journalMove(_:)`` reads them.
+  private static let moveColumns = "table_id, deal, idx, kind, seat, card, at, version"
+
   /// The statement that writes one move's row.
   static let moveInsert = "INSERT INTO recent_move VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
@@ -54,13 +57,13 @@ extension SQLiteJournalStore {
 
   /// Between two commits, when `recent_move` holds more than ``recentMoveRows`` rows: its oldest
   /// go, at least ``recentMoveChunk`` of them, those of an open table's current deal into
-  /// `move`. Returns whether they did.
-  func settleRecentMoves() throws -> Bool {
+  /// `move`.
+  func settleRecentMoves() throws {
     // The end noted by the inserts may count rows of a commit that failed: read both ends.
-    guard recentMoveEnd - recentMoveStart + 1 > recentMoveRows else { return false }
+    guard recentMoveEnd - recentMoveStart + 1 > recentMoveRows else { return }
     try database.withLock { try readRecentMoveEnds($0) }
     let rows = recentMoveEnd - recentMoveStart + 1
-    guard rows > recentMoveRows else { return false }
+    guard rows > recentMoveRows else { return }
     let cut = recentMoveStart + max(rows - Int64(recentMoveRows), Int64(recentMoveChunk)) - 1
     try database.transaction(.immediate) { db in
       // In order, so that a later row of the same index replaces an earlier one.
@@ -74,7 +77,6 @@ extension SQLiteJournalStore {
       try db.run("DELETE FROM recent_move WHERE rowid <= ?", [.integer(cut)])
       try readRecentMoveEnds(db)
     }
-    return true
   }
 
   /// The moves of deal `deal` of `table` in `recent_move`, oldest first: a scan of its rows
@@ -96,7 +98,7 @@ extension SQLiteJournalStore {
   ) throws -> [JournalMove] {
     try db.rows(
       """
-      SELECT table_id, deal, idx, kind, seat, card, at, version FROM \(source)
+      SELECT \(moveColumns) FROM \(source)
       WHERE table_id = ? AND deal = ? ORDER BY \(order)
       """, [.text(table), deal.sqliteValue]
     ).map(journalMove)
@@ -106,7 +108,7 @@ extension SQLiteJournalStore {
   func recentMovesByTable(in db: SQLiteConnection) throws -> [String: [JournalMove]] {
     var byTable: [String: [JournalMove]] = [:]
     for row in try db.rows(
-      "SELECT table_id, deal, idx, kind, seat, card, at, version FROM recent_move ORDER BY rowid")
+      "SELECT \(Self.moveColumns) FROM recent_move ORDER BY rowid")
     {
       let move = Self.journalMove(row)
       byTable[move.table, default: []].append(move)

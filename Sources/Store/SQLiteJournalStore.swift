@@ -159,7 +159,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// Settles the oldest recent moves when there are many (``settleRecentMoves()``), and
   /// checkpoints the write-ahead log when it is due (``WALCheckpointer/upkeep(on:)``).
   public func upkeep() throws -> JournalUpkeep {
-    _ = try settleRecentMoves()
+    try settleRecentMoves()
     let bytes = checkpointer.logBytes
     return JournalUpkeep(checkpointed: try checkpointer.upkeep(on: database), logBytes: bytes)
   }
