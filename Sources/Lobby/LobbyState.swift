@@ -138,11 +138,12 @@ public struct LobbyState: Sendable {
     return hosts.shards.reduce(ownStatistics.movesAccepted) { $0 + $1.movesAccepted }
   }
 
-  /// A number that grows whenever ``statistics`` changes: a reader compares it with the one it
-  /// saw last before it looks at the statistics themselves.
-  public var statisticsStamp: Int {
+  /// A number that grows whenever a move is refused (``statistics``' refusals change): with
+  /// ``movesAccepted`` a reader knows what changed before it adds up the statistics, which
+  /// costs a merge of every shard's refusals.
+  public var refusalStamp: Int {
     precondition(!hosts.lent, "the shards are lent: take them back first")
-    return hosts.shards.reduce(ownDecided) { $0 + $1.movesAccepted + $1.movesDecided }
+    return hosts.shards.reduce(ownDecided) { $0 + $1.movesDecided }
   }
 
   /// How many tables are open.

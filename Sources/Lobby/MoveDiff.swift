@@ -54,8 +54,7 @@ struct MoveDiff<Card: WireCard> {
     }
     switch event {
     case .matched, .mismatched:
-      list.add(
-        TableEvent.history(entries[nextEntry].json(names: names, naming: naming, as: Card.self)))
+      list.add(entries[nextEntry], names: names, naming: naming)
       nextEntry += 1
     default: break
     }

@@ -21,8 +21,6 @@ public enum TableEvent: Hashable, Sendable {
   case phase(TablePhase, countdown: Int?)
   /// The seats that voted to re-deal and how many votes are needed; no seats closes the vote.
   case vote(seats: [Int], needed: Int)
-  /// A match or mismatch joined the table's history: the entry, encoded.
-  case history(JSONValue)
   /// The game just ended: its look back (``ServerMessage/lookBack(_:seats:)``), encoded.
   case lookBack(JSONValue)
   /// A computer player is offered to the host (a player waiting alone), or no longer is.
@@ -71,9 +69,6 @@ extension TableEvent {
       out.ints(seats)
       out.raw(#","needed":"#)
       out.int(needed)
-    case .history(let entry):
-      out.raw(#"{"kind":"history","entry":"#)
-      out.value(entry)
     case .lookBack(let lookBack):
       out.raw(#"{"kind":"lookBack","lookBack":"#)
       out.value(lookBack)
@@ -112,6 +107,17 @@ public struct DiffEvents {
   ) {
     separate()
     ServerMessage.writeEvent(event, names: names, naming: naming, to: &out)
+  }
+
+  /// Adds a `history` event: a match or mismatch joined the table's history (`names` name the
+  /// seats, `naming` the cards).
+  public mutating func add<Card: WireCard>(
+    _ entry: HistoryEntry, names: [String], naming: CardNaming<Card>
+  ) {
+    separate()
+    out.raw(#"{"kind":"history","entry":"#)
+    entry.write(names: names, naming: naming, to: &out)
+    out.byte(UInt8(ascii: "}"))
   }
 
   /// Adds a `flip` without a seat: `card`'s face shown to a player who did not see it turned

@@ -163,7 +163,6 @@ import Testing
         .phase(Self.pick([.waiting, .countdown, .playing, .finished], &random), countdown: nil),
         .phase(.countdown, countdown: n), .vote(seats: [], needed: n),
         .vote(seats: Array(0..<max(0, n)), needed: n),
-        .history(.object([("n", .int(n)), ("who", .string(Self.pick(Self.awkward, &random)))])),
         .lookBack(.object([("boardSeen", .bool(n > 3))])), .computerOffer(open: n > 3),
       ]
       for event in events {
@@ -173,6 +172,30 @@ import Testing
         let written = Written.json(frame)["events"]?.elements ?? []
         #expect(written.map(WireEventReader.tableEvent) == [event], "\(Written.text(frame))")
       }
+    }
+  }
+
+  /// A history entry in a diff is the entry a snapshot lists, byte for byte: names that need
+  /// escaping, both kinds, penalties or none, choices paid or not, any card.
+  @Test func historyEntriesReadBackAsTheSnapshotShowsThem() {
+    var random = SeededGenerator(seed: 13)
+    for _ in 0..<300 {
+      let names = [Self.pick(Self.awkward, &random), Self.pick(Self.awkward, &random)]
+      var entry = HistoryEntry(
+        number: Int(random.next() % 40) + 1, at: Double(random.next() % 100_000) / 97,
+        seat: Int(random.next() % 2), kind: Self.pick([.match, .mismatch], &random),
+        points: Int(random.next() % 4) * 3,
+        cards: (0..<3).map { _ in Int(random.next() % 81) })
+      entry.choiceCost = Self.pick([0, 0, 1, 4], &random)
+      let naming = CardNaming<SetCard>.byID
+      let frame = ServerMessage.diffFrame(
+        tableID: "t", version: 2, seat: nil, replyTo: nil, status: nil
+      ) { $0.add(entry, names: names, naming: naming) }
+      let json = entry.json(names: names, naming: naming)
+      #expect(
+        Written.text(frame)
+          == #"{"type":"diff","table":"t","version":2,"events":[{"kind":"history","entry":"#
+          + json.text + "}]}")
     }
   }
 

@@ -25,7 +25,7 @@ import Testing
     #expect(lines.allSatisfy { $0.hasPrefix("matchismo_") }, "\(lines)")
   }
 
-  @Test func theLobbyExportsDifferencesSessionsAndTables() {
+  @Test func theLobbyExportsDifferencesSessionsAndTables() throws {
     let metrics = ServerMetrics()
     var lobby = metrics.makeLobbyMetrics()
     var state = LobbyState(entropy: .system)
@@ -52,6 +52,31 @@ import Testing
     // Within the throttle interval the table count waits, and says when it is due.
     lobby.export(state, now: 1.1)
     #expect(lobby.nextTableExport == 1 + LobbyMetrics.tableExportInterval)
+
+    // Accepted moves alone, then a refusal after them: each export adds what it missed.
+    let choose = { (card: Int) in
+      _ = state.receive(
+        ClientMessageDecoder.decode(Array(#"{"type":"choose","card":\#(card)}"#.utf8)),
+        from: player, now: 2)
+    }
+    let board =
+      state.table(state.session(for: player)!.tableID!)!.snapshot(
+        replyTo: nil, you: 0, now: 2)["table"]?["board"]?.elements ?? []
+    let first = try #require(board.first?["id"]?.intValue)
+    choose(first)
+    lobby.export(state, now: 2)
+    #expect(samples(metrics).contains("matchismo_moves_accepted_total 1"))
+    choose(first)
+    choose(first)
+    lobby.export(state, now: 2)
+    #expect(samples(metrics).contains("matchismo_moves_accepted_total 3"))
+    choose(1_000)
+    choose(first)
+    lobby.export(state, now: 2)
+    let after = samples(metrics)
+    #expect(after.contains("matchismo_moves_accepted_total 4"), "\(after)")
+    #expect(after.contains(#"matchismo_moves_rejected_total{reason="notAtTable"} 1"#))
+    #expect(after.contains(#"matchismo_moves_rejected_total{reason="unknownCard"} 1"#), "\(after)")
   }
 
   @Test func aMovesLatencyEndsWhenTheTransportLetsItsFramesGo() {

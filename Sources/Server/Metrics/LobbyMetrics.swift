@@ -21,8 +21,9 @@ struct LobbyMetrics: Sendable {
   private let givenUp: CoreMetrics.Counter
   private var exportedGivenUp = 0
   private var tables: [TableKey: CoreMetrics.Gauge] = [:]
-  private var exported = LobbyState.Statistics()
-  private var exportedStamp = -1
+  private var exportedAccepted = 0
+  private var exportedRejected: [ErrorCode: Int] = [:]
+  private var exportedRefusals = -1
   private var lastTableExport = -Double.infinity
   /// When the table gauges are next due (`nil`: they are up to date).
   private(set) var nextTableExport: Double?
@@ -54,10 +55,14 @@ struct LobbyMetrics: Sendable {
 
   /// Exports what a batch changed; `now` is the executor's clock, for the throttle.
   mutating func export(_ state: LobbyState, now: Double) {
-    let stamp = state.statisticsStamp
-    if stamp != exportedStamp {
-      exportedStamp = stamp
+    // Most batches only accept moves: one count, without adding up every shard's refusals
+    // (that was 6 % of real play's instructions when every batch did it, callgrind).
+    let refusals = state.refusalStamp
+    if refusals != exportedRefusals {
+      exportedRefusals = refusals
       exportStatistics(state.statistics)
+    } else {
+      exportAccepted(state.movesAccepted)
     }
     sessions.record(state.sessionCount)
     if state.redirectsSent != exportedRedirects {
@@ -79,13 +84,20 @@ struct LobbyMetrics: Sendable {
 
   /// Adds what the counters missed since the last export.
   private mutating func exportStatistics(_ statistics: LobbyState.Statistics) {
-    guard statistics != exported else { return }
-    movesAccepted.increment(by: statistics.movesAccepted - exported.movesAccepted)
+    exportAccepted(statistics.movesAccepted)
+    guard statistics.movesRejected != exportedRejected else { return }
     for (code, count) in statistics.movesRejected {
-      let delta = count - exported.movesRejected[code, default: 0]
+      let delta = count - exportedRejected[code, default: 0]
       if delta > 0 { movesRejected[code]?.increment(by: delta) }
     }
-    exported = statistics
+    exportedRejected = statistics.movesRejected
+  }
+
+  /// Adds the moves accepted since the last export.
+  private mutating func exportAccepted(_ accepted: Int) {
+    guard accepted != exportedAccepted else { return }
+    movesAccepted.increment(by: accepted - exportedAccepted)
+    exportedAccepted = accepted
   }
 
   /// Sets the tables gauge of every game and phase seen so far (0 where none is left).

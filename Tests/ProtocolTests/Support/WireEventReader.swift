@@ -152,9 +152,6 @@ enum WireEventReader {
       else { return nil }
       let read = seats.compactMap(\.intValue)
       return read.count == seats.count ? .vote(seats: read, needed: needed) : nil
-    case "history"?:
-      guard has(["entry"]), let entry = json["entry"] else { return nil }
-      return .history(entry)
     case "lookBack"?:
       guard has(["lookBack"]), let lookBack = json["lookBack"] else { return nil }
       return .lookBack(lookBack)
