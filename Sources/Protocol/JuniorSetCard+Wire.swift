@@ -20,7 +20,7 @@ extension JuniorSetCard: WireCard {
   public var statusRun: StyledRun { Self.statusRuns[id] }
 
   /// Every card's run, by card id.
-  private static let statusRuns = fullDeck.map(\.madeStatusRun)
+  private static let statusRuns = fullDeck.map { $0.madeStatusRun.cachingItsBytes() }
 
   private var madeStatusRun: StyledRun {
     var run = face.statusRun

@@ -4,25 +4,48 @@
 /// to draw it small.
 public struct StyledRun: Hashable, Sendable {
   /// The text, or for a card the symbol glyph repeated `count` times (a plain-text fallback).
-  public var text: String
+  public var text: String {
+    didSet { tail = nil }
+  }
   /// A CSS hex colour, or nil for the default.
-  public var color: String?
+  public var color: String? {
+    didSet { tail = nil }
+  }
   /// The id of the card this run shows, for card runs.
   public var card: Int?
   /// The card's symbol name (Set), for card runs.
-  public var symbol: String?
+  public var symbol: String? {
+    didSet { tail = nil }
+  }
   /// How many symbols the card shows (Set), for card runs.
-  public var count: Int?
+  public var count: Int? {
+    didSet { tail = nil }
+  }
   /// The card's shading name (Set), for card runs.
-  public var shading: String?
+  public var shading: String? {
+    didSet { tail = nil }
+  }
   /// Fill opacity: 1 solid, 0.35 striped, 0 open.
-  public var alpha: Double?
+  public var alpha: Double? {
+    didSet { tail = nil }
+  }
   /// Outline width in pixels.
-  public var stroke: Double?
+  public var stroke: Double? {
+    didSet { tail = nil }
+  }
   /// What a screen reader says for a card run ("three striped green ovals", "queen of hearts").
-  public var label: String?
+  public var label: String? {
+    didSet { tail = nil }
+  }
   /// For a run that names a player: their seat (a client marks it in the seat's colour).
-  public var seat: Int?
+  public var seat: Int? {
+    didSet { tail = nil }
+  }
+
+  /// The run's bytes from `"text"` on, written once (``cachingItsBytes()``): a card's run is
+  /// written many times as it was made, its five strings escaped each time. Any change to a
+  /// field written after `card` drops it.
+  private var tail: WrittenTail?
 
   /// A plain text run.
   public static func text(_ text: String, color: String? = nil) -> StyledRun {
@@ -70,8 +93,31 @@ public struct StyledRun: Hashable, Sendable {
 }
 
 extension StyledRun {
+  /// This run, with the bytes it writes after its `card` kept: for runs made once and written
+  /// often (each card's run, ``WireCard/statusRun``). Writes the same bytes as without.
+  public func cachingItsBytes() -> StyledRun {
+    var plain = self
+    plain.card = nil
+    var out = JSONWriter()
+    plain.write(to: &out)
+    var run = self
+    run.tail = WrittenTail(bytes: Array(out.bytes.dropFirst()))
+    return run
+  }
+
   /// Writes the run: the same bytes as ``json``, without building it.
   public func write(to out: inout JSONWriter) {
+    if let tail {
+      if let card {
+        out.raw(#"{"card":"#)
+        out.int(card)
+        out.byte(UInt8(ascii: ","))
+      } else {
+        out.byte(UInt8(ascii: "{"))
+      }
+      out.bytes.append(contentsOf: tail.bytes)
+      return
+    }
     if let card {
       out.raw(#"{"card":"#)
       out.int(card)
@@ -122,4 +168,34 @@ public enum StatusColor {
   public static let gain = "#1a7f37"
   /// Points lost.
   public static let loss = "#c62828"
+}
+
+extension StyledRun {
+  /// Runs are equal when their fields are: the bytes a run keeps follow from them.
+  public static func == (a: StyledRun, b: StyledRun) -> Bool {
+    a.text == b.text && a.color == b.color && a.card == b.card && a.symbol == b.symbol
+      && a.count == b.count && a.shading == b.shading && a.alpha == b.alpha
+      && a.stroke == b.stroke && a.label == b.label && a.seat == b.seat
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(text)
+    hasher.combine(color)
+    hasher.combine(card)
+    hasher.combine(symbol)
+    hasher.combine(count)
+    hasher.combine(shading)
+    hasher.combine(alpha)
+    hasher.combine(stroke)
+    hasher.combine(label)
+    hasher.combine(seat)
+  }
+}
+
+/// The bytes a run writes after its `card` (``StyledRun/cachingItsBytes()``), shared by every
+/// copy of the run.
+private final class WrittenTail: Sendable {
+  let bytes: [UInt8]
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
 }

@@ -121,7 +121,7 @@ extension SetCard: WireCard {
   public var statusRun: StyledRun { Self.statusRuns[id] }
 
   /// Every card's run, by card id.
-  private static let statusRuns = fullDeck.map(\.madeStatusRun)
+  private static let statusRuns = fullDeck.map { $0.madeStatusRun.cachingItsBytes() }
 
   private var madeStatusRun: StyledRun {
     let alpha = [1.0, 0.35, 0.0][shading]

@@ -47,6 +47,45 @@ import Testing
         #""alpha":1,"stroke":0,"label":"three solid red squiggles"}"#))
   }
 
+  /// A card's run keeps the bytes it writes (``StyledRun/cachingItsBytes()``): they are the
+  /// bytes of the same run made afresh, named by any handle, and a change to any field after
+  /// `card` writes the change.
+  @Test func cardRunsWriteTheBytesOfTheRunMadeAfresh() {
+    func written(_ run: StyledRun) -> String {
+      var out = JSONWriter()
+      run.write(to: &out)
+      return String(decoding: out.bytes, as: UTF8.self)
+    }
+    let kept = SetCard.fullDeck.map(\.statusRun) + JuniorSetCard.fullDeck.map(\.statusRun)
+    for run in kept {
+      let fresh = StyledRun(
+        text: run.text, color: run.color, card: run.card, symbol: run.symbol, count: run.count,
+        shading: run.shading, alpha: run.alpha, stroke: run.stroke, label: run.label,
+        seat: run.seat)
+      #expect(run == fresh)
+      #expect(written(run) == written(fresh))
+      #expect(written(run) == run.json.text)
+      for handle in [nil, 0, 11, 80] as [Int?] {
+        var named = run
+        named.card = handle
+        var freshNamed = fresh
+        freshNamed.card = handle
+        #expect(written(named) == written(freshNamed))
+      }
+      var changes: [(inout StyledRun) -> Void] = [
+        { $0.text = "\"x\"" }, { $0.color = nil }, { $0.symbol = "é" }, { $0.count = 9 },
+        { $0.shading = nil }, { $0.alpha = 0.5 }, { $0.stroke = nil }, { $0.label = "l" },
+        { $0.seat = 2 },
+      ]
+      changes.shuffle()
+      for change in changes.prefix(3) {
+        var changed = run
+        change(&changed)
+        #expect(written(changed) == changed.json.text)
+      }
+    }
+  }
+
   @Test func textRunsCarryOnlyTextAndColor() {
     #expect(StyledRun.text("plain").json.text == #"{"text":"plain"}"#)
     #expect(
