@@ -71,13 +71,42 @@ extension SetFamilyCard {
     guard cards.count >= 3 else { return }
     var deckSize = 1
     for _ in 0..<featureCount { deckSize *= 3 }
-    var position = [Int](repeating: -1, count: deckSize)
-    for (index, card) in cards.enumerated() { position[card.id] = index }
-    for i in cards.indices {
-      for j in (i + 1)..<cards.count {
-        let k = position[thirdCard(cards[i], cards[j]).id]
-        if k > j, !body(i, j, k) { return }
+    let table = featureCount < thirdCardTables.count ? thirdCardTables[featureCount] : []
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: deckSize) { position in
+      position.initialize(repeating: -1)
+      for (index, card) in cards.enumerated() { position[card.id] = index }
+      for i in cards.indices {
+        for j in (i + 1)..<cards.count {
+          let third =
+            table.isEmpty
+            ? thirdCard(cards[i], cards[j]).id : Int(table[cards[i].id * deckSize + cards[j].id])
+          let k = position[third]
+          if k > j, !body(i, j, k) { return }
+        }
       }
     }
   }
+}
+
+/// The third card's id of every pair of ids (`a * 3^n + b`), for the families of up to four
+/// features (81 × 81 bytes for Set): a board's search looks one up per pair rather than working
+/// it out feature by feature (the look back searches the board after every match). Entry n is
+/// for n features; a pair of one card twice names that card.
+private let thirdCardTables: [[UInt8]] = (0...4).map { features in
+  var size = 1
+  for _ in 0..<features { size *= 3 }
+  var table = [UInt8](repeating: 0, count: size * size)
+  for a in 0..<size {
+    for b in 0..<size {
+      var (x, y, id, place) = (a, b, 0, 1)
+      for _ in 0..<features {
+        id += (6 - x % 3 - y % 3) % 3 * place
+        place *= 3
+        x /= 3
+        y /= 3
+      }
+      table[a * size + b] = UInt8(id)
+    }
+  }
+  return table
 }
