@@ -20,9 +20,14 @@ extension SetFamilyCard {
   }
 
   /// The one card that makes a set with `a` and `b` (which must differ): in each feature, the
-  /// value that makes the three all the same or all different. Built digit by digit, without an
-  /// array: set searches and the lobby fuzz target call it for every pair of a board.
+  /// value that makes the three all the same or all different. Looked up in a table of every
+  /// pair (`thirdCardTables`) for up to four features, else built digit by digit: set
+  /// searches, the look back and the lobby fuzz target call it for every pair of a board.
   public static func thirdCard(_ a: Self, _ b: Self) -> Self {
+    if featureCount < thirdCardTables.count {
+      let table = thirdCardTables[featureCount]
+      return Self(setFamilyID: Int(table.ids[a.id * table.side + b.id]))
+    }
     var id = 0
     for feature in 0..<featureCount {
       id = id * 3 + (6 - a.value(feature) - b.value(feature)) % 3
@@ -71,16 +76,12 @@ extension SetFamilyCard {
     guard cards.count >= 3 else { return }
     var deckSize = 1
     for _ in 0..<featureCount { deckSize *= 3 }
-    let table = featureCount < thirdCardTables.count ? thirdCardTables[featureCount] : []
     withUnsafeTemporaryAllocation(of: Int.self, capacity: deckSize) { position in
       position.initialize(repeating: -1)
       for (index, card) in cards.enumerated() { position[card.id] = index }
       for i in cards.indices {
         for j in (i + 1)..<cards.count {
-          let third =
-            table.isEmpty
-            ? thirdCard(cards[i], cards[j]).id : Int(table[cards[i].id * deckSize + cards[j].id])
-          let k = position[third]
+          let k = position[thirdCard(cards[i], cards[j]).id]
           if k > j, !body(i, j, k) { return }
         }
       }
@@ -89,10 +90,10 @@ extension SetFamilyCard {
 }
 
 /// The third card's id of every pair of ids (`a * 3^n + b`), for the families of up to four
-/// features (81 × 81 bytes for Set): a board's search looks one up per pair rather than working
-/// it out feature by feature (the look back searches the board after every match). Entry n is
-/// for n features; a pair of one card twice names that card.
-private let thirdCardTables: [[UInt8]] = (0...4).map { features in
+/// features (81 × 81 bytes for Set), each with its side (3^n): ``SetFamilyCard/thirdCard(_:_:)``
+/// looks one up rather than working it out feature by feature. Entry n is for n features; a pair
+/// of one card twice names that card.
+private let thirdCardTables: [(side: Int, ids: [UInt8])] = (0...4).map { features in
   var size = 1
   for _ in 0..<features { size *= 3 }
   var table = [UInt8](repeating: 0, count: size * size)
@@ -108,5 +109,5 @@ private let thirdCardTables: [[UInt8]] = (0...4).map { features in
       table[a * size + b] = UInt8(id)
     }
   }
-  return table
+  return (size, table)
 }
