@@ -56,6 +56,25 @@ import Testing
     #expect(Self.answer(close, [0x03]) == .drop)
   }
 
+  @Test func aDroppedConnectionIsDueNoFrameNowOrLater() {
+    // Cut for not reading while a violation's close was waiting to go out.
+    var cut = CloseHandshake()
+    _ = cut.decideForViolation(code: 1008, reason: "rate limit")
+    cut.drop()
+    #expect(cut.isDropped && cut.writesNothingMore && cut.isUnderWay && !cut.isOpen)
+    #expect(cut.frameDue(outboundIsEmpty: true) == nil)
+    // Nothing decided afterwards brings a frame (and its deadline) back.
+    #expect(cut.decide(code: 1001, reason: "going away", flushFirst: true) == false)
+    #expect(cut.decideForViolation(code: 4000, reason: "too slow") == false)
+    #expect(cut.frameDue(outboundIsEmpty: true) == nil)
+    #expect(Self.answer(cut, [0x03, 0xE8]) == .drop)
+
+    var silent = CloseHandshake()
+    silent.drop()
+    #expect(silent.frameDue(outboundIsEmpty: true) == nil && !silent.isOpen)
+    #expect(!silent.frameSent)
+  }
+
   @Test func thePeersCloseIsEchoedOnlyWithAPayloadRFC6455Allows() {
     let close = CloseHandshake()
     #expect(Self.answer(close, []) == .echo)

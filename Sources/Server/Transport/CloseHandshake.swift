@@ -39,19 +39,25 @@ struct CloseHandshake {
   private(set) var request: Request?
   /// Whether our close frame was written; the connection now waits for the peer's reply.
   private(set) var frameSent = false
+  /// Whether the connection is being dropped without a close frame (``drop()``).
+  private(set) var isDropped = false
 
-  /// Whether the connection may still be given frames to send (no close decided).
-  var isOpen: Bool { request == nil }
+  /// Whether the connection may still be given frames to send (no close decided, not dropped).
+  var isOpen: Bool { request == nil && !isDropped }
 
-  /// Whether a close is under way (decided, or its frame sent), so that the connection has
-  /// the close's deadlines and no other.
-  var isUnderWay: Bool { request != nil || frameSent }
+  /// Whether a close is under way (decided, its frame sent, or dropped), so that the
+  /// connection has the close's deadlines and no other.
+  var isUnderWay: Bool { request != nil || frameSent || isDropped }
+
+  /// Whether nothing more may be written to the connection: our close frame went out, or it is
+  /// being dropped.
+  var writesNothingMore: Bool { frameSent || isDropped }
 
   /// Decides the close unless one was decided already.
   /// - Returns: whether this call decided it (the caller then asks for a writable callback and
   ///   arms `sendTimeoutSeconds`).
   mutating func decide(code: UInt16, reason: String, flushFirst: Bool) -> Bool {
-    guard request == nil else { return false }
+    guard request == nil, !isDropped else { return false }
     request = Request(code: code, reason: reason, flushFirst: flushFirst)
     return true
   }
@@ -60,6 +66,7 @@ struct CloseHandshake {
   /// - Returns: whether this call decided the close (`false`: an earlier close, now hurried,
   ///   keeps its own code and reason).
   mutating func decideForViolation(code: UInt16, reason: String) -> Bool {
+    if isDropped { return false }
     if request != nil {
       request?.flushFirst = false
       return false
@@ -70,7 +77,9 @@ struct CloseHandshake {
   /// The close frame to write at a writable callback, if it is due now: a close is decided,
   /// its frame not sent, and nothing has to go out before it.
   func frameDue(outboundIsEmpty: Bool) -> Request? {
-    guard !frameSent, let request, !request.flushFirst || outboundIsEmpty else { return nil }
+    guard !writesNothingMore, let request, !request.flushFirst || outboundIsEmpty else {
+      return nil
+    }
     return request
   }
 
@@ -79,9 +88,18 @@ struct CloseHandshake {
     frameSent = true
   }
 
+  /// The connection is dropped without a close frame (a peer that reads nothing, or answers no
+  /// PING, would never see one): no frame is due from now on, and no close is decided later.
+  /// Writing one would arm the close's own deadline in place of the drop (lws keeps one
+  /// timeout a connection): a silent socket cut for not reading stayed open 5 s more.
+  mutating func drop() {
+    isDropped = true
+    request = nil
+  }
+
   /// The answer to a close frame from the peer with `payload`.
   func answer(toPeerClose payload: UnsafeRawBufferPointer) -> PeerCloseAnswer {
-    if frameSent { return .drop }
+    if writesNothingMore { return .drop }
     return Self.isValidPeerClosePayload(payload) ? .echo : .protocolError
   }
 

@@ -81,8 +81,8 @@ extension ServiceLoop {
     state.inbound.reset()
     state.outbound.removeAll()
     leaveCrowd(state, keepingUnseen: false)
-    // Nothing more is queued for it from now on.
-    _ = state.close.decideForViolation(code: 4000, reason: "too slow")
+    // Nothing more is queued or written for it from now on, its close frame included.
+    state.close.drop()
     let fd = lws_get_socket_fd(state.wsi)
     if fd >= 0 { _ = shim_reset_on_close(fd) }
     // A timeout that fires at once: lws treats it as a violent death (no flush of its buffered

@@ -29,6 +29,7 @@ extension ServiceLoop {
           "no PONG; dropping connection",
           metadata: ["connection": "\(id)", "silentSeconds": "\(Int(silent))"])
         state.ignoresInput = true
+        state.close.drop()
         // Closed by lws on its next pass (reported as `.closed` like any drop): a peer that
         // answers no PING would not read a close frame either.
         lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)

@@ -31,7 +31,7 @@ extension ServiceLoop {
   /// close frame when it is due, else a PING when one is wanted, else the frames waiting.
   func writable(_ state: ConnectionState) -> Int32 {
     state.writeRequested = false
-    if state.close.frameSent { return 0 }
+    if state.close.writesNothingMore { return 0 }
     if let close = state.close.frameDue(outboundIsEmpty: !state.hasPendingOutput) {
       return sendCloseFrame(state, code: close.code, reason: close.reason)
     }
