@@ -66,7 +66,6 @@ struct CloseHandshake {
   /// - Returns: whether this call decided the close (`false`: an earlier close, now hurried,
   ///   keeps its own code and reason).
   mutating func decideForViolation(code: UInt16, reason: String) -> Bool {
-    if isDropped { return false }
     if request != nil {
       request?.flushFirst = false
       return false
@@ -77,9 +76,7 @@ struct CloseHandshake {
   /// The close frame to write at a writable callback, if it is due now: a close is decided,
   /// its frame not sent, and nothing has to go out before it.
   func frameDue(outboundIsEmpty: Bool) -> Request? {
-    guard !writesNothingMore, let request, !request.flushFirst || outboundIsEmpty else {
-      return nil
-    }
+    guard !frameSent, let request, !request.flushFirst || outboundIsEmpty else { return nil }
     return request
   }
 
