@@ -3,15 +3,15 @@ import Model
 
 extension FinishedGame {
   /// The game as a store keeps it: the JSON that `JSONEncoder` makes of it (`Codable`, and read
-  /// back with `JSONDecoder`), written directly for what grows with the game.
+  /// back with `JSONDecoder`), written directly.
   ///
   /// Encoding a finished game of a hundred moves with `JSONEncoder` took a millisecond and a
   /// half of the journal's thread, most of it in the three nested containers of each move,
   /// while every table's frames waited behind that commit (docs/BENCHMARKS.md, "Play: what game
-  /// ends cost"). Here the moves and players are written as text, with the same keys and
-  /// values; the small parts that only `Codable` describes (the settings, the chat, a rating
-  /// change) still go through `encoder`. `StoredFinishedGameTests` decode what this writes and
-  /// compare it with the game.
+  /// ends cost"). Here the moves, players, settings and chat are written as text, with the same
+  /// keys and values; a rating change, the one small part that only `Codable` describes, still
+  /// goes through `encoder`. `StoredFinishedGameTests` decode what this writes and compare it
+  /// with the game.
   public func storedJSON(encoder: JSONEncoder) throws -> String {
     var out = JSONWriter()
     out.raw(#"{"id":"#)
@@ -19,7 +19,7 @@ extension FinishedGame {
     out.raw(#","game":"#)
     out.string(game)
     out.raw(#","settings":"#)
-    out.bytes += try encoder.encode(settings)
+    settings.writeStored(to: &out)
     out.raw(#","seed":"#)
     out.bytes += String(seed).utf8
     out.raw(#","showSelections":"#)
@@ -42,7 +42,7 @@ extension FinishedGame {
     out.string(source)
     if let chat {
       out.raw(#","chat":"#)
-      out.bytes += try encoder.encode(chat)
+      ChatLine.writeStored(chat, to: &out)
     }
     if let rated {
       out.raw(#","rated":"#)

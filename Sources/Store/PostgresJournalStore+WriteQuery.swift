@@ -18,7 +18,7 @@ extension PostgresJournalStore {
       numbers.append(JournalEntry.number(of: id))
       opens.append(open)
       deals.append(record.deal)
-      records.append(String(decoding: try encoder.encode(record), as: UTF8.self))
+      records.append(record.storedJSON())
     }
     let closedIDs = batch.closed.sorted()
     let cleared = batch.deleteBelow.keys.sorted()

@@ -77,7 +77,7 @@ public final class PostgresJournalStore: JournalStore, @unchecked Sendable {
   let logger: Logger
   /// Whether ``close()`` ran: the leases are freed once, and their renewal stops.
   let closed = Atomic<Bool>(false)
-  /// Encodes table records and finished games for their rows.
+  /// Encodes arenas and the rating changes of finished games for their rows.
   let encoder = JSONEncoder()
   /// Decodes the records read back.
   let decoder = JSONDecoder()

@@ -31,7 +31,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// A read-only connection for questions about finished games, asked from another thread
   /// than the writer's (WAL lets it read while the writer writes).
   let reader: SQLiteConnection
-  /// Encodes table records and finished games for their rows.
+  /// Encodes arenas and the rating changes of finished games for their rows.
   let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
   /// Keeps the log under its bound.
@@ -189,7 +189,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
     for entry in entries {
       switch entry {
       case .table(let record):
-        let text = String(decoding: try encoder.encode(record), as: UTF8.self)
+        let text = record.storedJSON()
         try db.run(
           """
           INSERT INTO game_table (id, number, open, deal, record) VALUES (?, ?, 1, ?, ?)
