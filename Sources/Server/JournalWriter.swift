@@ -58,6 +58,9 @@ final class JournalWriter: @unchecked Sendable {
   /// longer than ``stallLimit`` (read by the lobby's shell on every event; written under
   /// `condition`).
   let failing = Atomic<Bool>(false)
+  /// Whether the writer's thread runs under the batch policy (``Thread/becomeBatch()``): its
+  /// wakes do not preempt the service thread.
+  let isBatch = Atomic<Bool>(false)
 
   /// The longest a write may take before moves are refused, in seconds.
   let stallLimit: Double
@@ -104,7 +107,10 @@ final class JournalWriter: @unchecked Sendable {
 
   /// Starts the writer's thread and the thread that watches it for a write that hangs.
   func start() {
-    let thread = Thread(named: "journal") { [self] in run() }
+    let thread = Thread(named: "journal") { [self] in
+      isBatch.store(Thread.becomeBatch(), ordering: .relaxed)
+      run()
+    }
     thread.start()
     let watcher = Thread(named: "journal-watch") { [self] in watch() }
     watcher.start()

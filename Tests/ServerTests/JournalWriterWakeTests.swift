@@ -31,6 +31,15 @@ import Testing
     #expect(writer.entries == 2)
   }
 
+  /// The writer's thread is batch work: its wakes do not take the core from the service thread.
+  @Test func theWritersThreadRunsAsBatch() {
+    let writer = Self.startedWriter()
+    defer { writer.stop() }
+    #expect(writer.waitUntilWritten(writer.append([.tableClosed("t1")]), timeout: 30))
+    let isBatch = writer.isBatch.load(ordering: .relaxed)
+    #expect(isBatch)
+  }
+
   @Test func aWakeIsOwedOnlyWhenTheWriterHadNothingQueued() {
     let writer = JournalWriter(
       store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
