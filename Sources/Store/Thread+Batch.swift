@@ -10,10 +10,10 @@ extension Thread {
   /// there; it runs on a free core, or when that thread sleeps or its slice ends. Returns
   /// whether the system took it (elsewhere: false, nothing changed).
   ///
-  /// For the journal's writer, which wakes a few thousand times a second in fast play: each wake
-  /// took the core from the service thread (20,000 involuntary switches of the service thread
-  /// in 8 s, against 450 without the journal), which stopped mid-pass while the writer
-  /// committed (docs/BENCHMARKS.md).
+  /// For the journal's writer, which wakes one to three thousand times a second in fast play:
+  /// its wakes took the core from the service thread (7,000-13,000 involuntary switches of the
+  /// service thread in 8 s, against 140-310 without the journal, 480-640 with a batch writer),
+  /// which stopped mid-pass while the writer committed (docs/BENCHMARKS.md).
   @discardableResult
   public static func becomeBatch() -> Bool {
     #if os(Linux)
