@@ -128,28 +128,28 @@ extension JSONValue {
   /// 10^9 (a time in tenths, a score's mean): the digits that `String(d)` would write, without
   /// its general algorithm (a game's look back, some hundred such numbers, took 229,000
   /// instructions to write, most of them there). Below 10^9 two such numbers 0.001 apart are
-  /// never the same double, so the shortest form that reads back as `d` is those decimals,
-  /// trailing zeros dropped. False, and nothing written, for any other number.
-  /// `JSONValueTests` compare it with `String(d)`.
+  /// never the same double, so the shortest form that reads back as `d` is those decimals.
+  /// False, and nothing written, for any other number.
+  /// `JSONDoubleTests` compare it with `String(d)`.
   static func writeFewDecimals(_ d: Double, to out: inout [UInt8]) -> Bool {
     let magnitude = abs(d)
     guard magnitude < 1e9, magnitude >= 0.001 else { return false }
-    for (scale, places) in [(10.0, 1), (100.0, 2), (1000.0, 3)] {
-      let scaled = (magnitude * scale).rounded()
-      guard scaled / scale == magnitude else { continue }
-      var fraction = Int(scaled) % Int(scale)
+    // The fewest decimals first: at the first scale that matches, the last digit is not 0 (with
+    // a 0 there the number would have matched one scale before).
+    var scale = 10
+    while scale <= 1000 {
+      let scaled = (magnitude * Double(scale)).rounded()
+      guard scaled / Double(scale) == magnitude else {
+        scale *= 10
+        continue
+      }
+      let fraction = Int(scaled) % scale
       guard fraction > 0 else { return false }  // whole numbers are written as integers
       if d < 0 { out.append(UInt8(ascii: "-")) }
-      writeInteger(Int(scaled) / Int(scale), to: &out)
+      writeInteger(Int(scaled) / scale, to: &out)
       out.append(UInt8(ascii: "."))
-      var digits = places
-      while fraction % 10 == 0 {
-        fraction /= 10
-        digits -= 1
-      }
-      var divisor = 1
-      for _ in 1..<digits { divisor *= 10 }
-      while divisor > 0 {
+      var divisor = scale / 10
+      while divisor > 0 {  // with its leading zeros: 0.05 is "0.05"
         out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
         divisor /= 10
       }

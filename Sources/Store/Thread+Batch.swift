@@ -25,14 +25,5 @@ extension Thread {
   }
 
   /// Linux's `SCHED_BATCH` (3 in its ABI; Glibc's module shows it only to GNU sources).
-  public static let batchPolicy: Int32 = 3
-
-  /// The calling thread's scheduling policy (`SCHED_OTHER`, `SCHED_BATCH`, ...), or -1.
-  public static var policy: Int32 {
-    #if os(Linux)
-      return sched_getscheduler(0)
-    #else
-      return -1
-    #endif
-  }
+  static let batchPolicy: Int32 = 3
 }
