@@ -27,9 +27,7 @@ public enum FinishedGameReplay {
       let lookBack = GameLookBack.of(
         Game.Card.self, settings: game.settings, seed: game.seed, moves: game.moves.map(\.move),
         times: game.moves.map(\.at))
-      return RecordReplay(
-        game: game, table: table, diffs: diffs,
-        lookBack: lookBack.map { ServerMessage.lookBack($0, seats: game.settings.seats) } ?? .null)
+      return RecordReplay(game: game, table: table, diffs: diffs, lookBack: lookBack)
     }
     return open(definition)
   }
@@ -44,20 +42,31 @@ public struct RecordReplay: Sendable {
   public let table: JSONValue
   /// The diff each move made.
   public let diffs: [Frame]
-  /// The game's look back (``ServerMessage/lookBack(_:seats:)``), or null.
-  public let lookBack: JSONValue
+  /// The game's look back, if it has one.
+  public let lookBack: GameLookBack?
+  /// A daily puzzle's comparison with the day's results, added to the look back
+  /// (``ServerMessage/lookBack(_:seats:daily:)``).
+  public let daily: JSONValue?
 
   /// A replay of `game`.
-  public init(game: FinishedGame, table: JSONValue, diffs: [Frame], lookBack: JSONValue = .null) {
+  public init(
+    game: FinishedGame, table: JSONValue, diffs: [Frame], lookBack: GameLookBack? = nil,
+    daily: JSONValue? = nil
+  ) {
     self.game = game
     self.table = table
     self.diffs = diffs
     self.lookBack = lookBack
+    self.daily = daily
   }
 
   /// The `record` message answering `replyTo`.
   public func answer(replyTo: MessageID?) -> Frame {
-    ServerMessage.record(game, lookBack: lookBack, table: table, diffs: diffs, replyTo: replyTo)
+    ServerMessage.record(
+      game,
+      lookBack: lookBack.map {
+        ServerMessage.lookBack($0, seats: game.settings.seats, daily: daily)
+      }, table: table, diffs: diffs, replyTo: replyTo)
   }
 
   /// About how many bytes it holds: its diffs, and a little per move and player.

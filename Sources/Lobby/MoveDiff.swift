@@ -15,7 +15,7 @@ struct MoveDiff<Card: WireCard> {
   /// The standings of a game that ended, ranked among the seats taken this game.
   let ended: [Standing]?
   /// The look back at a game that ended, when there is one.
-  var lookBack: JSONValue? = nil
+  var lookBack: EncodedJSON? = nil
   /// The name of each seat.
   let names: [String]
   /// How the diff names cards.

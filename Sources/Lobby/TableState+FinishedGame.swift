@@ -70,7 +70,7 @@ extension TableState {
   /// event; nil when the table does not journal (it keeps no move times) or the game was longer
   /// than its log keeps. The one the table kept as the game went, unless it did not see every
   /// move (a table opened again from the journal): then the moves are played again.
-  func lookBackAtEnd() -> JSONValue? {
+  func lookBackAtEnd() -> EncodedJSON? {
     guard let log = record.record, journal.times.count == log.moves.count else {
       return nil
     }

@@ -1,46 +1,72 @@
 import Model
 
 extension ServerMessage {
-  /// A game's look back as a `record` answer carries it (PROTOCOL.md, "The look back"): every
-  /// match made (`found`: seat, cards, `at` and `seconds` it had been there), the matches left
-  /// untaken (`missed`: cards, `from`, `until`, `seconds`), and each of `seats` seats' reaction
-  /// times (`players`: seat, `found`, `fastest`, `mean`), times in seconds to one decimal.
-  /// `boardSeen` is false for a face-down game: a match's time is then the time since the
-  /// previous one, and nothing is missed.
-  public static func lookBack(_ lookBack: GameLookBack, seats: Int) -> JSONValue {
-    .object([
-      ("boardSeen", .bool(lookBack.boardSeen)),
-      (
-        "found",
-        .array(
-          lookBack.found.map {
-            .object([
-              ("seat", .int($0.seat)), ("cards", .array($0.cards.map { .int($0) })),
-              ("at", .double(tenths($0.at))), ("seconds", .double(tenths($0.seconds))),
-            ])
-          })
-      ),
-      (
-        "missed",
-        .array(
-          lookBack.missed.map {
-            .object([
-              ("cards", .array($0.cards.map { .int($0) })), ("from", .double(tenths($0.from))),
-              ("until", .double(tenths($0.until))), ("seconds", .double(tenths($0.seconds))),
-            ])
-          })
-      ),
-      (
-        "players",
-        .array(
-          lookBack.reactions(seats: seats).map { seat in
-            .object([
-              ("seat", .int(seat.seat)), ("found", .int(seat.seconds.count)),
-              ("fastest", seat.fastest.map { .double(tenths($0)) } ?? .null),
-              ("mean", seat.mean.map { .double(tenths($0)) } ?? .null),
-            ])
-          })
-      ),
-    ])
+  /// A game's look back as a `lookBack` event and a `record` answer carry it (PROTOCOL.md, "The
+  /// look back"): every match made (`found`: seat, cards, `at` and `seconds` it had been there),
+  /// the matches left untaken (`missed`: cards, `from`, `until`, `seconds`), and each of `seats`
+  /// seats' reaction times (`players`: seat, `found`, `fastest`, `mean`), times in seconds to
+  /// one decimal. `boardSeen` is false for a face-down game: a match's time is then the time
+  /// since the previous one, and nothing is missed. A daily puzzle's record adds `daily` (how
+  /// its player compares with the day's).
+  ///
+  /// Written straight into its text, once per game: as a ``JSONValue`` tree, written into the
+  /// diff of each view, it cost the service thread 171,000 instructions at every game's end
+  /// (docs/BENCHMARKS.md).
+  public static func lookBack(_ lookBack: GameLookBack, seats: Int, daily: JSONValue? = nil)
+    -> EncodedJSON
+  {
+    EncodedJSON { out in
+      out.raw(#"{"boardSeen":"#)
+      out.bool(lookBack.boardSeen)
+      out.raw(#","found":["#)
+      for (index, found) in lookBack.found.enumerated() {
+        if index > 0 { out.byte(UInt8(ascii: ",")) }
+        out.raw(#"{"seat":"#)
+        out.int(found.seat)
+        out.raw(#","cards":"#)
+        out.ints(found.cards)
+        out.raw(#","at":"#)
+        out.double(tenths(found.at))
+        out.raw(#","seconds":"#)
+        out.double(tenths(found.seconds))
+        out.byte(UInt8(ascii: "}"))
+      }
+      out.raw(#"],"missed":["#)
+      for (index, missed) in lookBack.missed.enumerated() {
+        if index > 0 { out.byte(UInt8(ascii: ",")) }
+        out.raw(#"{"cards":"#)
+        out.ints(missed.cards)
+        out.raw(#","from":"#)
+        out.double(tenths(missed.from))
+        out.raw(#","until":"#)
+        out.double(tenths(missed.until))
+        out.raw(#","seconds":"#)
+        out.double(tenths(missed.seconds))
+        out.byte(UInt8(ascii: "}"))
+      }
+      out.raw(#"],"players":["#)
+      for (index, seat) in lookBack.reactions(seats: seats).enumerated() {
+        if index > 0 { out.byte(UInt8(ascii: ",")) }
+        out.raw(#"{"seat":"#)
+        out.int(seat.seat)
+        out.raw(#","found":"#)
+        out.int(seat.seconds.count)
+        out.raw(#","fastest":"#)
+        tenthsOrNull(seat.fastest, to: &out)
+        out.raw(#","mean":"#)
+        tenthsOrNull(seat.mean, to: &out)
+        out.byte(UInt8(ascii: "}"))
+      }
+      out.byte(UInt8(ascii: "]"))
+      if let daily {
+        out.raw(#","daily":"#)
+        out.value(daily)
+      }
+      out.byte(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func tenthsOrNull(_ seconds: Double?, to out: inout JSONWriter) {
+    if let seconds { out.double(tenths(seconds)) } else { out.raw("null") }
   }
 }

@@ -158,18 +158,19 @@ extension ServerMessage {
     ])
   }
 
-  /// The `record` answer: the game, its look back (``lookBack(_:seats:)``; null when there is
-  /// none) and its replay (the table when play began, as a snapshot's `table`, and the diff
-  /// each move made). The diffs go in as they were encoded.
+  /// The `record` answer: the game, its look back (``lookBack(_:seats:daily:)``; null when
+  /// there is none) and its replay (the table when play began, as a snapshot's `table`, and the
+  /// diff each move made). The look back and the diffs go in as they were encoded.
   public static func record(
-    _ game: FinishedGame, lookBack: JSONValue = .null, table: JSONValue, diffs: [Frame],
+    _ game: FinishedGame, lookBack: EncodedJSON? = nil, table: JSONValue, diffs: [Frame],
     replyTo: MessageID?
   ) -> Frame {
     Frame { out in
-      object("record", replyTo: replyTo, [("record", finishedGame(game)), ("lookBack", lookBack)])
-        .write(to: &out)
-      // The message's closing brace makes way for the replay.
+      object("record", replyTo: replyTo, [("record", finishedGame(game))]).write(to: &out)
+      // The message's closing brace makes way for the look back and the replay.
       out.removeLast()
+      out += #","lookBack":"#.utf8
+      if let lookBack { out += lookBack.bytes } else { out += "null".utf8 }
       out += #","replay":{"table":"#.utf8
       table.write(to: &out)
       out += #","diffs":["#.utf8

@@ -21,8 +21,9 @@ public enum TableEvent: Hashable, Sendable {
   case phase(TablePhase, countdown: Int?)
   /// The seats that voted to re-deal and how many votes are needed; no seats closes the vote.
   case vote(seats: [Int], needed: Int)
-  /// The game just ended: its look back (``ServerMessage/lookBack(_:seats:)``), encoded.
-  case lookBack(JSONValue)
+  /// The game just ended: its look back (``ServerMessage/lookBack(_:seats:daily:)``), written
+  /// once for every view's diff.
+  case lookBack(EncodedJSON)
   /// A computer player is offered to the host (a player waiting alone), or no longer is.
   case computerOffer(open: Bool)
 }
@@ -71,7 +72,7 @@ extension TableEvent {
       out.int(needed)
     case .lookBack(let lookBack):
       out.raw(#"{"kind":"lookBack","lookBack":"#)
-      out.value(lookBack)
+      out.encoded(lookBack)
     case .computerOffer(let open):
       out.raw(#"{"kind":"computerOffer","open":"#)
       out.bool(open)

@@ -105,12 +105,11 @@ extension JournalStore {
   func comparedWithTheDay(_ replay: RecordReplay, day: String, who: String) throws -> RecordReplay {
     let game = replay.game
     let board = DailyBoard(game: game.game, day: day, games: try daily(game: game.game, day: day))
-    guard case .object(var members) = replay.lookBack,
-      let comparison = DailyComparison(board: board, who: who)
+    guard replay.lookBack != nil, let comparison = DailyComparison(board: board, who: who)
     else { return replay }
-    members.append(("daily", comparison.json(day: day)))
     return RecordReplay(
-      game: game, table: replay.table, diffs: replay.diffs, lookBack: .object(members))
+      game: game, table: replay.table, diffs: replay.diffs, lookBack: replay.lookBack,
+      daily: comparison.json(day: day))
   }
 }
 

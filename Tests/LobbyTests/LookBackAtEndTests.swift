@@ -72,7 +72,7 @@ import Testing
         SetCard.self, settings: finished.settings, seed: finished.seed,
         moves: finished.moves.map(\.move), times: finished.moves.map(\.at)))
     #expect(!again.found.isEmpty && !again.missed.isEmpty)
-    #expect(shown["lookBack"] == ServerMessage.lookBack(again, seats: 2))
+    #expect(shown["lookBack"] == ServerMessage.lookBack(again, seats: 2).value)
     // Unless restored, the table kept it as the game went rather than playing it again.
     if restoringAfter == nil {
       #expect(table.lookBack?.moves == finished.moves.count)

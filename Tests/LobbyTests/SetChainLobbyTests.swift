@@ -333,6 +333,6 @@ import Testing
     }
     #expect(chain == .array(table.game.chain.map(\.wireObject)))
     #expect(board == table.game.board.map(\.wireObject))
-    #expect(replay.lookBack["boardSeen"] == .bool(true))
+    #expect(replay.lookBack?.boardSeen == true)
   }
 }

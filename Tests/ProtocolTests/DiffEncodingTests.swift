@@ -163,7 +163,7 @@ import Testing
         .phase(Self.pick([.waiting, .countdown, .playing, .finished], &random), countdown: nil),
         .phase(.countdown, countdown: n), .vote(seats: [], needed: n),
         .vote(seats: Array(0..<max(0, n)), needed: n),
-        .lookBack(.object([("boardSeen", .bool(n > 3))])), .computerOffer(open: n > 3),
+        .lookBack(EncodedJSON(.object([("boardSeen", .bool(n > 3))]))), .computerOffer(open: n > 3),
       ]
       for event in events {
         let frame = ServerMessage.diffFrame(

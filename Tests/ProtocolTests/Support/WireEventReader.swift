@@ -154,7 +154,7 @@ enum WireEventReader {
       return read.count == seats.count ? .vote(seats: read, needed: needed) : nil
     case "lookBack"?:
       guard has(["lookBack"]), let lookBack = json["lookBack"] else { return nil }
-      return .lookBack(lookBack)
+      return .lookBack(EncodedJSON(lookBack))
     case "computerOffer"?:
       guard has(["open"]), case .bool(let open)? = json["open"] else { return nil }
       return .computerOffer(open: open)
