@@ -35,15 +35,11 @@ extension TableRecord {
       out.int(host)
     }
     out.raw(#","seats":["#)
-    for (index, seat) in seats.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
+    out.separated(seats) { out, seat in
       if let seat { seat.writeStored(to: &out) } else { out.raw("null") }
     }
     out.raw(#"],"names":["#)
-    for (index, name) in names.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
-      out.string(name)
-    }
+    out.separated(names) { $0.string($1) }
     out.raw(#"],"everSeated":"#)
     out.ints(everSeated)
     out.raw(#","votes":"#)
@@ -68,11 +64,10 @@ extension TableRecord {
     }
     if let playedBy {
       out.raw(#","playedBy":{"#)
-      for (index, (seat, player)) in playedBy.enumerated() {
-        if index > 0 { out.byte(UInt8(ascii: ",")) }
-        out.string(seat)
+      out.separated(playedBy) { out, pair in
+        out.string(pair.key)
         out.byte(UInt8(ascii: ":"))
-        out.string(player)
+        out.string(pair.value)
       }
       out.byte(UInt8(ascii: "}"))
     }

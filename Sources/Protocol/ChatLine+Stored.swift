@@ -22,10 +22,7 @@ extension ChatLine {
   /// Appends the lines as a JSON array (``writeStored(to:)`` each).
   public static func writeStored(_ lines: [ChatLine], to out: inout JSONWriter) {
     out.byte(UInt8(ascii: "["))
-    for (index, line) in lines.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
-      line.writeStored(to: &out)
-    }
+    out.separated(lines) { $1.writeStored(to: &$0) }
     out.byte(UInt8(ascii: "]"))
   }
 }

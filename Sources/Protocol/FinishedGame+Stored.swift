@@ -25,15 +25,9 @@ extension FinishedGame {
     out.raw(#","showSelections":"#)
     out.bool(showSelections)
     out.raw(#","players":["#)
-    for (index, player) in players.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
-      try player.writeStored(to: &out, encoder: encoder)
-    }
+    try out.separated(players) { try $1.writeStored(to: &$0, encoder: encoder) }
     out.raw(#"],"moves":["#)
-    for (index, move) in moves.enumerated() {
-      if index > 0 { out.byte(UInt8(ascii: ",")) }
-      move.writeStored(to: &out)
-    }
+    out.separated(moves) { $1.writeStored(to: &$0) }
     out.raw(#"],"seconds":"#)
     out.double(seconds)
     out.raw(#","endedAt":"#)

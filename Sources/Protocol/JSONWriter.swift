@@ -63,12 +63,20 @@ public struct JSONWriter {
   /// Appends `[` then the integers, comma-separated, then `]`.
   public mutating func ints(_ values: some Sequence<Int>) {
     byte(UInt8(ascii: "["))
+    separated(values) { $0.int($1) }
+    byte(UInt8(ascii: "]"))
+  }
+
+  /// Writes each of `items` with `write`, a comma between two: the elements of an array, or
+  /// the members of an object, whose brackets the caller writes.
+  public mutating func separated<Items: Sequence>(
+    _ items: Items, _ write: (inout JSONWriter, Items.Element) throws -> Void
+  ) rethrows {
     var first = true
-    for value in values {
+    for item in items {
       if !first { byte(UInt8(ascii: ",")) }
       first = false
-      int(value)
+      try write(&self, item)
     }
-    byte(UInt8(ascii: "]"))
   }
 }

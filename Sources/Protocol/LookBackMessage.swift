@@ -19,8 +19,7 @@ extension ServerMessage {
       out.raw(#"{"boardSeen":"#)
       out.bool(lookBack.boardSeen)
       out.raw(#","found":["#)
-      for (index, found) in lookBack.found.enumerated() {
-        if index > 0 { out.byte(UInt8(ascii: ",")) }
+      out.separated(lookBack.found) { out, found in
         out.raw(#"{"seat":"#)
         out.int(found.seat)
         out.raw(#","cards":"#)
@@ -32,8 +31,7 @@ extension ServerMessage {
         out.byte(UInt8(ascii: "}"))
       }
       out.raw(#"],"missed":["#)
-      for (index, missed) in lookBack.missed.enumerated() {
-        if index > 0 { out.byte(UInt8(ascii: ",")) }
+      out.separated(lookBack.missed) { out, missed in
         out.raw(#"{"cards":"#)
         out.ints(missed.cards)
         out.raw(#","from":"#)
@@ -45,8 +43,7 @@ extension ServerMessage {
         out.byte(UInt8(ascii: "}"))
       }
       out.raw(#"],"players":["#)
-      for (index, seat) in lookBack.reactions(seats: seats).enumerated() {
-        if index > 0 { out.byte(UInt8(ascii: ",")) }
+      out.separated(lookBack.reactions(seats: seats)) { out, seat in
         out.raw(#"{"seat":"#)
         out.int(seat.seat)
         out.raw(#","found":"#)
