@@ -25,9 +25,11 @@ extension SQLiteJournalStore {
   /// The statement that writes one move's row.
   static let moveInsert = "INSERT INTO recent_move VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
-  /// The rows `settleRecentMoves()` takes at once: a small part of them, so that the commit
-  /// after it waits a millisecond or two, not for them all.
-  var recentMoveChunk: Int { max(1, recentMoveRows / 32) }
+  /// The rows `settleRecentMoves()` takes at once: a small part of them (128 by default), since
+  /// every move that comes meanwhile waits for it. A 32nd (1,024 rows) held the writer 0.5-16 ms
+  /// six times a second in fast play, longer than all but 1 % of its commits; a 256th holds it
+  /// 0.1-0.5 ms, eight times as often, for 0.4 % more of a core (docs/BENCHMARKS.md).
+  var recentMoveChunk: Int { max(1, recentMoveRows / 256) }
 
   /// Writes `move`'s row with `statement` (``moveInsert``, from the connection's cache) on
   /// `db`, noting where `recent_move` ends. The values are bound one by one, nothing made per row:

@@ -71,6 +71,23 @@ import Testing
     #expect(again.tables[1].moves == t2)
   }
 
+  /// Past the bound, an upkeep settles a 256th of the bound at once, not more: every move that
+  /// comes meanwhile waits for it.
+  @Test func aSettlingTakesASmallPartOfTheRows() throws {
+    let bound = 1_024
+    let (store, _) = try Self.store(rows: bound)
+    #expect(store.recentMoveChunk == 4)
+    try store.write([.table(Tests.record("t1"))])
+    try store.write((0...bound).map { .move(Tests.move("t1", $0, card: $0 % 81)) })
+    _ = try store.upkeep()
+    #expect(try store.recentMoveRowCount() == bound + 1 - 4)
+    // Under the bound again: nothing settles.
+    try store.write([.move(Tests.move("t1", bound + 1, card: 1))])
+    _ = try store.upkeep()
+    #expect(try store.recentMoveRowCount() == bound + 2 - 4)
+    #expect(try store.load().tables.first?.moves.count == bound + 2)
+  }
+
   /// A move written again (the same deal and index) reads as its latest write, whether the
   /// earlier one has settled into `move` or is still recent.
   @Test func aMoveWrittenAgainReadsAsItsLatestWrite() throws {
