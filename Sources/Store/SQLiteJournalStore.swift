@@ -35,7 +35,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
   /// Keeps the log under its bound.
-  private let checkpointer: WALCheckpointer
+  let checkpointer: WALCheckpointer
   /// The rows `recent_move` holds before its oldest settle (``settleRecentMoves()``).
   let recentMoveRows: Int
   /// The first and last row ids of `recent_move`, as the writer last saw them (its thread only).
@@ -176,6 +176,7 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// folder holds one file of what matters.
   public func close() {
     checkpointer.stop()
+    checkpointer.writerCheckpoints()
     _ = try? database.withLock { try $0.checkpoint(SQLITE_CHECKPOINT_TRUNCATE) }
   }
 
