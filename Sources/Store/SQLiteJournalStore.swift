@@ -176,7 +176,8 @@ public final class SQLiteJournalStore: JournalStore, @unchecked Sendable {
   /// folder holds one file of what matters.
   public func close() {
     checkpointer.stop()
-    checkpointer.writerCheckpoints()
+    // A copy still under way: the log stays, and the next start reads it.
+    guard checkpointer.writerCheckpoints() else { return }
     _ = try? database.withLock { try $0.checkpoint(SQLITE_CHECKPOINT_TRUNCATE) }
   }
 

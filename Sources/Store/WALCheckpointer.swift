@@ -59,8 +59,9 @@ final class WALCheckpointer: @unchecked Sendable {
   /// (`sqlite3_wal_hook`). The copy ahead does not checkpoint while it is set.
   private let resetMayFollow = Atomic<Bool>(false)
   /// Held by the copy ahead for the whole of its checkpoint, and by the writer to set
-  /// ``resetMayFollow``: once the writer has set it, no copy is under way or starts.
-  private let gate = Mutex(())
+  /// ``resetMayFollow``: once the writer has set it, no copy is under way or starts. The
+  /// writer never waits for it (``writerCheckpoints()``).
+  let gate = Mutex(())
   /// When the writer checkpoints next (writer's thread only).
   private var checkpoints: WALCheckpoints
   /// The copying thread's connection, made when it starts.
@@ -168,10 +169,12 @@ final class WALCheckpointer: @unchecked Sendable {
     }
   }
 
-  /// Before a checkpoint of the writer's (on its thread): no copy ahead is under way, and
-  /// none starts until the writer's next commit.
-  func writerCheckpoints() {
-    gate.withLock { _ in resetMayFollow.store(true, ordering: .releasing) }
+  /// Before a checkpoint of the writer's (on its thread): true when no copy ahead is under way,
+  /// and then none starts until the writer's next commit; false while one is (the writer does
+  /// not checkpoint then, as when SQLite answered it busy: a copy on a slow disk holds up the
+  /// copy, not the moves).
+  func writerCheckpoints() -> Bool {
+    gate.withLockIfAvailable { _ in resetMayFollow.store(true, ordering: .releasing) } != nil
   }
 
   /// Flushes the database file to the disk through `db`'s own file handle (SQLite's `xSync`).
@@ -198,7 +201,10 @@ final class WALCheckpointer: @unchecked Sendable {
       ? pages - copiedAtPages : nil
     guard checkpoints.due(walPages: pages, uncopied: uncopied) else { return false }
     defer { copiedAt.store(0, ordering: .releasing) }
-    writerCheckpoints()
+    guard writerCheckpoints() else {
+      checkpoints.failed(walPages: pages)
+      return true
+    }
     do {
       let (frames, copied) = try database.withLock {
         try $0.checkpoint(SQLITE_CHECKPOINT_RESTART)

@@ -59,9 +59,24 @@ import Testing
       try? FileManager.default.removeItem(atPath: folder)
     }
     try store.write([Self.move(0)])
-    store.checkpointer.writerCheckpoints()
+    #expect(store.checkpointer.writerCheckpoints())
     #expect(store.checkpointer.copyAhead() == .waited)
     try store.write([Self.move(1)])
     #expect(store.checkpointer.copyAhead() != .waited)
+  }
+
+  /// While a copy is under way (it holds the gate), the writer does not wait for it: its
+  /// checkpoint gives way, as when SQLite answers busy.
+  @Test func theWriterNeverWaitsForACopyUnderWay() throws {
+    let (store, folder) = try Self.store()
+    defer {
+      store.close()
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+    try store.write([Self.move(0)])
+    let gaveWay = store.checkpointer.gate.withLock { _ in !store.checkpointer.writerCheckpoints() }
+    #expect(gaveWay)
+    #expect(!store.checkpointer.copyAheadWaitsForACommit)
+    #expect(store.checkpointer.writerCheckpoints())
   }
 }
