@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import tempfile
@@ -70,6 +71,23 @@ def cluster(request, pg_cluster):
 
 def pid_of(state, node_id):
     return next(n["pid"] for n in state["nodes"] if n["id"] == node_id)
+
+
+TOOK_OVER = re.compile(r"took over table (\S+) from (\S+) ")
+
+
+def takeovers(state):
+    """Every table takeover the nodes logged, as (node, table, from whom) in each node's order.
+    A node logs a takeover before it plays the table (and after it counts it in
+    `matchismo_takeovers_total`): once a client played a table on its new node, its takeover
+    is here. A live node may take a table again from a node that stood still past its lease on
+    a loaded machine: the takeovers *from* a node say what it lost."""
+    found = []
+    for node in state["nodes"]:
+        log = pathlib.Path(state["dir"]) / f"{node['id']}.log"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        found += [(node["id"], table, owner) for table, owner in TOOK_OVER.findall(text)]
+    return found
 
 
 def lasting(table_state):

@@ -39,9 +39,33 @@ extension PostgresClusterLink {
   /// lease (frozen, failing over) finds every lease run out by its clock when it answers again;
   /// this node's own renewal then starts its `alive_since` again, and live nodes renew before
   /// anyone judges them. A node that died while this one was renewing is taken at once.
+  ///
+  /// A row is locked only if its owner is still the one whose lease was judged run out: a node
+  /// whose takeover of the same row committed after this statement began has made it its own,
+  /// and keeps it. (PostgreSQL checks a row that changed since the statement began again, with
+  /// the rows it joined then; through an outer join to the dead owner's lease, a row taken
+  /// meanwhile by a live node passed that check, and was taken a second time.)
   public func takeOver(
     lease: Double, grace: Double? = nil, limit: Int = 100, only: [String]? = nil,
     games: Set<String> = GameCatalog.games
+  ) throws -> Takeover {
+    try takeOver(
+      lease: lease, grace: grace, limit: limit, only: only, games: games, rowLocks: .skipped)
+  }
+
+  /// What a takeover does with a row another transaction holds: skips it (a server), or waits
+  /// for it and checks it again once it is free (tests, which make the second takeover meet a
+  /// row the first one changed after it began).
+  enum RowLocks {
+    case skipped, awaited
+
+    var sql: String { self == .skipped ? "SKIP LOCKED" : "" }
+  }
+
+  /// ``takeOver(lease:grace:limit:only:games:)``, waiting for locked rows or not.
+  func takeOver(
+    lease: Double, grace: Double?, limit: Int, only: [String]?, games: Set<String>,
+    rowLocks: RowLocks
   ) throws -> Takeover {
     try connector.perform("cannot take tables over in \(connector.location)") { connection in
       try connector.transaction(on: connection) {
@@ -66,9 +90,10 @@ extension PostgresClusterLink {
         // that a game's result reaches the node that holds its arena.
         try takeTables(
           only: only, ofArenas: nil, limit: limit, lease: lease, runOut: runOut, dealt: dealt,
-          into: &takeover, on: connection)
+          rowLocks: rowLocks, into: &takeover, on: connection)
         try takeArenas(
-          only: only, lease: lease, runOut: runOut, dealt: dealt, into: &takeover, on: connection)
+          only: only, lease: lease, runOut: runOut, dealt: dealt, rowLocks: rowLocks,
+          into: &takeover, on: connection)
         guard !takeover.taken.isEmpty else { return takeover }
         let ids = takeover.taken.map(\.table)
         let moves = try connector.currentDealMoves(of: ids, on: connection)
@@ -97,12 +122,13 @@ extension PostgresClusterLink {
   /// next epoch, into `takeover`.
   fileprivate func takeTables(
     only: [String]?, ofArenas arenas: [String]?, limit: Int, lease: Double, runOut: String,
-    dealt: [String], into takeover: inout Takeover, on connection: PostgresConnection
+    dealt: [String], rowLocks: RowLocks, into takeover: inout Takeover,
+    on connection: PostgresConnection
   ) throws {
     let now = clock.sql
     let rows = try connector.run(
       """
-      WITH dead AS (
+      WITH seen AS MATERIALIZED (
         SELECT g.id, g.owner, n.lease_until AS until FROM game_table g
         LEFT JOIN cluster_node n ON n.id = g.owner
         WHERE g.open AND g.owner IS DISTINCT FROM \(node)
@@ -113,8 +139,12 @@ extension PostgresClusterLink {
           AND (\(arenas != nil) OR ((\(only == nil) OR g.id = ANY (\(only ?? [])))
             AND NOT EXISTS (SELECT 1 FROM arena a WHERE NOT a.closed
               AND a.id = g.record::jsonb -> 'sprint' ->> 'arena')))
-        ORDER BY g.number LIMIT \(limit)
-        FOR UPDATE OF g SKIP LOCKED)
+        ORDER BY g.number LIMIT \(limit)),
+      dead AS (
+        SELECT g.id, seen.owner, seen.until FROM game_table g
+        JOIN seen ON g.id = seen.id AND g.owner IS NOT DISTINCT FROM seen.owner
+        WHERE g.open
+        ORDER BY g.number FOR UPDATE OF g \(unescaped: rowLocks.sql))
       UPDATE game_table g SET owner = \(node), epoch = g.epoch + 1,
         lease_until = \(unescaped: now) + make_interval(secs => \(lease))
       FROM dead WHERE g.id = dead.id
@@ -135,19 +165,23 @@ extension PostgresClusterLink {
   /// Takes the open arenas of dead nodes (or, with `only`, those whose games are among `only`)
   /// into `takeover`, with their games' tables.
   fileprivate func takeArenas(
-    only: [String]?, lease: Double, runOut: String, dealt: [String],
+    only: [String]?, lease: Double, runOut: String, dealt: [String], rowLocks: RowLocks,
     into takeover: inout Takeover, on connection: PostgresConnection
   ) throws {
     let decoder = JSONDecoder()
     let rows = try connector.run(
       """
-      WITH dead AS (
-        SELECT a.id FROM arena a LEFT JOIN cluster_node n ON n.id = a.owner
+      WITH seen AS MATERIALIZED (
+        SELECT a.id, a.owner FROM arena a LEFT JOIN cluster_node n ON n.id = a.owner
         WHERE NOT a.closed AND a.owner IS DISTINCT FROM \(node)
           AND (a.owner IS NULL OR n.lease_until IS NULL OR \(unescaped: runOut))
           AND (\(only == nil) OR a.id IN (SELECT g.record::jsonb -> 'sprint' ->> 'arena'
-            FROM game_table g WHERE g.id = ANY (\(only ?? []))))
-        FOR UPDATE OF a SKIP LOCKED)
+            FROM game_table g WHERE g.id = ANY (\(only ?? []))))),
+      dead AS (
+        SELECT a.id FROM arena a
+        JOIN seen ON a.id = seen.id AND a.owner IS NOT DISTINCT FROM seen.owner
+        WHERE NOT a.closed
+        ORDER BY a.id FOR UPDATE OF a \(unescaped: rowLocks.sql))
       UPDATE arena a SET owner = \(node) FROM dead WHERE a.id = dead.id RETURNING a.record
       """, on: connection)
     var arenas: [String] = []
@@ -159,7 +193,7 @@ extension PostgresClusterLink {
     guard !arenas.isEmpty else { return }
     try takeTables(
       only: nil, ofArenas: arenas, limit: 10_000, lease: lease, runOut: runOut, dealt: dealt,
-      into: &takeover, on: connection)
+      rowLocks: rowLocks, into: &takeover, on: connection)
   }
 }
 
