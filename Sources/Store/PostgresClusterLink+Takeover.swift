@@ -138,13 +138,12 @@ extension PostgresClusterLink {
             OR g.record::jsonb -> 'sprint' ->> 'arena' = ANY (\(arenas ?? [])))
           AND (\(arenas != nil) OR ((\(only == nil) OR g.id = ANY (\(only ?? [])))
             AND NOT EXISTS (SELECT 1 FROM arena a WHERE NOT a.closed
-              AND a.id = g.record::jsonb -> 'sprint' ->> 'arena')))
-        ORDER BY g.number LIMIT \(limit)),
+              AND a.id = g.record::jsonb -> 'sprint' ->> 'arena')))),
       dead AS (
         SELECT g.id, seen.owner, seen.until FROM game_table g
         JOIN seen ON g.id = seen.id AND g.owner IS NOT DISTINCT FROM seen.owner
         WHERE g.open
-        ORDER BY g.number FOR UPDATE OF g \(unescaped: rowLocks.sql))
+        ORDER BY g.number LIMIT \(limit) FOR UPDATE OF g \(unescaped: rowLocks.sql))
       UPDATE game_table g SET owner = \(node), epoch = g.epoch + 1,
         lease_until = \(unescaped: now) + make_interval(secs => \(lease))
       FROM dead WHERE g.id = dead.id

@@ -84,6 +84,38 @@ import Testing
     #expect(owner == "b")
   }
 
+  /// Nodes that look at once share the work: a takeover skips the rows another one holds and
+  /// takes the next ones, up to its limit.
+  @Test func aTakeoverSkipsTheRowsAnotherHoldsAndTakesTheNextOnes() throws {
+    let location = try PostgresCluster.shared.get().newDatabase()
+    let clock = LeaseClock.manual(at: TakeoverTests.start)
+    let a = try TakeoverTests.store("a", at: location, clock: clock)
+    let c = try TakeoverTests.store("c", at: location, clock: clock)
+    for store in [a, c] { _ = try store.load() }
+    try a.write((1...5).map { .table(JournalStoreTests.record("t\($0)")) })
+    try a.renewLeases()
+    clock.advance(by: 1.5)
+    try c.renewLeases()
+    let linkC = TakeoverTests.link("c", at: location, clock: clock)
+    let holder = PostgresConnector(
+      location: location, startup: [], role: "b's takeover", logger: PostgresCluster.quiet)
+    let taken = try holder.perform("b's takeover") { connection in
+      try holder.transaction(on: connection) {
+        let held = try holder.run(
+          """
+          UPDATE game_table SET owner = 'b', epoch = epoch + 1
+          WHERE id IN (SELECT id FROM game_table ORDER BY number LIMIT 2) RETURNING id
+          """, on: connection
+        ).map { try $0.decode(String.self) }
+        #expect(held.count == 2)
+        let taken = try linkC.takeOver(lease: 1, limit: 2).taken.map(\.table)
+        #expect(Set(taken).isDisjoint(with: held), "c took \(taken), b holds \(held)")
+        return taken
+      }
+    }
+    #expect(taken.count == 2, "\(taken)")
+  }
+
   /// Returns once a connection to the database waits for a row lock (within 10 s, or fails).
   static func waitUntilOneWaitsForARow(_ watcher: PostgresConnector) throws {
     let deadline = Date().addingTimeInterval(10)
