@@ -68,6 +68,8 @@ let package = Package(
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // SHA-256 and SHA-1 from OpenSSL's libcrypto, which libwebsockets links already.
     .systemLibrary(name: "CDigest", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // The transport's bounds on one pass of its event loop (`EventPass`): C, for `epoll_wait`.
+    .target(name: "CEventPass"),
     .target(name: "Model", swiftSettings: engineSettings),
     .target(name: "Protocol", dependencies: ["Model"], swiftSettings: engineSettings),
     .target(
@@ -86,7 +88,7 @@ let package = Package(
     .executableTarget(
       name: "Server",
       dependencies: [
-        "Lobby", "Protocol", "Model", "Store", "CWebSockets",
+        "Lobby", "Protocol", "Model", "Store", "CWebSockets", "CEventPass",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Metrics", package: "swift-metrics"),
@@ -141,7 +143,7 @@ let package = Package(
       swiftSettings: testSettings),
     // LoadKit: the load generator's defaults are checked against the server's (ServerOptionTests).
     .testTarget(
-      name: "ServerTests", dependencies: ["Server", "LoadKit", "TestSupport"],
+      name: "ServerTests", dependencies: ["Server", "LoadKit", "TestSupport", "CEventPass"],
       swiftSettings: testSettings),
   ]
 )

@@ -53,6 +53,11 @@ static inline struct ev_loop *shim_ev_loop_new(void) {
   return ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
 }
 
+/// The watchers waiting to be called in the current pass of `loop`.
+static inline unsigned int shim_ev_pending_count(struct ev_loop *loop) {
+  return ev_pending_count(loop);
+}
+
 /// Makes the innermost `ev_run` on `loop` (inside `lws_service`) return; service thread only.
 static inline void shim_ev_break_all(struct ev_loop *loop) { ev_break(loop, EVBREAK_ALL); }
 

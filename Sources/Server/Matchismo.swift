@@ -89,6 +89,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.sendBuffer.long, help: ServerOption.sendBuffer.help)
   var sendBuffer = ServerConfiguration.defaults.sendBufferBytes
 
+  @Option(name: ServerOption.eventsPerPass.long, help: ServerOption.eventsPerPass.help)
+  var eventsPerPass = ServerConfiguration.defaults.eventsPerPass
+
   @Option(name: ServerOption.drainTimeout.long, help: ServerOption.drainTimeout.help)
   var drainTimeout = ServerConfiguration.defaults.drainTimeout
 
@@ -141,6 +144,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.executors = executors
     configuration.rateLimit = rateLimit
     configuration.sendBufferBytes = sendBuffer
+    configuration.eventsPerPass = eventsPerPass
     configuration.drainTimeout = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort

@@ -100,6 +100,10 @@ struct ServerConfiguration: Sendable, Equatable {
   /// own sizing (up to 4 MiB a socket). Measured in docs/BENCHMARKS.md, "Clients that do not
   /// read".
   var sendBufferBytes = 64 << 10
+  /// Socket events one pass of the service loop takes at most (`EventPass`); 0: no bound. A
+  /// crowd of 10,000 dropped at once made one pass of 10,000 closes (300 ms) without it;
+  /// measured in docs/BENCHMARKS.md, "Bounded passes, players first".
+  var eventsPerPass = 64
   /// Seconds a connection may stay blocked (its client does not read) without progress before
   /// it is cut (4000 "too slow"); 0: never.
   var drainTimeout: Double = 5
@@ -278,6 +282,9 @@ struct ServerConfiguration: Sendable, Equatable {
       return
         "\(ServerOption.sendBuffer.flag) must be 0 (the kernel's sizing) or 4096...16777216 bytes."
     }
+    if !(0...65536).contains(eventsPerPass) {
+      return "\(ServerOption.eventsPerPass.flag) must be 0 (no bound) or 1...65536."
+    }
     if let problem = Self.secondsProblem(
       drainTimeout, ServerOption.drainTimeout.flag, allowsZero: true)
     {
@@ -338,6 +345,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.allowedOrigins = allowedOrigins
     configuration.trustedProxies = Set(trustedProxies)
     configuration.sendBufferBytes = sendBufferBytes
+    configuration.eventsPerPass = eventsPerPass
     configuration.drainTimeoutSeconds = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort

@@ -91,6 +91,11 @@ struct ServerOption: Sendable {
     ArgumentHelp(
       "Bytes of the kernel's send buffer per WebSocket connection (0: the kernel's own sizing, up to 4 MiB).",
       valueName: "bytes"))
+  static let eventsPerPass = Self(
+    "events-per-pass",
+    ArgumentHelp(
+      "Socket events one pass of the service loop takes at most; when a pass is busy, players and the lobby are served before the spectators (0: no bound).",
+      valueName: "count"))
   static let drainTimeout = Self(
     "drain-timeout",
     ArgumentHelp(
@@ -141,7 +146,7 @@ struct ServerOption: Sendable {
     dataDirectory, database,
     noJournal, sync,
     commitInterval, journalStallLimit, walCheckpoint, keepFinishedDays, rateLimit, sendBuffer,
-    drainTimeout,
+    eventsPerPass, drainTimeout,
     maxConnectionsPerAddress, trustedProxy, allowedOrigin, nodeID, advertiseURL, lease,
     leaseRenewal,
     metricsPort, metricsHost,

@@ -59,6 +59,12 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
 
   let executors: [LobbyExecutor]
   private let lock = ReadWriteLock()
+  /// Executors waiting to decide a move: one that would hold the state exclusively lets them
+  /// go first. The lock lets a waiting writer in ahead of new readers, and in a storm of
+  /// spectators every executor wants it for their admissions, pass after pass: with seven
+  /// executors a player's move waited up to 190 ms behind them (docs/BENCHMARKS.md, "Bounded
+  /// passes, players first").
+  private let movesWaiting = Atomic<Int>(0)
   /// The shards while the lobby lends them: whenever the state is not held exclusively.
   private let slots: [ShardSlot]
   /// Each executor's ``Admission``: what its passes leave for later.
@@ -243,7 +249,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       if decoded.isMove {
         if case .exclusive = pass.hold { release(&pass.hold, &pass.pending) }
         if case .none = pass.hold {
+          movesWaiting.add(1, ordering: .sequentiallyConsistent)
           lock.readLock()
+          movesWaiting.subtract(1, ordering: .sequentiallyConsistent)
           pass.hold = .shared(shard: nil)
         }
         // Whether its shard decides it alone, asked under the shared hold.
@@ -298,6 +306,9 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   private func holdExclusively(_ hold: inout Hold, _ pending: inout Pending) {
     if case .exclusive = hold { return }
     release(&hold, &pending)
+    // Holding nothing now: the moves waiting go first (each holds the state shared only for
+    // its own decision).
+    while movesWaiting.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
     lock.writeLock()
     takeBack()
     hold = .exclusive

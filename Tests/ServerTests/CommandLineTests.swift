@@ -30,6 +30,8 @@ import Testing
     (["--send-buffer", "100"], "--send-buffer"),
     (["--send-buffer=-1"], "--send-buffer"),
     (["--send-buffer", "99999999"], "--send-buffer"),
+    (["--events-per-pass=-1"], "--events-per-pass"),
+    (["--events-per-pass", "100000"], "--events-per-pass"),
     (["--drain-timeout", "nan"], "--drain-timeout"),
     (["--drain-timeout=-1"], "--drain-timeout"),
     (["--drain-timeout", "0.1"], "--drain-timeout"),

@@ -64,6 +64,12 @@ final class LoopbackClient {
 
   deinit { close(fd) }
 
+  /// Ends the connection from this side (a FIN, as a client that goes away sends), keeping the
+  /// descriptor until the client is freed.
+  func hangUp() {
+    shutdown(fd, Int32(SHUT_RDWR))
+  }
+
   func write(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {

@@ -24,7 +24,7 @@ import Testing
       "--spectator-limit", "7", "--bot-pace", "0.01", "--rate-limit", "5", "--allowed-origin",
       "https://a.example",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
-      "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "::1",
+      "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "::1", "--events-per-pass", "0",
     ])
     var expected = ServerConfiguration()
     expected.host = "0.0.0.0"
@@ -45,6 +45,7 @@ import Testing
     expected.drainTimeout = 2.5
     expected.maxConnectionsPerAddress = 40
     expected.trustedProxies = ["10.0.0.1", "::1"]
+    expected.eventsPerPass = 0
     #expect(command.serverConfiguration == expected)
 
     let transport = expected.transportConfiguration(webRoot: "/resolved")
@@ -56,6 +57,7 @@ import Testing
     #expect(transport.allowedOrigins == ["https://a.example"])
     #expect(transport.sendBufferBytes == 32768 && transport.drainTimeoutSeconds == 2.5)
     #expect(transport.maxConnectionsPerAddress == 40)
+    #expect(transport.eventsPerPass == 0)
     #expect(transport.trustedProxies == ["10.0.0.1", "::1"])
     #expect(transport.validationProblem() == nil)
 

@@ -53,6 +53,8 @@ final class ConnectionState {
   /// The crowd it watches (`TransportCommand.sendToCrowd`), whose frames it is sent from
   /// ``cursor`` on, when its turn comes.
   var crowd: Crowd?
+  /// Whether it is among the connections served first (``FirstServed``).
+  var isServedFirst = false
   /// The index of the next frame of its crowd it has not been sent.
   var cursor = 0
   /// Its place among its crowd's members.

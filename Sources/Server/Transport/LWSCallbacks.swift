@@ -148,8 +148,7 @@ func beforeWaitCallback(
 func afterWaitCallback(
   _ loop: OpaquePointer?, _ watcher: UnsafeMutablePointer<ev_check>?, _ events: Int32
 ) {
-  Unmanaged<ServiceLoop>.fromOpaque(watcher!.pointee.data).takeUnretainedValue().inbox
-    .markAwake()
+  Unmanaged<ServiceLoop>.fromOpaque(watcher!.pointee.data).takeUnretainedValue().passBegins()
 }
 
 /// `info.signal_cb`: signals are the application's business (``ShutdownSignals`` traps them).

@@ -143,6 +143,15 @@ final class LWSEventLoop {
   /// The libev backend in use (`EVBACKEND_EPOLL` is 4 on Linux).
   var backend: UInt32 { shim_ev_backend(loop) }
 
+  /// The callbacks the current pass has still to run (libev's pending watchers).
+  var pendingEvents: Int { Int(shim_ev_pending_count(loop)) }
+
+  /// Has lws service socket `fd` as though the loop had reported `events` on it.
+  func serve(fd: Int32, events: Int32) {
+    var poll = pollfd(fd: fd, events: Int16(events), revents: Int16(events))
+    lws_service_fd(context, &poll)
+  }
+
   /// Services the loop until `breakLoop()` (with an event library, `lws_service` runs
   /// `ev_run` until `ev_break`).
   func service() {

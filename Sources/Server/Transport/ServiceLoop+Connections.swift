@@ -180,6 +180,8 @@ extension ServiceLoop {
   private func pauseReading(_ state: ConnectionState) {
     backPressure.pausedConnections.store(gate.paused.count, ordering: .sequentiallyConsistent)
     lws_rx_flow_control(state.wsi, 0)
+    // Not read first either: lws is handed only what it asked for.
+    firstServed.remove(state)
     // The consumer may have acknowledged everything between the count and the pause, seeing
     // no paused connection and so asking for no resume: check again now that the pause is
     // published.
@@ -194,7 +196,9 @@ extension ServiceLoop {
       queuedBytes: backPressure.queuedBytes.load(ordering: .sequentiallyConsistent))
     guard !resumed.isEmpty else { return }
     for id in resumed {
-      if let state = connections[id] { lws_rx_flow_control(state.wsi, 1) }
+      guard let state = connections[id] else { continue }
+      lws_rx_flow_control(state.wsi, 1)
+      serveFirstIfPlaying(state)
     }
     logger.trace("reading resumed", metadata: ["connections": "\(resumed.count)"])
     backPressure.pausedConnections.store(0, ordering: .sequentiallyConsistent)
@@ -216,7 +220,10 @@ extension ServiceLoop {
     session.pointee.state = nil
     let id = ConnectionID(rawValue: session.pointee.connection_id)
     let state = connections.removeValue(forKey: id)
-    if let state { resetIfUnread(state) }
+    if let state {
+      firstServed.remove(state)
+      resetIfUnread(state)
+    }
     state?.release()
     if let address = state?.countedAddress { addressLimit.release(address) }
     metrics?.connectionClosed(open: connections.count)

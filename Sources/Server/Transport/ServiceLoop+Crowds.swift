@@ -47,6 +47,7 @@ extension ServiceLoop {
       guard let state = connections[id], state.isOpenForSending else { continue }
       if state.crowd != nil { leaveCrowd(state, keepingUnseen: true) }
       crowd.join(state)
+      firstServed.remove(state)
     }
     crowds[name] = crowd
     return crowd
@@ -57,6 +58,7 @@ extension ServiceLoop {
   func leaveCrowd(_ state: ConnectionState, keepingUnseen: Bool) {
     guard let crowd = state.crowd else { return }
     let unseen = crowd.leave(state)
+    serveFirstIfPlaying(state)
     if keepingUnseen && !unseen.isEmpty {
       state.outbound.merge(unseen)
       requestWrite(state)

@@ -40,6 +40,18 @@ final class ServiceLoop {
   /// Every established connection; holds its state alive until `LWS_CALLBACK_CLOSED`.
   var connections: [ConnectionID: ConnectionState] = [:]
   private var commandBuffer: [TransportCommand] = []
+  /// The connections served first in a busy pass (``FirstServed``).
+  let firstServed = FirstServed()
+  /// Whether writes asked for connections not in a crowd are gathered in ``firstWrites``.
+  var servingFirst = false
+  /// Connections to write at once (see ``writeFirst()``).
+  var firstWrites: [ConnectionState] = []
+  /// The connections of the `send`s carried out since the last other command, while few: a
+  /// table's players, when a `sendToCrowd` comes next (see ``servePlayersFirst()``).
+  var lastSent: [ConnectionID] = []
+  /// Whether the current pass had more than ``TransportConfiguration/firstServedAbove``
+  /// callbacks to run when it began.
+  var passIsBusy = false
   private(set) var shuttingDown = false
   private(set) var stopRequested = false
   /// When each connection's keepalive is looked at next, and what it then needs.
@@ -116,6 +128,7 @@ final class ServiceLoop {
   /// Services the loop until a shutdown stops it.
   func run() {
     guard let eventLoop else { return }
+    boundPasses()
     // What the handler has due before anything happens (tables opened again from the journal,
     // or opened at start) gets its timer now rather than at the first event: a restarted
     // server that nobody reaches still releases held seats, and its computers still play.
@@ -192,7 +205,7 @@ final class ServiceLoop {
   func drainInbox() {
     // Wakes collapse and may be spurious: always take everything there is.
     let drain = inbox.drain(into: &commandBuffer)
-    execute(commandBuffer)
+    writingFirst { execute(commandBuffer) }
     commandBuffer.removeAll(keepingCapacity: commandBuffer.capacity <= 1024)
     if drain.resumeReading { resumeReadingIfBelowLowWater() }
     if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
@@ -220,20 +233,24 @@ final class ServiceLoop {
   private func releaseWritten() {
     let written = inbox.writtenTicket
     guard written > held.releasedTicket else { return }
-    held.take(.release(written)) { carryOut($0) }
+    writingFirst { held.take(.release(written)) { carryOut($0) } }
   }
 
   private func carryOut(_ command: TransportCommand) {
     switch command {
     case .send(let frame, let ids), .sendAtOnce(let frame, let ids):
       for id in ids { enqueue(frame, for: id) }
+      noteSend(to: ids)
     case .sendToCrowd(let frame, let ids):
+      servePlayersFirst()
       send(frame, toCrowd: ids)
     case .close(let id, let code, let reason):
+      lastSent.removeAll()
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: true)
     case .closeAtOnce(let id, let code, let reason):
+      lastSent.removeAll()
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: false)

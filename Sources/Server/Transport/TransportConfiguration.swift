@@ -44,6 +44,11 @@ struct TransportConfiguration: Sendable {
   /// the players p50 0.6–0.7 ms and the spectators p99 123–142 ms, 32 gave 1.3–1.6 ms and
   /// 126–132 ms: a spectator whose turn comes later has more frames waiting, sent in one write.
   var crowdWritesPerPass: Int = 8
+  /// Socket events one pass of the service loop takes at most (see `EventPass`); 0: no bound.
+  var eventsPerPass: Int = ServerConfiguration.defaults.eventsPerPass
+  /// A pass with more events than this serves the connections not in a crowd first
+  /// (``FirstServed``).
+  var firstServedAbove: Int = 16
   /// Most WebSocket connections one peer address may hold; one more is closed with 4002 right
   /// after its upgrade. 0: no limit (see `AddressLimit`).
   var maxConnectionsPerAddress: Int = ServerConfiguration.defaults.maxConnectionsPerAddress
@@ -108,6 +113,8 @@ struct TransportConfiguration: Sendable {
     if outboundQueueFrameLimit < 1 { return "outboundQueueFrameLimit must be at least 1" }
     if outboundQueueByteLimit < 1 { return "outboundQueueByteLimit must be at least 1" }
     if sendBufferBytes < 0 { return "sendBufferBytes must be zero or more" }
+    if eventsPerPass < 0 { return "eventsPerPass must be zero or more" }
+    if firstServedAbove < 0 { return "firstServedAbove must be zero or more" }
     if !(drainTimeoutSeconds >= 0) || !drainTimeoutSeconds.isFinite {
       return "drainTimeoutSeconds must be zero or more"
     }
