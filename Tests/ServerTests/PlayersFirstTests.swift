@@ -139,6 +139,12 @@ import Testing
         return client
       }
     }
+    // Each upgrade was answered before the next client connected, so the ids come in their
+    // order; the last one's may be handed over just after its answer was read.
+    let openDeadline = Date().addingTimeInterval(60)
+    while handler.opened.withLock({ $0.count }) < crowdSize + 2 && Date() < openDeadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
     let ids = handler.opened.withLock { $0 }
     try #require(ids.count == crowdSize + 2)
     let player = ids[0]

@@ -55,6 +55,8 @@ final class ConnectionState {
   var crowd: Crowd?
   /// Whether it is among the connections served first (``FirstServed``).
   var isServedFirst = false
+  /// Whether it was, when its reading was paused: it is again when reading resumes.
+  var isServedFirstOnResume = false
   /// The index of the next frame of its crowd it has not been sent.
   var cursor = 0
   /// Its place among its crowd's members.

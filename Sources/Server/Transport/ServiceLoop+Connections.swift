@@ -181,6 +181,7 @@ extension ServiceLoop {
     backPressure.pausedConnections.store(gate.paused.count, ordering: .sequentiallyConsistent)
     lws_rx_flow_control(state.wsi, 0)
     // Not read first either: lws is handed only what it asked for.
+    state.isServedFirstOnResume = state.isServedFirst
     firstServed.remove(state)
     // The consumer may have acknowledged everything between the count and the pause, seeing
     // no paused connection and so asking for no resume: check again now that the pause is
@@ -198,7 +199,7 @@ extension ServiceLoop {
     for id in resumed {
       guard let state = connections[id] else { continue }
       lws_rx_flow_control(state.wsi, 1)
-      serveFirstIfPlaying(state)
+      if state.isServedFirstOnResume { serveFirstIfPlaying(state) }
     }
     logger.trace("reading resumed", metadata: ["connections": "\(resumed.count)"])
     backPressure.pausedConnections.store(0, ordering: .sequentiallyConsistent)

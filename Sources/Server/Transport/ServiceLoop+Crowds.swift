@@ -58,7 +58,6 @@ extension ServiceLoop {
   func leaveCrowd(_ state: ConnectionState, keepingUnseen: Bool) {
     guard let crowd = state.crowd else { return }
     let unseen = crowd.leave(state)
-    serveFirstIfPlaying(state)
     if keepingUnseen && !unseen.isEmpty {
       state.outbound.merge(unseen)
       requestWrite(state)

@@ -3,11 +3,11 @@ import CWebSockets
 import Glibc
 
 /// Bounded passes, players first (issue 36). A pass of the loop takes at most
-/// ``TransportConfiguration/eventsPerPass`` socket events (`EventPass`, the C target), and one
+/// ``TransportConfiguration/eventsPerPass`` socket events (the C target `CEventPass`), and one
 /// that begins with more than ``TransportConfiguration/firstServedAbove`` callbacks to run
-/// first reads the connections not in a crowd (``FirstServed``) and writes what that decided
-/// for them. A crowd of 10,000 that dropped at once made one pass of 10,000 closes, some
-/// 300 ms on 16 cores, and the players' moves waited behind it (docs/BENCHMARKS.md, "Bounded
+/// first reads the players of watched tables (``FirstServed``) and writes what that decided
+/// for them. A crowd of 10,000 that dropped at once made one pass of 10,000 closes, 170-310
+/// ms on 16 cores, and the players' moves waited behind it (docs/BENCHMARKS.md, "Bounded
 /// passes, players first").
 extension ServiceLoop {
   /// Caps the waits of this thread, the service thread, before its loop runs.
@@ -27,7 +27,7 @@ extension ServiceLoop {
     writeFirst()
   }
 
-  /// Runs `body`; in a busy pass, what it queued for connections not in a crowd is written
+  /// Runs `body`; in a busy pass, what it queued for connections served first is written
   /// right after it rather than when their turn to write comes.
   func writingFirst(_ body: () -> Void) {
     guard passIsBusy && !servingFirst else { return body() }

@@ -22,7 +22,7 @@ extension ServiceLoop {
 
   /// Asks for `state`'s next writable callback, unless one is asked for already.
   func requestWrite(_ state: ConnectionState) {
-    if servingFirst && state.crowd == nil { firstWrites.append(state) }
+    if servingFirst && state.isServedFirst { firstWrites.append(state) }
     guard !state.writeRequested else { return }
     state.writeRequested = true
     lws_callback_on_writable(state.wsi)

@@ -42,7 +42,7 @@ final class ServiceLoop {
   private var commandBuffer: [TransportCommand] = []
   /// The connections served first in a busy pass (``FirstServed``).
   let firstServed = FirstServed()
-  /// Whether writes asked for connections not in a crowd are gathered in ``firstWrites``.
+  /// Whether writes asked for connections served first are gathered in ``firstWrites``.
   var servingFirst = false
   /// Connections to write at once (see ``writeFirst()``).
   var firstWrites: [ConnectionState] = []
