@@ -100,7 +100,7 @@ struct ServerConfiguration: Sendable, Equatable {
   /// own sizing (up to 4 MiB a socket). Measured in docs/BENCHMARKS.md, "Clients that do not
   /// read".
   var sendBufferBytes = 64 << 10
-  /// Socket events one pass of the service loop takes at most (`EventPass`); 0: no bound. A
+  /// Socket events one pass of the service loop takes at most (`CEventPass`); 0: no bound. A
   /// crowd of 10,000 dropped at once made one pass of 10,000 closes (300 ms) without it;
   /// measured in docs/BENCHMARKS.md, "Bounded passes, players first".
   var eventsPerPass = 64

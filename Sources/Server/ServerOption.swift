@@ -94,7 +94,7 @@ struct ServerOption: Sendable {
   static let eventsPerPass = Self(
     "events-per-pass",
     ArgumentHelp(
-      "Socket events one pass of the service loop takes at most; when a pass is busy, players and the lobby are served before the spectators (0: no bound).",
+      "Socket events one pass of the service loop takes at most; when a pass is busy, the players of watched tables are served before everything else (0: no bound).",
       valueName: "count"))
   static let drainTimeout = Self(
     "drain-timeout",

@@ -50,7 +50,7 @@ extension ServiceLoop {
     if lastSent.count + ids.count <= Self.seatsAtMost {
       lastSent.append(contentsOf: ids)
     } else {
-      lastSent.removeAll()
+      lastSent.removeAll(keepingCapacity: true)
     }
   }
 
@@ -64,7 +64,7 @@ extension ServiceLoop {
     for id in lastSent {
       if let state = connections[id] { serveFirstIfPlaying(state) }
     }
-    lastSent.removeAll()
+    lastSent.removeAll(keepingCapacity: true)
   }
 
   /// Most connections of the `send`s before a `sendToCrowd` taken for a table's players.
@@ -75,10 +75,7 @@ extension ServiceLoop {
   /// what the socket takes and keep the rest, as always).
   private func writeFirst() {
     guard let eventLoop, !firstWrites.isEmpty else { return }
-    var index = 0
-    while index < firstWrites.count {
-      let state = firstWrites[index]
-      index += 1
+    for state in firstWrites {
       guard state.writeRequested, connections[state.id] === state else { continue }
       let fd = lws_get_socket_fd(state.wsi)
       if fd >= 0 { eventLoop.serve(fd: fd, events: Int32(POLLOUT)) }

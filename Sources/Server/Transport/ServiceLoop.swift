@@ -245,12 +245,12 @@ final class ServiceLoop {
       servePlayersFirst()
       send(frame, toCrowd: ids)
     case .close(let id, let code, let reason):
-      lastSent.removeAll()
+      lastSent.removeAll(keepingCapacity: true)
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: true)
     case .closeAtOnce(let id, let code, let reason):
-      lastSent.removeAll()
+      lastSent.removeAll(keepingCapacity: true)
       guard let state = connections[id], state.close.isOpen else { return }
       requestClose(
         state, code: CloseHandshake.sendableCode(code), reason: reason, flushFirst: false)

@@ -44,9 +44,9 @@ struct TransportConfiguration: Sendable {
   /// the players p50 0.6–0.7 ms and the spectators p99 123–142 ms, 32 gave 1.3–1.6 ms and
   /// 126–132 ms: a spectator whose turn comes later has more frames waiting, sent in one write.
   var crowdWritesPerPass: Int = 8
-  /// Socket events one pass of the service loop takes at most (see `EventPass`); 0: no bound.
+  /// Socket events one pass of the service loop takes at most (see `CEventPass`); 0: no bound.
   var eventsPerPass: Int = ServerConfiguration.defaults.eventsPerPass
-  /// A pass with more events than this serves the connections not in a crowd first
+  /// A pass with more callbacks to run than this serves the players of watched tables first
   /// (``FirstServed``).
   var firstServedAbove: Int = 16
   /// Most WebSocket connections one peer address may hold; one more is closed with 4002 right
