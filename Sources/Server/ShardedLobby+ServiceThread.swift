@@ -13,16 +13,16 @@ extension ShardedLobby {
       let route = ConnectionRoute(address: address)
       routes[connection] = route
       if connection.isLink {
-        executors[route.take(default: queue(of: connection))].post(.linkOpened(connection))
+        executors[route.take(default: Self.desk)].post(.linkOpened(connection))
       }
     case .message(let connection, let bytes, let receivedAt):
       let route = self.route(connection)
-      executors[route.take(default: queue(of: connection))].post(
+      executors[route.take(default: Self.desk)].post(
         .message(connection, bytes, receivedAt: receivedAt, route))
     case .closed(let connection):
       let route = self.route(connection)
       routes[connection] = nil
-      executors[route.take(default: queue(of: connection))].post(.closed(connection, route))
+      executors[route.take(default: Self.desk)].post(.closed(connection, route))
     case .news(let news, let done):
       executors[0].post(.news(news, done: done))
     }
@@ -37,10 +37,6 @@ extension ShardedLobby {
     let route = ConnectionRoute()
     routes[connection] = route
     return route
-  }
-
-  private func queue(of connection: ConnectionID) -> Int {
-    Int(connection.rawValue % UInt64(executors.count))
   }
 }
 

@@ -7,11 +7,17 @@ import Synchronization
 /// over K shards by table number (`--executors K`, K ≥ 1).
 ///
 /// **Routing.** The transport's service thread hands each event straight to an executor's
-/// queue (no global queue in between): a connection's messages go to the executor of the
-/// shard where it plays, as far as the executors last told the connection's ``ConnectionRoute``;
-/// a connection not at a table goes by its number. While a connection has messages in flight,
-/// the next ones follow them to the same queue, so one connection's messages are always decided
-/// in the order they arrived. The route is only a hint: any executor can decide any event.
+/// queue (no global queue in between): a seated player's messages go to the executor of the
+/// shard where it plays (``executor(ofShard:)``, never the desk when there are two executors or
+/// more), as far as the executors last told the connection's ``ConnectionRoute``; everything
+/// else (lobby connections, spectators, links) goes to the desk (``desk``), which decides it
+/// under the exclusive hold that all of it needs anyway. So a player's move never waits in a
+/// queue behind a crowd's messages, nor behind its executor's own wait for the exclusive hold:
+/// when the executors shared the crowd by connection number, a join storm of 10,000 held a
+/// move up to 93 ms on 16 cores (docs/BENCHMARKS.md). While a connection has messages in
+/// flight, the next ones follow them to the same queue, so one connection's messages are always
+/// decided in the order they arrived. The route is only a hint: any executor can decide any
+/// event.
 ///
 /// **Deciding.** The state is a value; its shards of tables are lent to this shell
 /// (``LobbyState/lendShards()``, each kept in a ``ShardSlot`` with its lock) whenever the state
@@ -98,6 +104,18 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
 
   /// Seconds between two exports of the metrics while only moves happen.
   static let exportInterval = 0.5
+
+  /// The executor of everything but the seated players' messages: the lobby's desk, which
+  /// holds the state exclusively for nearly all it decides (and keeps the clock).
+  static let desk = 0
+
+  /// The executor of the players of the tables of `shard`: any but the desk, when there is
+  /// more than one executor. A player's move then waits at most for the exclusive hold in
+  /// progress (``movesWaiting`` lets it in before the next), not behind its own executor's
+  /// queue of lobby messages and its waits for the exclusive hold.
+  func executor(ofShard shard: Int) -> Int {
+    executors.count == 1 ? Self.desk : 1 + shard % (executors.count - 1)
+  }
 
   /// Runs `state` (made with `shards` equal to the number of executors wanted) on that many
   /// executor threads, telling it whether `journal` is failing.
@@ -277,7 +295,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
       holdExclusively(&pass.hold, &pass.pending)
       if let address = route.untoldAddress() { state.noteAddress(address, of: connection) }
       pass.pending.actions += state.handle(.message(connection, decoded), now: now())
-      route.hint(state.playingShard(of: connection) ?? -1)
+      route.hint(state.playingShard(of: connection).map(executor(ofShard:)) ?? -1)
       pass.pending.routes.append(route)
     case .closed(let connection, let route):
       holdExclusively(&pass.hold, &pass.pending)

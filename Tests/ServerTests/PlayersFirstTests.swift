@@ -89,22 +89,28 @@ import Testing
     let gate = DispatchSemaphore(value: 0)
     let log = Mutex<[String]>([])
     let opened = Mutex<[ConnectionID]>([])
+    /// With a transport, a move is answered as an executor of the sharded lobby answers it:
+    /// posted to the transport's inbox (not appended to `commands`); and each close is logged
+    /// as "closed+" while something posted waits in the inbox.
+    var transport: WebSocketTransport?
     var decidesInline: Bool { true }
 
     func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand]) {
       switch event {
       case .opened(let id, _):
         opened.withLock { $0.append(id) }
-      case .message(_, let bytes, _):
+      case .message(let id, let bytes, _):
         let text = String(decoding: bytes, as: UTF8.self)
         if text == "stall" {
           stalled.signal()
           gate.wait()
         } else {
           log.withLock { $0.append(text) }
+          if text == "move" { transport?.perform([.send(Frame(Array("moved".utf8)), to: [id])]) }
         }
       case .closed:
-        log.withLock { $0.append("closed") }
+        let waiting = transport?.inbox.hasPosted ?? false
+        log.withLock { $0.append(waiting ? "closed+" : "closed") }
       case .news:
         break
       }
@@ -118,6 +124,17 @@ import Testing
   /// spectator drops its connection and then the player sends a move, so that its next wait
   /// finds them all. Returns how many of the closes the loop took before the move.
   private func closesBeforeTheMove(firstServedAbove: Int) async throws -> Int {
+    try await crowdHangsUpWhileThePlayerMoves(firstServedAbove: firstServedAbove).firstIndex {
+      $0 == "move"
+    }!
+  }
+
+  /// What the handler was handed, in order, when the crowd of 200 hangs up and then the player
+  /// moves while the service thread is held; with `answered`, the move is answered through the
+  /// inbox, and the player must read the answer.
+  private func crowdHangsUpWhileThePlayerMoves(
+    firstServedAbove: Int, answered: Bool = false
+  ) async throws -> [String] {
     var configuration = TransportConfiguration()
     configuration.port = 0
     configuration.pingIdleSeconds = 0
@@ -128,6 +145,7 @@ import Testing
     let handler = StallingHandler()
     let transport = WebSocketTransport(
       configuration: configuration, logger: logger, handler: handler)
+    if answered { handler.transport = transport }
     try transport.start()
     let port = transport.listeningPort
     let crowdSize = 200
@@ -172,11 +190,17 @@ import Testing
       try await Task.sleep(for: .milliseconds(20))
     }
     let order = handler.log.withLock { $0 }
+    if answered {
+      let answer = try await offPool { try playerClient.readFrame() }
+      #expect(String(decoding: answer.payload, as: UTF8.self) == "moved")
+    }
     for client in clients { client.hangUp() }
     await transport.shutdown(graceSeconds: 5)
+    handler.transport = nil
     withExtendedLifetime(clients) {}
     try #require(order.count >= crowdSize + 1, "\(order.count) events")
-    return try #require(order.firstIndex(of: "move"))
+    _ = try #require(order.firstIndex(of: "move"))
+    return order
   }
 
   /// Served first, the move comes before every close that waited with it: the loop took at
@@ -184,6 +208,18 @@ import Testing
   @Test func aBusyPassReadsTheWatchedTablesPlayersFirst() async throws {
     let closes = try await closesBeforeTheMove(firstServedAbove: 16)
     #expect(closes == 0, "\(closes)")
+  }
+
+  /// An answer posted to the inbox while the service thread works (as the sharded lobby's
+  /// executors post theirs) is taken after the event in progress, not at the end of the pass:
+  /// no close that came after the move found it still waiting.
+  @Test func whatIsPostedMidPassIsTakenAfterTheEventInProgress() async throws {
+    let order = try await crowdHangsUpWhileThePlayerMoves(firstServedAbove: 16, answered: true)
+    let move = order.firstIndex(of: "move")!
+    let closes = order[(move + 1)...].filter { $0.hasPrefix("closed") }
+    #expect(closes.count >= 128, "\(closes.count) closes after the move")
+    let waited = closes.filter { $0 == "closed+" }.count
+    #expect(waited == 0)
   }
 
   /// The same with nobody served first: the move waits behind the closes that came before it

@@ -40,6 +40,8 @@ final class ServiceLoop {
   /// Every established connection; holds its state alive until `LWS_CALLBACK_CLOSED`.
   var connections: [ConnectionID: ConnectionState] = [:]
   private var commandBuffer: [TransportCommand] = []
+  /// Whether ``drainInbox()`` runs (it hands news to the handler, whose call may ask again).
+  private var drainingInbox = false
   /// The connections served first in a busy pass (``FirstServed``).
   let firstServed = FirstServed()
   /// Whether writes asked for connections served first are gathered in ``firstWrites``.
@@ -203,10 +205,15 @@ final class ServiceLoop {
   }
 
   func drainInbox() {
+    // A drain that hands news to the handler may be asked for another (``releaseWritten()``):
+    // that one waits, for the buffer is in use.
+    guard !drainingInbox else { return }
+    drainingInbox = true
     // Wakes collapse and may be spurious: always take everything there is.
     let drain = inbox.drain(into: &commandBuffer)
     writingFirst { execute(commandBuffer) }
     commandBuffer.removeAll(keepingCapacity: commandBuffer.capacity <= 1024)
+    drainingInbox = false
     if drain.resumeReading { resumeReadingIfBelowLowWater() }
     if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
   }
@@ -230,7 +237,13 @@ final class ServiceLoop {
   /// load when none was), after every event: under load a written batch's frames leave within
   /// an event, not at the end of the pass (a pass of a few hundred messages takes
   /// milliseconds), where the `release` command that the writer posts is taken.
+  ///
+  /// And takes what other threads posted meanwhile (the sharded lobby's executors' frames, one
+  /// atomic load when nothing was): a busy thread is woken for nothing, so what an executor
+  /// decided waited for the end of the pass, and a pass of 64 reconnecting spectators took
+  /// several milliseconds.
   private func releaseWritten() {
+    if inbox.hasPosted { drainInbox() }
     let written = inbox.writtenTicket
     guard written > held.releasedTicket else { return }
     writingFirst { held.take(.release(written)) { carryOut($0) } }

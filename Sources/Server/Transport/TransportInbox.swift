@@ -59,6 +59,9 @@ final class TransportInbox: Sendable {
   /// The latest journal ticket written (``noteWritten(_:)``), for the service thread to let
   /// held frames go between two events of a pass rather than at its end.
   private let written = Atomic<UInt64>(0)
+  /// Whether commands were posted since the last ``drain(into:)``, for the service thread to
+  /// take them between two events of a pass (``hasPosted``); set and cleared under the lock.
+  private let posted = Atomic<Bool>(false)
 
   /// An idle inbox.
   init() {}
@@ -110,6 +113,7 @@ final class TransportInbox: Sendable {
     state.withLock { state in
       guard state.phase == .running else { return }
       state.commands.append(command)
+      posted.store(true, ordering: .releasing)
       Self.wake(&state)
     }
   }
@@ -121,6 +125,7 @@ final class TransportInbox: Sendable {
     state.withLock { state in
       guard state.phase == .running else { return }
       state.commands.append(contentsOf: batch)
+      posted.store(true, ordering: .releasing)
       Self.wake(&state)
     }
   }
@@ -134,6 +139,11 @@ final class TransportInbox: Sendable {
 
   /// The latest ticket of ``noteWritten(_:)``. Any thread; one atomic load.
   var writtenTicket: UInt64 { written.load(ordering: .acquiring) }
+
+  /// Whether commands were posted since the last ``drain(into:)``: one atomic load, for the
+  /// service thread to take the executors' frames between two events of a pass rather than
+  /// at its end.
+  var hasPosted: Bool { posted.load(ordering: .acquiring) }
 
   /// Asks the service thread to read paused connections again (back-pressure has eased).
   func requestResumeReading() {
@@ -168,6 +178,7 @@ final class TransportInbox: Sendable {
   func drain(into commands: inout [TransportCommand]) -> Drain {
     state.withLock { state in
       swap(&state.commands, &commands)
+      posted.store(false, ordering: .relaxed)
       state.wakePending = false
       var drain = Drain(resumeReading: state.resumeReading)
       state.resumeReading = false
