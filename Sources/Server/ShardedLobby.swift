@@ -64,15 +64,15 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   }
 
   let executors: [LobbyExecutor]
-  private let lock = ReadWriteLock()
+  let lock = ReadWriteLock()
   /// Executors waiting to decide a move: one that would hold the state exclusively lets them
   /// go first. The lock lets a waiting writer in ahead of new readers, and in a storm of
   /// spectators every executor wants it for their admissions, pass after pass: with seven
   /// executors a player's move waited up to 190 ms behind them (docs/BENCHMARKS.md, "Bounded
   /// passes, players first").
-  private let movesWaiting = Atomic<Int>(0)
+  let movesWaiting = Atomic<Int>(0)
   /// The shards while the lobby lends them: whenever the state is not held exclusively.
-  private let slots: [ShardSlot]
+  let slots: [ShardSlot]
   /// Each executor's ``Admission``: what its passes leave for later.
   let admissions: [AdmissionSlot]
   /// The one budget of the transport's current pass that every executor's admission spends,
@@ -82,23 +82,23 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// lock; this counter is the sequentially consistent one that an executor reads after storing
   /// its `waiting`, and the service thread writes before reading it, so that no nudge is lost.
   let servicePasses = Atomic<UInt64>(0)
-  private let now: @Sendable () -> Double
+  let now: @Sendable () -> Double
   // Set by `attach` before `start`, read only by the executors afterwards.
-  private var perform: @Sendable ([LobbyAction], [Double]) -> Void = { _, _ in }
-  private var consumed: @Sendable (Int) -> Void = { _ in }
+  var perform: @Sendable ([LobbyAction], [Double]) -> Void = { _, _ in }
+  var consumed: @Sendable (Int) -> Void = { _ in }
   // Guarded by `lock`: exclusively, or shared to ask for a move's ticket. Its shards are lent
   // to `slots` except while it is held exclusively.
-  private var state: LobbyState
+  var state: LobbyState
   // Guarded by `lock`, held exclusively.
-  private var metrics: LobbyMetrics?
-  private var lastExport = -Double.infinity
+  var metrics: LobbyMetrics?
+  var lastExport = -Double.infinity
   /// Whether each accepted move's received time goes to `perform` (with metrics).
-  private let measuresLatency: Bool
+  let measuresLatency: Bool
   /// The journal's writer, whose `failing` the lobby hears of; nil without a journal.
-  private let journal: JournalWriter?
+  let journal: JournalWriter?
   /// What the lobby was last told of the journal: down (true) or not. Changed only under the
   /// exclusive hold.
-  private let journalDown = Atomic<Bool>(false)
+  let journalDown = Atomic<Bool>(false)
   // Service thread only.
   var routes: [ConnectionID: ConnectionRoute] = [:]
 
@@ -181,196 +181,12 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   }
 
   /// Lends the state's shards to the slots (the state held exclusively, or not yet shared).
-  private func lend() {
+  func lend() {
     for (slot, shard) in zip(slots, state.lendShards()) { slot.shard = shard }
   }
 
   /// Takes the shards back from the slots into the state (held exclusively).
-  private func takeBack() {
+  func takeBack() {
     state.takeBack(slots.map { $0.take() })
-  }
-
-  // MARK: - On an executor thread
-
-  /// How much of the state an executor holds.
-  private enum Hold {
-    case none
-    /// The state shared, and the lock of this shard if any.
-    case shared(shard: Int?)
-    case exclusive
-  }
-
-  /// What an executor decided and has not handed over yet.
-  private struct Pending {
-    var actions: [LobbyAction] = []
-    var movesReceivedAt: [Double] = []
-    var routes: [ConnectionRoute] = []
-  }
-
-  /// What one pass of an executor holds and owes.
-  private struct Pass {
-    var hold = Hold.none
-    var pending = Pending()
-    /// Client message bytes decided, for the transport's inbound bound.
-    var bytes = 0
-    /// Whom to tell once the news they brought is with the transport.
-    var dones: [@Sendable () -> Void] = []
-  }
-
-  /// Decides a batch of events, moves at once and the rest as far as the budget of the
-  /// transport's current pass allows (``Admission``), then what waited from earlier batches;
-  /// returns whether to run again at once: something waits and the executor is stopping, or the
-  /// transport's pass ended before the executor said so (else that pass's end nudges it).
-  ///
-  /// The budget is the transport's pass's, not the batch's, and all executors share it: the
-  /// frames of what they decide are written by the service thread, so a storm of spectators
-  /// (their snapshots) is decided no faster than ``AdmissionBudget/perPass`` for each pass of
-  /// the loop that writes them, and a player's frame never waits behind thousands of theirs.
-  private func run(_ batch: [Event], on index: Int, timerDue: Bool, stopping: Bool) -> Bool {
-    var pass = Pass()
-    let slot = admissions[index]
-    let servicePass = servicePasses.load(ordering: .acquiring)
-    // Stopping, nothing is held back: whatever waits is decided before the executor ends.
-    if stopping { admissionBudget.refill() }
-    slot.admission.begin()
-    for event in batch {
-      let work = Work(event)
-      if slot.admission.admit(work) { decide(work, in: &pass) }
-    }
-    while let work = slot.admission.next() { decide(work, in: &pass) }
-    let waiting = slot.admission.hasWaiting
-    slot.waiting.store(waiting, ordering: .sequentiallyConsistent)
-    if timerDue { holdExclusively(&pass.hold, &pass.pending) }
-    release(&pass.hold, &pass.pending)
-    // What the news decided is with the transport now.
-    for done in pass.dones { done() }
-    if pass.bytes > 0 { consumed(pass.bytes) }
-    guard waiting else { return false }
-    // Stopping, what waits is decided at once; otherwise in the transport's next pass, which
-    // nudges this executor unless it ended before `waiting` was set: then at once.
-    return stopping || servicePasses.load(ordering: .sequentiallyConsistent) != servicePass
-  }
-
-  private func decide(_ work: Work, in pass: inout Pass) {
-    switch work {
-    case .message(let connection, let decoded, let bytes, let receivedAt, let route):
-      pass.bytes += bytes
-      if let journal,
-        journal.failing.load(ordering: .relaxed) != journalDown.load(ordering: .relaxed)
-      {
-        holdExclusively(&pass.hold, &pass.pending)
-        // Read again under the hold: another executor may have told the lobby meanwhile.
-        let failing = journal.failing.load(ordering: .relaxed)
-        state.noteJournal(failing: failing)
-        journalDown.store(failing, ordering: .relaxed)
-      }
-      if decoded.isMove {
-        if case .exclusive = pass.hold { release(&pass.hold, &pass.pending) }
-        if case .none = pass.hold {
-          movesWaiting.add(1, ordering: .sequentiallyConsistent)
-          lock.readLock()
-          movesWaiting.subtract(1, ordering: .sequentiallyConsistent)
-          pass.hold = .shared(shard: nil)
-        }
-        // Whether its shard decides it alone, asked under the shared hold.
-        if let move = state.shardMove(decoded, from: connection) {
-          let shard = move.shard
-          if case .shared(let held) = pass.hold, held != shard {
-            if let held {
-              handOver(&pass.pending)
-              slots[held].lock.unlock()
-            }
-            slots[shard].lock.lock()
-            pass.hold = .shared(shard: shard)
-          }
-          let (actions, accepted) = LobbyState.play(move, in: &slots[shard].shard, now: now())
-          pass.pending.actions += actions
-          // With metrics, each accepted move's latency ends when its frames leave.
-          if accepted && measuresLatency { pass.pending.movesReceivedAt.append(receivedAt) }
-          pass.pending.routes.append(route)
-          return
-        }
-      }
-      // Anything else needs the whole state.
-      holdExclusively(&pass.hold, &pass.pending)
-      if let address = route.untoldAddress() { state.noteAddress(address, of: connection) }
-      pass.pending.actions += state.handle(.message(connection, decoded), now: now())
-      route.hint(state.playingShard(of: connection).map(executor(ofShard:)) ?? -1)
-      pass.pending.routes.append(route)
-    case .closed(let connection, let route):
-      holdExclusively(&pass.hold, &pass.pending)
-      pass.pending.actions += state.handle(.disconnected(connection), now: now())
-      pass.pending.routes.append(route)
-    case .other(let event):
-      holdExclusively(&pass.hold, &pass.pending)
-      switch event {
-      case .message(let connection, let message, _, let route):
-        // Another node's message to this one's link: the whole state's (``RemoteWatch``).
-        pass.bytes += message.count
-        pass.pending.actions += state.handle(.linkMessage(connection, message), now: now())
-        pass.pending.routes.append(route)
-      case .linkOpened(let connection):
-        pass.pending.actions += state.handle(.linkOpened(connection), now: now())
-      case .closed(let connection, let route):
-        pass.pending.actions += state.handle(.disconnected(connection), now: now())
-        pass.pending.routes.append(route)
-      case .news(let news, let done):
-        pass.pending.actions += state.handle(.cluster(news), now: now())
-        pass.dones.append(done)
-      }
-    }
-  }
-
-  private func holdExclusively(_ hold: inout Hold, _ pending: inout Pending) {
-    if case .exclusive = hold { return }
-    release(&hold, &pending)
-    // Holding nothing now: the moves waiting go first (each holds the state shared only for
-    // its own decision).
-    while movesWaiting.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
-    lock.writeLock()
-    takeBack()
-    hold = .exclusive
-  }
-
-  /// Hands over what was decided, then lets go of the locks that ordered it. Under an
-  /// exclusive hold, whatever came due happens first, the metrics are exported and the clock's
-  /// executor learns the next deadline.
-  private func release(_ hold: inout Hold, _ pending: inout Pending) {
-    switch hold {
-    case .none:
-      return
-    case .shared(let shard):
-      handOver(&pending)
-      if let shard { slots[shard].lock.unlock() }
-    case .exclusive:
-      let time = now()
-      pending.actions += state.catchUp(now: time)
-      handOver(&pending)
-      if metrics != nil && time >= lastExport + Self.exportInterval {
-        metrics!.export(state, now: time)
-        lastExport = time
-      }
-      var wake = state.nextDeadline()
-      if metrics != nil {
-        let export = lastExport + Self.exportInterval
-        wake = min(wake ?? export, export)
-      }
-      executors[0].wake(at: wake)
-      lend()
-    }
-    lock.unlock()
-    hold = .none
-  }
-
-  /// Gives the transport what was decided (while the deciding locks are still held), then
-  /// lets each connection's next message go to whichever executor its route names.
-  private func handOver(_ pending: inout Pending) {
-    if !pending.actions.isEmpty {
-      perform(pending.actions, pending.movesReceivedAt)
-      pending.actions.removeAll(keepingCapacity: true)
-    }
-    pending.movesReceivedAt.removeAll(keepingCapacity: true)
-    for route in pending.routes { route.done() }
-    pending.routes.removeAll(keepingCapacity: true)
   }
 }
