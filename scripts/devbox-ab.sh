@@ -6,20 +6,13 @@
 #   bash .devbox/devbox-ab.sh .devbox OUTDIR [small]
 # Labels end in -new or -old (and the round). STORMS (default "join reconnect join leave") picks
 # the storms, in order; SERVER_OPTIONS go to every server; QUIET=1 adds a quiet table of each
-# build first. Every run is devbox-crowd.sh's `crowd` (one table, 4 players, 10,000 spectators).
+# build first. Every run is devbox-crowd.sh's `crowd` (one table, 4 players, 10,000 spectators),
+# its server the build that BIN names.
 PARTS=none
 # shellcheck source=scripts/devbox-crowd.sh
 source "$(dirname "$0")/devbox-crowd.sh" "$1" "$2" "${3:-}"
 [ -n "$small" ] && CROWD=1000
 [ -x "$B/matchismo-old" ] || { echo "no bin/matchismo-old in the bundle: pack with OLD=" >&2; exit 2; }
-start() { # label options... (devbox-crowd.sh's, with the build $BIN)
-  port=$((port + 1)); local label=$1$TAG; shift
-  rm -rf "$out/data"
-  taskset -c "$SC" "$ldso" --library-path "$L" "$B/$BIN" --port "$port" --log-level warning \
-    --data-dir "$out/data" $SERVER_OPTIONS "$@" >"$out/$label.srv" 2>&1 &
-  spid=$!
-  for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
-}
 if [ -n "${QUIET:-}" ]; then
   BIN=matchismo TAG=-new; crowd crowd-0 0
   BIN=matchismo-old TAG=-old; crowd crowd-0 0

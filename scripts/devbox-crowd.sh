@@ -25,10 +25,10 @@ echo "server cores $SC, load generator cores $LC" >>"$out/env.txt"
 PARTS=${PARTS:-crowd storms play}; SERVER_OPTIONS=${SERVER_OPTIONS:-}; TAG=${TAG:-}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 port=19200; spid=""
-start() { # label options...
+start() { # label options... (the server is bin/$BIN, bin/matchismo by default)
   port=$((port + 1)); local label=$1$TAG; shift
   rm -rf "$out/data"
-  taskset -c "$SC" "$ldso" --library-path "$L" "$B/matchismo" --port "$port" --log-level warning \
+  taskset -c "$SC" "$ldso" --library-path "$L" "$B/${BIN:-matchismo}" --port "$port" --log-level warning \
     --data-dir "$out/data" $SERVER_OPTIONS "$@" >"$out/$label.srv" 2>&1 &
   spid=$!
   for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done

@@ -24,7 +24,7 @@ extension ShardedLobby {
       routes[connection] = nil
       executors[route.take(default: Self.desk)].post(.closed(connection, route))
     case .news(let news, let done):
-      executors[0].post(.news(news, done: done))
+      executors[Self.desk].post(.news(news, done: done))
     }
   }
 
