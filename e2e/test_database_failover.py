@@ -76,14 +76,19 @@ def formation(state, command, node=None):
 
 async def settled(state, secondary=None, timeout=60):
     """The formation once one server is the primary and the other its standby (`secondary`,
-    when named); {role: name}."""
+    when named), both where the monitor wants them and both found healthy by its last check;
+    {role: name}. (A standby the monitor has not yet checked since it came back, or a primary
+    still on its way from `wait_primary`, is not failed over to at once: an outage then would
+    measure the monitor's hesitation, not ours.)"""
     deadline = time.monotonic() + timeout
     while True:
         nodes = (await asyncio.to_thread(formation, state, "state"))["nodes"]
         roles = {n["name"]: n["role"] for n in nodes}
-        if sorted(roles.values()) == ["primary", "secondary"] and roles.get(secondary, "secondary") == "secondary":
+        if (sorted(roles.values()) == ["primary", "secondary"]
+                and roles.get(secondary, "secondary") == "secondary"
+                and all(n["goal"] == n["role"] and n["healthy"] for n in nodes)):
             return {role: name for name, role in roles.items()}
-        assert time.monotonic() < deadline, f"the formation did not settle: {roles}"
+        assert time.monotonic() < deadline, f"the formation did not settle: {nodes}"
         await asyncio.sleep(0.2)
 
 
@@ -150,7 +155,8 @@ def takes_writes_at(state, name, deadline):
         if done.returncode == 0 and done.stdout.strip() == "t":
             return time.monotonic()
         time.sleep(0.1)
-    raise AssertionError(f"{name} did not take writes within 60 s of the outage")
+    nodes = formation(state, "state")["nodes"]
+    raise AssertionError(f"{name} did not take writes within 60 s of the outage; the monitor says {nodes}")
 
 
 async def failovers(state):

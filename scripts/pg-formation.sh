@@ -11,9 +11,10 @@
 #   scripts/pg-formation.sh down --dir DIR
 #
 # formation.json: {"url": the nodes' multi-host URL, "monitor": {"pid", "port", "dir"},
-# "nodes": [{"name", "role", "pid", "port", "dir"}]}, pid being each postmaster's (null when it
-# is not running); role is what the monitor last said ("primary", "secondary", or the state of
-# a node in between: "wait_primary", "demoted", ...).
+# "nodes": [{"name", "role", "goal", "healthy", "pid", "port", "dir"}]}, pid being each
+# postmaster's (null when it is not running); role is what the node last reported ("primary",
+# "secondary", or the state of a node in between: "wait_primary", "demoted", ...), goal what the
+# monitor asks of it, healthy whether the monitor's last health check of it passed.
 #
 # The timing (see docs/ARCHITECTURE.md, "A database that fails over"): the monitor checks each
 # node every second and calls a primary that neither answers nor reports for 2 s unhealthy; it
@@ -177,22 +178,24 @@ postmaster() {
 
 write_state() {
   local rows
-  rows=$(states || true)
+  rows=$(monitor_sql "SELECT nodename, reportedstate, goalstate, health FROM pgautofailover.node ORDER BY nodeid" |
+    tr '|' ' ' || true)
   python3 - "$DIR" "$(url)" "$rows" "$(postmaster mon)" "$(postmaster db1)" "$(postmaster db2)" \
     <<'EOF'
 import json, pathlib, sys
 folder, url, rows, mon, db1, db2 = sys.argv[1:]
 folder = pathlib.Path(folder)
-roles = {}
+roles, goals, health = {}, {}, {}
 for row in rows.splitlines():
-    name, reported, goal = row.split()
-    roles[name] = reported
+    name, reported, goal, checked = row.split()
+    roles[name], goals[name], health[name] = reported, goal, checked == "1"
 pids = {"db1": db1, "db2": db2}
 state = {
     "url": url,
     "monitor": {"pid": int(mon) if mon else None,
                 "port": int((folder / "mon.port").read_text()), "dir": str(folder / "mon")},
-    "nodes": [{"name": name, "role": roles.get(name), "pid": int(pids[name]) if pids[name] else None,
+    "nodes": [{"name": name, "role": roles.get(name), "goal": goals.get(name),
+               "healthy": health.get(name, False), "pid": int(pids[name]) if pids[name] else None,
                "port": int((folder / f"{name}.port").read_text()), "dir": str(folder / name)}
               for name in ("db1", "db2")],
 }
