@@ -38,7 +38,12 @@ extension TableHost {
     var broadcasts: [TableBroadcast] = []
     // The catch-up shows the table as it was; the return is the next diff.
     let missed = version.flatMap { table.diffs(after: $0, seat: seat) }
-    let snapshot = missed == nil ? table.snapshot(replyTo: nil, you: seat, now: now) : nil
+    let snapshot: Frame? =
+      switch (missed, seat) {
+      case (nil, nil): crowdSnapshot(replyTo: nil, now: now)
+      case (nil, let seat?): Frame(table.snapshot(replyTo: nil, you: seat, now: now))
+      default: nil
+      }
     if let seat, !wasHere, let b = table.reconnect(seat: seat) { broadcasts.append(b) }
     // The catch-up comes before the broadcasts that follow it, which the connection (already a
     // member) also receives.
@@ -51,7 +56,7 @@ extension TableHost {
           &outcome)
       }
     } else if let snapshot {
-      send(snapshot, to: connection, &outcome)
+      outcome.actions.append(.send(snapshot, to: [connection]))
     }
     for b in broadcasts { deliver(b, into: &outcome.actions) }
   }

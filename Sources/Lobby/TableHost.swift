@@ -17,6 +17,8 @@ import Protocol
 public struct TableHost: Sendable {
   /// The game at the table.
   public internal(set) var table: any TableArbiter
+  /// The spectators' snapshot, encoded once for a crowd arriving at once.
+  public private(set) var crowdSnapshots = CrowdSnapshotEncoder()
   /// Every connection at the table, and what it is there.
   public private(set) var members: [ConnectionID: LobbyState.Role] = [:]
   /// The players' connections (`members` with a seat), kept in step: a broadcast builds no array.
@@ -128,6 +130,15 @@ public struct TableHost: Sendable {
   /// `event` happens at `now`.
   public mutating func handle(_ event: Event, now: Double) -> Outcome {
     var outcome = Outcome()
+    // The crowd's shared snapshot is kept while spectators arrive, and let go at anything else
+    // that reaches the table (it would likely differ after it): a table in play does not keep
+    // one it would not reuse.
+    if crowdSnapshots.isHolding {
+      switch event {
+      case .watch, .rejoin, .clock, .weigh: break
+      default: crowdSnapshots.forget()
+      }
+    }
     switch event {
     case .sit(let token, let name, let player, let ratings, let connection, let replyTo):
       sit(token, name, player, ratings, connection, replyTo, now, &outcome)
@@ -139,7 +150,8 @@ public struct TableHost: Sendable {
     case .watch(let token, let connection, let replyTo):
       add(connection, as: .spectator, token: token)
       outcome.placed.append(.watching(token))
-      send(table.snapshot(replyTo: replyTo, you: nil, now: now), to: connection, &outcome)
+      outcome.actions.append(
+        .send(crowdSnapshot(replyTo: replyTo, now: now), to: [connection]))
     case .leave(let token, let connection, let seat):
       outcome.role = connection.flatMap { remove($0) }
       outcome.placed.append(.gone(token))
@@ -271,6 +283,14 @@ public struct TableHost: Sendable {
     guard table.spectators != count else { return }
     table.setSpectators(count)
     crowd.change()
+  }
+
+  /// A spectator's snapshot of the table at `now`, answering `replyTo`: the crowd's shared
+  /// encoding while the table shows the same (``CrowdSnapshotEncoder``).
+  mutating func crowdSnapshot(replyTo: MessageID?, now: Double) -> Frame {
+    crowdSnapshots.frame(
+      replyTo: replyTo, spectators: table.spectators,
+      snapshot: table.snapshot(replyTo: nil, you: nil, now: now))
   }
 }
 

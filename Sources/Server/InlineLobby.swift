@@ -46,11 +46,18 @@ final class InlineLobby: ServiceThreadHandler {
     }
   }
 
+  func admitNext(now: Double, commands: inout [TransportCommand]) -> Bool {
+    guard let item = admission.next() else { return false }
+    // The moves this pass read are not kept from the writer while the crowd is decided.
+    outlets.journal?.wakeIfOwed(queuedBefore: .infinity)
+    decide(item, now: now, commands: &commands)
+    return true
+  }
+
   func deadlineReached(now: Double, commands: inout [TransportCommand]) {
-    // What waited first, as much as this pass's budget allows; then the lobby's own clock.
-    while let item = admission.next() {
-      decide(item, now: now, commands: &commands)
-    }
+    // What waited first, as much as this pass's budget allows (the loop has decided it one by
+    // one already); then the lobby's own clock.
+    while admitNext(now: now, commands: &commands) {}
     guard let due = Self.nextDeadline(of: &state, metrics: &metrics), due <= now else { return }
     Self.advance(
       now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)

@@ -135,6 +135,49 @@ struct TableCrowdTests {
     #expect(told(back.actions).map(\.to) == [[ConnectionID(201)]])
   }
 
+  /// The snapshot `actions` send to `connection`.
+  private func snapshotFrame(_ actions: [LobbyAction], to connection: ConnectionID) -> [UInt8]? {
+    for case .send(let frame, let to) in actions where to == [connection] {
+      if JSONValue.parse(frame.payload)?["type"] == "snapshot" { return frame.payload }
+    }
+    return nil
+  }
+
+  @Test func aCrowdArrivingSharesOneEncodingAndEachSeesTheTableAsItIsNow() throws {
+    var host = playing()
+    var sent: [[UInt8]?] = []
+    var expected: [[UInt8]] = []
+    func arrive(_ n: UInt64, at now: Double) {
+      let connection = ConnectionID(100 + n)
+      let outcome = host.handle(
+        .watch(token: "token-s\(n)", connection: connection, replyTo: .int(Int(n))), now: now)
+      sent.append(snapshotFrame(outcome.actions, to: connection))
+      expected.append(host.table.snapshot(replyTo: .int(Int(n)), you: nil, now: now).encoded)
+      _ = host.handle(.clock, now: now)
+    }
+    for n in 0..<20 { arrive(UInt64(n), at: 1 + Double(n) * 0.01) }
+    #expect(sent == expected.map { $0 })
+    #expect(host.crowdSnapshots.encodings == 1)
+    // A move changes what the table shows: the next spectator sees it, encoded afresh.
+    let card = try #require(boardCard(host))
+    _ = host.handle(.choose(card: card, seat: 0, connection: ada, replyTo: nil), now: 2)
+    #expect(!host.crowdSnapshots.isHolding, "a table in play keeps no snapshot")
+    for n in 20..<30 { arrive(UInt64(n), at: 2 + Double(n - 20) * 0.01) }
+    #expect(sent == expected.map { $0 })
+    #expect(host.crowdSnapshots.encodings == 2)
+    #expect(JSONValue.parse(try #require(sent.last ?? nil))?["table"]?["spectators"] == 30)
+    // A spectator back without its version gets the same snapshot.
+    let back = host.handle(
+      .rejoin(
+        token: "token-s0", connection: ConnectionID(300), replacing: ConnectionID(100),
+        seat: nil, version: nil),
+      now: 2.5)
+    #expect(
+      snapshotFrame(back.actions, to: ConnectionID(300))
+        == host.table.snapshot(replyTo: nil, you: nil, now: 2.5).encoded)
+    #expect(host.crowdSnapshots.encodings == 2)
+  }
+
   @Test func crowdsLeaveInAnyOrder() {
     var list = MemberList()
     for n in 0..<10 { list.insert(ConnectionID(UInt64(n))) }

@@ -10,6 +10,12 @@ protocol ServiceThreadHandler: AnyObject {
   var decidesInline: Bool { get }
   /// One event, in the order of `TransportEvent`'s rules. `now` is `MonotonicClock.now()`.
   func handle(_ event: TransportEvent, now: Double, commands: inout [TransportCommand])
+  /// Decides one of the messages that waited for a later pass, if one waits and this pass may
+  /// decide it (true), or nothing (false). The loop calls it until it says false when the
+  /// deadline comes, before ``deadlineReached(now:commands:)``, and carries out each one's
+  /// commands before the next: frames held behind a journal batch written meanwhile leave
+  /// between two, not after all of them (a crowd's pass of them takes milliseconds).
+  func admitNext(now: Double, commands: inout [TransportCommand]) -> Bool
   /// The handler's next deadline came (or passed).
   func deadlineReached(now: Double, commands: inout [TransportCommand])
   /// When the handler next wants `deadlineReached`, on `MonotonicClock`'s scale, if ever.
@@ -21,6 +27,7 @@ protocol ServiceThreadHandler: AnyObject {
 
 extension ServiceThreadHandler {
   func passEnded() {}
+  func admitNext(now: Double, commands: inout [TransportCommand]) -> Bool { false }
 }
 
 /// A handler handed to the service thread; only that thread calls it.
