@@ -26,23 +26,37 @@ import Testing
     func nextDeadline() -> Double? { nil }
   }
 
-  @Test func aWrittenTicketLetsItsFramesGoAfterTheNextEventWithoutItsReleaseCommand() async throws {
+  /// A transport on a free loopback port whose events go to `handler`, started after `setUp`.
+  private static func started(
+    _ handler: any ServiceThreadHandler, setUp: (WebSocketTransport) -> Void = { _ in }
+  ) throws -> WebSocketTransport {
     var configuration = TransportConfiguration()
     configuration.port = 0
     var logger = Logger(label: "release-test")
     logger.logLevel = .warning
     let transport = WebSocketTransport(
-      configuration: configuration, logger: logger, handler: HoldingHandler())
+      configuration: configuration, logger: logger, handler: handler)
+    setUp(transport)
     try transport.start()
-    let port = transport.listeningPort
+    return transport
+  }
+
+  /// A client that sent "hold", then "ping", and read the first answer (a round trip after
+  /// the hold: the held frame has not come before it).
+  private static func holdThenPing(port: Int) throws -> (LoopbackClient, String) {
+    let client = try LoopbackClient(port: port)
+    #expect(try client.upgrade().status == 101)
+    try client.sendText("hold")
+    try client.sendText("ping")
+    return (client, String(decoding: try client.readFrame().payload, as: UTF8.self))
+  }
+
+  @Test func aWrittenTicketLetsItsFramesGoAfterTheNextEventWithoutItsReleaseCommand() async throws {
+    let transport = try Self.started(HoldingHandler())
     let inbox = transport.inbox
     let frames = try await offPool {
-      let client = try LoopbackClient(port: port)
-      #expect(try client.upgrade().status == 101)
-      try client.sendText("hold")
-      // A round trip after the hold: the held frame has not come before its answer.
-      try client.sendText("ping")
-      var seen = [String(decoding: try client.readFrame().payload, as: UTF8.self)]
+      let (client, first) = try Self.holdThenPing(port: transport.listeningPort)
+      var seen = [first]
       // The writer's side of a written batch, without the `release` command it posts beside
       // (which the loop would take at the end of its pass): only the next event lets it go.
       inbox.noteWritten(1)
@@ -90,23 +104,11 @@ import Testing
   }
 
   @Test func framesWrittenWhileACrowdIsDecidedLeaveBetweenTwoDecisions() async throws {
-    var configuration = TransportConfiguration()
-    configuration.port = 0
-    var logger = Logger(label: "release-test")
-    logger.logLevel = .warning
     let handler = AdmittingHandler()
-    let transport = WebSocketTransport(
-      configuration: configuration, logger: logger, handler: handler)
-    handler.inbox = transport.inbox
-    try transport.start()
-    let port = transport.listeningPort
+    let transport = try Self.started(handler) { handler.inbox = $0.inbox }
     let frames = try await offPool {
-      let client = try LoopbackClient(port: port)
-      #expect(try client.upgrade().status == 101)
-      try client.sendText("hold")
-      // A round trip after the hold: the held frame has not come before its answer.
-      try client.sendText("ping")
-      var seen = [String(decoding: try client.readFrame().payload, as: UTF8.self)]
+      let (client, first) = try Self.holdThenPing(port: transport.listeningPort)
+      var seen = [first]
       try client.sendText("admit")
       for _ in 0..<3 {
         seen.append(String(decoding: try client.readFrame().payload, as: UTF8.self))
