@@ -39,12 +39,12 @@ public struct CrowdSnapshotEncoder: Sendable {
     }
     encodings += 1
     let bytes = snapshot.encoded
-    guard bytes.starts(with: Self.type), let key = Self.find(Self.countKey, in: bytes) else {
+    guard bytes.starts(with: Self.type), let key = bytes.firstRange(of: Self.countKey) else {
       // Not a table's snapshot with a count: nothing to splice, nothing kept.
       encoded = nil
       return Frame(bytes)
     }
-    let countStart = key + Self.countKey.count
+    let countStart = key.upperBound
     var countEnd = countStart
     while countEnd < bytes.count, Self.isNumber(bytes[countEnd]) { countEnd += 1 }
     let head = Array(bytes[Self.type.count..<countStart])
@@ -108,18 +108,5 @@ public struct CrowdSnapshotEncoder: Sendable {
 
   private static func isNumber(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-  }
-
-  /// Where `needle` first occurs in `bytes`.
-  private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
-    guard let first = needle.first, bytes.count >= needle.count else { return nil }
-    var index = 0
-    while index <= bytes.count - needle.count {
-      if bytes[index] == first && bytes[index..<index + needle.count].elementsEqual(needle) {
-        return index
-      }
-      index += 1
-    }
-    return nil
   }
 }
