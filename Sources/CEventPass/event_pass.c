@@ -10,16 +10,23 @@
 // waiting behind it. libev has no setting for this, so the executable defines `epoll_wait`
 // itself: libev's call resolves to this one (an executable's definition comes first), which
 // asks the kernel for at most the calling thread's cap. Events left over stay ready in the
-// kernel and come at the next wait.
+// kernel and come at the next wait. The service thread sets its cap before each wait, fewer
+// while events cost much (`PassPacing`), from the events its last wait took.
 static _Thread_local int events_cap;
+// How many events the calling thread's last wait handed over.
+static _Thread_local int events_taken;
 
 void event_pass_cap_events(int cap) { events_cap = cap > 0 ? cap : 0; }
 
 int event_pass_events_cap(void) { return events_cap; }
 
+int event_pass_events_taken(void) { return events_taken; }
+
 int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
   if (events_cap > 0 && maxevents > events_cap) maxevents = events_cap;
-  return epoll_pwait(epfd, events, maxevents, timeout, NULL);
+  int count = epoll_pwait(epfd, events, maxevents, timeout, NULL);
+  events_taken = count > 0 ? count : 0;
+  return count;
 }
 
 int event_pass_first_new(void) { return epoll_create1(EPOLL_CLOEXEC); }

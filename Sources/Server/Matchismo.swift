@@ -92,6 +92,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.eventsPerPass.long, help: ServerOption.eventsPerPass.help)
   var eventsPerPass = ServerConfiguration.defaults.eventsPerPass
 
+  @Option(name: ServerOption.passBudget.long, help: ServerOption.passBudget.help)
+  var passBudget = ServerConfiguration.defaults.passBudget
+
   @Option(name: ServerOption.drainTimeout.long, help: ServerOption.drainTimeout.help)
   var drainTimeout = ServerConfiguration.defaults.drainTimeout
 
@@ -145,6 +148,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.rateLimit = rateLimit
     configuration.sendBufferBytes = sendBuffer
     configuration.eventsPerPass = eventsPerPass
+    configuration.passBudget = passBudget
     configuration.drainTimeout = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort

@@ -104,6 +104,11 @@ struct ServerConfiguration: Sendable, Equatable {
   /// crowd of 10,000 dropped at once made one pass of 10,000 closes (300 ms) without it;
   /// measured in docs/BENCHMARKS.md, "Bounded passes, players first".
   var eventsPerPass = 64
+  /// Microseconds one pass of the service loop aims to last at most: while events cost more
+  /// (a crowd's closes, each a walk of lws over every connection), the next pass takes fewer
+  /// of them (``PassPacing``); 0: passes are bounded by count only. Measured in
+  /// docs/BENCHMARKS.md, "Passes paced by their time".
+  var passBudget = 500
   /// Seconds a connection may stay blocked (its client does not read) without progress before
   /// it is cut (4000 "too slow"); 0: never.
   var drainTimeout: Double = 5
@@ -285,6 +290,9 @@ struct ServerConfiguration: Sendable, Equatable {
     if !(0...65536).contains(eventsPerPass) {
       return "\(ServerOption.eventsPerPass.flag) must be 0 (no bound) or 1...65536."
     }
+    if !(0...1_000_000).contains(passBudget) {
+      return "\(ServerOption.passBudget.flag) must be 0 (count only) or 1...1000000 microseconds."
+    }
     if let problem = Self.secondsProblem(
       drainTimeout, ServerOption.drainTimeout.flag, allowsZero: true)
     {
@@ -346,6 +354,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.trustedProxies = Set(trustedProxies)
     configuration.sendBufferBytes = sendBufferBytes
     configuration.eventsPerPass = eventsPerPass
+    configuration.passBudget = Double(passBudget) / 1_000_000
     configuration.drainTimeoutSeconds = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort

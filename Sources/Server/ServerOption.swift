@@ -96,6 +96,11 @@ struct ServerOption: Sendable {
     ArgumentHelp(
       "Socket events one pass of the service loop takes at most; when a pass is busy, the players of watched tables are served before everything else (0: no bound).",
       valueName: "count"))
+  static let passBudget = Self(
+    "pass-budget",
+    ArgumentHelp(
+      "Microseconds one pass of the service loop aims to last at most: while socket events cost more (a crowd dropping at once), a pass takes fewer of them, so the players' moves wait less (0: bounded by --events-per-pass only).",
+      valueName: "microseconds"))
   static let drainTimeout = Self(
     "drain-timeout",
     ArgumentHelp(
@@ -146,7 +151,7 @@ struct ServerOption: Sendable {
     dataDirectory, database,
     noJournal, sync,
     commitInterval, journalStallLimit, walCheckpoint, keepFinishedDays, rateLimit, sendBuffer,
-    eventsPerPass, drainTimeout,
+    eventsPerPass, passBudget, drainTimeout,
     maxConnectionsPerAddress, trustedProxy, allowedOrigin, nodeID, advertiseURL, lease,
     leaseRenewal,
     metricsPort, metricsHost,

@@ -50,4 +50,27 @@ import Testing
     #expect(pacing.removeAll() == [7, 8])
     #expect(!pacing.hasWaiting)
   }
+
+  /// While passes are slowed (``PassPacing/share(of:)``) a pass lets in fewer: what it is
+  /// given, the budget of new connections taken at once included.
+  @Test func aSlowedPassTakesTheFewerItIsGiven() {
+    var pacing = AcceptPacing(limit: 1000)
+    for _ in 0..<AcceptPacing.perPass { #expect(pacing.accepted() == .now) }
+    for fd in Int32(100)..<Int32(110) {
+      #expect(pacing.accepted() == .wait)
+      pacing.wait(fd)
+    }
+    #expect(pacing.passEnded(perPass: 3) == [100, 101, 102])
+    #expect(pacing.passEnded(perPass: 3) == [103, 104, 105])
+    #expect(pacing.passEnded(perPass: 8) == [106, 107, 108, 109])
+    // Four of the eight left for newcomers of the coming pass.
+    #expect((0..<4).map { _ in pacing.accepted() } == Array(repeating: .now, count: 4))
+    #expect(pacing.accepted() == .wait)
+    pacing.wait(200)
+    #expect(pacing.passEnded(perPass: 1) == [200])
+    pacing.renewBudget(perPass: 2)
+    #expect(pacing.accepted() == .now)
+    #expect(pacing.accepted() == .now)
+    #expect(pacing.accepted() == .wait)
+  }
 }

@@ -32,6 +32,8 @@ import Testing
     (["--send-buffer", "99999999"], "--send-buffer"),
     (["--events-per-pass=-1"], "--events-per-pass"),
     (["--events-per-pass", "100000"], "--events-per-pass"),
+    (["--pass-budget=-1"], "--pass-budget"),
+    (["--pass-budget", "2000000"], "--pass-budget"),
     (["--drain-timeout", "nan"], "--drain-timeout"),
     (["--drain-timeout=-1"], "--drain-timeout"),
     (["--drain-timeout", "0.1"], "--drain-timeout"),

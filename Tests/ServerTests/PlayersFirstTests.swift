@@ -123,19 +123,23 @@ import Testing
   /// A player of a watched table and a crowd of 200: the service thread is held while every
   /// spectator drops its connection and then the player sends a move, so that its next wait
   /// finds them all. Returns how many of the closes the loop took before the move.
-  private func closesBeforeTheMove(firstServedAbove: Int) async throws -> Int {
-    try await crowdHangsUpWhileThePlayerMoves(firstServedAbove: firstServedAbove).firstIndex {
-      $0 == "move"
-    }!
+  /// `passBudget` as ``TransportConfiguration/passBudget`` (0: passes bounded by count only).
+  private func closesBeforeTheMove(firstServedAbove: Int, passBudget: Double = 0) async throws
+    -> Int
+  {
+    try await crowdHangsUpWhileThePlayerMoves(
+      firstServedAbove: firstServedAbove, passBudget: passBudget
+    ).firstIndex { $0 == "move" }!
   }
 
   /// What the handler was handed, in order, when the crowd of 200 hangs up and then the player
   /// moves while the service thread is held; with `answered`, the move is answered through the
   /// inbox, and the player must read the answer.
   private func crowdHangsUpWhileThePlayerMoves(
-    firstServedAbove: Int, answered: Bool = false
+    firstServedAbove: Int, passBudget: Double = 0, answered: Bool = false
   ) async throws -> [String] {
     var configuration = TransportConfiguration()
+    configuration.passBudget = passBudget
     configuration.port = 0
     configuration.pingIdleSeconds = 0
     configuration.drainTimeoutSeconds = 0
@@ -227,6 +231,16 @@ import Testing
   @Test func withoutThemTheMoveWaitsBehindTheCrowdsCloses() async throws {
     let closes = try await closesBeforeTheMove(firstServedAbove: .max)
     #expect(closes >= 128, "\(closes)")
+  }
+
+  /// Paced passes (``PassPacing``): a pass that took longer than its budget leaves the next
+  /// fewer events, and a pass that takes all of those is busy, however few they are. With a
+  /// budget no pass keeps (a microsecond) and nobody served first by count, the held pass
+  /// slows the next to 4 events, and that pass reads the player before its closes; without
+  /// the budget the move waited behind at least 128 of them (above).
+  @Test func aPassSlowedByItsBudgetServesThePlayersFirst() async throws {
+    let closes = try await closesBeforeTheMove(firstServedAbove: .max, passBudget: 0.000_001)
+    #expect(closes == 0, "\(closes)")
   }
 }
 

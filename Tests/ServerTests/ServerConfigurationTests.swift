@@ -25,6 +25,7 @@ import Testing
       "https://a.example",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
       "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "::1", "--events-per-pass", "0",
+      "--pass-budget", "250",
     ])
     var expected = ServerConfiguration()
     expected.host = "0.0.0.0"
@@ -46,6 +47,7 @@ import Testing
     expected.maxConnectionsPerAddress = 40
     expected.trustedProxies = ["10.0.0.1", "::1"]
     expected.eventsPerPass = 0
+    expected.passBudget = 250
     #expect(command.serverConfiguration == expected)
 
     let transport = expected.transportConfiguration(webRoot: "/resolved")
@@ -57,7 +59,7 @@ import Testing
     #expect(transport.allowedOrigins == ["https://a.example"])
     #expect(transport.sendBufferBytes == 32768 && transport.drainTimeoutSeconds == 2.5)
     #expect(transport.maxConnectionsPerAddress == 40)
-    #expect(transport.eventsPerPass == 0)
+    #expect(transport.eventsPerPass == 0 && transport.passBudget == 0.000_25)
     #expect(transport.trustedProxies == ["10.0.0.1", "::1"])
     #expect(transport.validationProblem() == nil)
 

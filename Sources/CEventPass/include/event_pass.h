@@ -13,6 +13,9 @@ void event_pass_cap_events(int cap);
 /// The calling thread's cap (0: none).
 int event_pass_events_cap(void);
 
+/// How many events the calling thread's last `epoll_wait` handed over (0 after an error).
+int event_pass_events_taken(void);
+
 /// A poll set of its own (an epoll descriptor) for connections to serve first, or -1.
 int event_pass_first_new(void);
 

@@ -53,17 +53,18 @@ struct AcceptPacing {
     waiting.append(fd)
   }
 
-  /// The pass is over: the sockets the next pass takes, oldest first, out of its budget.
-  mutating func passEnded() -> [Int32] {
-    let taken = waiting.removeFirst(upTo: Self.perPass)
-    budget = Self.perPass - taken.count
+  /// The pass is over: the sockets the next pass takes, oldest first, out of its budget of
+  /// `perPass` (fewer than ``perPass`` while passes are slowed, ``PassPacing/share(of:)``).
+  mutating func passEnded(perPass: Int = AcceptPacing.perPass) -> [Int32] {
+    let taken = waiting.removeFirst(upTo: perPass)
+    budget = perPass - taken.count
     return taken
   }
 
-  /// A pass in which none waited is over: the next one has its whole budget. (The same as
-  /// ``passEnded()`` then, without the array: it runs at the end of every pass.)
-  mutating func renewBudget() {
-    budget = Self.perPass
+  /// A pass in which none waited is over: the next one has its whole budget, `perPass`. (The
+  /// same as ``passEnded(perPass:)`` then, without the array: it runs at the end of every pass.)
+  mutating func renewBudget(perPass: Int = AcceptPacing.perPass) {
+    budget = perPass
   }
 
   /// Every socket that waits, given up (the loop is ending: the caller closes them).

@@ -73,7 +73,10 @@ extension ServiceLoop {
   /// everything is served no more until its next frame. Called once a pass, before the loop
   /// waits: the writes come in that pass, and the players' frames never wait behind more.
   func serveCrowds() {
-    var turns = configuration.crowdWritesPerPass
+    // A pass slowed to few events (``PassPacing``) is asked for fewer writes than it takes:
+    // the sockets asked for and not yet taken would pile up in the kernel's ready list, ahead of
+    // everything that becomes ready after them.
+    var turns = passPacing.share(of: configuration.crowdWritesPerPass)
     var index = 0
     while turns > 0 && index < servedCrowds.count {
       let crowd = servedCrowds[index]

@@ -15,11 +15,42 @@ extension ServiceLoop {
     event_pass_cap_events(Int32(clamping: configuration.eventsPerPass))
   }
 
-  /// libev's first callback of a pass (its highest-priority check, right after the wait).
+  /// The pass's events are over (its prepare callback, before the loop's own work and the
+  /// wait): how many the next pass takes is set from their time (``PassPacing``). The loop's
+  /// own work before the wait (new connections let in, ``betweenSteps()`` after each) is not
+  /// counted: it is bounded apart, and would hold the next pass to the fewest events.
+  func paceNextPass() {
+    guard let began = passBeganAt else { return }
+    passBeganAt = nil
+    let cap = passPacing.passEnded(
+      events: Int(event_pass_events_taken()), seconds: MonotonicClock.threadCPU() - began)
+    event_pass_cap_events(Int32(clamping: cap))
+  }
+
+  /// libev's first callback of a pass (its highest-priority check, right after the wait). A
+  /// pass is busy when it has more than ``TransportConfiguration/firstServedAbove`` callbacks
+  /// to run, or took all the events a slowed pace gives it (more wait, and each costs much).
   func passBegins() {
     inbox.markAwake()
+    passBeganAt = MonotonicClock.threadCPU()
     guard let eventLoop else { return }
-    passIsBusy = eventLoop.pendingEvents > configuration.firstServedAbove
+    passIsBusy =
+      eventLoop.pendingEvents > configuration.firstServedAbove
+      || (passPacing.isSlowed && Int(event_pass_events_taken()) >= passPacing.cap)
+    readPlayersFirst(eventLoop)
+  }
+
+  /// Between two steps of the loop's own work outside lws' callbacks (each new connection let
+  /// in, up to 40 µs in a reconnect storm): what the journal wrote meanwhile is let go, and in
+  /// a busy pass the players with input are read and written.
+  func betweenSteps() {
+    releaseWritten()
+    if let eventLoop { readPlayersFirst(eventLoop) }
+  }
+
+  /// In a busy pass, reads the players with input waiting and writes what that decided for
+  /// them.
+  private func readPlayersFirst(_ eventLoop: LWSEventLoop) {
     guard passIsBusy, firstServed.count > 0 else { return }
     servingFirst = true
     firstServed.forEachReady { eventLoop.serve(fd: $0, events: Int32(POLLIN)) }

@@ -51,9 +51,12 @@ final class ServiceLoop {
   /// The connections of the `send`s carried out since the last other command, while few: a
   /// table's players, when a `sendToCrowd` comes next (see ``servePlayersFirst()``).
   var lastSent: [ConnectionID] = []
-  /// Whether the current pass had more than ``TransportConfiguration/firstServedAbove``
-  /// callbacks to run when it began.
+  /// Whether the current pass is busy (``passBegins()``): it serves the players first.
   var passIsBusy = false
+  /// How many socket events the next pass takes (``PassPacing``).
+  var passPacing: PassPacing
+  /// The thread's CPU time when the current pass began (its first callback, after the wait).
+  var passBeganAt: Double?
   private(set) var shuttingDown = false
   private(set) var stopRequested = false
   /// When each connection's keepalive is looked at next, and what it then needs.
@@ -98,6 +101,8 @@ final class ServiceLoop {
     drainClock = DrainClock(bound: configuration.drainTimeoutSeconds)
     addressLimit = AddressLimit(limit: configuration.maxConnectionsPerAddress)
     pacing = AcceptPacing(limit: configuration.maxConnections)
+    passPacing = PassPacing(
+      eventsAtMost: configuration.eventsPerPass, budget: configuration.passBudget)
     keepalive = KeepaliveTimer(
       pingIdleSeconds: Double(configuration.pingIdleSeconds),
       hangupIdleSeconds: Double(configuration.hangupIdleSeconds), now: MonotonicClock.now())
@@ -191,6 +196,7 @@ final class ServiceLoop {
   /// Before the loop waits: takes what was posted meanwhile (no one woke the thread for it),
   /// until nothing is left and the inbox counts it asleep.
   func aboutToWait() {
+    paceNextPass()
     handler?.passEnded()
     while inbox.sleepUnlessPending() {
       drainInbox()
@@ -242,7 +248,7 @@ final class ServiceLoop {
   /// atomic load when nothing was): a busy thread is woken for nothing, so what an executor
   /// decided waited for the end of the pass, and a pass of 64 reconnecting spectators took
   /// several milliseconds.
-  private func releaseWritten() {
+  func releaseWritten() {
     if inbox.hasPosted { drainInbox() }
     let written = inbox.writtenTicket
     guard written > held.releasedTicket else { return }

@@ -46,6 +46,9 @@ struct TransportConfiguration: Sendable {
   var crowdWritesPerPass: Int = 8
   /// Socket events one pass of the service loop takes at most (see `CEventPass`); 0: no bound.
   var eventsPerPass: Int = ServerConfiguration.defaults.eventsPerPass
+  /// Seconds one pass of the service loop aims to last at most (``PassPacing``); 0: passes are
+  /// bounded by ``eventsPerPass`` only.
+  var passBudget: Double = Double(ServerConfiguration.defaults.passBudget) / 1_000_000
   /// A pass with more callbacks to run than this serves the players of watched tables first
   /// (``FirstServed``).
   var firstServedAbove: Int = 16
@@ -114,6 +117,7 @@ struct TransportConfiguration: Sendable {
     if outboundQueueByteLimit < 1 { return "outboundQueueByteLimit must be at least 1" }
     if sendBufferBytes < 0 { return "sendBufferBytes must be zero or more" }
     if eventsPerPass < 0 { return "eventsPerPass must be zero or more" }
+    if !(passBudget >= 0) || !passBudget.isFinite { return "passBudget must be zero or more" }
     if firstServedAbove < 0 { return "firstServedAbove must be zero or more" }
     if !(drainTimeoutSeconds >= 0) || !drainTimeoutSeconds.isFinite {
       return "drainTimeoutSeconds must be zero or more"
