@@ -22,15 +22,16 @@ struct PassPacing {
   let eventsAtMost: Int
   /// Seconds a pass should take at most; 0: passes are bounded by count only.
   let budget: Double
+  /// ``eventsAtMost``, or as many as one wait can hand over when there is no bound.
+  private let ceiling: Int
   /// The events the next pass takes at most; ``ceiling`` when it is not slowed.
   private var next: Int
-  /// ``eventsAtMost``, or as many as one wait can hand over when there is no bound.
-  private var ceiling: Int { eventsAtMost == 0 ? Int(Int32.max) : eventsAtMost }
 
   init(eventsAtMost: Int, budget: Double) {
     self.eventsAtMost = max(0, eventsAtMost)
     self.budget = budget > 0 && budget.isFinite ? budget : 0
-    next = self.eventsAtMost == 0 ? Int(Int32.max) : self.eventsAtMost
+    ceiling = self.eventsAtMost == 0 ? Int(Int32.max) : self.eventsAtMost
+    next = ceiling
   }
 
   /// The cap of the next pass, as the event loop takes it (0: no bound).

@@ -58,9 +58,9 @@ extension ServiceLoop {
     }
     let tls: Int32 = configuration.usesTLS ? 1 : 0
     for fd in taken {
-      // A socket lws refuses is closed by it.
-      // Its upgrade request is most likely there already: it waited here for its turn. If
-      // not, lws finds nothing to read and waits for it as always.
+      // A socket lws refuses is closed by it. One it takes is read now: its upgrade request
+      // is most likely there (it waited here for its turn); if not, lws finds nothing to read
+      // and waits for it as always.
       if shim_adopt_accepted(vhost, fd, tls) != nil {
         eventLoop.serve(fd: fd, events: Int32(POLLIN))
       }

@@ -32,7 +32,8 @@ extension ServiceLoop {
   /// to run, or took all the events a slowed pace gives it (more wait, and each costs much).
   func passBegins() {
     inbox.markAwake()
-    passBeganAt = MonotonicClock.threadCPU()
+    // Unpaced (no budget), a pass is not timed: the thread's CPU clock is a system call.
+    passBeganAt = passPacing.budget > 0 ? MonotonicClock.threadCPU() : nil
     guard let eventLoop else { return }
     passIsBusy =
       eventLoop.pendingEvents > configuration.firstServedAbove
