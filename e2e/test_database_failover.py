@@ -4,7 +4,7 @@ monitor, a primary and a synchronous standby, `scripts/pg-formation.sh`), with t
 default `--sync` (full on PostgreSQL). Twenty tables (two players each, over the three nodes)
 play at a steady pace while the database's primary dies: kill -9 of its keeper and every
 PostgreSQL process (a machine that died), and later a freeze of them all (SIGSTOP past the
-monitor's timeouts, then SIGCONT: a network cut that heals).
+monitor's timeouts and until it acted, then SIGCONT: a network cut that heals).
 
 - While no server takes writes, moves are refused with `unavailable`, never answered otherwise
   and never shown before they are written; every table plays again within 15 s of the kill:
@@ -46,6 +46,9 @@ PACE = 0.25
 RESUME_WITHIN = 15.0
 # From the moment the standby takes writes to every table's first move after it.
 OURS_WITHIN = 5.0
+# A freeze lasts past the monitor's timeouts (2 s to call the primary unhealthy, 4 s for it to
+# demote), and on until the monitor has acted.
+FROZEN_AT_LEAST = 10
 
 
 @pytest.fixture
@@ -140,6 +143,20 @@ async def survives(state, outage, steadies, survivor):
     return promoted - began, max(s.first_move_after(done) for s in steadies) - began
 
 
+async def failover_begun(state, victim, timeout=50):
+    """Until the monitor has asked the frozen `victim` to be anything but the primary: its
+    failover has begun, and the victim, thawed, demotes itself. (A primary that wakes before the
+    monitor acted is simply the primary again: on a loaded machine the monitor once had not
+    acted 10 s into the freeze, and the test then waited for a failover that never came.)"""
+    deadline = time.monotonic() + timeout
+    while True:
+        nodes = (await asyncio.to_thread(formation, state, "state"))["nodes"]
+        if next(n for n in nodes if n["name"] == victim)["goal"] != "primary":
+            return
+        assert time.monotonic() < deadline, f"the monitor did not act on a frozen primary: {nodes}"
+        await asyncio.sleep(0.2)
+
+
 def takes_writes_at(state, name, deadline):
     """The first moment (monotonic) that the server `name` would take a write: out of recovery
     and no longer read-only (pg_auto_failover promotes a standby read-only, in
@@ -194,7 +211,8 @@ async def failovers(state):
 
         async def freeze_primary():
             await asyncio.to_thread(formation, state, "freeze", victim)
-            await asyncio.sleep(10)
+            await asyncio.sleep(FROZEN_AT_LEAST)
+            await failover_begun(state, victim)
             await asyncio.to_thread(formation, state, "thaw", victim)
         await survives(state, freeze_primary, steadies, roles["secondary"])
         roles = await settled(state)

@@ -204,34 +204,65 @@ print(json.dumps(state, indent=2)) if sys.stdout.isatty() else None
 EOF
 }
 
-# the_processes NAME: every process of NAME's keeper (pg_autoctl runs in a session of its own,
-# its services renamed; as root, under a runuser that waits for it) and of its PostgreSQL.
+# sessions NAME: the sessions of NAME's keeper (pg_autoctl runs in a session of its own; its
+# services, renamed, and the PostgreSQL it starts are in it).
+sessions() {
+  local main
+  for main in $(pgrep -f -x -- "pg_autoctl run --pgdata $DIR/$1" || true); do
+    ps -o sid= -p "$main" | tr -d ' '
+  done
+}
+
+# the_processes NAME SESSION...: every process of NAME's keeper (in SESSION...; as root, under
+# a runuser that waits for it) and of its PostgreSQL.
 the_processes() {
-  local pids=() main session pm
+  local name=$1 pids=() session pm
+  shift
   # The wrappers that started it (runuser, env), found by their command line: the pid in
   # DIR/NAME.keeper may be the subshell's that ran them.
-  pids+=($(pgrep -f -- "setsid pg_autoctl run --pgdata $DIR/$1\$" || true))
-  main=$(pgrep -f -x -- "pg_autoctl run --pgdata $DIR/$1" || true)
-  for session in $main; do
-    session=$(ps -o sid= -p "$session" | tr -d ' ')
-    [[ -n $session ]] && pids+=($(pgrep -s "$session" || true))
-  done
-  pm=$(postmaster "$1")
+  pids+=($(pgrep -f -- "setsid pg_autoctl run --pgdata $DIR/$name\$" || true))
+  for session in "$@"; do pids+=($(pgrep -s "$session" || true)); done
+  pm=$(postmaster "$name")
   [[ -n $pm ]] && pids+=("$pm" $(pgrep -P "$pm" || true))
   echo "${pids[@]}"
 }
 
+# unsignalled SIGNAL PIDS...: those of PIDS that SIGNAL has yet to reach: alive (a zombie is
+# gone, though its pid still answers) and, for STOP, not stopped; for CONT, stopped.
+unsignalled() {
+  local signal=$1
+  shift
+  [[ $# -gt 0 ]] || return 0
+  ps -o pid=,stat= -p "$(IFS=,; echo "$*")" 2>/dev/null | awk -v signal="$signal" '
+    $2 ~ /^Z/ { next }
+    signal == "STOP" && $2 ~ /^[Tt]/ { next }
+    signal == "CONT" && $2 !~ /^[Tt]/ { next }
+    { print $1 }'
+}
+
+# signal SIGNAL NAME: SIGNAL to every process of NAME, and again to any that appeared meanwhile
+# (a service that the keeper started again, a backend forked between the listing and the
+# signal), until none is left to reach: a machine that dies or freezes dies or freezes whole.
+# A keeper left running would start its PostgreSQL again (or go on reporting to the monitor),
+# and the monitor would never see the primary go. At most 5 s.
 signal() {
-  local pids
-  pids=$(the_processes "$2")
-  [[ -n $pids ]] && kill "-$1" $pids 2>/dev/null || true
+  local pids session_ids
+  session_ids=$(sessions "$2")
+  for _ in $(seq 50); do
+    pids=$(unsignalled "$1" $(the_processes "$2" $session_ids))
+    [[ -n $pids ]] || return 0
+    kill "-$1" $pids 2>/dev/null || true
+    sleep 0.1
+  done
+  echo "pg-formation.sh: $1 did not reach every process of $2: $pids" >&2
+  return 1
 }
 
 down() {
   find_bin
   DIR=$(cd "$DIR" && pwd)
   local name
-  for name in db1 db2 mon; do signal CONT "$name"; done
+  for name in db1 db2 mon; do signal CONT "$name" || true; done
   for name in db2 db1 mon; do
     [[ -d $DIR/$name ]] || continue
     as_postgres pg_autoctl stop --pgdata "$DIR/$name" --fast >/dev/null 2>&1 || true
@@ -243,7 +274,7 @@ down() {
       [[ -n $keeper ]] && kill -0 "$keeper" 2>/dev/null || break
       sleep 0.1
     done
-    signal KILL "$name"
+    signal KILL "$name" || true
   done
 }
 
