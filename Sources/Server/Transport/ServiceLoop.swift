@@ -10,7 +10,7 @@ import Protocol
 /// the loop, `destroy()`. lws reaches this object through the context's user pointer
 /// (`LWSCallbacks.swift`). The decisions are pure values (`HeldCommands`, `UpgradeFilter`,
 /// `HTTPResponder`, `CloseHandshake`, `BackPressureGate`, `KeepaliveTimer`); this class and its
-/// extensions (`+Connections`, `+Closing`, `+Keepalive`) carry them out. The state those
+/// extensions (`+Connections`, `+Closing`, `+Keepalive`, `+Handler`, ...) carry them out. The state those
 /// extensions share is internal for their sake only: nothing but the service thread touches it.
 final class ServiceLoop {
   /// The close code of a connection refused at the per-address limit.
@@ -20,15 +20,15 @@ final class ServiceLoop {
   let inbox: TransportInbox
   /// Commands waiting behind a `hold` whose ticket is not released yet.
   private var held = HeldCommands()
-  private let continuation: AsyncStream<TransportEvent>.Continuation
+  let continuation: AsyncStream<TransportEvent>.Continuation
   /// The inbound byte counters shared with the consumer.
   let backPressure: InboundBackPressure
   /// Connections whose reading is paused by back-pressure.
   var gate: BackPressureGate
   /// Takes the events on this thread when set (the `events` stream then stays empty).
   let handler: (any ServiceThreadHandler)?
-  private var handlerCommands: [TransportCommand] = []
-  private var handlerTimerArmedAt: Double?
+  var handlerCommands: [TransportCommand] = []
+  var handlerTimerArmedAt: Double?
   /// Decides which upgrade requests go on.
   var upgradeFilter: UpgradeFilter
   /// Answers plain HTTP requests: static files and `/metrics`.
@@ -224,7 +224,7 @@ final class ServiceLoop {
     if let grace = drain.shutdownGrace { beginShutdown(grace: grace) }
   }
 
-  private func execute(_ commands: [TransportCommand]) {
+  func execute(_ commands: [TransportCommand]) {
     for command in commands {
       if case .news(let news, let done) = command {
         // An event for the consumer, not something to send: nothing holds it.
@@ -278,52 +278,5 @@ final class ServiceLoop {
     case .hold, .release, .news, .connect:
       break
     }
-  }
-
-  // MARK: - The service-thread handler
-
-  /// Hands an event to the handler (carrying out its commands at once), or to the stream.
-  func deliver(_ event: TransportEvent) {
-    guard let handler else {
-      continuation.yield(event)
-      return
-    }
-    handler.handle(event, now: MonotonicClock.now(), commands: &handlerCommands)
-    finishHandlerCall(handler)
-  }
-
-  /// The handler's timer fired: what waited for this pass is decided one message at a time,
-  /// each one's commands carried out and the written journal batches let go before the next
-  /// (a pass of a crowd's `spectate`s took 1-3 ms, and the players' frames written meanwhile
-  /// waited for all of it), then the handler's own clock.
-  func handlerDeadlineReached() {
-    guard let handler else { return }
-    handlerTimerArmedAt = nil
-    while handler.admitNext(now: MonotonicClock.now(), commands: &handlerCommands) {
-      executeHandlerCommands()
-      releaseWritten()
-    }
-    handler.deadlineReached(now: MonotonicClock.now(), commands: &handlerCommands)
-    finishHandlerCall(handler)
-  }
-
-  private func executeHandlerCommands() {
-    guard !handlerCommands.isEmpty else { return }
-    execute(handlerCommands)
-    handlerCommands.removeAll(keepingCapacity: handlerCommands.capacity <= 1024)
-  }
-
-  private func finishHandlerCall(_ handler: any ServiceThreadHandler) {
-    executeHandlerCommands()
-    releaseWritten()
-    // Re-arm the timer only when the deadline came earlier than the one armed: lws keeps timers
-    // in a sorted list. A timer that fires before anything is due costs one empty call.
-    guard let deadline = handler.nextDeadline(), let eventLoop,
-      handlerTimerArmedAt.map({ deadline < $0 }) ?? true
-    else { return }
-    handlerTimerArmedAt = deadline
-    let microseconds = lws_usec_t(
-      max(0, (deadline - MonotonicClock.now()) * 1_000_000).rounded(.up))
-    eventLoop.schedule(.handlerDeadline, in: microseconds)
   }
 }
