@@ -10,8 +10,9 @@ import Protocol
 /// the loop, `destroy()`. lws reaches this object through the context's user pointer
 /// (`LWSCallbacks.swift`). The decisions are pure values (`HeldCommands`, `UpgradeFilter`,
 /// `HTTPResponder`, `CloseHandshake`, `BackPressureGate`, `KeepaliveTimer`); this class and its
-/// extensions (`+Connections`, `+Closing`, `+Keepalive`, `+Handler`, ...) carry them out. The state those
-/// extensions share is internal for their sake only: nothing but the service thread touches it.
+/// extensions (`+Connections`, `+Closing`, `+Keepalive`, `+Handler`, ...) carry them out. The
+/// state those extensions share is internal for their sake only: nothing but the service thread
+/// touches it.
 final class ServiceLoop {
   /// The close code of a connection refused at the per-address limit.
   static let addressLimitCloseCode: UInt16 = 4002
