@@ -6,7 +6,9 @@ per N. Usage: scripts/crowd-bench.py [N ...] (default 0 1000 10000); BIN=.build/
 STORM=join|leave|reconnect: a 20 s window, and 10 s into it every spectator joins, leaves or
 reconnects at once (`matchismo-load --storm`); the line then compares the players' latency in the
 5 s before it with the 5 s after, and says when the spectators were back. SERVER_ARGS: more options
-for the server (e.g. "--executors 2", the sharded lobby)."""
+for the server (e.g. "--executors 2", the sharded lobby). The line ends with the server's own count
+of the run's moves and of those over 1 ms and 5 ms from read to frames let go (its /metrics,
+`matchismo_move_broadcast_latency_seconds`)."""
 import json
 import os
 import shutil
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_us", "lat_max_us",
         "spec_lat_p50_us", "spec_lat_p99_us", "spec_lat_max_us", "crowd_counts", "server_cpu_pct",
@@ -51,11 +54,25 @@ def run(binaries, spectators):
              *crowd, *storm],
             capture_output=True, text=True, timeout=300)
         report = json.loads(result.stdout)
-        return {k: report[k] for k in KEYS if k in report}
+        return {**{k: report[k] for k in KEYS if k in report}, **server_moves(port)}
     finally:
         server.terminate()
         server.wait()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def server_moves(port):
+    """The server's moves so far, and how many took over 1 and 5 ms inside it."""
+    name = "matchismo_move_broadcast_latency_seconds"
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    buckets, count = {}, 0
+    for line in text.splitlines():
+        if line.startswith(name + "_bucket"):
+            buckets[line.split('le="')[1].split('"')[0]] = int(float(line.split()[-1]))
+        elif line.startswith(name + "_count"):
+            count = int(float(line.split()[-1]))
+    return {"server_moves": count, "server_moves_over_1ms": count - buckets.get("0.001", count),
+            "server_moves_over_5ms": count - buckets.get("0.005", count)}
 
 
 def main():

@@ -1,5 +1,7 @@
+import Foundation
 import Lobby
 import Protocol
+import Store
 
 /// The lobby's state machine run on the transport's service thread: each message is decided
 /// and its frames queued in the same pass of the loop that read it, with no thread hop and no
@@ -11,13 +13,23 @@ final class InlineLobby: ServiceThreadHandler {
   /// Messages past a pass's budget, decided in the passes after (``Admission``).
   private var admission = Admission<AdmissionItem>()
   private let outlets: LobbyOutlets
+  /// How long the journal's writer may have had work before a pass's end gives it the core
+  /// (``passEnded()``), in seconds; nil: never (a process with more than one core).
+  let journalYieldAfter: Double?
+  /// The passes that gave the core up so far (``journalYieldAfter``).
+  private(set) var journalYields = 0
 
   /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
   /// entries go to the `outlets`' journal, and the frames after them wait until they are
-  /// written.
-  init(state: LobbyState, metrics: LobbyMetrics? = nil, outlets: LobbyOutlets = LobbyOutlets()) {
+  /// written. On a single core (``UsableCores``) a pass gives the core to a writer that has
+  /// had work for `journalYieldAfter` seconds.
+  init(
+    state: LobbyState, metrics: LobbyMetrics? = nil, outlets: LobbyOutlets = LobbyOutlets(),
+    journalYieldAfter: Double? = UsableCores.count == 1 ? InlineLobby.journalWakeDelay : nil
+  ) {
     self.state = state
     self.metrics = metrics
+    self.journalYieldAfter = journalYieldAfter
     var outlets = outlets
     // The moves of one pass of the loop share one wake of the writer (`passEnded`).
     outlets.wakesJournalLater = true
@@ -71,7 +83,19 @@ final class InlineLobby: ServiceThreadHandler {
 
   func passEnded() {
     admission.passEnded()
-    outlets.journal?.wakeIfOwed()
+    guard let journal = outlets.journal else { return }
+    journal.wakeIfOwed()
+    // On a single core the writer runs only when this thread lets it: while a crowd keeps the
+    // thread busy, pass after pass, moves waited for the slice's end (up to 1.5 ms in a steady
+    // crowd of 10,000, 21 ms in its reconnect storm; docs/BENCHMARKS.md). A writer whose work
+    // has waited gets the core before the next pass; one with fresh work runs when this
+    // thread sleeps, as in fast play, where a yield every pass cost more than it saved. The
+    // writer, down, retries on its own.
+    guard let after = journalYieldAfter, let since = journal.workSince,
+      !journal.failing.load(ordering: .relaxed), MonotonicClock.now() - since >= after
+    else { return }
+    journalYields += 1
+    Thread.yieldCore()
   }
 
   /// Messages and closes waiting for a later pass (``Admission``).

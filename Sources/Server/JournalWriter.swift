@@ -61,6 +61,10 @@ final class JournalWriter: @unchecked Sendable {
   /// Whether the writer's thread runs under the batch policy (``Thread/becomeBatch()``): its
   /// wakes do not preempt the service thread.
   let isBatch = Atomic<Bool>(false)
+  /// Since when `pending` has held entries the writer has not taken (``workSince``):
+  /// ``MonotonicClock`` seconds as a bit pattern, 0 when it is empty. Written under
+  /// `condition` wherever `pending` changes.
+  private let working = Atomic<UInt64>(0)
 
   /// The longest a write may take before moves are refused, in seconds.
   let stallLimit: Double
@@ -132,6 +136,7 @@ final class JournalWriter: @unchecked Sendable {
     // ticket (`waitUntilWritten`) wait on the same condition, and a signal may wake one of
     // them instead of the writer, which then sleeps on with the entries they wait for.
     if pending.isEmpty {
+      working.store(MonotonicClock.now().bitPattern, ordering: .relaxed)
       if wake {
         condition.broadcast()
       } else if owedSince.load(ordering: .relaxed) == 0 {
@@ -169,6 +174,22 @@ final class JournalWriter: @unchecked Sendable {
     owedSince.store(0, ordering: .relaxed)
     // A broadcast, as in `append`: the writer is not the only one waiting.
     condition.broadcast()
+  }
+
+  /// Since when (``MonotonicClock`` seconds) the writer has had entries to write, queued or in
+  /// the batch it is writing; nil when it has none. On a single core the service thread gives
+  /// the core up to a writer whose work has waited (``InlineLobby/passEnded()``): under the
+  /// batch policy its thread would otherwise wait until the busy service thread's slice ends,
+  /// up to milliseconds while a crowd keeps it busy. One atomic load. Any thread.
+  var workSince: Double? {
+    let since = working.load(ordering: .relaxed)
+    return since == 0 ? nil : Double(bitPattern: since)
+  }
+
+  /// After a batch left `pending` (under `condition`): the entries still there have waited
+  /// for the writer since now.
+  private func noteWorkLeft() {
+    working.store(pending.isEmpty ? 0 : MonotonicClock.now().bitPattern, ordering: .relaxed)
   }
 
   /// The ticket of the latest entries queued. Any thread.
@@ -273,6 +294,7 @@ final class JournalWriter: @unchecked Sendable {
         // The database answered: the journal is not down.
         noteHealth(health.succeeded())
         pending.replaceSubrange(0..<batch.count, with: kept)
+        noteWorkLeft()
         guard kept.isEmpty else {
           condition.unlock()
           continue
@@ -305,6 +327,7 @@ final class JournalWriter: @unchecked Sendable {
           logger.critical("journal: giving up at shutdown; \(batch.count) entries not written")
           condition.lock()
           pending.removeFirst(batch.count)
+          noteWorkLeft()
           finished = true
           condition.broadcast()
           condition.unlock()
@@ -320,6 +343,7 @@ final class JournalWriter: @unchecked Sendable {
       // The upkeep after the commit counts as a write for the watch (see `upkeep()`).
       health.began(at: MonotonicClock.now())
       pending.removeFirst(batch.count)
+      noteWorkLeft()
       writtenTicket = ticket
       batchCount += 1
       entryCount += batch.count

@@ -24,6 +24,15 @@ extension Thread {
     #endif
   }
 
+  /// Gives the calling thread's core to another thread waiting for it, if any
+  /// (`sched_yield`); returns at once otherwise. For the service thread, once a pass of its
+  /// loop has woken the journal's writer (``becomeBatch()``) on a core they share.
+  public static func yieldCore() {
+    #if os(Linux)
+      sched_yield()
+    #endif
+  }
+
   /// Linux's `SCHED_BATCH` (3 in its ABI; Glibc's module shows it only to GNU sources).
   static let batchPolicy: Int32 = 3
 }

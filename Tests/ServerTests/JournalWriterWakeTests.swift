@@ -40,6 +40,27 @@ import Testing
     #expect(isBatch)
   }
 
+  /// The writer has had work since the first entries queued, until all are written, whether
+  /// woken or only owed a wake (on a single core the service thread gives the core up to it
+  /// once that work has waited, ``InlineLobby``).
+  @Test func theWriterHasWorkFromTheFirstEntriesQueuedUntilAllAreWritten() throws {
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+    defer { writer.stop() }
+    #expect(writer.workSince == nil)
+    let before = MonotonicClock.now()
+    // Not started yet: what is queued stays queued.
+    _ = writer.append([.tableClosed("t1")], wake: false)
+    let since = try #require(writer.workSince)
+    #expect(since >= before && since <= MonotonicClock.now())
+    // More entries do not make the work younger.
+    let last = writer.append([.tableClosed("t2")])
+    #expect(writer.workSince == since)
+    writer.start()
+    #expect(writer.waitUntilWritten(last, timeout: 30))
+    #expect(writer.workSince == nil)
+  }
+
   @Test func aWakeIsOwedOnlyWhenTheWriterHadNothingQueued() {
     let writer = JournalWriter(
       store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })

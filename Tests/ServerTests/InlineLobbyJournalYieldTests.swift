@@ -1,0 +1,48 @@
+import Lobby
+import Logging
+import Store
+import Testing
+
+@testable import Server
+
+/// The service thread and the journal's writer on a single core (``InlineLobby/passEnded()``).
+@Suite struct InlineLobbyJournalYieldTests {
+  /// On a single core a pass gives the core to a writer whose work has waited; not to one
+  /// with fresh work, with none, down, or with more cores.
+  @Test func aPassGivesTheCoreToAWriterWhoseWorkHasWaited() {
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+    let single = InlineLobby(
+      state: LobbyState(entropy: .system), outlets: LobbyOutlets(journal: writer),
+      journalYieldAfter: 0)
+    let fresh = InlineLobby(
+      state: LobbyState(entropy: .system), outlets: LobbyOutlets(journal: writer),
+      journalYieldAfter: 3600)
+    let many = InlineLobby(
+      state: LobbyState(entropy: .system), outlets: LobbyOutlets(journal: writer),
+      journalYieldAfter: nil)
+    let lobbies = [single, fresh, many]
+    // No work.
+    for lobby in lobbies { lobby.passEnded() }
+    #expect(lobbies.map(\.journalYields) == [0, 0, 0])
+    // Never started, the writer keeps what is queued: it has work at every pass's end.
+    _ = writer.append([.tableClosed("t1")], wake: false)
+    for lobby in lobbies {
+      lobby.passEnded()
+      lobby.passEnded()
+    }
+    #expect(lobbies.map(\.journalYields) == [2, 0, 0])
+    // Down: the writer retries on its own.
+    writer.failing.store(true, ordering: .relaxed)
+    for lobby in lobbies { lobby.passEnded() }
+    #expect(lobbies.map(\.journalYields) == [2, 0, 0])
+  }
+
+  /// The default: a single core gives the writer the core once its work has waited as long as a
+  /// pass's entries may wait for its wake; more cores never.
+  @Test func theDefaultFollowsTheCores() {
+    let lobby = InlineLobby(state: LobbyState(entropy: .system))
+    let expected = UsableCores.count == 1 ? InlineLobby.journalWakeDelay : nil
+    #expect(lobby.journalYieldAfter == expected)
+  }
+}
