@@ -25,34 +25,36 @@ import Synchronization
 /// ``JournalHealth``) until a write succeeds, and the lobby refuses moves meanwhile. See the
 /// README's "When the database fails".
 final class JournalWriter: @unchecked Sendable {
-  private let store: any JournalStore
-  private let logger: Logger
-  private let condition = NSCondition()
-  private var pending: [JournalEntry] = []
-  private var lastTicket: UInt64 = 0
-  private var writtenTicket: UInt64 = 0
-  private var stopping = false
+  // Its state below is internal only for its threads' extension (`JournalWriter+Thread.swift`):
+  // no other type touches it.
+  let store: any JournalStore
+  let logger: Logger
+  let condition = NSCondition()
+  var pending: [JournalEntry] = []
+  var lastTicket: UInt64 = 0
+  var writtenTicket: UInt64 = 0
+  var stopping = false
   /// When entries were queued for an idle writer without waking it (``append(_:wake:)``):
   /// ``MonotonicClock`` seconds as a bit pattern, 0 when no wake is owed. Written under
   /// `condition`; ``wakeIfOwed(queuedBefore:)`` reads it without the lock.
-  private let owedSince = Atomic<UInt64>(0)
+  let owedSince = Atomic<UInt64>(0)
   /// Whether the writer's thread waits for entries, and how many threads wait in
   /// ``waitUntilWritten(_:timeout:onlyWhileUp:)`` (for the tests of wakes).
-  private var writerWaits = false
-  private var readersWaiting = 0
-  private var finished = false
+  var writerWaits = false
+  var readersWaiting = 0
+  var finished = false
   /// Called on the writer's thread with the latest ticket written.
-  private let released: @Sendable (UInt64) -> Void
+  let released: @Sendable (UInt64) -> Void
   /// The shortest time between the starts of two commits, in seconds.
   let interval: Double
   /// Up, failing or stalled (under `condition`).
-  private var health: JournalHealth
+  var health: JournalHealth
   /// What the writer counts for `/metrics`; nil in tests that do not look.
-  private let metrics: JournalMetrics?
+  let metrics: JournalMetrics?
   /// Told of tables another node took over (a write was refused for them: ``FencedTables``);
   /// returns once the lobby has given them up and closed their members, so that what waits
   /// behind the batch is never shown to them.
-  private let lost: @Sendable ([String]) -> Void
+  let lost: @Sendable ([String]) -> Void
 
   /// Whether the journal is down: the latest write failed, or the one in progress has taken
   /// longer than ``stallLimit`` (read by the lobby's shell on every event; written under
@@ -64,7 +66,7 @@ final class JournalWriter: @unchecked Sendable {
   /// Since when `pending` has held entries the writer has not taken (``workSince``):
   /// ``MonotonicClock`` seconds as a bit pattern, 0 when it is empty. Written under
   /// `condition` wherever `pending` changes.
-  private let working = Atomic<UInt64>(0)
+  let working = Atomic<UInt64>(0)
 
   /// The longest a write may take before moves are refused, in seconds.
   let stallLimit: Double
@@ -74,11 +76,11 @@ final class JournalWriter: @unchecked Sendable {
 
   /// Batches written, entries written, failed attempts (under `condition`; read them through
   /// ``batches``, ``entries`` and ``failures`` from any thread).
-  private var batchCount = 0
-  private var entryCount = 0
-  private var failureCount = 0
+  var batchCount = 0
+  var entryCount = 0
+  var failureCount = 0
   /// The store's server switches already counted in the metrics (writer thread only).
-  private var serverSwitchesCounted = 0
+  var serverSwitchesCounted = 0
 
   /// Batches written so far. Any thread.
   var batches: Int { locked { batchCount } }
@@ -186,12 +188,6 @@ final class JournalWriter: @unchecked Sendable {
     return since == 0 ? nil : Double(bitPattern: since)
   }
 
-  /// After a batch left `pending` (under `condition`): the entries still there have waited
-  /// for the writer since now.
-  private func noteWorkLeft() {
-    working.store(pending.isEmpty ? 0 : MonotonicClock.now().bitPattern, ordering: .relaxed)
-  }
-
   /// The ticket of the latest entries queued. Any thread.
   var lastQueuedTicket: UInt64 { locked { lastTicket } }
 
@@ -224,204 +220,5 @@ final class JournalWriter: @unchecked Sendable {
       if !condition.wait(until: deadline) { return false }
     }
     return true
-  }
-
-  private func run() {
-    var delay = 0.1
-    // Failures since the last one logged, and when that was: an outage is logged every few
-    // seconds, not at every try.
-    var unlogged = 0
-    var loggedAt = -Double.infinity
-    var lastStart = Date.distantPast
-    while true {
-      condition.lock()
-      while pending.isEmpty && !stopping {
-        writerWaits = true
-        condition.wait()
-        writerWaits = false
-      }
-      if interval > 0 {
-        // Pace: let more entries gather until `interval` after the last commit began.
-        let next = lastStart.addingTimeInterval(interval)
-        while !stopping && Date() < next {
-          // `append` signals only when `pending` was empty: this sleeps until `next`.
-          _ = condition.wait(until: next)
-        }
-      }
-      lastStart = Date()
-      if pending.isEmpty {
-        finished = true
-        condition.broadcast()
-        condition.unlock()
-        return
-      }
-      // A finished game ends now, as the wall clock tells it (the lobby keeps no calendar).
-      let endedAt = lastStart.timeIntervalSince1970
-      var batch = pending
-      // Only a batch with a finished game is copied to stamp it.
-      for index in batch.indices {
-        switch batch[index] {
-        case .finished(var game):
-          game.endedAt = endedAt
-          batch[index] = .finished(game)
-        case .finishedInJournal(var game, let table, let deal):
-          game.endedAt = endedAt
-          batch[index] = .finishedInJournal(game, table: table, deal: deal)
-        default: continue
-        }
-      }
-      let ticket = lastTicket
-      let began = MonotonicClock.now()
-      health.began(at: began)
-      condition.unlock()
-      do {
-        try store.write(batch)
-        metrics?.commitTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
-        delay = 0.1
-        loggedAt = -Double.infinity
-      } catch let fenced as FencedTables {
-        // Another node holds these tables now: nothing of the batch was written. The lobby
-        // gives them up first (their members are closed before anything behind this batch
-        // could reach them); then the rest of the batch is written as usual.
-        metrics?.fencedWrites.increment()
-        logger.warning(
-          "journal: another node took over tables; giving them up",
-          metadata: ["tables": "\(fenced.tables.joined(separator: ","))"])
-        lost(fenced.tables)
-        let gone = Set(fenced.tables)
-        let kept = batch.filter { !$0.isAbout(gone) }
-        condition.lock()
-        // The database answered: the journal is not down.
-        noteHealth(health.succeeded())
-        pending.replaceSubrange(0..<batch.count, with: kept)
-        noteWorkLeft()
-        guard kept.isEmpty else {
-          condition.unlock()
-          continue
-        }
-        // Nothing left to write of this batch: its ticket is done.
-        writtenTicket = ticket
-        condition.broadcast()
-        condition.unlock()
-        released(ticket)
-        continue
-      } catch {
-        condition.lock()
-        noteHealth(health.failed())
-        failureCount += 1
-        let giveUp = stopping && failureCount > 50
-        condition.unlock()
-        metrics?.failedWrites.increment()
-        unlogged += 1
-        let now = MonotonicClock.now()
-        if now - loggedAt >= Self.failureLogInterval {
-          logger.error(
-            "journal write failed; retrying",
-            metadata: [
-              "error": "\(error)", "entries": "\(batch.count)", "failures": "\(unlogged)",
-            ])
-          unlogged = 0
-          loggedAt = now
-        }
-        if giveUp {
-          logger.critical("journal: giving up at shutdown; \(batch.count) entries not written")
-          condition.lock()
-          pending.removeFirst(batch.count)
-          noteWorkLeft()
-          finished = true
-          condition.broadcast()
-          condition.unlock()
-          return
-        }
-        Thread.sleep(forTimeInterval: delay)
-        delay = min(1, delay * 2)
-        continue
-      }
-      condition.lock()
-      let change = health.succeeded()
-      noteHealth(change)
-      // The upkeep after the commit counts as a write for the watch (see `upkeep()`).
-      health.began(at: MonotonicClock.now())
-      pending.removeFirst(batch.count)
-      noteWorkLeft()
-      writtenTicket = ticket
-      batchCount += 1
-      entryCount += batch.count
-      // Wakes whoever waits for a write (RecordReader).
-      condition.broadcast()
-      condition.unlock()
-      released(ticket)
-      metrics?.batches.increment()
-      metrics?.entries.increment(by: Int64(batch.count))
-      if change == .recovered { logger.notice("journal writes again") }
-      upkeep()
-    }
-  }
-
-  /// Runs the store's upkeep between two commits. It counts as a write for the watch: a
-  /// checkpoint that hangs on a frozen disk puts the journal down like a write that hangs. One
-  /// that fails is logged and tried again later; the journal stays up, its writes succeed.
-  private func upkeep() {
-    let report: JournalUpkeep?
-    let began = MonotonicClock.now()
-    do {
-      report = try store.upkeep()
-    } catch {
-      report = nil
-      logger.warning("journal upkeep failed", metadata: ["error": "\(error)"])
-    }
-    condition.lock()
-    let change = health.succeeded()
-    noteHealth(change)
-    condition.unlock()
-    if change == .recovered { logger.notice("journal writes again") }
-    guard let report else { return }
-    if report.checkpointed {
-      metrics?.checkpoints.increment()
-      metrics?.checkpointTime.recordNanoseconds(Int64((MonotonicClock.now() - began) * 1e9))
-    }
-    if let bytes = report.logBytes { metrics?.logBytes.record(bytes) }
-    if let switches = report.serverSwitches, switches > serverSwitchesCounted {
-      metrics?.serverSwitches.increment(by: Int64(switches - serverSwitchesCounted))
-      serverSwitchesCounted = switches
-    }
-  }
-
-  /// Looks at the write in progress four times per ``stallLimit``: one that has taken longer
-  /// puts the journal down (moves are refused) until it ends. The write itself cannot be
-  /// stopped (SQLite waits for the disk; a PostgreSQL query has its own time limit).
-  private func watch() {
-    while true {
-      Thread.sleep(forTimeInterval: stallLimit / 4)
-      condition.lock()
-      if finished {
-        condition.unlock()
-        return
-      }
-      let change = health.check(at: MonotonicClock.now())
-      noteHealth(change)
-      let waiting = pending.count
-      condition.unlock()
-      guard change == .stalled else { continue }
-      metrics?.stalls.increment()
-      logger.error(
-        "journal write has taken over \(Self.shown(stallLimit)); refusing moves until it is written",
-        metadata: ["entries": "\(waiting)"])
-    }
-  }
-
-  /// Publishes ``health`` after `change` (nil: none): to the lobby through ``failing``, to the
-  /// down gauge, and to whoever waits for a write only while the journal is up. Under
-  /// `condition`, so that the writer and the watch publish in the order they decided.
-  private func noteHealth(_ change: JournalHealth.Change?) {
-    guard let change else { return }
-    failing.store(health.down, ordering: .relaxed)
-    metrics?.down.record(change == .recovered ? 0 : 1)
-    condition.broadcast()
-  }
-
-  /// `seconds` for the log: "1 s", "0.25 s".
-  private static func shown(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
   }
 }
