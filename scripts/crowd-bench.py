@@ -8,7 +8,8 @@ reconnects at once (`matchismo-load --storm`); the line then compares the player
 5 s before it with the 5 s after, and says when the spectators were back. SERVER_ARGS: more options
 for the server (e.g. "--executors 2", the sharded lobby). The line ends with the server's own count
 of the run's moves and of those over 1 ms and 5 ms from read to frames let go (its /metrics,
-`matchismo_move_broadcast_latency_seconds`)."""
+`matchismo_move_broadcast_latency_seconds`), and the journal's entries, commits, and commits over
+1 ms and 5 ms (`matchismo_journal_entries_total`, `matchismo_journal_commit_seconds`)."""
 import json
 import os
 import shutil
@@ -61,18 +62,37 @@ def run(binaries, spectators):
         shutil.rmtree(data, ignore_errors=True)
 
 
-def server_moves(port):
-    """The server's moves so far, and how many took over 1 and 5 ms inside it."""
-    name = "matchismo_move_broadcast_latency_seconds"
-    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+def histogram(text, name):
+    """The count of histogram `name` in a /metrics text, and its buckets by upper bound."""
     buckets, count = {}, 0
     for line in text.splitlines():
         if line.startswith(name + "_bucket"):
             buckets[line.split('le="')[1].split('"')[0]] = int(float(line.split()[-1]))
         elif line.startswith(name + "_count"):
             count = int(float(line.split()[-1]))
+    return count, buckets
+
+
+def counter(text, name):
+    """The value of counter `name` in a /metrics text (0 when it is not there)."""
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return int(float(line.split()[-1]))
+    return 0
+
+
+def server_moves(port):
+    """The server's moves so far, and how many took over 1 and 5 ms inside it; the journal's
+    entries and commits, and the commits over 1 and 5 ms."""
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    count, buckets = histogram(text, "matchismo_move_broadcast_latency_seconds")
+    commits, times = histogram(text, "matchismo_journal_commit_seconds")
     return {"server_moves": count, "server_moves_over_1ms": count - buckets.get("0.001", count),
-            "server_moves_over_5ms": count - buckets.get("0.005", count)}
+            "server_moves_over_5ms": count - buckets.get("0.005", count),
+            "journal_entries": counter(text, "matchismo_journal_entries_total"),
+            "journal_commits": commits,
+            "journal_commits_over_1ms": commits - times.get("0.001", commits),
+            "journal_commits_over_5ms": commits - times.get("0.005", commits)}
 
 
 def main():

@@ -21,7 +21,7 @@ struct SessionDesk: Sendable {
   }
 
   /// Every session and the connection holding it.
-  private(set) var registry = SessionRegistry()
+  private(set) var registry: SessionRegistry
   /// Unknown invite codes tried per session (by token hash), draining over time.
   private var guesses: [String: InviteGuesses] = [:]
   /// Sessions handed on to another node since the last ``takeJournal()``, by token hash.
@@ -35,6 +35,7 @@ struct SessionDesk: Sendable {
 
   /// An empty desk with the lobby's settings.
   init(configuration: LobbyConfiguration) {
+    registry = SessionRegistry(journalsWatching: configuration.cluster)
     reconnectGrace = configuration.reconnectGrace
     guessBurst = configuration.inviteMissBurst
     guessRefillSeconds = configuration.inviteMissRefillSeconds
@@ -122,7 +123,8 @@ struct SessionDesk: Sendable {
   // MARK: - Journal and restart
 
   /// The journal entries for the sessions opened, moved or ended since the last call, in
-  /// token order.
+  /// token order. A spectator's table is in them only in a cluster
+  /// (``SessionRegistry/journalsWatching``).
   mutating func takeJournal() -> [JournalEntry] {
     let changed = registry.takeChanged()
     guard !changed.isEmpty else { return [] }
@@ -135,8 +137,8 @@ struct SessionDesk: Sendable {
       return [
         .session(
           SessionRecord(
-            token: token, name: session.name, tableID: session.tableID, seat: session.seat,
-            player: session.player))
+            token: token, name: session.name, tableID: registry.journaledTable(of: session),
+            seat: session.seat, player: session.player))
       ]
     }
   }

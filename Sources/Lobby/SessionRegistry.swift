@@ -27,9 +27,17 @@ public struct SessionRegistry: Sendable {
   private var tokens: [ConnectionID: String] = [:]
   /// Sessions opened, seated elsewhere or ended since ``takeChanged()`` (for the journal).
   private var changed: Set<String> = []
+  /// Whether the table a spectator watches counts as a change for the journal. A restart never
+  /// puts a spectator back at its table (``SessionDesk/restore(_:now:open:)``), so a server on
+  /// its own keeps no spectator's table, and a crowd that comes, goes or reconnects writes
+  /// nothing for it; a cluster's nodes read it (a session found on another node goes there to
+  /// watch).
+  public let journalsWatching: Bool
 
-  /// Creates an empty registry.
-  public init() {}
+  /// Creates an empty registry; `journalsWatching` as ``journalsWatching``.
+  public init(journalsWatching: Bool = true) {
+    self.journalsWatching = journalsWatching
+  }
 
   /// How many sessions exist, attached or not.
   public var count: Int { sessions.count }
@@ -68,7 +76,6 @@ public struct SessionRegistry: Sendable {
     return (session, previous == connection ? nil : previous)
   }
 
-  /// Seats the session of `token` at a table (or nowhere).
   /// The session `token` now belongs to the person `player` (a resume that says who it is).
   public mutating func setPlayer(token: String, _ player: String) {
     guard let session = sessions[token], session.player != player else { return }
@@ -76,11 +83,21 @@ public struct SessionRegistry: Sendable {
     changed.insert(token)
   }
 
+  /// Seats the session of `token` at a table (or nowhere); `seat` nil: it watches the table.
   public mutating func seat(token: String, tableID: String?, seat: Int?) {
-    guard sessions[token]?.tableID != tableID || sessions[token]?.seat != seat else { return }
+    let before = sessions[token]
+    guard before?.tableID != tableID || before?.seat != seat else { return }
     sessions[token]?.tableID = tableID
     sessions[token]?.seat = seat
+    // From watching or nowhere to watching or nowhere: nothing the journal keeps changed.
+    guard journalsWatching || before == nil || before?.seat != nil || seat != nil else { return }
     changed.insert(token)
+  }
+
+  /// The table the journal keeps for `session`: none for a spectator unless
+  /// ``journalsWatching``.
+  public func journaledTable(of session: Session) -> String? {
+    session.seat == nil && !journalsWatching ? nil : session.tableID
   }
 
   /// A session read back from the journal after a restart: detached since `now`.

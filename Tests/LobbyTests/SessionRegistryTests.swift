@@ -162,4 +162,37 @@ import Testing
     #expect(registry.count == 0)
     #expect(!registry.othersSeated(at: "t1", besides: "A"))
   }
+
+  @Test func onAServerOnItsOwnASpectatorsTableIsNotAChange() {
+    var registry = SessionRegistry(journalsWatching: false)
+    _ = registry.open(token: "A", name: "Ada", connection: c1)
+    #expect(registry.takeChanged() == ["A"])
+    // Watching, another table, nowhere: nothing the journal keeps.
+    registry.seat(token: "A", tableID: "t1", seat: nil)
+    registry.seat(token: "A", tableID: "t2", seat: nil)
+    registry.seat(token: "A", tableID: nil, seat: nil)
+    registry.seat(token: "A", tableID: "t1", seat: nil)
+    #expect(registry.takeChanged().isEmpty)
+    #expect(registry.session(token: "A")?.tableID == "t1", "the lobby still knows where it is")
+    // A seat taken, and given up for watching, are.
+    registry.seat(token: "A", tableID: "t1", seat: 0)
+    #expect(registry.takeChanged() == ["A"])
+    registry.seat(token: "A", tableID: "t1", seat: nil)
+    #expect(registry.takeChanged() == ["A"])
+    let watching = registry.session(token: "A")
+    #expect(watching.map(registry.journaledTable) == .some(nil))
+    registry.seat(token: "A", tableID: "t1", seat: 1)
+    #expect(registry.session(token: "A").map(registry.journaledTable) == "t1")
+  }
+
+  @Test func inAClusterASpectatorsTableIsAChange() {
+    var registry = SessionRegistry(journalsWatching: true)
+    _ = registry.open(token: "A", name: "Ada", connection: c1)
+    _ = registry.takeChanged()
+    registry.seat(token: "A", tableID: "t1", seat: nil)
+    #expect(registry.takeChanged() == ["A"])
+    #expect(registry.session(token: "A").map(registry.journaledTable) == "t1")
+    registry.seat(token: "A", tableID: nil, seat: nil)
+    #expect(registry.takeChanged() == ["A"])
+  }
 }
