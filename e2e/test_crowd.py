@@ -22,16 +22,16 @@ from silent_socket import (TCP_CLOSE, TCP_CLOSE_WAIT, masked, open_silent, read_
 CROWD = 2000
 
 
-def load(server, spectators, seconds, warmup=3):
+def load(server, spectators, seconds, warmup=3, extra=()):
     """The load generator (a real client in Swift): one table of four players choosing forty
-    times a second in all, watched by `spectators`; its report."""
+    times a second in all, watched by `spectators`, with `extra` options; its report."""
     binary = os.path.join(os.path.dirname(BINARY), "matchismo-load")
     result = subprocess.run(
         [binary, "--mode", "open", "--port", str(server.port), "--tables", "1", "--seats", "4",
          "--spectators", str(spectators), "--rate", "40", "--warmup", str(warmup),
          "--duration", str(seconds), "--json"]
         # The spectators on a loop of their own: the players' latency is then the server's.
-        + (["--crowd-threads", "1"] if spectators else []),
+        + (["--crowd-threads", "1"] if spectators else []) + list(extra),
         capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
@@ -66,6 +66,40 @@ def test_two_thousand_spectators_watch_and_nobody_is_cut(start_server):
     assert crowd["lat_p50_us"] <= crowd["spec_lat_p50_us"], crowd
     # The players' own latency is printed above: issue 36's bound (p99 at most 1.5× the
     # table's without a crowd) is a benchmark's (docs/BENCHMARKS.md, "A crowd"), not yet met.
+
+
+STORMED = 300
+
+
+def test_a_crowd_that_drops_at_once_resumes_its_sessions_and_watches_again(start_server):
+    """Three hundred spectators' connections drop at once, without a close frame (as when their
+    node's network goes), and each connects again at once with its session's token, as the web
+    client does: every one is welcomed back to its session (`resumed`) and watches again,
+    nobody is cut, and the server holds no session twice."""
+    server = start_server(*FAST)
+    report = load(server, STORMED, 4, warmup=1,
+                  extra=["--storm", "reconnect", "--storm-at", "2", "--storm-window", "2"])
+    assert report["ready"] == 4 + STORMED and report["setup_failures"] == 0, report
+    assert report["storm_spectators"] == STORMED, report
+    assert report["storm_resumed"] == STORMED, report
+    assert report["storm_returned"] == STORMED and report["storm_returned_latest_s"] >= 0, report
+    assert report["closes"] == {} and report["errors"] == {}, report
+    assert report["protocol_errors"] == 0 and report["resyncs"] == 0, report
+    run(one_session_each, server, 4 + STORMED)
+
+
+async def one_session_each(server, sessions):
+    """The server holds `sessions` (the load's, all detached now) and a newcomer's: the gauge,
+    refreshed on the server's clock, is read until it counts the newcomer, which comes after
+    everything the load did; a session opened twice would count more."""
+    (newcomer,) = await connect(server.ws_url, "Newcomer")
+    deadline = time.monotonic() + 10
+    counted = scrape_metric(server.port, "matchismo_sessions")
+    while counted < sessions + 1 and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+        counted = scrape_metric(server.port, "matchismo_sessions")
+    assert counted == sessions + 1, (counted, sessions)
+    await newcomer.shutdown()
 
 
 def test_spectating_and_leaving_in_a_loop_is_cut_and_changes_nothing_for_the_players(start_server):

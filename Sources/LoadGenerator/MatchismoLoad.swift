@@ -107,7 +107,7 @@ struct MatchismoLoad: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A storm of the crowd (with --crowd-threads): at --storm-at seconds into the window every spectator joins (all of them connected and in the lobby since the start), leaves its table, or drops its connection and connects again, at once; the report compares the players' latency before and after, and times the spectators' return.",
+      "A storm of the crowd (with --crowd-threads): at --storm-at seconds into the window every spectator joins (all of them connected and in the lobby since the start), leaves its table, or drops its connection and connects again (resuming its session), at once; the report compares the players' latency before and after, and times the spectators' return.",
       valueName: "join|leave|reconnect"))
   var storm: CrowdStorm?
 

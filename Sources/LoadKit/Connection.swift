@@ -67,6 +67,9 @@ final class Connection {
 
   /// Whether `welcome` arrived.
   var welcomed = false
+  /// The session's token from its `welcome`: a successor resumes it, as a client that lost its
+  /// connection does.
+  var token: String?
   /// Whether `join` or `spectate` went out.
   var joinSent = false
   /// Ready (seated with a board, or watching one) or failed: setup is over for it.
@@ -119,6 +122,7 @@ final class Connection {
       index: index, table: table, role: role, globalPlayer: globalPlayer, handshake: handshake)
     next.settled = settled
     next.ready = ready
+    next.token = token
     return next
   }
 

@@ -20,7 +20,11 @@ extension EventLoop {
       statistics.connected += 1
       connection.reader.append(Array(connection.handshakeBytes[used...]))
       connection.handshakeBytes = []
-      sendText(#"{"type":"hello","id":1,"name":"bot\#(connection.globalPlayer)"}"#, on: connection)
+      // A session's token is base64url: nothing in it needs escaping.
+      let resume = connection.token.map { #","resume":"\#($0)""# } ?? ""
+      sendText(
+        #"{"type":"hello","id":1,"name":"bot\#(connection.globalPlayer)"\#(resume)}"#,
+        on: connection)
     } else {
       connection.reader.append(bytes)
     }

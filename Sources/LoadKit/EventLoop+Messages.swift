@@ -78,6 +78,8 @@ extension EventLoop {
       checkReady(connection)
     case "welcome":
       connection.welcomed = true
+      connection.token = message["session"]?.string
+      if connection.returning, message["resumed"]?.bool == true { statistics.stormResumed += 1 }
       if connection.role == .host {
         sendText(
           #"{"type":"createTable","id":2,"game":"set","seats":\#(configuration.seats),"private":true}"#,

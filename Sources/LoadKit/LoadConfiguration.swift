@@ -18,7 +18,8 @@ public enum CrowdStorm: String, CaseIterable, Sendable {
   /// Every watching spectator leaves its table at once (and stays connected).
   case leave
   /// Every watching spectator's connection drops at once (as when their node dies) and each
-  /// connects again at once and asks to watch.
+  /// connects again at once, resumes its session (`hello` with the token its `welcome` gave, as
+  /// the web client does) and asks to watch.
   case reconnect
 }
 

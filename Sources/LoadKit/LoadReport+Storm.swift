@@ -2,7 +2,7 @@ extension LoadReport {
   /// A storm run's fields (none without ``LoadConfiguration/storm``): the players' latency in
   /// the window before the storm and in the one that starts with it, their p99s' ratio, how
   /// many spectators acted, and (join, reconnect) how many had their snapshot again and the
-  /// latest of those returns (-1 if any is missing).
+  /// latest of those returns (-1 if any is missing); reconnect: how many resumed their session.
   var stormFields: [(String, Value)] {
     guard let storm = configuration.storm else { return [] }
     let s = statistics
@@ -22,6 +22,7 @@ extension LoadReport {
       ("storm_p99_ratio", .real(ratio, 2)),
       ("storm_spectators", .int(s.stormActed)),
     ]
+    if storm == .reconnect { fields.append(("storm_resumed", .int(s.stormResumed))) }
     if storm != .leave {
       let returns = s.stormReturnSeconds
       fields += [

@@ -37,6 +37,9 @@ public struct LoopStatistics: Sendable {
   public var stormActed = 0
   /// Storm runs (join, reconnect): seconds from the storm to each spectator's snapshot.
   public var stormReturnSeconds: [Double] = []
+  /// Reconnect storms: spectators whose `hello` resumed their session (`welcome` with
+  /// `resumed`), as a client that lost its connection does.
+  public var stormResumed = 0
   /// Spectators: microseconds from the scheduled time of a measured move to each spectator's
   /// reading of the diff it made.
   public var spectatorLatency = Self.makeLatencyHistogram()
@@ -112,6 +115,7 @@ public struct LoopStatistics: Sendable {
     latencyDuringStorm.add(other.latencyDuringStorm)
     stormActed += other.stormActed
     stormReturnSeconds += other.stormReturnSeconds
+    stormResumed += other.stormResumed
     spectatorDiffs += other.spectatorDiffs
     crowdCounts += other.crowdCounts
     stallAwaySeconds += other.stallAwaySeconds
