@@ -15,6 +15,7 @@ extension JournalWriter {
     var loggedAt = -Double.infinity
     var lastStart = Date.distantPast
     while true {
+      followCrowdPressure()
       condition.lock()
       while pending.isEmpty && !stopping {
         writerWaits = true
@@ -137,6 +138,28 @@ extension JournalWriter {
       if change == .recovered { logger.notice("journal writes again") }
       upkeep()
     }
+  }
+
+  /// Takes the short slice while a crowd presses (``crowdPressing``), the batch policy
+  /// otherwise; before each wait for work, so a change counts from the writer's next wake. In
+  /// fast play the service thread sleeps between passes and the batch writer runs then, its
+  /// thousands of wakes a second never taking the core from it; but while a crowd's fan-out
+  /// keeps the service thread (and, where a load generator shares the machine, every core)
+  /// busy, a batch writer's wake waited for a core for up to milliseconds (a steady crowd of
+  /// 10,000 on two shared cores: p99 3.2-3.5 ms from the work queued to its commit begun,
+  /// 0.5 ms with the short slice; docs/BENCHMARKS.md). A system that refuses the slice keeps
+  /// the batch policy.
+  func followCrowdPressure() {
+    let pressing = crowdPressing()
+    guard pressing != isUrgent.load(ordering: .relaxed) else { return }
+    if pressing {
+      guard Thread.askShortSlice() else { return }
+      isBatch.store(false, ordering: .relaxed)
+      metrics?.urgentTurns.increment()
+    } else {
+      isBatch.store(Thread.becomeBatch(), ordering: .relaxed)
+    }
+    isUrgent.store(pressing, ordering: .relaxed)
   }
 
   /// Runs the store's upkeep between two commits. It counts as a write for the watch: a

@@ -1,3 +1,4 @@
+import CEventPass
 import Foundation
 import Lobby
 import Logging
@@ -63,6 +64,12 @@ final class JournalWriter: @unchecked Sendable {
   /// Whether the writer's thread runs under the batch policy (``Thread/becomeBatch()``): its
   /// wakes do not preempt the service thread.
   let isBatch = Atomic<Bool>(false)
+  /// Whether the writer's thread runs with a short slice instead (``Thread/askShortSlice()``),
+  /// while ``crowdPressing`` says so (see ``followCrowdPressure()``).
+  let isUrgent = Atomic<Bool>(false)
+  /// Whether a crowd's fan-out holds the service thread for more than a pass (the transport
+  /// says so, ``ServiceLoop/serveCrowds()``). Asked by the writer's thread after each commit.
+  let crowdPressing: @Sendable () -> Bool
   /// Since when `pending` has held entries the writer has not taken (``workSince``):
   /// ``MonotonicClock`` seconds as a bit pattern, 0 when it is empty. Written under
   /// `condition` wherever `pending` changes.
@@ -99,9 +106,11 @@ final class JournalWriter: @unchecked Sendable {
   init(
     store: any JournalStore, logger: Logger, interval: Double = 0, stallLimit: Double = 1,
     metrics: JournalMetrics? = nil, lost: @escaping @Sendable ([String]) -> Void = { _ in },
+    crowdPressing: @escaping @Sendable () -> Bool = { writer_urgency_crowd_pressing() != 0 },
     released: @escaping @Sendable (UInt64) -> Void
   ) {
     self.lost = lost
+    self.crowdPressing = crowdPressing
     self.store = store
     self.logger = logger
     self.interval = interval

@@ -43,6 +43,7 @@ enum MetricName {
   static let databaseServerSwitches = "matchismo_database_server_switches_total"
   static let redirects = "matchismo_redirects_total"
   static let journalFencedWrites = "matchismo_journal_fenced_writes_total"
+  static let journalUrgentTurns = "matchismo_journal_urgent_turns_total"
   static let takeovers = "matchismo_takeovers_total"
   static let tablesGivenUp = "matchismo_tables_given_up_total"
   static let takeoverDelay = "matchismo_takeover_seconds"
@@ -159,6 +160,9 @@ final class JournalMetrics: Sendable {
   /// Times the journal's connection went to another server of its list: the database failed
   /// over (PostgreSQL with a standby).
   let serverSwitches: CoreMetrics.Counter
+  /// Times the writer took the short slice because a large crowd's fan-out held the service
+  /// thread (``JournalWriter/followCrowdPressure()``).
+  let urgentTurns: CoreMetrics.Counter
 
   init(factory: PrometheusMetricsFactory) {
     batches = CoreMetrics.Counter(label: MetricName.journalBatches, factory: factory)
@@ -174,6 +178,7 @@ final class JournalMetrics: Sendable {
     commitTime = CoreMetrics.Timer(label: MetricName.journalCommitSeconds, factory: factory)
     serverSwitches = CoreMetrics.Counter(
       label: MetricName.databaseServerSwitches, factory: factory)
+    urgentTurns = CoreMetrics.Counter(label: MetricName.journalUrgentTurns, factory: factory)
     down.record(0)
   }
 }

@@ -1,3 +1,4 @@
+import CEventPass
 import CWebSockets
 import Protocol
 
@@ -108,5 +109,15 @@ extension ServiceLoop {
         index += 1
       }
     }
+    // Every turn taken and a large crowd still behind: its fan-out keeps the passes after this
+    // one busy. The journal's writer then takes its core at once
+    // (``JournalWriter/followCrowdPressure()``).
+    let pressing =
+      turns == 0 && servedCrowds.contains { $0.members.count >= Self.pressingCrowdSize }
+    writer_urgency_set_crowd_pressing(pressing ? 1 : 0)
   }
+
+  /// The crowd whose fan-out presses (``serveCrowds()``): a thousand members take milliseconds
+  /// of the service thread's passes for each frame; a smaller one's are done in a few passes.
+  static let pressingCrowdSize = 1_000
 }
