@@ -67,8 +67,9 @@ final class JournalWriter: @unchecked Sendable {
   /// Whether the writer's thread runs with a short slice instead (``Thread/askShortSlice()``),
   /// while ``crowdPressing`` says so (see ``followCrowdPressure()``).
   let isUrgent = Atomic<Bool>(false)
-  /// Whether a crowd's fan-out holds the service thread for more than a pass (the transport
-  /// says so, ``ServiceLoop/serveCrowds()``). Asked by the writer's thread after each commit.
+  /// Whether a large crowd's fan-out holds the service thread pass after pass (the transport
+  /// says so, ``ServiceLoop/serveCrowds()``). Asked by the writer's thread before each wait
+  /// for work.
   let crowdPressing: @Sendable () -> Bool
   /// Since when `pending` has held entries the writer has not taken (``workSince``):
   /// ``MonotonicClock`` seconds as a bit pattern, 0 when it is empty. Written under

@@ -1,10 +1,10 @@
 #pragma once
 
-// The journal writer's urgency: whether the transport's service thread is held by a crowd's
-// fan-out for more than a pass, and a thread's request for a short scheduler slice.
+// The journal writer's urgency: whether the transport's service thread is held by a large
+// crowd's fan-out pass after pass, and a thread's request for a short scheduler slice.
 
-/// Says whether a crowd's frames wait for more than the current pass of the service thread
-/// (1) or not (0). Any thread; the last word stands.
+/// Says whether a large crowd's frames wait for the passes after the current one of the
+/// service thread (1) or not (0). Any thread; the last word stands.
 void writer_urgency_set_crowd_pressing(int pressing);
 
 /// What the service thread said last (0 at first). Any thread.
