@@ -5,16 +5,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int crowd_pressing;
-
-void writer_urgency_set_crowd_pressing(int pressing) {
-  __atomic_store_n(&crowd_pressing, pressing ? 1 : 0, __ATOMIC_RELAXED);
-}
-
-int writer_urgency_crowd_pressing(void) {
-  return __atomic_load_n(&crowd_pressing, __ATOMIC_RELAXED);
-}
-
 // The kernel's `struct sched_attr` (its first version, 48 bytes; Glibc has no wrapper).
 struct writer_sched_attr {
   uint32_t size;

@@ -1,4 +1,3 @@
-import CEventPass
 import Foundation
 import Lobby
 import Logging
@@ -107,7 +106,9 @@ final class JournalWriter: @unchecked Sendable {
   init(
     store: any JournalStore, logger: Logger, interval: Double = 0, stallLimit: Double = 1,
     metrics: JournalMetrics? = nil, lost: @escaping @Sendable ([String]) -> Void = { _ in },
-    crowdPressing: @escaping @Sendable () -> Bool = { writer_urgency_crowd_pressing() != 0 },
+    crowdPressing: @escaping @Sendable () -> Bool = {
+      CrowdPressure.pressing.load(ordering: .relaxed)
+    },
     released: @escaping @Sendable (UInt64) -> Void
   ) {
     self.lost = lost

@@ -1,4 +1,3 @@
-import CEventPass
 import CWebSockets
 import Protocol
 
@@ -114,7 +113,7 @@ extension ServiceLoop {
     // (``JournalWriter/followCrowdPressure()``).
     let pressing =
       turns == 0 && servedCrowds.contains { $0.members.count >= Self.pressingCrowdSize }
-    writer_urgency_set_crowd_pressing(pressing ? 1 : 0)
+    CrowdPressure.pressing.store(pressing, ordering: .relaxed)
   }
 
   /// The crowd whose fan-out presses (``serveCrowds()``): a thousand members take milliseconds
