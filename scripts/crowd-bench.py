@@ -9,7 +9,8 @@ reconnects at once (`matchismo-load --storm`); the line then compares the player
 for the server (e.g. "--executors 2", the sharded lobby). The line ends with the server's own count
 of the run's moves and of those over 1 ms and 5 ms from read to frames let go (its /metrics,
 `matchismo_move_broadcast_latency_seconds`), and the journal's entries, commits, and commits over
-1 ms and 5 ms (`matchismo_journal_entries_total`, `matchismo_journal_commit_seconds`)."""
+1 ms and 5 ms (`matchismo_journal_entries_total`, `matchismo_journal_commit_seconds`), and the
+frames and payload bytes written (`matchismo_frames_out_total`, `matchismo_bytes_out_total`)."""
 import json
 import os
 import shutil
@@ -88,12 +89,17 @@ def server_moves(port):
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
     count, buckets = histogram(text, "matchismo_move_broadcast_latency_seconds")
     commits, times = histogram(text, "matchismo_journal_commit_seconds")
-    return {"server_moves": count, "server_moves_over_1ms": count - buckets.get("0.001", count),
+    return {"server_moves": count,
+            "server_moves_over_250us": count - buckets.get("0.00025", count),
+            "server_moves_over_500us": count - buckets.get("0.0005", count),
+            "server_moves_over_1ms": count - buckets.get("0.001", count),
             "server_moves_over_5ms": count - buckets.get("0.005", count),
             "journal_entries": counter(text, "matchismo_journal_entries_total"),
             "journal_commits": commits,
             "journal_commits_over_1ms": commits - times.get("0.001", commits),
-            "journal_commits_over_5ms": commits - times.get("0.005", commits)}
+            "journal_commits_over_5ms": commits - times.get("0.005", commits),
+            "frames_out": counter(text, "matchismo_frames_out_total"),
+            "bytes_out": counter(text, "matchismo_bytes_out_total")}
 
 
 def main():

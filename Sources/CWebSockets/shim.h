@@ -107,6 +107,31 @@ static inline void shim_repeat_stop(struct ev_loop *loop, ev_timer *timer) {
   free(timer);
 }
 
+/// Timer callback of `shim_wake_new`: nothing. Its firing ends the loop's wait, and the loop's
+/// `ev_prepare` watcher (`shim_before_wait_start`) does what fell due before the next wait.
+__attribute__((unused)) static void shim_wake_fire(struct ev_loop *loop, ev_timer *timer,
+                                                   int revents) {
+  (void)loop;
+  (void)timer;
+  (void)revents;
+}
+
+/// A one-shot libev timer that only ends the loop's wait, not armed (arm it with
+/// `shim_wake_arm`, free it with `shim_repeat_stop`).
+static inline ev_timer *shim_wake_new(void) {
+  ev_timer *timer = calloc(1, sizeof *timer);
+  if (!timer) return NULL;
+  ev_timer_init(timer, shim_wake_fire, 0., 0.);
+  return timer;
+}
+
+/// Arms `timer` to fire once in `seconds`, moving it if it was armed.
+static inline void shim_wake_arm(struct ev_loop *loop, ev_timer *timer, double seconds) {
+  ev_timer_stop(loop, timer);
+  ev_timer_set(timer, seconds, 0.);
+  ev_timer_start(loop, timer);
+}
+
 /// Starts a repeating libev timer that wakes `context` every `interval` seconds (stop it with
 /// `shim_repeat_stop`).
 ///

@@ -95,6 +95,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.passBudget.long, help: ServerOption.passBudget.help)
   var passBudget = ServerConfiguration.defaults.passBudget
 
+  @Option(name: ServerOption.crowdShare.long, help: ServerOption.crowdShare.help)
+  var crowdShare = ServerConfiguration.defaults.crowdShare
+
   @Option(name: ServerOption.drainTimeout.long, help: ServerOption.drainTimeout.help)
   var drainTimeout = ServerConfiguration.defaults.drainTimeout
 
@@ -149,6 +152,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.sendBufferBytes = sendBuffer
     configuration.eventsPerPass = eventsPerPass
     configuration.passBudget = passBudget
+    configuration.crowdShare = crowdShare
     configuration.drainTimeout = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort

@@ -109,6 +109,10 @@ struct ServerConfiguration: Sendable, Equatable {
   /// of them (``PassPacing``); 0: passes are bounded by count only. Measured in
   /// docs/BENCHMARKS.md, "Passes paced by their time".
   var passBudget = 500
+  /// Percent of the service loop's time the spectators' fan-out may take at most
+  /// (``CrowdShare``); 0: no bound. Measured in docs/BENCHMARKS.md, "The crowd's share of the
+  /// service thread".
+  var crowdShare = 50
   /// Seconds a connection may stay blocked (its client does not read) without progress before
   /// it is cut (4000 "too slow"); 0: never.
   var drainTimeout: Double = 5
@@ -293,6 +297,9 @@ struct ServerConfiguration: Sendable, Equatable {
     if !(0...1_000_000).contains(passBudget) {
       return "\(ServerOption.passBudget.flag) must be 0 (count only) or 1...1000000 microseconds."
     }
+    if !(0...100).contains(crowdShare) {
+      return "\(ServerOption.crowdShare.flag) must be 0 (no bound) or 1...100 percent."
+    }
     if let problem = Self.secondsProblem(
       drainTimeout, ServerOption.drainTimeout.flag, allowsZero: true)
     {
@@ -355,6 +362,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.sendBufferBytes = sendBufferBytes
     configuration.eventsPerPass = eventsPerPass
     configuration.passBudget = Double(passBudget) / 1_000_000
+    configuration.crowdShare = Double(crowdShare) / 100
     configuration.drainTimeoutSeconds = drainTimeout
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort

@@ -101,6 +101,11 @@ struct ServerOption: Sendable {
     ArgumentHelp(
       "Microseconds one pass of the service loop aims to last at most: while socket events cost more (a crowd dropping at once), a pass takes fewer of them, so the players' moves wait less (0: bounded by --events-per-pass only).",
       valueName: "microseconds"))
+  static let crowdShare = Self(
+    "crowd-share",
+    ArgumentHelp(
+      "Percent of the service loop's time the spectators' fan-out may take at most: a large crowd is written less often, more frames a write, and the players' moves keep the rest (0: no bound).",
+      valueName: "percent"))
   static let drainTimeout = Self(
     "drain-timeout",
     ArgumentHelp(
@@ -151,7 +156,7 @@ struct ServerOption: Sendable {
     dataDirectory, database,
     noJournal, sync,
     commitInterval, journalStallLimit, walCheckpoint, keepFinishedDays, rateLimit, sendBuffer,
-    eventsPerPass, passBudget, drainTimeout,
+    eventsPerPass, passBudget, crowdShare, drainTimeout,
     maxConnectionsPerAddress, trustedProxy, allowedOrigin, nodeID, advertiseURL, lease,
     leaseRenewal,
     metricsPort, metricsHost,

@@ -10,10 +10,23 @@ extension Thread {
   /// For the journal's writer while a crowd's fan-out holds the service thread pass after pass
   /// (``JournalWriter``): under the batch policy (``becomeBatch()``) its wakes waited for a
   /// core that never came free, up to milliseconds, with the moves' frames held behind them.
+  /// And for the service thread itself while it does (``ServiceLoop/serveCrowds()``): a thread
+  /// that wakes on its core (the writer, a player's own client on the same machine) waits for
+  /// a tenth of a millisecond of the fan-out rather than for the default slice's 0.75 ms.
   @discardableResult
   static func askShortSlice() -> Bool {
     #if os(Linux)
       writer_urgency_ask_slice(shortSliceNanoseconds) == 0
+    #else
+      false
+    #endif
+  }
+
+  /// Puts the calling thread back under the default policy with the default slice.
+  @discardableResult
+  static func askDefaultSlice() -> Bool {
+    #if os(Linux)
+      writer_urgency_ask_slice(0) == 0
     #else
       false
     #endif

@@ -34,6 +34,8 @@ import Testing
     (["--events-per-pass", "100000"], "--events-per-pass"),
     (["--pass-budget=-1"], "--pass-budget"),
     (["--pass-budget", "2000000"], "--pass-budget"),
+    (["--crowd-share=-1"], "--crowd-share"),
+    (["--crowd-share", "101"], "--crowd-share"),
     (["--drain-timeout", "nan"], "--drain-timeout"),
     (["--drain-timeout=-1"], "--drain-timeout"),
     (["--drain-timeout", "0.1"], "--drain-timeout"),

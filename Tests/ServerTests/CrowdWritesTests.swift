@@ -133,11 +133,16 @@ import Testing
 
   /// Fifty frames (one of them larger than a batch) for a crowd of eight clients, sent at once,
   /// with three sockets asked to write per pass: every client reads every frame, whole and in
-  /// order, and a frame sent to one of them alone in their midst comes where it was sent.
-  @Test func aCrowdReadsEveryFrameWholeAndInOrder() async throws {
+  /// order, and a frame sent to one of them alone in their midst comes where it was sent. So
+  /// too when the crowd may take a hundredth of the thread (``CrowdShare``): its writes wait
+  /// for their share again and again, and the loop wakes for each (nothing else would wake it:
+  /// no keepalive, nothing sent).
+  @Test(arguments: [0, 0.01])
+  func aCrowdReadsEveryFrameWholeAndInOrder(crowdShare: Double) async throws {
     var configuration = TransportConfiguration()
     configuration.port = 0
     configuration.crowdWritesPerPass = 3
+    configuration.crowdShare = crowdShare
     // No keepalive: its PING would ask for a write, and hide a connection that waits for none.
     configuration.pingIdleSeconds = 0
     // No drain clock: the clients are read one after another, and on a loaded machine the last
@@ -146,7 +151,9 @@ import Testing
     configuration.drainTimeoutSeconds = 0
     var logger = Logger(label: "crowd-test")
     logger.logLevel = .warning
-    let transport = WebSocketTransport(configuration: configuration, logger: logger)
+    let metrics = ServerMetrics()
+    let transport = WebSocketTransport(
+      configuration: configuration, logger: logger, metrics: metrics.transport)
     try transport.start()
     // Nothing timed waits on the test's own tasks: the clients read on threads of their own,
     // and the server is not asked to echo anything (in a full run, hundreds of tests queue on
@@ -184,6 +191,11 @@ import Testing
         index == 0 ? Array(payloads[..<25]) + [Array("between".utf8)] + payloads[25...] : payloads
       #expect(read.map(\.payload) == expected)
     }
+    // Held to a hundredth, the crowd waited for its share; unbounded, never.
+    let waits = metrics.render().split(separator: "\n").first {
+      $0.hasPrefix(MetricName.crowdShareWaits + " ")
+    }.flatMap { Double($0.split(separator: " ")[1]) }
+    #expect(crowdShare == 0 ? waits == 0 : (waits ?? 0) > 0, "\(String(describing: waits))")
     // The same frames for one player, at once (no crowd): the large one goes alone, and the rest
     // follow it.
     transport.perform(payloads.map { TransportCommand.send(Frame($0), to: [ids[1]]) })

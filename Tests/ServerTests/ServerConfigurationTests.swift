@@ -25,7 +25,7 @@ import Testing
       "https://a.example",
       "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
       "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "::1", "--events-per-pass", "0",
-      "--pass-budget", "250",
+      "--pass-budget", "250", "--crowd-share", "30",
     ])
     var expected = ServerConfiguration()
     expected.host = "0.0.0.0"
@@ -48,6 +48,7 @@ import Testing
     expected.trustedProxies = ["10.0.0.1", "::1"]
     expected.eventsPerPass = 0
     expected.passBudget = 250
+    expected.crowdShare = 30
     #expect(command.serverConfiguration == expected)
 
     let transport = expected.transportConfiguration(webRoot: "/resolved")
@@ -60,6 +61,7 @@ import Testing
     #expect(transport.sendBufferBytes == 32768 && transport.drainTimeoutSeconds == 2.5)
     #expect(transport.maxConnectionsPerAddress == 40)
     #expect(transport.eventsPerPass == 0 && transport.passBudget == 0.000_25)
+    #expect(transport.crowdShare == 0.3)
     #expect(transport.trustedProxies == ["10.0.0.1", "::1"])
     #expect(transport.validationProblem() == nil)
 
@@ -83,6 +85,7 @@ import Testing
     #expect(made.sendBufferBytes == transport.sendBufferBytes)
     #expect(made.drainTimeoutSeconds == transport.drainTimeoutSeconds)
     #expect(made.maxConnectionsPerAddress == transport.maxConnectionsPerAddress)
+    #expect(made.passBudget == transport.passBudget && made.crowdShare == transport.crowdShare)
 
     let lobby = LobbyConfiguration()
     let madeLobby = server.lobbyConfiguration

@@ -70,7 +70,7 @@ import Testing
       "--journal-stall-limit", "2000", "--wal-checkpoint-mib", "64", "--keep-finished-days", "30",
       "--rate-limit", "5",
       "--send-buffer", "32768", "--events-per-pass", "16", "--pass-budget", "250",
-      "--drain-timeout", "2.5",
+      "--crowd-share", "30", "--drain-timeout", "2.5",
       "--max-connections-per-address", "40",
       "--trusted-proxy", "10.0.0.1",
       "--allowed-origin", "https://a.example", "--node-id", "n9",

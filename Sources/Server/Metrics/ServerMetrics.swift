@@ -51,6 +51,7 @@ enum MetricName {
   static let clusterChangeDelay = "matchismo_cluster_change_delay_seconds"
   static let clusterMissesReceived = "matchismo_cluster_misses_received_total"
   static let connectionsPaced = "matchismo_connections_paced_total"
+  static let crowdShareWaits = "matchismo_crowd_share_waits_total"
 }
 
 /// Every metric of the server, made through swift-metrics into one Prometheus registry, and
@@ -199,6 +200,7 @@ final class TransportMetrics: Sendable {
   private let connectionsOpen: CoreMetrics.Gauge
   private let connectionsOpened: CoreMetrics.Counter
   private let connectionsPaced: CoreMetrics.Counter
+  private let crowdShareWaits: CoreMetrics.Counter
   private let framesOut: CoreMetrics.Counter
   private let bytesOut: CoreMetrics.Counter
   private let rateLimitCloses: CoreMetrics.Counter
@@ -222,6 +224,7 @@ final class TransportMetrics: Sendable {
     connectionsOpen = CoreMetrics.Gauge(label: MetricName.connectionsOpen, factory: factory)
     connectionsOpened = CoreMetrics.Counter(label: MetricName.connectionsOpened, factory: factory)
     connectionsPaced = CoreMetrics.Counter(label: MetricName.connectionsPaced, factory: factory)
+    crowdShareWaits = CoreMetrics.Counter(label: MetricName.crowdShareWaits, factory: factory)
     framesOut = CoreMetrics.Counter(label: MetricName.framesOut, factory: factory)
     bytesOut = CoreMetrics.Counter(label: MetricName.bytesOut, factory: factory)
     rateLimitCloses = CoreMetrics.Counter(label: MetricName.rateLimitCloses, factory: factory)
@@ -253,6 +256,10 @@ final class TransportMetrics: Sendable {
 
   /// `count` new connections waited for a later pass to be let in (``AcceptPacing``).
   func connectionsWaited(_ count: Int) { connectionsPaced.increment(by: count) }
+
+  /// The crowds had spent their share of the service thread (``CrowdShare``): a pass gave
+  /// them no turns, and they waited for the share to come back.
+  func crowdShareWaited() { crowdShareWaits.increment() }
 
   /// An established connection is gone; `open` are open now.
   func connectionClosed(open: Int) {

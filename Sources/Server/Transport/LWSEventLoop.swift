@@ -36,6 +36,8 @@ final class LWSEventLoop {
   private var beforeWait: UnsafeMutablePointer<ev_prepare>?
   private var afterWait: UnsafeMutablePointer<ev_check>?
   private var drainTimer: UnsafeMutablePointer<ev_timer>?
+  /// Ends a wait of the loop when work falls due (``wake(in:)``).
+  private var wakeTimer: UnsafeMutablePointer<ev_timer>?
 
   /// Creates the libev loop and the lws context (which binds the port) for `configuration`;
   /// lws reaches `owner` through the context's user pointer and the timers' owner pointers.
@@ -133,6 +135,7 @@ final class LWSEventLoop {
     afterWait = shim_after_wait_start(loop, afterWaitCallback, me)
     // A libev timer of its own rather than an lws one, which can fire up to a second late.
     drainTimer = shim_repeat_start(loop, drainTimerCallback, me, configuration.drainCheckInterval)
+    wakeTimer = shim_wake_new()
     gameVhost = lws_get_vhost_by_name(context, "default")
     listeningPort = Int(lws_get_vhost_listen_port(gameVhost))
   }
@@ -161,6 +164,14 @@ final class LWSEventLoop {
   /// Makes `service()` return once the callback that calls this is done.
   func breakLoop() {
     shim_ev_break_all(loop)
+  }
+
+  /// Ends the loop's wait in `seconds` at the latest (again: the wake moves), for a pass that
+  /// has work then (the crowds' share back, ``CrowdShare``). A libev timer rather than an lws
+  /// one, which can fire up to a second late (see `shim_tick_start`).
+  func wake(in seconds: Double) {
+    guard let wakeTimer else { return }
+    shim_wake_arm(loop, wakeTimer, max(0, seconds))
   }
 
   /// Arms `timer` to fire in `microseconds` (again: an armed timer moves).
@@ -194,6 +205,8 @@ final class LWSEventLoop {
     afterWait = nil
     shim_repeat_stop(loop, drainTimer)
     drainTimer = nil
+    shim_repeat_stop(loop, wakeTimer)
+    wakeTimer = nil
     lws_sul_cancel(&resources.deadlineTimer.pointee.sul)
     lws_sul_cancel(&resources.handlerTimer.pointee.sul)
     lws_sul_cancel(&resources.keepaliveTimer.pointee.sul)

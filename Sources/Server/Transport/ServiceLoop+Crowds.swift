@@ -1,4 +1,5 @@
 import CWebSockets
+import Foundation
 import Protocol
 
 /// Crowds on the service thread (``Crowd``): a crowd's frame is kept once, and its members'
@@ -72,11 +73,21 @@ extension ServiceLoop {
   /// sent, crowd after crowd, for their writable callback; a crowd whose members have all seen
   /// everything is served no more until its next frame. Called once a pass, before the loop
   /// waits: the writes come in that pass, and the players' frames never wait behind more.
+  ///
+  /// The crowds take no more than their share of the thread (``CrowdShare``): once it is
+  /// spent, a pass gives them no turns, and a timer wakes the loop when it has come back.
   func serveCrowds() {
+    guard !servedCrowds.isEmpty else {
+      followCrowdPressure(false)
+      return
+    }
+    let began = MonotonicClock.now()
     // A pass slowed to few events (``PassPacing``) is asked for fewer writes than it takes:
     // the sockets asked for and not yet taken would pile up in the kernel's ready list, ahead of
     // everything that becomes ready after them.
-    var turns = passPacing.share(of: configuration.crowdWritesPerPass)
+    var turns = crowdShare.turns(
+      of: passPacing.share(of: configuration.crowdWritesPerPass), at: began)
+    if turns == 0 { metrics?.crowdShareWaited() }
     var index = 0
     while turns > 0 && index < servedCrowds.count {
       let crowd = servedCrowds[index]
@@ -108,12 +119,32 @@ extension ServiceLoop {
         index += 1
       }
     }
+    if crowdShare.isBounded {
+      // Asking for the writes changed the poll set of each socket: the crowds' cost too.
+      let now = MonotonicClock.now()
+      crowdShare.spent(now - began)
+      if !servedCrowds.isEmpty, let wait = crowdShare.wait(at: now) {
+        eventLoop?.wake(in: wait)
+      }
+    }
     // Every turn taken and a large crowd still behind: its fan-out keeps the passes after this
-    // one busy. The journal's writer then takes its core at once
-    // (``JournalWriter/followCrowdPressure()``).
-    let pressing =
-      turns == 0 && servedCrowds.contains { $0.members.count >= Self.pressingCrowdSize }
+    // one busy.
+    followCrowdPressure(
+      turns == 0 && servedCrowds.contains { $0.members.count >= Self.pressingCrowdSize })
+  }
+
+  /// While a large crowd presses, the journal's writer (``JournalWriter/followCrowdPressure()``)
+  /// and this thread run with the short scheduler slice (``Thread/askShortSlice()``): a thread
+  /// that wakes on a core the fan-out holds takes it at once, the players' frames behind it.
+  private func followCrowdPressure(_ pressing: Bool) {
     CrowdPressure.pressing.store(pressing, ordering: .relaxed)
+    guard pressing != hasShortSlice else { return }
+    hasShortSlice = pressing
+    if pressing {
+      Thread.askShortSlice()
+    } else {
+      Thread.askDefaultSlice()
+    }
   }
 
   /// The crowd whose fan-out presses (``serveCrowds()``): a thousand members take milliseconds

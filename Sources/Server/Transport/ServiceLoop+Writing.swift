@@ -28,9 +28,18 @@ extension ServiceLoop {
     lws_callback_on_writable(state.wsi)
   }
 
-  /// `LWS_CALLBACK_SERVER_WRITEABLE`: exactly one write (lws wants no more per callback): the
-  /// close frame when it is due, else a PING when one is wanted, else the frames waiting.
+  /// `LWS_CALLBACK_SERVER_WRITEABLE`: a crowd member's write is paid for out of the crowds'
+  /// share of the thread (``CrowdShare``).
   func writable(_ state: ConnectionState) -> Int32 {
+    guard state.crowd != nil, crowdShare.isBounded else { return write(state) }
+    let began = MonotonicClock.now()
+    defer { crowdShare.spent(MonotonicClock.now() - began) }
+    return write(state)
+  }
+
+  /// Exactly one write (lws wants no more per callback): the close frame when it is due, else
+  /// a PING when one is wanted, else the frames waiting.
+  private func write(_ state: ConnectionState) -> Int32 {
     state.writeRequested = false
     if state.close.writesNothingMore { return 0 }
     if let close = state.close.frameDue(outboundIsEmpty: !state.hasPendingOutput) {

@@ -74,6 +74,11 @@ final class ServiceLoop {
   var crowds: [UInt: Crowd] = [:]
   /// The crowds with members that have frames to be sent, served in turn.
   var servedCrowds: [Crowd] = []
+  /// How much of the thread the crowds' fan-out may still take (``CrowdShare``).
+  var crowdShare: CrowdShare
+  /// Whether the thread runs with the short scheduler slice, while a crowd presses
+  /// (``serveCrowds()``).
+  var hasShortSlice = false
   /// The next crowd frame's sequence number; every queued frame is tagged with it.
   var crowdSequence: UInt64 = 1
   /// Where several queued frames are gathered for one write; made at the first.
@@ -104,6 +109,7 @@ final class ServiceLoop {
     pacing = AcceptPacing(limit: configuration.maxConnections)
     passPacing = PassPacing(
       eventsAtMost: configuration.eventsPerPass, budget: configuration.passBudget)
+    crowdShare = CrowdShare(share: configuration.crowdShare)
     keepalive = KeepaliveTimer(
       pingIdleSeconds: Double(configuration.pingIdleSeconds),
       hangupIdleSeconds: Double(configuration.hangupIdleSeconds), now: MonotonicClock.now())

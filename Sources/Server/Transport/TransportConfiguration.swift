@@ -49,6 +49,9 @@ struct TransportConfiguration: Sendable {
   /// Seconds one pass of the service loop aims to last at most (``PassPacing``); 0: passes are
   /// bounded by ``eventsPerPass`` only.
   var passBudget: Double = Double(ServerConfiguration.defaults.passBudget) / 1_000_000
+  /// The share of the service thread's time the crowds' fan-out may take at most
+  /// (``CrowdShare``); 0 (or 1): no bound.
+  var crowdShare: Double = Double(ServerConfiguration.defaults.crowdShare) / 100
   /// A pass with more callbacks to run than this serves the players of watched tables first
   /// (``FirstServed``).
   var firstServedAbove: Int = 16
@@ -118,6 +121,7 @@ struct TransportConfiguration: Sendable {
     if sendBufferBytes < 0 { return "sendBufferBytes must be zero or more" }
     if eventsPerPass < 0 { return "eventsPerPass must be zero or more" }
     if !(passBudget >= 0) || !passBudget.isFinite { return "passBudget must be zero or more" }
+    if !(0...1).contains(crowdShare) { return "crowdShare must be 0...1" }
     if firstServedAbove < 0 { return "firstServedAbove must be zero or more" }
     if !(drainTimeoutSeconds >= 0) || !drainTimeoutSeconds.isFinite {
       return "drainTimeoutSeconds must be zero or more"
