@@ -112,7 +112,7 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Percent of the service loop's time the spectators' fan-out may take at most
   /// (``CrowdShare``); 0: no bound. Measured in docs/BENCHMARKS.md, "The crowd's share of the
   /// service thread".
-  var crowdShare = 50
+  var crowdShare = 55
   /// Seconds a connection may stay blocked (its client does not read) without progress before
   /// it is cut (4000 "too slow"); 0: never.
   var drainTimeout: Double = 5

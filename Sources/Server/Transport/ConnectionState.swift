@@ -50,6 +50,9 @@ final class ConnectionState {
   /// Whether a writable callback was asked for by `ServiceLoop.requestWrite(_:)` and has not
   /// come yet.
   var writeRequested = false
+  /// Whether a write made at its crowd turn, outside a writable callback, failed: its next
+  /// callback closes it (``ServiceLoop/writeAtTurn(_:)``).
+  var writeFailed = false
   /// The crowd it watches (`TransportCommand.sendToCrowd`), whose frames it is sent from
   /// ``cursor`` on, when its turn comes.
   var crowd: Crowd?

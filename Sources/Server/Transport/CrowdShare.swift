@@ -4,10 +4,10 @@
 /// Unbounded, a crowd of 10,000 took the whole service thread (each spectator written again as
 /// soon as its turn came round, a send of a few frames), and on two cores shared with the
 /// crowd's readers every other thread that woke (the journal's writer, the players' own
-/// clients) waited for a core: players' p99 1.9-4.9 ms against 0.75 ms with no crowd. Held to
-/// a share, each spectator is written less often with more frames a write, the thread has time
-/// left, and the players' p99 came within the issue's 1.5× (docs/BENCHMARKS.md, "The crowd's
-/// share of the service thread").
+/// clients) waited for a core: players' p99 2.0-4.5 ms against 0.6-1.2 ms with no crowd. Held
+/// to 55 %, each spectator is written less often with more frames a write, the thread has time
+/// left, and the players' p99 came to 0.87-1.0 ms, the spectators' to 169-214 ms
+/// (docs/BENCHMARKS.md, "The crowd's share of the service thread").
 ///
 /// While credit is left a pass gives the crowds their turns; once it is spent, none until wall
 /// time has earned it back (the loop arms a timer for then, ``wait(at:)``). Credit saved while

@@ -69,10 +69,12 @@ extension ServiceLoop {
     }
   }
 
-  /// Asks the next ``TransportConfiguration/crowdWritesPerPass`` members that have frames to be
-  /// sent, crowd after crowd, for their writable callback; a crowd whose members have all seen
-  /// everything is served no more until its next frame. Called once a pass, before the loop
-  /// waits: the writes come in that pass, and the players' frames never wait behind more.
+  /// Writes to the next ``TransportConfiguration/crowdWritesPerPass`` members that have frames
+  /// to be sent, crowd after crowd, at their turn (``writeAtTurn(_:)``), or asks for their
+  /// writable callback where lws still holds some of their last write or a close frame or PING
+  /// is due; a crowd whose members have all seen everything is served no more until its next
+  /// frame. Called once a pass, before the loop waits (then without waiting, while members are
+  /// behind): the players' frames never wait behind more writes than that.
   ///
   /// The crowds take no more than their share of the thread (``CrowdShare``): once it is
   /// spent, a pass gives them no turns, and a timer wakes the loop when it has come back.
@@ -89,6 +91,7 @@ extension ServiceLoop {
       of: passPacing.share(of: configuration.crowdWritesPerPass), at: began)
     if turns == 0 { metrics?.crowdShareWaited() }
     var index = 0
+    var wroteAtTurn = false
     while turns > 0 && index < servedCrowds.count {
       let crowd = servedCrowds[index]
       var visited = 0
@@ -109,7 +112,12 @@ extension ServiceLoop {
           watchDrain(state)
           continue
         }
-        requestWrite(state)
+        if state.close.isOpen && state.ping != .wanted && lws_send_pipe_choked(state.wsi) == 0 {
+          writeAtTurn(state)
+          wroteAtTurn = true
+        } else {
+          requestWrite(state)
+        }
         turns -= 1
       }
       if !behind && visited >= crowd.members.count {
@@ -119,12 +127,20 @@ extension ServiceLoop {
         index += 1
       }
     }
+    var wait: Double?
     if crowdShare.isBounded {
-      // Asking for the writes changed the poll set of each socket: the crowds' cost too.
+      // The writes made at the members' turns, and the writable callbacks asked for.
       let now = MonotonicClock.now()
       crowdShare.spent(now - began)
-      if !servedCrowds.isEmpty, let wait = crowdShare.wait(at: now) {
+      wait = crowdShare.wait(at: now)
+    }
+    if !servedCrowds.isEmpty {
+      // Writes made at their turns leave the loop nothing to wake it for the next turns: it
+      // looks for events without waiting, and comes back here.
+      if let wait {
         eventLoop?.wake(in: wait)
+      } else if wroteAtTurn {
+        eventLoop?.wake(in: 0)
       }
     }
     // Every turn taken and a large crowd still behind: its fan-out keeps the passes after this

@@ -37,10 +37,29 @@ extension ServiceLoop {
     return write(state)
   }
 
+  /// A crowd member's frames written at its turn (``serveCrowds()``), without its writable
+  /// callback: the caller checked that its socket would have one now (`lws_send_pipe_choked`:
+  /// lws holds nothing unsent for it, and `poll` finds it writable), no close frame or PING is
+  /// due, and it is not asked to write. Asking for the callback changed the socket's poll set
+  /// twice (on, and off after the write) and took an event of the next pass, for a socket that
+  /// could take the write at once. Checking lws' buffer alone was not enough: written while the
+  /// kernel found it full, a spectator that read nothing had the rest kept by lws rather than
+  /// the kernel, so its close found nothing unsent and ended with a plain close rather than a
+  /// reset (`test_a_spectator_that_breaks_a_rule_with_its_window_shut_is_reset`). A write the
+  /// socket does not take whole is kept by lws, which sends the rest when the socket can take
+  /// it, before any later write, as in a callback. A failed write cannot close the connection
+  /// here: its callback does.
+  func writeAtTurn(_ state: ConnectionState) {
+    guard write(state) < 0 else { return }
+    state.writeFailed = true
+    requestWrite(state)
+  }
+
   /// Exactly one write (lws wants no more per callback): the close frame when it is due, else
   /// a PING when one is wanted, else the frames waiting.
   private func write(_ state: ConnectionState) -> Int32 {
     state.writeRequested = false
+    if state.writeFailed { return -1 }
     if state.close.writesNothingMore { return 0 }
     if let close = state.close.frameDue(outboundIsEmpty: !state.hasPendingOutput) {
       return sendCloseFrame(state, code: close.code, reason: close.reason)

@@ -37,10 +37,9 @@ struct TransportConfiguration: Sendable {
   var drainTimeoutSeconds: Double = ServerConfiguration.defaults.drainTimeout
   /// Seconds between two drain checks.
   var drainCheckInterval: Double = 0.25
-  /// Spectators' sockets asked to write in one pass of the service loop (see `Crowd`):
-  /// each takes a writable callback, a send and two changes of the poll set, a few
-  /// microseconds, so a pass with a crowd to serve holds a player's next move by at most this
-  /// many of them. With 10,000 spectators (docs/BENCHMARKS.md, "A crowd at one table") 8 gave
+  /// Spectators' sockets written in one pass of the service loop (see `Crowd`): each takes a
+  /// send, some microseconds, so a pass with a crowd to serve holds a player's next move by at
+  /// most this many of them. With 10,000 spectators (docs/BENCHMARKS.md, "A crowd at one table") 8 gave
   /// the players p50 0.6–0.7 ms and the spectators p99 123–142 ms, 32 gave 1.3–1.6 ms and
   /// 126–132 ms: a spectator whose turn comes later has more frames waiting, sent in one write.
   var crowdWritesPerPass: Int = 8
