@@ -6,7 +6,7 @@
 /// crowd's readers every other thread that woke (the journal's writer, the players' own
 /// clients) waited for a core: players' p99 2.0-4.5 ms against 0.6-1.2 ms with no crowd. Held
 /// to 55 %, each spectator is written less often with more frames a write, the thread has time
-/// left, and the players' p99 came to 0.87-1.0 ms, the spectators' to 169-214 ms
+/// left, and the players' p99 came to 0.87-1.43 ms, the spectators' to 169-221 ms
 /// (docs/BENCHMARKS.md, "The crowd's share of the service thread").
 ///
 /// While credit is left a pass gives the crowds their turns; once it is spent, none until wall
