@@ -39,10 +39,14 @@ struct TransportConfiguration: Sendable {
   var drainCheckInterval: Double = 0.25
   /// Spectators' sockets written in one pass of the service loop (see `Crowd`): each takes a
   /// send, some microseconds, so a pass with a crowd to serve holds a player's next move by at
-  /// most this many of them. With 10,000 spectators (docs/BENCHMARKS.md, "A crowd at one table") 8 gave
-  /// the players p50 0.6–0.7 ms and the spectators p99 123–142 ms, 32 gave 1.3–1.6 ms and
-  /// 126–132 ms: a spectator whose turn comes later has more frames waiting, sent in one write.
-  var crowdWritesPerPass: Int = 8
+  /// most this many of them. With 10,000 spectators (docs/BENCHMARKS.md, "A crowd at one
+  /// table") 8 gave the players p50 0.6–0.7 ms and the spectators p99 123–142 ms, 32 gave
+  /// 1.3–1.6 ms and 126–132 ms: a spectator whose turn comes later has more frames waiting, sent
+  /// in one write. With the crowds' share (``CrowdShare``) and members written at their turn,
+  /// 4 gave the players p99 0.69–1.05 ms and the spectators 167–229 ms in six rounds, 8 gave
+  /// 1.11–1.13 ms and 221–263 ms, 16 and 2 no better (docs/BENCHMARKS.md, "The crowd's share of
+  /// the service thread").
+  var crowdWritesPerPass: Int = 4
   /// Socket events one pass of the service loop takes at most (see `CEventPass`); 0: no bound.
   var eventsPerPass: Int = ServerConfiguration.defaults.eventsPerPass
   /// Seconds one pass of the service loop aims to last at most (``PassPacing``); 0: passes are
