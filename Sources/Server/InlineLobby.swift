@@ -98,6 +98,12 @@ final class InlineLobby: ServiceThreadHandler {
     Thread.yieldCore()
   }
 
+  func loopWillWait() {
+    // The new connections' first messages and the players read between them, decided after
+    // the pass ended: their entries owe the writer its wake.
+    outlets.journal?.wakeIfOwed()
+  }
+
   /// Messages and closes waiting for a later pass (``Admission``).
   var waitingMessages: Int { admission.waiting }
 

@@ -38,6 +38,20 @@ import Testing
     #expect(lobbies.map(\.journalYields) == [2, 0, 0])
   }
 
+  /// What the loop decided after the pass ended (new connections let in, players read between
+  /// them) owes the writer a wake, paid before the loop sleeps, not at the next pass's end.
+  @Test func theWakeOwedAfterThePassIsPaidBeforeTheLoopWaits() {
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+    let lobby = InlineLobby(
+      state: LobbyState(entropy: .system), outlets: LobbyOutlets(journal: writer))
+    lobby.passEnded()
+    _ = writer.append([.tableClosed("t1")], wake: false)
+    #expect(writer.owesWake)
+    lobby.loopWillWait()
+    #expect(!writer.owesWake)
+  }
+
   /// The default: a single core gives the writer the core once its work has waited as long as a
   /// pass's entries may wait for its wake; more cores never.
   @Test func theDefaultFollowsTheCores() {

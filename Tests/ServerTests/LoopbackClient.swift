@@ -135,6 +135,14 @@ final class LoopbackClient {
   func upgrade(subprotocol: String? = nil, version: String = "13", origin: String? = nil) throws
     -> (status: Int, headers: [String: String])
   {
+    try requestUpgrade(subprotocol: subprotocol, version: version, origin: origin)
+    return try readHead()
+  }
+
+  /// Sends a WebSocket upgrade request without reading the answer (``upgradeAnswer()``).
+  func requestUpgrade(subprotocol: String? = nil, version: String = "13", origin: String? = nil)
+    throws
+  {
     var request =
       "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
       + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -142,7 +150,11 @@ final class LoopbackClient {
     if let subprotocol { request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
     if let origin { request += "Origin: \(origin)\r\n" }
     try write(Array((request + "\r\n").utf8))
-    return try readHead()
+  }
+
+  /// The answer to a ``requestUpgrade(subprotocol:version:origin:)``: status and headers.
+  func upgradeAnswer() throws -> (status: Int, headers: [String: String]) {
+    try readHead()
   }
 
   /// Sends one masked client frame.

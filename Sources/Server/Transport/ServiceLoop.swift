@@ -215,6 +215,8 @@ final class ServiceLoop {
     serveCrowds()
     // And the next few new connections come in.
     letWaitingConnectionsIn()
+    // What those steps decided is not kept from the journal's writer while the loop sleeps.
+    handler?.loopWillWait()
   }
 
   func drainInbox() {

@@ -23,10 +23,16 @@ protocol ServiceThreadHandler: AnyObject {
   /// The loop is about to wait for events: the pass that called ``handle(_:now:commands:)``
   /// is over (the inline lobby wakes the journal's writer here, once for the whole pass).
   func passEnded()
+  /// The loop waits for events now. After ``passEnded()`` it takes steps of its own (new
+  /// connections let in and read at once, a busy pass's players read between them), whose
+  /// decisions must not wait for the next pass: the inline lobby pays the journal's writer the
+  /// wake they owe here (a join storm's moves waited for it up to 8 ms while the loop slept).
+  func loopWillWait()
 }
 
 extension ServiceThreadHandler {
   func passEnded() {}
+  func loopWillWait() {}
   func admitNext(now: Double, commands: inout [TransportCommand]) -> Bool { false }
 }
 
