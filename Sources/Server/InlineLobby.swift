@@ -18,6 +18,9 @@ final class InlineLobby: ServiceThreadHandler {
   let journalYieldAfter: Double?
   /// The passes that gave the core up so far (``journalYieldAfter``).
   private(set) var journalYields = 0
+  /// Whether the service thread is pressed (``LoopPressure``): its passes run long, so each
+  /// decision wakes the journal's writer at once rather than at the pass's end.
+  let loopPressed: @Sendable () -> Bool
 
   /// Runs `state` on the service thread, exporting to `metrics` after each event; journal
   /// entries go to the `outlets`' journal, and the frames after them wait until they are
@@ -25,9 +28,13 @@ final class InlineLobby: ServiceThreadHandler {
   /// had work for `journalYieldAfter` seconds.
   init(
     state: LobbyState, metrics: LobbyMetrics? = nil, outlets: LobbyOutlets = LobbyOutlets(),
-    journalYieldAfter: Double? = UsableCores.count == 1 ? InlineLobby.journalWakeDelay : nil
+    journalYieldAfter: Double? = UsableCores.count == 1 ? InlineLobby.journalWakeDelay : nil,
+    loopPressed: @escaping @Sendable () -> Bool = {
+      LoopPressure.pressing.load(ordering: .relaxed)
+    }
   ) {
     self.state = state
+    self.loopPressed = loopPressed
     self.metrics = metrics
     self.journalYieldAfter = journalYieldAfter
     var outlets = outlets
@@ -110,6 +117,10 @@ final class InlineLobby: ServiceThreadHandler {
   private func decide(_ item: AdmissionItem, now: Double, commands: inout [TransportCommand]) {
     Self.decide(
       item, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
+    // A pressed loop's pass runs long (a join storm's passes let in connection after
+    // connection): its moves waited 0.5 ms and more for the wake below's cutoff, or the pass's
+    // end. Then each decision's entries wake the writer at once.
+    if loopPressed() { outlets.journal?.wakeIfOwed(queuedBefore: .infinity) }
   }
 
   private static func decide(

@@ -15,7 +15,7 @@ extension JournalWriter {
     var loggedAt = -Double.infinity
     var lastStart = Date.distantPast
     while true {
-      followCrowdPressure()
+      followLoopPressure()
       condition.lock()
       while pending.isEmpty && !stopping {
         writerWaits = true
@@ -140,8 +140,9 @@ extension JournalWriter {
     }
   }
 
-  /// Takes the short slice while a crowd presses (``crowdPressing``), the batch policy
-  /// otherwise; before each wait for work, so a change counts from the writer's next wake. In
+  /// Takes the short slice while the service thread is pressed (``loopPressed``: a crowd's
+  /// fan-out, a storm of new connections, slowed passes), the batch policy otherwise; before
+  /// each wait for work, so a change counts from the writer's next wake. In
   /// fast play the service thread sleeps between passes and the batch writer runs then, its
   /// thousands of wakes a second never taking the core from it; but while a crowd's fan-out
   /// keeps the service thread (and, where a load generator shares the machine, every core)
@@ -149,8 +150,8 @@ extension JournalWriter {
   /// 10,000 on two shared cores: p99 3.2-3.5 ms from the work queued to its commit begun,
   /// 0.5 ms with the short slice; docs/BENCHMARKS.md). A system that refuses the slice keeps
   /// the batch policy.
-  func followCrowdPressure() {
-    let pressing = crowdPressing()
+  func followLoopPressure() {
+    let pressing = loopPressed()
     guard pressing != isUrgent.load(ordering: .relaxed) else { return }
     if pressing {
       guard Thread.askShortSlice() else { return }

@@ -64,12 +64,12 @@ final class JournalWriter: @unchecked Sendable {
   /// wakes do not preempt the service thread.
   let isBatch = Atomic<Bool>(false)
   /// Whether the writer's thread runs with a short slice instead (``Thread/askShortSlice()``),
-  /// while ``crowdPressing`` says so (see ``followCrowdPressure()``).
+  /// while ``loopPressed`` says so (see ``followLoopPressure()``).
   let isUrgent = Atomic<Bool>(false)
-  /// Whether a large crowd's fan-out holds the service thread pass after pass (the transport
-  /// says so, ``ServiceLoop/serveCrowds()``). Asked by the writer's thread before each wait
-  /// for work.
-  let crowdPressing: @Sendable () -> Bool
+  /// Whether the service thread is pressed pass after pass: a large crowd's fan-out, new
+  /// connections waiting, passes slowed (the transport says so, ``LoopPressure``). Asked by
+  /// the writer's thread before each wait for work.
+  let loopPressed: @Sendable () -> Bool
   /// Since when `pending` has held entries the writer has not taken (``workSince``):
   /// ``MonotonicClock`` seconds as a bit pattern, 0 when it is empty. Written under
   /// `condition` wherever `pending` changes.
@@ -106,13 +106,13 @@ final class JournalWriter: @unchecked Sendable {
   init(
     store: any JournalStore, logger: Logger, interval: Double = 0, stallLimit: Double = 1,
     metrics: JournalMetrics? = nil, lost: @escaping @Sendable ([String]) -> Void = { _ in },
-    crowdPressing: @escaping @Sendable () -> Bool = {
-      CrowdPressure.pressing.load(ordering: .relaxed)
+    loopPressed: @escaping @Sendable () -> Bool = {
+      LoopPressure.pressing.load(ordering: .relaxed)
     },
     released: @escaping @Sendable (UInt64) -> Void
   ) {
     self.lost = lost
-    self.crowdPressing = crowdPressing
+    self.loopPressed = loopPressed
     self.store = store
     self.logger = logger
     self.interval = interval

@@ -52,6 +52,24 @@ import Testing
     #expect(!writer.owesWake)
   }
 
+  /// While the service thread is pressed its passes run long: each decision wakes the writer
+  /// at once. Otherwise the wake waits for the pass's end (or for entries older than
+  /// ``InlineLobby/journalWakeDelay`` at a later decision).
+  @Test(arguments: [true, false]) func aPressedLoopsDecisionWakesTheWriterAtOnce(pressed: Bool) {
+    let writer = JournalWriter(
+      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+    let lobby = InlineLobby(
+      state: LobbyState(entropy: .system), outlets: LobbyOutlets(journal: writer),
+      loopPressed: { pressed })
+    let now = MonotonicClock.now()
+    _ = writer.append([.tableClosed("t1")], wake: false)
+    var commands: [TransportCommand] = []
+    lobby.handle(
+      .message(ConnectionID(rawValue: 1), Array("{".utf8), receivedAt: now), now: now,
+      commands: &commands)
+    #expect(writer.owesWake == !pressed)
+  }
+
   /// The default: a single core gives the writer the core once its work has waited as long as a
   /// pass's entries may wait for its wake; more cores never.
   @Test func theDefaultFollowsTheCores() {

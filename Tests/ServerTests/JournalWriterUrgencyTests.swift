@@ -19,7 +19,7 @@ import Testing
     let pressing = Pressing()
     let writer = JournalWriter(
       store: MemoryJournalStore(), logger: Logger(label: "test"),
-      crowdPressing: { pressing.value.load(ordering: .relaxed) }, released: { _ in })
+      loopPressed: { pressing.value.load(ordering: .relaxed) }, released: { _ in })
     writer.start()
     defer { writer.stop() }
     // The writer looks before each wait for work: the second of two commits comes after a look

@@ -161,8 +161,9 @@ final class JournalMetrics: Sendable {
   /// Times the journal's connection went to another server of its list: the database failed
   /// over (PostgreSQL with a standby).
   let serverSwitches: CoreMetrics.Counter
-  /// Times the writer took the short slice because a large crowd's fan-out held the service
-  /// thread (``JournalWriter/followCrowdPressure()``).
+  /// Times the writer took the short slice because the service thread was pressed: a large
+  /// crowd's fan-out, a storm of new connections, slowed passes
+  /// (``JournalWriter/followLoopPressure()``).
   let urgentTurns: CoreMetrics.Counter
 
   init(factory: PrometheusMetricsFactory) {

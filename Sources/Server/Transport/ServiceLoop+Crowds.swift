@@ -80,7 +80,7 @@ extension ServiceLoop {
   /// spent, a pass gives them no turns, and a timer wakes the loop when it has come back.
   func serveCrowds() {
     guard !servedCrowds.isEmpty else {
-      followCrowdPressure(false)
+      crowdBehind = false
       return
     }
     let began = MonotonicClock.now()
@@ -145,15 +145,23 @@ extension ServiceLoop {
     }
     // Every turn taken and a large crowd still behind: its fan-out keeps the passes after this
     // one busy.
-    followCrowdPressure(
-      turns == 0 && servedCrowds.contains { $0.members.count >= Self.pressingCrowdSize })
+    crowdBehind =
+      turns == 0 && servedCrowds.contains { $0.members.count >= Self.pressingCrowdSize }
   }
 
-  /// While a large crowd presses, the journal's writer (``JournalWriter/followCrowdPressure()``)
-  /// and this thread run with the short scheduler slice (``Thread/askShortSlice()``): a thread
-  /// that wakes on a core the fan-out holds takes it at once, the players' frames behind it.
-  private func followCrowdPressure(_ pressing: Bool) {
-    CrowdPressure.pressing.store(pressing, ordering: .relaxed)
+  /// At the end of each pass (``aboutToWait()``): while the thread is pressed (``PressureHold``:
+  /// a large crowd behind, new connections waiting, passes slowed), the journal's writer
+  /// (``JournalWriter/followLoopPressure()``) and this thread run with the short scheduler
+  /// slice (``Thread/askShortSlice()``), so that a thread that wakes on a core the loop's work
+  /// holds takes it at once, the players' frames behind it, and the inline lobby wakes the
+  /// writer at each decision. A join storm's first moves waited 1-4 ms for a writer that was
+  /// still under the batch policy: only a crowd's fan-out pressed, and the joining crowd had
+  /// none yet.
+  func followLoopPressure() {
+    let pressing = pressureHold.passEnded(
+      crowdBehind: crowdBehind, connectionsWaiting: pacing.hasWaiting,
+      passesSlowed: passPacing.isSlowed, at: MonotonicClock.now())
+    LoopPressure.pressing.store(pressing, ordering: .relaxed)
     guard pressing != hasShortSlice else { return }
     hasShortSlice = pressing
     if pressing {

@@ -76,9 +76,13 @@ final class ServiceLoop {
   var servedCrowds: [Crowd] = []
   /// How much of the thread the crowds' fan-out may still take (``CrowdShare``).
   var crowdShare: CrowdShare
-  /// Whether the thread runs with the short scheduler slice, while a crowd presses
-  /// (``serveCrowds()``).
+  /// Whether the thread runs with the short scheduler slice, while it is pressed
+  /// (``followLoopPressure()``).
   var hasShortSlice = false
+  /// Whether the last pass left a large crowd behind after every turn (``serveCrowds()``).
+  var crowdBehind = false
+  /// Whether the thread is pressed, held a while after the last pass that pressed.
+  var pressureHold = PressureHold()
   /// The next crowd frame's sequence number; every queued frame is tagged with it.
   var crowdSequence: UInt64 = 1
   /// Where several queued frames are gathered for one write; made at the first.
@@ -215,6 +219,7 @@ final class ServiceLoop {
     serveCrowds()
     // And the next few new connections come in.
     letWaitingConnectionsIn()
+    followLoopPressure()
     // What those steps decided is not kept from the journal's writer while the loop sleeps.
     handler?.loopWillWait()
   }

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import Server
+
+/// Whether the service thread is pressed (``PressureHold``): any of a pass's three signs, held
+/// a second after the last pass that showed one.
+@Suite struct PressureHoldTests {
+  @Test func aPassWithNoSignIsNotPressed() {
+    var hold = PressureHold()
+    let pressed = hold.passEnded(
+      crowdBehind: false, connectionsWaiting: false, passesSlowed: false, at: 10)
+    #expect(!pressed)
+  }
+
+  @Test(arguments: [(true, false, false), (false, true, false), (false, false, true)])
+  func eachSignPresses(crowdBehind: Bool, connectionsWaiting: Bool, passesSlowed: Bool) {
+    var hold = PressureHold()
+    let pressed = hold.passEnded(
+      crowdBehind: crowdBehind, connectionsWaiting: connectionsWaiting,
+      passesSlowed: passesSlowed, at: 10)
+    #expect(pressed)
+  }
+
+  /// A storm presses in bursts: the passes between them still count as pressed, until a
+  /// second has gone by without a sign.
+  @Test func theWordHoldsASecondAfterTheLastPassThatPressed() {
+    var hold = PressureHold()
+    func quietPass(at now: Double) -> Bool {
+      hold.passEnded(crowdBehind: false, connectionsWaiting: false, passesSlowed: false, at: now)
+    }
+    func waitingPass(at now: Double) -> Bool {
+      hold.passEnded(crowdBehind: false, connectionsWaiting: true, passesSlowed: false, at: now)
+    }
+    let seen = [
+      waitingPass(at: 10), quietPass(at: 10.5), waitingPass(at: 10.6), quietPass(at: 11.5),
+      quietPass(at: 10.6 + PressureHold.hold), quietPass(at: 20),
+    ]
+    #expect(seen == [true, true, true, true, false, false])
+  }
+}
