@@ -37,6 +37,20 @@ def load(server, spectators, seconds, warmup=3, extra=()):
     return json.loads(result.stdout)
 
 
+def test_passes_slowed_by_their_cost_leave_the_journals_writer_batched(start_server):
+    """Passes slowed by their cost are no sign of a pressed service thread (`PressureHold`):
+    fast play slows them too, and a writer on the short slice woken at every decision cost real
+    play four times the commits. With a pass budget of one microsecond every pass that reads an
+    event is over it (`PassPacing` slowed all along), yet a table of four players moving forty
+    times a second never switches the writer from its batch policy."""
+    server = start_server(*FAST, "--pass-budget", "1")
+    report = load(server, 0, 3, warmup=1)
+    assert report["closes"] == {} and report["errors"] == {}, report
+    assert report["moves"] > 0, report
+    # The load generator's report came after every move was answered: nothing is still to come.
+    assert scrape_metric(server.port, "matchismo_journal_urgent_turns_total") == 0
+
+
 @pytest.mark.alone  # timed under load: run with nothing beside it (see conftest)
 def test_two_thousand_spectators_watch_and_nobody_is_cut(start_server):
     """Two thousand spectators join one table at once (when its invite code is known) and

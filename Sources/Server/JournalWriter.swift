@@ -67,7 +67,7 @@ final class JournalWriter: @unchecked Sendable {
   /// while ``loopPressed`` says so (see ``followLoopPressure()``).
   let isUrgent = Atomic<Bool>(false)
   /// Whether the service thread is pressed pass after pass: a large crowd's fan-out, new
-  /// connections waiting, passes slowed (the transport says so, ``LoopPressure``). Asked by
+  /// connections waiting (the transport says so, ``LoopPressure``). Asked by
   /// the writer's thread before each wait for work.
   let loopPressed: @Sendable () -> Bool
   /// Since when `pending` has held entries the writer has not taken (``workSince``):

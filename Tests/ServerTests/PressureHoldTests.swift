@@ -2,22 +2,20 @@ import Testing
 
 @testable import Server
 
-/// Whether the service thread is pressed (``PressureHold``): any of a pass's three signs, held
+/// Whether the service thread is pressed (``PressureHold``): either of a pass's two signs, held
 /// a second after the last pass that showed one.
 @Suite struct PressureHoldTests {
   @Test func aPassWithNoSignIsNotPressed() {
     var hold = PressureHold()
-    let pressed = hold.passEnded(
-      crowdBehind: false, connectionsWaiting: false, passesSlowed: false, at: 10)
+    let pressed = hold.passEnded(crowdBehind: false, connectionsWaiting: false, at: 10)
     #expect(!pressed)
   }
 
-  @Test(arguments: [(true, false, false), (false, true, false), (false, false, true)])
-  func eachSignPresses(crowdBehind: Bool, connectionsWaiting: Bool, passesSlowed: Bool) {
+  @Test(arguments: [(true, false), (false, true), (true, true)])
+  func eachSignPresses(crowdBehind: Bool, connectionsWaiting: Bool) {
     var hold = PressureHold()
     let pressed = hold.passEnded(
-      crowdBehind: crowdBehind, connectionsWaiting: connectionsWaiting,
-      passesSlowed: passesSlowed, at: 10)
+      crowdBehind: crowdBehind, connectionsWaiting: connectionsWaiting, at: 10)
     #expect(pressed)
   }
 
@@ -26,10 +24,10 @@ import Testing
   @Test func theWordHoldsASecondAfterTheLastPassThatPressed() {
     var hold = PressureHold()
     func quietPass(at now: Double) -> Bool {
-      hold.passEnded(crowdBehind: false, connectionsWaiting: false, passesSlowed: false, at: now)
+      hold.passEnded(crowdBehind: false, connectionsWaiting: false, at: now)
     }
     func waitingPass(at now: Double) -> Bool {
-      hold.passEnded(crowdBehind: false, connectionsWaiting: true, passesSlowed: false, at: now)
+      hold.passEnded(crowdBehind: false, connectionsWaiting: true, at: now)
     }
     let seen = [
       waitingPass(at: 10), quietPass(at: 10.5), waitingPass(at: 10.6), quietPass(at: 11.5),

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Whether the transport's service thread is pressed pass after pass (``PressureHold``: a large
-/// crowd's fan-out behind, new connections waiting to be let in, or passes slowed by their
-/// cost; ``ServiceLoop/aboutToWait()`` says so at the end of each pass), for the journal's
+/// crowd's fan-out behind, or new connections waiting to be let in; ``ServiceLoop/aboutToWait()``
+/// says so at the end of each pass), for the journal's
 /// writer, which then takes a short slice (``JournalWriter/followLoopPressure()``), and for the
 /// inline lobby, which then wakes the writer at each decision (``InlineLobby``). One service
 /// thread a server, one server a process: the word is the process's.

@@ -150,7 +150,7 @@ extension ServiceLoop {
   }
 
   /// At the end of each pass (``aboutToWait()``): while the thread is pressed (``PressureHold``:
-  /// a large crowd behind, new connections waiting, passes slowed), the journal's writer
+  /// a large crowd behind, new connections waiting), the journal's writer
   /// (``JournalWriter/followLoopPressure()``) and this thread run with the short scheduler
   /// slice (``Thread/askShortSlice()``), so that a thread that wakes on a core the loop's work
   /// holds takes it at once, the players' frames behind it, and the inline lobby wakes the
@@ -159,8 +159,7 @@ extension ServiceLoop {
   /// none yet.
   func followLoopPressure() {
     let pressing = pressureHold.passEnded(
-      crowdBehind: crowdBehind, connectionsWaiting: pacing.hasWaiting,
-      passesSlowed: passPacing.isSlowed, at: MonotonicClock.now())
+      crowdBehind: crowdBehind, connectionsWaiting: pacing.hasWaiting, at: MonotonicClock.now())
     LoopPressure.pressing.store(pressing, ordering: .relaxed)
     guard pressing != hasShortSlice else { return }
     hasShortSlice = pressing
