@@ -107,8 +107,9 @@ final class InlineLobby: ServiceThreadHandler {
 
   func loopWillWait() {
     // The new connections' first messages and the players read between them, decided after
-    // the pass ended: their entries owe the writer its wake.
-    outlets.journal?.wakeIfOwed()
+    // the pass ended: their entries owe the writer its wake. Only an atomic load when nothing
+    // is owed (the lock of `wakeIfOwed()`, once more every pass, cost fast play).
+    outlets.journal?.wakeIfOwed(queuedBefore: .infinity)
   }
 
   /// Messages and closes waiting for a later pass (``Admission``).

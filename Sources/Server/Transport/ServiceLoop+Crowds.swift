@@ -158,10 +158,13 @@ extension ServiceLoop {
   /// still under the batch policy: only a crowd's fan-out pressed, and the joining crowd had
   /// none yet.
   func followLoopPressure() {
+    let sign = crowdBehind || pacing.hasWaiting
+    // Fast play's passes, thousands a second, neither press nor were pressed: no clock read.
+    guard sign || hasShortSlice else { return }
     let pressing = pressureHold.passEnded(
       crowdBehind: crowdBehind, connectionsWaiting: pacing.hasWaiting, at: MonotonicClock.now())
-    LoopPressure.pressing.store(pressing, ordering: .relaxed)
     guard pressing != hasShortSlice else { return }
+    LoopPressure.pressing.store(pressing, ordering: .relaxed)
     hasShortSlice = pressing
     if pressing {
       Thread.askShortSlice()

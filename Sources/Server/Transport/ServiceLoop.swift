@@ -152,6 +152,9 @@ final class ServiceLoop {
     // server that nobody reaches still releases held seats, and its computers still play.
     if let handler { finishHandlerCall(handler) }
     while !stopRequested { eventLoop.service() }
+    // The word is the process's, and said only when it changes: a loop that stopped pressed
+    // does not leave it said.
+    if hasShortSlice { LoopPressure.pressing.store(false, ordering: .relaxed) }
   }
 
   /// Destroys the context (dropping any connection still open, which reports `.closed`),
