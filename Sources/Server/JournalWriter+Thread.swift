@@ -141,8 +141,8 @@ extension JournalWriter {
   }
 
   /// Takes the short slice while the service thread is pressed (``loopPressed``: a crowd's
-  /// fan-out, a storm of new connections, slowed passes), the batch policy otherwise; before
-  /// each wait for work, so a change counts from the writer's next wake. In
+  /// fan-out, a storm of new connections), the batch policy otherwise; before each wait for
+  /// work, so a change counts from the writer's next wake. In
   /// fast play the service thread sleeps between passes and the batch writer runs then, its
   /// thousands of wakes a second never taking the core from it; but while a crowd's fan-out
   /// keeps the service thread (and, where a load generator shares the machine, every core)

@@ -67,8 +67,8 @@ final class JournalWriter: @unchecked Sendable {
   /// while ``loopPressed`` says so (see ``followLoopPressure()``).
   let isUrgent = Atomic<Bool>(false)
   /// Whether the service thread is pressed pass after pass: a large crowd's fan-out, new
-  /// connections waiting (the transport says so, ``LoopPressure``). Asked by
-  /// the writer's thread before each wait for work.
+  /// connections waiting (the transport says so, ``LoopPressure``). Asked by the writer's
+  /// thread before each wait for work.
   let loopPressed: @Sendable () -> Bool
   /// Since when `pending` has held entries the writer has not taken (``workSince``):
   /// ``MonotonicClock`` seconds as a bit pattern, 0 when it is empty. Written under

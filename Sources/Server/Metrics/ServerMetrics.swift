@@ -162,8 +162,7 @@ final class JournalMetrics: Sendable {
   /// over (PostgreSQL with a standby).
   let serverSwitches: CoreMetrics.Counter
   /// Times the writer took the short slice because the service thread was pressed: a large
-  /// crowd's fan-out, a storm of new connections, slowed passes
-  /// (``JournalWriter/followLoopPressure()``).
+  /// crowd's fan-out, a storm of new connections (``JournalWriter/followLoopPressure()``).
   let urgentTurns: CoreMetrics.Counter
 
   init(factory: PrometheusMetricsFactory) {
