@@ -118,10 +118,11 @@ final class InlineLobby: ServiceThreadHandler {
   private func decide(_ item: AdmissionItem, now: Double, commands: inout [TransportCommand]) {
     Self.decide(
       item, now: now, state: &state, metrics: &metrics, outlets: outlets, commands: &commands)
-    // A pressed loop's pass runs long (a join storm's passes let in connection after
-    // connection): its moves waited 0.5 ms and more for the wake below's cutoff, or the pass's
-    // end. Then each decision's entries wake the writer at once.
-    if loopPressed() { outlets.journal?.wakeIfOwed(queuedBefore: .infinity) }
+    // The pass's first entries wait at most `journalWakeDelay` for the writer's wake. A pressed
+    // loop's pass runs long (a join storm's passes let in connection after connection) and its
+    // moves waited that cutoff or the pass's end: then each decision wakes the writer at once.
+    outlets.journal?.wakeIfOwed(
+      queuedBefore: loopPressed() ? .infinity : now - Self.journalWakeDelay)
   }
 
   private static func decide(
@@ -146,7 +147,6 @@ final class InlineLobby: ServiceThreadHandler {
     }
     commands.append(actions: state.catchUp(now: now), to: outlets)
     export(now: now, state: &state, metrics: &metrics)
-    outlets.journal?.wakeIfOwed(queuedBefore: now - journalWakeDelay)
   }
 
   /// How long the first entries of a pass may wait for the writer's wake, in seconds: a pass
