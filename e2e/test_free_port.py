@@ -43,3 +43,14 @@ def test_a_server_is_not_given_a_port_its_options_already_name(monkeypatch):
         assert server.port == game
     finally:
         server.stop()
+
+
+def test_a_port_browsers_refuse_is_never_drawn(monkeypatch):
+    """Chromium will not load a page from 10080 (`ERR_UNSAFE_PORT`): a browser test whose server
+    drew it failed at its first script, on the browser's own error page."""
+    import free_port as module
+
+    draws = iter([10080, 10081])
+    monkeypatch.setattr(module.random, "randrange", lambda low, high: next(draws))
+    monkeypatch.setattr(module, "_slice", lambda: (10000, 11000))
+    assert module.free_port() == 10081

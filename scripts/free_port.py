@@ -7,12 +7,17 @@ hands out (`bind(0)`) comes from its ephemeral range, which every outgoing conne
 from: the load tests' thousands of clients could take it first. So the port is drawn from below
 that range, where no connection's own port comes from. And each worker of a parallel test run
 (pytest-xdist's `PYTEST_XDIST_WORKER`, `gw0`, `gw1`, ...) draws from a slice of its own, so two
-workers never pick the same one; within a worker, draws are random and checked by binding."""
+workers never pick the same one; within a worker, draws are random and checked by binding.
+Ports that browsers refuse to load a page from are never drawn: the browser tests' Chromium shows
+its own error page for them (`ERR_UNSAFE_PORT`), and a test on one failed at its first script."""
 import os
 import random
 import socket
 
 LOWEST = 10000
+# Chromium's restricted ports (net/base/port_util.cc) in the range drawn from: 10080 (Amanda,
+# blocked since Chromium 90).
+BROWSERS_REFUSE = {10080}
 
 
 def _ephemeral_start():
@@ -48,7 +53,7 @@ def free_port():
     low, high = _slice()
     for _ in range(500):
         port = random.randrange(low, high)
-        if _bindable(port):
+        if port not in BROWSERS_REFUSE and _bindable(port):
             return port
     # Nothing free in the slice (it would take thousands of listeners): the kernel's choice.
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
