@@ -239,10 +239,8 @@ static inline struct lws *shim_adopt_accepted(struct lws_vhost *vhost, int fd, i
 /// Accepts the next connection waiting on listening socket `listener`, non-blocking, closed on
 /// exec, with Nagle off (as lws sets its own); -1 when none waits.
 static inline int shim_accept_next(int listener) {
-  int fd = accept(listener, NULL, NULL);
+  int fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
   if (fd < 0) return -1;
-  (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-  (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
   int on = 1;
   (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
   return fd;

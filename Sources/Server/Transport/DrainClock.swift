@@ -14,7 +14,8 @@
 /// clock (the outbound queue's byte bound is there for a stream it cannot keep up with). A
 /// connection blocked for `bound` seconds without that progress is cut, whatever its queue
 /// holds. Checks come every `TransportConfiguration.drainCheckInterval`, so a connection is cut
-/// at most that much after `bound` has passed since its window shut.
+/// at most that much (and the length of a sweep, ``DrainSweep``) after `bound` has passed since
+/// its window shut.
 struct DrainClock: Sendable {
   /// What a check decides about one connection.
   enum Verdict: Equatable {

@@ -2,9 +2,9 @@ import CWebSockets
 
 /// Clients that do not read, on the service thread: a check every
 /// `TransportConfiguration.drainCheckInterval` looks at each connection that was sent
-/// something since it was last found unblocked, `DrainClock` decides, and this cuts the
-/// connections blocked too long without progress. Connections that were sent nothing cost
-/// nothing.
+/// something since it was last found unblocked (a few a pass, ``DrainSweep``), `DrainClock`
+/// decides, and this cuts the connections blocked too long without progress. Connections that
+/// were sent nothing cost nothing.
 extension ServiceLoop {
   /// Puts `state` on the drain watch (it was just sent a frame into an empty queue).
   func watchDrain(_ state: ConnectionState) {
@@ -13,14 +13,26 @@ extension ServiceLoop {
     drainWatch.append(state.id)
   }
 
-  /// The drain check: every watched connection is looked at once.
+  /// The drain check, every ``TransportConfiguration/drainCheckInterval``: begins a sweep over
+  /// the watched connections and takes its first step; the loop takes the rest, one a pass
+  /// (``continueDrainSweep()``). A sweep still under way when the next check comes goes on.
   func drainCheck() {
+    guard drainSweep.begin(count: drainWatch.count) else { return }
+    drainStep()
+  }
+
+  /// Before the loop waits: the next step of a sweep under way, and the loop does not sleep
+  /// while one is.
+  func continueDrainSweep() {
+    guard drainSweep.isUnderWay else { return }
+    drainStep()
+  }
+
+  /// Looks at the next connections of the sweep (``DrainSweep/perStep``).
+  private func drainStep() {
     let now = MonotonicClock.now()
-    var largest = 0
-    var blockedConnections = 0
-    var kept = 0
     var cut = false
-    for index in drainWatch.indices {
+    for index in drainSweep.step() {
       let id = drainWatch[index]
       guard let state = connections[id] else { continue }
       let fd = lws_get_socket_fd(state.wsi)
@@ -44,23 +56,27 @@ extension ServiceLoop {
           continue
         }
       case .waiting:
-        blockedConnections += 1
-        largest = max(largest, state.outbound.byteCount + unsent)
+        drainSweep.noteBlocked(bytes: state.outbound.byteCount + unsent)
       case .cut(let waited):
         state.isDrainWatched = false
         cutForNotReading(state, waitedSeconds: waited, unsent: unsent)
         cut = true
         continue
       }
-      drainWatch[kept] = id
-      kept += 1
+      drainWatch[drainSweep.keep()] = id
     }
-    drainWatch.removeLast(drainWatch.count - kept)
     // lws looks at due timeouts after each event it handles: wake it, so that the cut
     // connections close now rather than at its next periodic wake.
     if cut, let eventLoop { lws_cancel_service(eventLoop.context) }
+    guard let dropped = drainSweep.finish() else {
+      // More to look at: the loop comes back at once rather than sleeping.
+      eventLoop?.wake(in: 0)
+      return
+    }
+    // The connections appended during the sweep (past its end) stay for the next one.
+    drainWatch.removeSubrange(dropped)
     metrics?.sampleOutbound(
-      waitingConnections: blockedConnections, largestWaitingBytes: largest)
+      waitingConnections: drainSweep.blocked, largestWaitingBytes: drainSweep.largestBlocked)
   }
 
   /// Cuts a connection blocked for the bound: its queue is dropped, the consumer hears

@@ -68,6 +68,8 @@ final class ServiceLoop {
   let drainClock: DrainClock
   /// The connections sent something since they last drained, looked at by every drain check.
   var drainWatch: [ConnectionID] = []
+  /// Where the drain check's walk over ``drainWatch`` stands.
+  var drainSweep = DrainSweep()
   /// Connections per peer address.
   var addressLimit: AddressLimit
   /// Every crowd, by the storage of the member list it was last sent to (``Crowd``).
@@ -220,8 +222,9 @@ final class ServiceLoop {
     // The crowd's next few hundred sockets write in the coming pass (the loop does not sleep
     // while they are writable).
     serveCrowds()
-    // And the next few new connections come in.
+    // And the next few new connections come in, and the drain check takes its next step.
     letWaitingConnectionsIn()
+    continueDrainSweep()
     followLoopPressure()
     // What those steps decided is not kept from the journal's writer while the loop sleeps.
     handler?.loopWillWait()
