@@ -10,7 +10,15 @@ for the server (e.g. "--executors 2", the sharded lobby). The line ends with the
 of the run's moves and of those over 1 ms and 5 ms from read to frames let go (its /metrics,
 `matchismo_move_broadcast_latency_seconds`), and the journal's entries, commits, and commits over
 1 ms and 5 ms (`matchismo_journal_entries_total`, `matchismo_journal_commit_seconds`), and the
-frames and payload bytes written (`matchismo_frames_out_total`, `matchismo_bytes_out_total`)."""
+frames and payload bytes written (`matchismo_frames_out_total`, `matchismo_bytes_out_total`).
+
+FLOOR=1 (with STORM): what the machine's CPU share alone costs a table through the storm. A
+second server of its own (the control) holds a quiet table of 4 players at 40 moves a second,
+driven by two more load runs started when the crowd is seated, timed to measure the same 5 s
+before the storm and 5 s from it (`floor_before_p99_us`, `floor_during_p99_us`,
+`floor_p99_ratio`). Nothing of the crowd reaches the control: its players feel only the cores
+that the crowd's server and load generator take. Where the crowd's players' ratio is near the
+control's, the storm costs them the machine's share, not the server's own waits."""
 import json
 import os
 import shutil
@@ -30,7 +38,11 @@ KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_u
 STORM = os.environ.get("STORM")
 
 
-def run(binaries, spectators):
+FLOOR = os.environ.get("FLOOR") == "1"
+
+
+def start_server(binaries):
+    """A fresh release server on a free loopback port, ready: (process, port, data folder)."""
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
@@ -41,27 +53,62 @@ def run(binaries, spectators):
          "--spectator-limit", "20000", "--countdown", "0.3",
          *os.environ.get("SERVER_ARGS", "").split()],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return server, port, data
+
+
+def stop_server(server, data):
+    server.terminate()
+    server.wait()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def quiet_table(binaries, port, warmup):
+    """A load run of one quiet table (4 players, 40 moves/s) whose 5 s window begins `warmup`
+    seconds after its players are seated."""
+    return subprocess.Popen(
+        [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
+         "--seats", "4", "--rate", "40", "--warmup", str(warmup), "--duration", "5", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+def run(binaries, spectators):
+    server, port, data = start_server(binaries)
+    control = start_server(binaries) if FLOOR and STORM and spectators else None
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         crowd = ["--crowd-threads", "1", "--crowd-nice", os.environ.get("CROWD_NICE", "10")] if spectators else []
         storm = ["--storm", STORM, "--storm-at", "10", "--storm-window", "5"] if STORM and spectators else []
-        result = subprocess.run(
+        load = subprocess.Popen(
             [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
              "--seats", "4", "--spectators", str(spectators), "--rate", "40", "--warmup", "3",
              "--duration", "20" if STORM else "10", "--json", "--server-pid", str(server.pid),
              *crowd, *storm],
-            capture_output=True, text=True, timeout=300)
-        report = json.loads(result.stdout)
-        return {**{k: report[k] for k in KEYS if k in report}, **server_moves(port)}
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        floor = []
+        if control:
+            # The crowd's window begins 3 s after it is seated ("... seated in ..." on stderr),
+            # its storm 10 s into it: the control's windows are the 5 s before and from it.
+            for line in load.stderr:
+                if "seated" in line:
+                    break
+            floor = [quiet_table(binaries, control[1], warmup) for warmup in (8, 13)]
+        out, _ = load.communicate(timeout=300)
+        report = json.loads(out)
+        fields = {**{k: report[k] for k in KEYS if k in report}, **server_moves(port)}
+        if floor:
+            before, during = (json.loads(p.communicate(timeout=60)[0])["lat_p99_us"] for p in floor)
+            fields.update(floor_before_p99_us=before, floor_during_p99_us=during,
+                          floor_p99_ratio=round(during / before, 2))
+        return fields
     finally:
-        server.terminate()
-        server.wait()
-        shutil.rmtree(data, ignore_errors=True)
+        stop_server(server, data)
+        if control:
+            stop_server(control[0], control[2])
 
 
 def histogram(text, name):
