@@ -3,7 +3,11 @@
 /// cost nothing.
 ///
 /// A binary heap with lazy deletion: moving or cancelling a key's deadline only updates the
-/// key's entry in `current`; heap entries that no longer match it are dropped when they surface.
+/// key's entry in `current`; heap entries that no longer match it are dropped when they surface,
+/// a few at a time: past ``staleDroppedAtOnce`` in one look the heap is rebuilt from the live
+/// keys instead. A crowd of 10,000 that reconnected at once left as many cancelled session
+/// graces in the heap; dropped one by one (a sift each), they held the service thread 9 ms in
+/// one pass (docs/BENCHMARKS.md, "The drain check and the listen queue in steps").
 public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
   private var heap: [(time: Double, key: Key)] = []
   private var current: [Key: Double] = [:]
@@ -13,6 +17,14 @@ public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
 
   /// How many keys have a deadline.
   public var count: Int { current.count }
+
+  /// Entries the heap holds, stale ones included.
+  var storedCount: Int { heap.count }
+  /// Stale entries dropped one by one (a sift each) so far, for the tests.
+  private(set) var staleSifted = 0
+
+  /// Stale entries dropped one by one before the heap is rebuilt from the live keys.
+  static var staleDroppedAtOnce: Int { 32 }
 
   /// The earliest deadline, if any.
   public mutating func earliest() -> Double? {
@@ -39,18 +51,37 @@ public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
   /// Removes and returns every key whose deadline is at or before `now`, earliest first.
   public mutating func popDue(now: Double) -> [Key] {
     var due: [Key] = []
+    var stale = 0
     while let top = heap.first, top.time <= now {
-      popTop()
-      if current[top.key] == top.time {
-        current[top.key] = nil
-        due.append(top.key)
+      guard current[top.key] == top.time else {
+        stale += 1
+        if stale > Self.staleDroppedAtOnce {
+          rebuild()
+          stale = 0
+        } else {
+          popTop()
+          staleSifted += 1
+        }
+        continue
       }
+      popTop()
+      current[top.key] = nil
+      due.append(top.key)
     }
     return due
   }
 
   private mutating func dropStale() {
-    while let top = heap.first, current[top.key] != top.time { popTop() }
+    var stale = 0
+    while let top = heap.first, current[top.key] != top.time {
+      stale += 1
+      if stale > Self.staleDroppedAtOnce {
+        rebuild()
+        return
+      }
+      popTop()
+      staleSifted += 1
+    }
   }
 
   private mutating func rebuild() {
