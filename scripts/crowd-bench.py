@@ -9,7 +9,9 @@ reconnects at once (`matchismo-load --storm`); the line then compares the player
 for the server (e.g. "--executors 2", the sharded lobby). The line ends with the server's own count
 of the run's moves and of those over 1 ms and 5 ms from read to frames let go (its /metrics,
 `matchismo_move_broadcast_latency_seconds`), and the journal's entries, commits, and commits over
-1 ms and 5 ms (`matchismo_journal_entries_total`, `matchismo_journal_commit_seconds`), and the
+1 ms and 5 ms (`matchismo_journal_entries_total`, `matchismo_journal_commit_seconds`), the
+service loop's passes whose events took over 1 ms and 5 ms of its CPU
+(`matchismo_loop_long_passes_total`: the server's own stalls, whatever the host does), and the
 frames and payload bytes written (`matchismo_frames_out_total`, `matchismo_bytes_out_total`).
 
 FLOOR=1 (with STORM): what the machine's CPU share alone costs a table through the storm. A
@@ -145,6 +147,8 @@ def server_moves(port):
             "journal_commits": commits,
             "journal_commits_over_1ms": commits - times.get("0.001", commits),
             "journal_commits_over_5ms": commits - times.get("0.005", commits),
+            "server_passes_over_1ms": counter(text, 'matchismo_loop_long_passes_total{over="1ms"}'),
+            "server_passes_over_5ms": counter(text, 'matchismo_loop_long_passes_total{over="5ms"}'),
             "frames_out": counter(text, "matchismo_frames_out_total"),
             "bytes_out": counter(text, "matchismo_bytes_out_total")}
 

@@ -115,6 +115,20 @@ import Testing
     #expect(lines.contains("matchismo_inbound_paused_connections 2.0"))
   }
 
+  /// The service loop's long passes, by its thread's CPU: none counted at 1 ms or under, the
+  /// 5 ms count a part of the 1 ms one, both present (at 0) from the start.
+  @Test func theLoopCountsItsLongPasses() {
+    let metrics = ServerMetrics()
+    #expect(samples(metrics).contains(#"matchismo_loop_long_passes_total{over="1ms"} 0"#))
+    #expect(samples(metrics).contains(#"matchismo_loop_long_passes_total{over="5ms"} 0"#))
+    for seconds in [0.0002, 0.001, 0.0011, 0.004, 0.005, 0.0051, 0.03] {
+      metrics.transport.passTook(cpuSeconds: seconds)
+    }
+    let lines = samples(metrics)
+    #expect(lines.contains(#"matchismo_loop_long_passes_total{over="1ms"} 5"#))
+    #expect(lines.contains(#"matchismo_loop_long_passes_total{over="5ms"} 2"#))
+  }
+
   @Test func theJournalsWriterTimesEachCommit() throws {
     let metrics = ServerMetrics()
     let writer = JournalWriter(

@@ -22,8 +22,9 @@ extension ServiceLoop {
   func paceNextPass() {
     guard let began = passBeganAt else { return }
     passBeganAt = nil
-    let cap = passPacing.passEnded(
-      events: Int(event_pass_events_taken()), seconds: MonotonicClock.threadCPU() - began)
+    let seconds = MonotonicClock.threadCPU() - began
+    metrics?.passTook(cpuSeconds: seconds)
+    let cap = passPacing.passEnded(events: Int(event_pass_events_taken()), seconds: seconds)
     event_pass_cap_events(Int32(clamping: cap))
   }
 
