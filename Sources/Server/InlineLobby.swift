@@ -12,6 +12,9 @@ final class InlineLobby: ServiceThreadHandler {
   private var metrics: LobbyMetrics?
   /// Messages past a pass's budget, decided in the passes after (``Admission``).
   private var admission = Admission<AdmissionItem>()
+  /// When this pass decided its first waiting message (nil: none yet), for its slice
+  /// (``admissionSlice``).
+  private var admittingSince: Double?
   private let outlets: LobbyOutlets
   /// How long the journal's writer may have had work before a pass's end gives it the core
   /// (``passEnded()``), in seconds; nil: never (a process with more than one core).
@@ -66,7 +69,9 @@ final class InlineLobby: ServiceThreadHandler {
   }
 
   func admitNext(now: Double, commands: inout [TransportCommand]) -> Bool {
+    if let since = admittingSince, now - since >= Self.admissionSlice { return false }
     guard let item = admission.next() else { return false }
+    if admittingSince == nil { admittingSince = now }
     // The moves this pass read are not kept from the writer while the crowd is decided.
     outlets.journal?.wakeIfOwed(queuedBefore: .infinity)
     decide(item, now: now, commands: &commands)
@@ -90,6 +95,7 @@ final class InlineLobby: ServiceThreadHandler {
 
   func passEnded() {
     admission.passEnded()
+    admittingSince = nil
     guard let journal = outlets.journal else { return }
     journal.wakeIfOwed()
     // On a single core the writer runs only when this thread lets it: while a crowd keeps the
@@ -148,6 +154,13 @@ final class InlineLobby: ServiceThreadHandler {
     commands.append(actions: state.catchUp(now: now), to: outlets)
     export(now: now, state: &state, metrics: &metrics)
   }
+
+  /// How long one pass may go on deciding waiting messages, in seconds, besides their count
+  /// (``AdmissionBudget/perPass``): a storm's spectators cost 40 µs each on average but up to
+  /// hundreds (a resumed session's snapshot, its table's listing published again), and a pass
+  /// of 32 held the players' next moves several milliseconds (docs/BENCHMARKS.md, "The drain
+  /// check and the listen queue in steps"). The rest wait for the next pass, which comes at once.
+  static let admissionSlice = 0.0005
 
   /// How long the first entries of a pass may wait for the writer's wake, in seconds: a pass
   /// normally ends (and wakes it, ``passEnded()``) well before; one that runs long under load

@@ -154,6 +154,33 @@ import Testing
     #expect(lobby.nextDeadline() != 0)
   }
 
+  /// Past its slice of time a pass decides no more of what waits, though its count allows:
+  /// the rest wait for the next pass, asked for at once.
+  @Test func theInlineLobbyDecidesWhatWaitsForASliceOfThePass() {
+    let lobby = InlineLobby(state: LobbyState(entropy: .system))
+    var commands: [TransportCommand] = []
+    let count = AdmissionBudget.perPass + 8
+    for connection in 0..<UInt64(count) {
+      lobby.handle(
+        .message(
+          ConnectionID(rawValue: 10 + connection),
+          Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8), receivedAt: 0),
+        now: 1, commands: &commands)
+    }
+    #expect(lobby.waitingMessages == 8)
+    lobby.passEnded()
+    let slice = InlineLobby.admissionSlice
+    let first = lobby.admitNext(now: 2, commands: &commands)
+    let within = lobby.admitNext(now: 2 + slice / 2, commands: &commands)
+    let past = lobby.admitNext(now: 2 + slice, commands: &commands)
+    #expect(first && within && !past)
+    #expect(lobby.waitingMessages == 6 && lobby.nextDeadline() == 0)
+    // The next pass has a slice of its own.
+    lobby.passEnded()
+    let next = lobby.admitNext(now: 3, commands: &commands)
+    #expect(next && lobby.waitingMessages == 5)
+  }
+
   private static func addressees(_ command: TransportCommand) -> [ConnectionID] {
     switch command {
     case .send(_, let to), .sendToCrowd(_, let to): to
