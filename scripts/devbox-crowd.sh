@@ -7,7 +7,8 @@
 # all of it):
 #   bash .devbox/devbox-crowd.sh .devbox OUTDIR [small]     (small: a try on this machine first)
 # Every run writes matchismo-load's JSON report to OUTDIR/LABEL.json as soon as it ends, so a run
-# cut short still leaves what it finished. About five minutes on 16 cores.
+# cut short still leaves what it finished, and the server's /metrics to OUTDIR/LABEL.metrics
+# (`matchismo_loop_long_passes_total`: the service thread's passes over 1 and 5 ms of its CPU). About five minutes on 16 cores.
 #   crowd-0-K, crowd-10000-K: one table, 4 players at 40 moves/s in all, 0 or 10,000 spectators
 #     (on a crowd thread of their own), alternating, twice (as scripts/crowd-bench.py runs it).
 #   storm-join|leave|reconnect: the same 10,000, and 10 s into a 20 s window all at once.
@@ -35,6 +36,9 @@ start() { # label options... (the server is bin/$BIN, bin/matchismo by default)
 }
 stop() {
   ls "/proc/$spid/task" 2>/dev/null | wc -l >"$out/$1$TAG.threads"
+  # The server's own counts of the run (its long passes, moves over 1 ms, journal commits).
+  (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 &&
+    timeout 5 cat <&3) >"$out/$1$TAG.metrics" 2>/dev/null
   kill "$spid" 2>/dev/null; sleep 0.3; kill -9 "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
   rm -rf "$out/data"
 }

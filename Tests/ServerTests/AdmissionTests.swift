@@ -131,16 +131,8 @@ import Testing
   }
 
   @Test func theInlineLobbyAnswersPastItsBudgetInTheNextPassAndAsksForIt() {
-    let lobby = InlineLobby(state: LobbyState(entropy: .system))
     var commands: [TransportCommand] = []
-    let count = AdmissionBudget.perPass + 8
-    for connection in 0..<UInt64(count) {
-      lobby.handle(
-        .message(
-          ConnectionID(rawValue: 10 + connection),
-          Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8), receivedAt: 0),
-        now: 1, commands: &commands)
-    }
+    let lobby = Self.crowdSaysHello(AdmissionBudget.perPass + 8, commands: &commands)
     let answered = Set(commands.flatMap(Self.addressees))
     #expect(answered.count == AdmissionBudget.perPass)
     #expect(lobby.waitingMessages == 8)
@@ -157,16 +149,8 @@ import Testing
   /// Past its slice of time a pass decides no more of what waits, though its count allows:
   /// the rest wait for the next pass, asked for at once.
   @Test func theInlineLobbyDecidesWhatWaitsForASliceOfThePass() {
-    let lobby = InlineLobby(state: LobbyState(entropy: .system))
     var commands: [TransportCommand] = []
-    let count = AdmissionBudget.perPass + 8
-    for connection in 0..<UInt64(count) {
-      lobby.handle(
-        .message(
-          ConnectionID(rawValue: 10 + connection),
-          Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8), receivedAt: 0),
-        now: 1, commands: &commands)
-    }
+    let lobby = Self.crowdSaysHello(AdmissionBudget.perPass + 8, commands: &commands)
     #expect(lobby.waitingMessages == 8)
     lobby.passEnded()
     let slice = InlineLobby.admissionSlice
@@ -179,6 +163,21 @@ import Testing
     lobby.passEnded()
     let next = lobby.admitNext(now: 3, commands: &commands)
     #expect(next && lobby.waitingMessages == 5)
+  }
+
+  /// An inline lobby that `count` connections said `hello` to in one pass (at time 1).
+  private static func crowdSaysHello(_ count: Int, commands: inout [TransportCommand])
+    -> InlineLobby
+  {
+    let lobby = InlineLobby(state: LobbyState(entropy: .system))
+    for connection in 0..<UInt64(count) {
+      lobby.handle(
+        .message(
+          ConnectionID(rawValue: 10 + connection),
+          Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8), receivedAt: 0),
+        now: 1, commands: &commands)
+    }
+    return lobby
   }
 
   private static func addressees(_ command: TransportCommand) -> [ConnectionID] {
