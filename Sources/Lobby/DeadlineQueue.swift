@@ -28,7 +28,8 @@ public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
 
   /// The earliest deadline, if any.
   public mutating func earliest() -> Double? {
-    dropStale()
+    var sifted = 0
+    dropStale(sifted: &sifted)
     return heap.first?.time
   }
 
@@ -51,35 +52,27 @@ public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
   /// Removes and returns every key whose deadline is at or before `now`, earliest first.
   public mutating func popDue(now: Double) -> [Key] {
     var due: [Key] = []
-    var stale = 0
-    while let top = heap.first, top.time <= now {
-      guard current[top.key] == top.time else {
-        stale += 1
-        if stale > Self.staleDroppedAtOnce {
-          rebuild()
-          stale = 0
-        } else {
-          popTop()
-          staleSifted += 1
-        }
-        continue
-      }
+    var sifted = 0
+    while true {
+      dropStale(sifted: &sifted)
+      guard let top = heap.first, top.time <= now else { return due }
       popTop()
       current[top.key] = nil
       due.append(top.key)
     }
-    return due
   }
 
-  private mutating func dropStale() {
-    var stale = 0
+  /// Drops the stale entries on top, counting those sifted away one by one in `sifted`; past
+  /// ``staleDroppedAtOnce`` of them, rebuilds the heap from the live keys instead.
+  private mutating func dropStale(sifted: inout Int) {
     while let top = heap.first, current[top.key] != top.time {
-      stale += 1
-      if stale > Self.staleDroppedAtOnce {
+      guard sifted < Self.staleDroppedAtOnce else {
         rebuild()
+        sifted = 0
         return
       }
       popTop()
+      sifted += 1
       staleSifted += 1
     }
   }
