@@ -73,4 +73,27 @@ import Testing
     #expect(pacing.accepted() == .now)
     #expect(pacing.accepted() == .wait)
   }
+
+  /// While connections wait, the listen queue is taken in steps of ``AcceptPacing/perStep``:
+  /// a queue of 600 in three, the last one short (the queue is empty), and none past the limit.
+  @Test func theListenQueueIsTakenInStepsOfAFewHundred() {
+    var pacing = AcceptPacing(limit: 700)
+    for _ in 0..<AcceptPacing.perPass { _ = pacing.accepted() }
+    #expect(pacing.accepted() == .wait)
+    pacing.wait(1)
+    var queue = Array(Int32(2)...Int32(601))[...]
+    let next = { () -> Int32? in queue.popFirst() }
+    #expect(pacing.takeStep(from: next) == AcceptPacing.perStep)
+    #expect(pacing.takeStep(from: next) == AcceptPacing.perStep)
+    #expect(pacing.takeStep(from: next) == 600 - 2 * AcceptPacing.perStep)
+    #expect(pacing.takeStep(from: next) == 0)
+    #expect(pacing.waitingCount == 601)
+    // Oldest first: the one that began the wait, then the queue in its order.
+    #expect(pacing.passEnded(perPass: 3) == [1, 2, 3])
+    // Past the limit the rest stay in the kernel's queue, untouched.
+    queue = Array(Int32(1000)...Int32(1199))[...]
+    #expect(pacing.takeStep(from: next) == 700 - 598)
+    #expect(pacing.waitingCount == 700)
+    #expect(queue.first == 1000 + Int32(700 - 598))
+  }
 }

@@ -36,11 +36,13 @@ import Testing
     func loopWillWait() { log.withLock { $0.append("wait") } }
   }
 
-  /// 48 connections arrive while the service thread is held: lws takes 16 in the pass that
-  /// accepts them, the rest are let in (and their upgrades read) after later passes end. Each
+  /// `arriving` connections arrive while the service thread is held: lws takes 16 in the pass
+  /// that accepts them, the rest are let in (and their upgrades read) after later passes end
+  /// (1,000: the listen queue taken in steps, ``AcceptPacing/takeStep(from:)``). Each
   /// connection opened after a pass's end is followed by a "wait" before the next pass's end,
   /// and the last thing the handler hears, once everything is quiet, is that the loop waits.
-  @Test func connectionsLetInAfterThePassAreFollowedByTheLoopsWait() async throws {
+  @Test(arguments: [48, 1000])
+  func connectionsLetInAfterThePassAreFollowedByTheLoopsWait(arriving: Int) async throws {
     var configuration = TransportConfiguration()
     configuration.port = 0
     configuration.pingIdleSeconds = 0
@@ -52,7 +54,6 @@ import Testing
       configuration: configuration, logger: logger, handler: handler)
     try transport.start()
     let port = transport.listeningPort
-    let arriving = 48
     let stalled = handler.stalled
     let holder = try await offPool {
       let holder = try LoopbackClient(port: port)

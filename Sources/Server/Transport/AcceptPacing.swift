@@ -10,6 +10,10 @@
 /// and none waits; otherwise it waits, oldest first, and ``passEnded()`` gives the ones the next
 /// pass takes. What waits is bounded (``limit``): past it a new connection is refused (closed
 /// at once), as a full listen queue would.
+///
+/// While connections wait, the rest of the listen queue is taken to wait behind them in steps
+/// of ``perStep`` (``takeStep(from:)``), between which the loop serves its players: taken in
+/// one go, a reconnect storm's queue of 5,863 held the service thread 12.4 ms.
 struct AcceptPacing {
   /// What becomes of a connection the kernel accepted.
   enum Decision: Equatable {
@@ -24,8 +28,18 @@ struct AcceptPacing {
   /// New connections taken in one pass.
   static let perPass = 16
 
+  /// The most connections taken from the listen queue in one step: some 0.5 ms of `accept4`
+  /// (2.1 µs each in a reconnect storm here).
+  static let perStep = 256
+
+  /// The most steps one pass's end takes: the kernel's queue, 4,096 long (`somaxconn`), in
+  /// all. Taken at every pass's end while any wait, it never fills while passes are short.
+  static let stepsPerPass = 16
+
   /// The most connections that wait.
   let limit: Int
+  /// The listening socket that connections wait behind (set by the first that waits).
+  var listener: Int32?
   private var waiting = FIFO<Int32>()
   private var budget = AcceptPacing.perPass
 
@@ -51,6 +65,18 @@ struct AcceptPacing {
   /// Keeps socket `fd` (one ``accepted()`` said waits) for a later pass.
   mutating func wait(_ fd: Int32) {
     waiting.append(fd)
+  }
+
+  /// One step of the listen queue: up to ``perStep`` connections from `next` (an accept,
+  /// `nil` once the queue is empty) kept to wait, fewer where the queue empties or the limit
+  /// is reached (the rest stay in the kernel's queue). How many were kept.
+  mutating func takeStep(from next: () -> Int32?) -> Int {
+    var taken = 0
+    while taken < AcceptPacing.perStep, accepted() == .wait, let fd = next() {
+      wait(fd)
+      taken += 1
+    }
+    return taken
   }
 
   /// The pass is over: the sockets the next pass takes, oldest first, out of its budget of

@@ -6,8 +6,9 @@ import Glibc
 extension ServiceLoop {
   /// `LWS_CALLBACK_FILTER_NETWORK_CONNECTION`: the listening socket `listener` accepted `fd`.
   /// 0 lets lws take it now. Otherwise it waits: a duplicate of it is kept, lws closes its own
-  /// descriptor (the socket stays open) and stops accepting for this pass; so the rest of the
-  /// listen queue is taken here and waits behind it.
+  /// descriptor (the socket stays open) and stops accepting for this pass; a step of the listen
+  /// queue (``AcceptPacing/takeStep(from:)``) is taken here to wait behind it, and the rest in
+  /// steps when the pass ends (``takeListenQueue()``).
   func accepted(_ fd: Int32, by listener: OpaquePointer) -> Int32 {
     // Only the game's port is paced (the metrics port's few requests are not).
     guard let eventLoop, lws_get_vhost(listener) == eventLoop.gameVhost else { return 0 }
@@ -20,17 +21,32 @@ extension ServiceLoop {
       let kept = dup(fd)
       guard kept >= 0 else { return 0 }
       pacing.wait(kept)
-      var waited = 1
       let listening = lws_get_socket_fd(listener)
-      while pacing.accepted() == .wait {
-        let next = shim_accept_next(listening)
-        guard next >= 0 else { break }
-        pacing.wait(next)
-        waited += 1
-      }
-      metrics?.connectionsWaited(waited)
+      pacing.listener = listening
+      let taken = pacing.takeStep { Self.acceptNext(listening) }
+      metrics?.connectionsWaited(1 + taken)
       return 1
     }
+  }
+
+  /// While connections wait, at the pass's end: the listen queue taken to wait behind them,
+  /// ``AcceptPacing/perStep`` at a time with the players served between
+  /// (``betweenSteps()``), until it is empty, the wait is full, or ``AcceptPacing/stepsPerPass``
+  /// steps were taken.
+  private func takeListenQueue() {
+    guard pacing.hasWaiting, let listening = pacing.listener else { return }
+    for _ in 0..<AcceptPacing.stepsPerPass {
+      let taken = pacing.takeStep { Self.acceptNext(listening) }
+      metrics?.connectionsWaited(taken)
+      guard taken == AcceptPacing.perStep else { return }
+      betweenSteps()
+    }
+  }
+
+  /// The next connection in listening socket `listening`'s queue, `nil` when none waits.
+  private static func acceptNext(_ listening: Int32) -> Int32? {
+    let fd = shim_accept_next(listening)
+    return fd >= 0 ? fd : nil
   }
 
   /// Before the loop waits, every pass: the pass's budget is renewed, and the next
@@ -47,6 +63,7 @@ extension ServiceLoop {
     // upgrade, its first messages), and lws' lists of connections in their upgrade grow with
     // every one let in, which each new one walks.
     let perPass = passPacing.share(of: AcceptPacing.perPass)
+    takeListenQueue()
     guard pacing.hasWaiting else {
       pacing.renewBudget(perPass: perPass)
       return
