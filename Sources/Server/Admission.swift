@@ -44,11 +44,13 @@ struct Admission<Item: Admissible> {
   var waiting: Int { queue.count }
 
   /// Whether `item` is to be decided now; if not, it waits (``next()`` gives it back later).
-  mutating func admit(_ item: Item) -> Bool {
+  /// `sliceSpent`: the pass has no time left for anything but moves (as if its budget were
+  /// spent; ``InlineLobby/admissionSlice``).
+  mutating func admit(_ item: Item, sliceSpent: Bool = false) -> Bool {
     guard let connection = item.connection else { return true }
     // Nothing waits (the usual case): no lookup.
     if queue.isEmpty {
-      if item.isMove || budget.take(in: pass) { return true }
+      if item.isMove || (!sliceSpent && budget.take(in: pass)) { return true }
     } else if item.isMove && waitingOf[connection] == nil {
       return true
     }

@@ -12,8 +12,8 @@ final class InlineLobby: ServiceThreadHandler {
   private var metrics: LobbyMetrics?
   /// Messages past a pass's budget, decided in the passes after (``Admission``).
   private var admission = Admission<AdmissionItem>()
-  /// When this pass decided its first waiting message (nil: none yet), for its slice
-  /// (``admissionSlice``).
+  /// When this pass decided its first message other than a move, read or waiting (nil: none
+  /// yet), for its slice (``admissionSlice``).
   private var admittingSince: Double?
   private let outlets: LobbyOutlets
   /// How long the journal's writer may have had work before a pass's end gives it the core
@@ -57,10 +57,10 @@ final class InlineLobby: ServiceThreadHandler {
     case .message(let connection, let bytes, let receivedAt) where !connection.isLink:
       let item = AdmissionItem.message(
         connection, ClientMessageDecoder.decode(bytes), receivedAt: receivedAt)
-      guard admission.admit(item) else { return }
+      guard admitRead(item, now: now) else { return }
       decide(item, now: now, commands: &commands)
     case .closed(let connection):
-      guard admission.admit(.closed(connection)) else { return }
+      guard admitRead(.closed(connection), now: now) else { return }
       decide(.closed(connection), now: now, commands: &commands)
     default:
       Self.handle(
@@ -69,8 +69,7 @@ final class InlineLobby: ServiceThreadHandler {
   }
 
   func admitNext(now: Double, commands: inout [TransportCommand]) -> Bool {
-    if let since = admittingSince, now - since >= Self.admissionSlice { return false }
-    guard let item = admission.next() else { return false }
+    guard !sliceSpent(at: now), let item = admission.next() else { return false }
     if admittingSince == nil { admittingSince = now }
     // The moves this pass read are not kept from the writer while the crowd is decided.
     outlets.journal?.wakeIfOwed(queuedBefore: .infinity)
@@ -118,6 +117,20 @@ final class InlineLobby: ServiceThreadHandler {
     outlets.journal?.wakeIfOwed(queuedBefore: .infinity)
   }
 
+  /// Whether an item read in this pass is decided now (``Admission/admit(_:sliceSpent:)``):
+  /// past the pass's slice only moves are; anything else decided starts the slice's clock.
+  private func admitRead(_ item: AdmissionItem, now: Double) -> Bool {
+    guard admission.admit(item, sliceSpent: sliceSpent(at: now)) else { return false }
+    if admittingSince == nil && !item.isMove { admittingSince = now }
+    return true
+  }
+
+  /// Whether this pass's slice for what is not a move is over at `now`.
+  private func sliceSpent(at now: Double) -> Bool {
+    guard let since = admittingSince else { return false }
+    return now - since >= Self.admissionSlice
+  }
+
   /// Messages and closes waiting for a later pass (``Admission``).
   var waitingMessages: Int { admission.waiting }
 
@@ -155,7 +168,8 @@ final class InlineLobby: ServiceThreadHandler {
     export(now: now, state: &state, metrics: &metrics)
   }
 
-  /// How long one pass may go on deciding waiting messages, in seconds, besides their count
+  /// How long one pass may go on deciding messages other than moves (read in the pass or
+  /// waiting from earlier ones), in seconds, besides their count
   /// (``AdmissionBudget/perPass``): a storm's spectators cost 40 µs each on average but up to
   /// hundreds (a resumed session's snapshot, its table's listing published again), and a pass
   /// of 32 held the players' next moves several milliseconds (docs/BENCHMARKS.md, "The drain

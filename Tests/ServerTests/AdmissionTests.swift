@@ -165,6 +165,48 @@ import Testing
     #expect(next && lobby.waitingMessages == 5)
   }
 
+  /// The slice also bounds what a pass reads: past it, a spectator's message read in the
+  /// same pass waits though the count allows it, a player's move is decided at once, and the
+  /// next pass decides what waited.
+  @Test func aPassDecidesWhatItReadsOnlyWithinItsSlice() {
+    var commands: [TransportCommand] = []
+    let lobby = InlineLobby(state: LobbyState(entropy: .system))
+    let slice = InlineLobby.admissionSlice
+    func hello(_ connection: UInt64, at now: Double) {
+      lobby.handle(
+        .message(
+          ConnectionID(rawValue: connection),
+          Array(#"{"type":"hello","id":1,"name":"Crowd"}"#.utf8), receivedAt: 0),
+        now: now, commands: &commands)
+    }
+    hello(1, at: 1)
+    hello(2, at: 1 + slice / 2)
+    #expect(lobby.waitingMessages == 0)
+    // Past the slice: the third and fourth wait, far below the count of the pass.
+    hello(3, at: 1 + slice * 2)
+    hello(4, at: 1 + slice * 3)
+    #expect(lobby.waitingMessages == 2)
+    #expect(lobby.nextDeadline() == 0)
+    #expect(Set(commands.flatMap(Self.addressees).map(\.rawValue)) == [1, 2])
+    // The next pass answers them.
+    lobby.passEnded()
+    commands.removeAll()
+    lobby.deadlineReached(now: 2, commands: &commands)
+    #expect(lobby.waitingMessages == 0)
+    #expect(Set(commands.flatMap(Self.addressees).map(\.rawValue)) == [3, 4])
+  }
+
+  /// Past the slice a move read in the pass is still decided at once (``Admission``).
+  @Test func pastTheSliceAMoveIsStillDecidedAtOnce() {
+    var admission = Admission<AdmissionItem>()
+    let spectator = admission.admit(Self.message(7, Self.spectate), sliceSpent: true)
+    let player = admission.admit(Self.message(8, Self.choose), sliceSpent: true)
+    // Its own connection's move waits behind what that connection has waiting.
+    let behind = admission.admit(Self.message(7, Self.choose), sliceSpent: true)
+    #expect(!spectator && player && !behind)
+    #expect(admission.waiting == 2)
+  }
+
   /// An inline lobby that `count` connections said `hello` to in one pass (at time 1).
   private static func crowdSaysHello(_ count: Int, commands: inout [TransportCommand])
     -> InlineLobby
