@@ -20,8 +20,16 @@ driven by two more load runs started when the crowd is seated, timed to measure 
 before the storm and 5 s from it (`floor_before_p99_us`, `floor_during_p99_us`,
 `floor_p99_ratio`). Nothing of the crowd reaches the control: its players feel only the cores
 that the crowd's server and load generator take. Where the crowd's players' ratio is near the
-control's, the storm costs them the machine's share, not the server's own waits."""
+control's, the storm costs them the machine's share, not the server's own waits.
+
+ROUNDS=R: every N R times (the Ns alternating within a round), one line a run, then one line per
+N with the players' latency of all R runs pooled (`"pooled": R`; the load runs' `--histograms`
+merged): p50 and p99 of every move in the windows, and with STORM the pooled before and from the
+storm (and FLOOR: the control's), and their ratio. A 5 s window at 40 moves a second holds 200
+moves, so one run's p99 is its third slowest move, which one hiccup of the machine sets; the
+pool's rests on R times as many."""
 import json
+import math
 import os
 import shutil
 import socket
@@ -37,6 +45,7 @@ KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_u
         "storm_before_p99_us", "storm_during_p50_us", "storm_during_p99_us", "storm_p99_ratio",
         "storm_spectators", "storm_returned", "storm_returned_p50_s", "storm_returned_latest_s",
         "storm_resumed")
+HISTS = ("lat_hist_us", "storm_before_hist_us", "storm_during_hist_us")
 STORM = os.environ.get("STORM")
 
 
@@ -75,7 +84,8 @@ def quiet_table(binaries, port, warmup):
     seconds after its players are seated."""
     return subprocess.Popen(
         [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
-         "--seats", "4", "--rate", "40", "--warmup", str(warmup), "--duration", "5", "--json"],
+         "--seats", "4", "--rate", "40", "--warmup", str(warmup), "--duration", "5", "--json",
+         "--histograms"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
@@ -88,7 +98,8 @@ def run(binaries, spectators):
         load = subprocess.Popen(
             [f"{binaries}/matchismo-load", "--mode", "open", "--port", str(port), "--tables", "1",
              "--seats", "4", "--spectators", str(spectators), "--rate", "40", "--warmup", "3",
-             "--duration", "20" if STORM else "10", "--json", "--server-pid", str(server.pid),
+             "--duration", "20" if STORM else "10", "--json", "--histograms",
+         "--server-pid", str(server.pid),
              *crowd, *storm],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         floor = []
@@ -102,11 +113,15 @@ def run(binaries, spectators):
         out, _ = load.communicate(timeout=300)
         report = json.loads(out)
         fields = {**{k: report[k] for k in KEYS if k in report}, **server_moves(port)}
+        hists = {k: report[k] for k in HISTS if k in report}
         if floor:
-            before, during = (json.loads(p.communicate(timeout=60)[0])["lat_p99_us"] for p in floor)
-            fields.update(floor_before_p99_us=before, floor_during_p99_us=during,
-                          floor_p99_ratio=round(during / before, 2))
-        return fields
+            before, during = (json.loads(p.communicate(timeout=60)[0]) for p in floor)
+            fields.update(floor_before_p99_us=before["lat_p99_us"],
+                          floor_during_p99_us=during["lat_p99_us"],
+                          floor_p99_ratio=round(during["lat_p99_us"] / before["lat_p99_us"], 2))
+            hists.update(floor_before_hist_us=before["lat_hist_us"],
+                         floor_during_hist_us=during["lat_hist_us"])
+        return fields, hists
     finally:
         stop_server(server, data)
         if control:
@@ -153,10 +168,53 @@ def server_moves(port):
             "bytes_out": counter(text, "matchismo_bytes_out_total")}
 
 
+def percentile(counts, p):
+    """The value at percentile `p` of pooled histogram counts ({microseconds: count}), by the
+    load generator's own rule (the value at which the count reaches p % of the total)."""
+    pairs = sorted((int(v), c) for v, c in counts.items())
+    total = sum(c for _, c in pairs)
+    rank, seen = max(1, math.ceil(p * total / 100 - 1e-9)), 0
+    for value, count in pairs:
+        seen += count
+        if seen >= rank:
+            return value
+    return 0
+
+
+def pooled(n, runs):
+    """One line of `runs`' latencies pooled: the p50 and p99 of each kind of window, and the
+    ratios of the windows from the storm to the ones before it."""
+    line = {"pooled": len(runs), "spectators": n}
+    for key in (*HISTS, "floor_before_hist_us", "floor_during_hist_us"):
+        merged = {}
+        for hists in runs:
+            for value, count in hists.get(key, {}).items():
+                merged[value] = merged.get(value, 0) + count
+        if merged:
+            name = key.removesuffix("_hist_us")
+            line.update({f"{name}_n": sum(merged.values()),
+                         f"{name}_p50_us": percentile(merged, 50),
+                         f"{name}_p99_us": percentile(merged, 99)})
+    for who in ("storm", "floor"):
+        if f"{who}_before_p99_us" in line:
+            line[f"{who}_p99_ratio"] = round(
+                line[f"{who}_during_p99_us"] / line[f"{who}_before_p99_us"], 2)
+    return line
+
+
 def main():
     binaries = os.environ.get("BIN", ".build/release")
-    for n in [int(a) for a in sys.argv[1:]] or [0, 1000, 10000]:
-        print(json.dumps({"spectators": n, **run(binaries, n)}), flush=True)
+    rounds = int(os.environ.get("ROUNDS", "1"))
+    ns = [int(a) for a in sys.argv[1:]] or [0, 1000, 10000]
+    runs = {n: [] for n in ns}
+    for _ in range(rounds):
+        for n in ns:
+            fields, hists = run(binaries, n)
+            runs[n].append(hists)
+            print(json.dumps({"spectators": n, **fields}), flush=True)
+    if rounds > 1:
+        for n in ns:
+            print(json.dumps(pooled(n, runs[n])), flush=True)
 
 
 if __name__ == "__main__":

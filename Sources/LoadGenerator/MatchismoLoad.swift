@@ -117,6 +117,12 @@ struct MatchismoLoad: ParsableCommand {
   @Option(help: "Seconds of each latency window compared around the storm (with --storm).")
   var stormWindow = LoadConfiguration.defaults.stormWindow
 
+  @Flag(
+    help:
+      "Add the players' latency histograms to the report (lat_hist_us; with --storm, storm_before_hist_us and storm_during_hist_us): counts by microseconds, to pool many runs."
+  )
+  var histograms = false
+
   @Flag(help: "Print the report as one JSON object instead of a table.")
   var json = false
 
@@ -150,6 +156,7 @@ struct MatchismoLoad: ParsableCommand {
     c.storm = storm
     c.stormAt = stormAt
     c.stormWindow = stormWindow
+    c.histograms = histograms
     return c
   }
 

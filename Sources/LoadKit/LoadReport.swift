@@ -155,6 +155,7 @@ public struct LoadReport: Sendable {
     out += soakFields
     out += stallFields
     out += stormFields
+    out += histogramFields
     if let before = serverBefore, let after = serverAfter {
       out.append(
         (
