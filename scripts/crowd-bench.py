@@ -29,7 +29,6 @@ storm (and FLOOR: the control's), and their ratio. A 5 s window at 40 moves a se
 moves, so one run's p99 is its third slowest move, which one hiccup of the machine sets; the
 pool's rests on R times as many."""
 import json
-import math
 import os
 import shutil
 import socket
@@ -38,6 +37,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+import latency_pool
 
 KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_us", "lat_max_us",
         "spec_lat_p50_us", "spec_lat_p99_us", "spec_lat_max_us", "crowd_counts", "server_cpu_pct",
@@ -168,38 +169,14 @@ def server_moves(port):
             "bytes_out": counter(text, "matchismo_bytes_out_total")}
 
 
-def percentile(counts, p):
-    """The value at percentile `p` of pooled histogram counts ({microseconds: count}), by the
-    load generator's own rule (the value at which the count reaches p % of the total)."""
-    pairs = sorted((int(v), c) for v, c in counts.items())
-    total = sum(c for _, c in pairs)
-    rank, seen = max(1, math.ceil(p * total / 100 - 1e-9)), 0
-    for value, count in pairs:
-        seen += count
-        if seen >= rank:
-            return value
-    return 0
-
-
 def pooled(n, runs):
     """One line of `runs`' latencies pooled: the p50 and p99 of each kind of window, and the
     ratios of the windows from the storm to the ones before it."""
     line = {"pooled": len(runs), "spectators": n}
     for key in (*HISTS, "floor_before_hist_us", "floor_during_hist_us"):
-        merged = {}
-        for hists in runs:
-            for value, count in hists.get(key, {}).items():
-                merged[value] = merged.get(value, 0) + count
-        if merged:
-            name = key.removesuffix("_hist_us")
-            line.update({f"{name}_n": sum(merged.values()),
-                         f"{name}_p50_us": percentile(merged, 50),
-                         f"{name}_p99_us": percentile(merged, 99)})
-    for who in ("storm", "floor"):
-        if f"{who}_before_p99_us" in line:
-            line[f"{who}_p99_ratio"] = round(
-                line[f"{who}_during_p99_us"] / line[f"{who}_before_p99_us"], 2)
-    return line
+        line.update(latency_pool.summary(key.removesuffix("_hist_us"),
+                                         [hists[key] for hists in runs if key in hists]))
+    return latency_pool.ratio(latency_pool.ratio(line, "storm"), "floor")
 
 
 def main():

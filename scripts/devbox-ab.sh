@@ -7,7 +7,8 @@
 # Labels end in -new or -old (and the round). STORMS (default "join reconnect join leave") picks
 # the storms, in order; SERVER_OPTIONS go to every server; QUIET=1 adds a quiet table of each
 # build first. Every run is devbox-crowd.sh's `crowd` (one table, 4 players, 10,000 spectators),
-# its server the build that BIN names.
+# its server the build that BIN names; scripts/pool-storms.py OUTDIR pools each storm's rounds of
+# each build into one p99 before and from the storm.
 PARTS=none
 # shellcheck source=scripts/devbox-crowd.sh
 source "$(dirname "$0")/devbox-crowd.sh" "$1" "$2" "${3:-}"

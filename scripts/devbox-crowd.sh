@@ -11,7 +11,9 @@
 # (`matchismo_loop_long_passes_total`: the service thread's passes over 1 and 5 ms of its CPU). About five minutes on 16 cores.
 #   crowd-0-K, crowd-10000-K: one table, 4 players at 40 moves/s in all, 0 or 10,000 spectators
 #     (on a crowd thread of their own), alternating, twice (as scripts/crowd-bench.py runs it).
-#   storm-join|leave|reconnect: the same 10,000, and 10 s into a 20 s window all at once.
+#   storm-join|leave|reconnect-R: the same 10,000, and 10 s into a 20 s window all at once;
+#     ROUNDS rounds of the three (1 by default). Every report holds its latency histograms
+#     (--histograms): scripts/pool-storms.py OUTDIR pools each storm's rounds into one p99.
 #   fastplay-on|off-K, play-on|off-K: 500 tables of two bots that play (0.3 s and 2 s
 #     reactions), journal on and --no-journal, alternating (as `scripts/bench.sh fastplay play`).
 # PARTS picks among crowd, storms and play (all three by default); SERVER_OPTIONS are added to
@@ -54,7 +56,7 @@ crowd() { # label spectators [storm]
   [ -n "$storm" ] && { extra+=(--storm "$storm" --storm-at "$WIN" --storm-window "$SW"); d=$((WIN * 2)); }
   start "$label" --spectator-limit 20000 --countdown 0.3
   load "$label" --mode open --tables 1 --seats 4 --spectators "$n" --rate 40 --warmup 3 \
-    --duration "$d" "${extra[@]}"
+    --duration "$d" --histograms "${extra[@]}"
   stop "$label"
 }
 play() { # label journal(on|off) reaction
@@ -72,7 +74,9 @@ if part crowd; then
   done
 fi
 if part storms; then
-  for s in join leave reconnect; do crowd "storm-$s" "$CROWD" "$s"; done
+  for r in $(seq "${ROUNDS:-1}"); do
+    for s in join leave reconnect; do crowd "storm-$s-$r" "$CROWD" "$s"; done
+  done
 fi
 if part play; then
   for r in $(seq "$REPS"); do
