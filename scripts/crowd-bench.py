@@ -18,9 +18,11 @@ FLOOR=1 (with STORM): what the machine's CPU share alone costs a table through t
 second server of its own (the control) holds a quiet table of 4 players at 40 moves a second,
 driven by two more load runs started when the crowd is seated, timed to measure the same 5 s
 before the storm and 5 s from it (`floor_before_p99_us`, `floor_during_p99_us`,
-`floor_p99_ratio`). Nothing of the crowd reaches the control: its players feel only the cores
-that the crowd's server and load generator take. Where the crowd's players' ratio is near the
-control's, the storm costs them the machine's share, not the server's own waits.
+`floor_p99_ratio`; `during_over_floor`: the crowd's players' p99 from the storm over the
+control's at the same moments). Nothing of the crowd reaches the control: its players feel
+only the cores that the crowd's server and load generator take. Where the crowd's players'
+ratio is near the control's, the storm costs them the machine's share, not the server's own
+waits.
 
 ROUNDS=R: every N R times (the Ns alternating within a round), one line a run, then one line per
 N with the players' latency of all R runs pooled (`"pooled": R`; the load runs' `--histograms`
@@ -119,7 +121,9 @@ def run(binaries, spectators):
             before, during = (json.loads(p.communicate(timeout=60)[0]) for p in floor)
             fields.update(floor_before_p99_us=before["lat_p99_us"],
                           floor_during_p99_us=during["lat_p99_us"],
-                          floor_p99_ratio=round(during["lat_p99_us"] / before["lat_p99_us"], 2))
+                          floor_p99_ratio=round(during["lat_p99_us"] / before["lat_p99_us"], 2),
+                          during_over_floor=round(
+                              report["storm_during_p99_us"] / during["lat_p99_us"], 2))
             hists.update(floor_before_hist_us=before["lat_hist_us"],
                          floor_during_hist_us=during["lat_hist_us"])
         return fields, hists
@@ -176,7 +180,11 @@ def pooled(n, runs):
     for key in (*HISTS, "floor_before_hist_us", "floor_during_hist_us"):
         line.update(latency_pool.summary(key.removesuffix("_hist_us"),
                                          [hists[key] for hists in runs if key in hists]))
-    return latency_pool.ratio(latency_pool.ratio(line, "storm"), "floor")
+    line = latency_pool.ratio(latency_pool.ratio(line, "storm"), "floor")
+    if line.get("floor_during_p99_us"):
+        line["during_over_floor"] = round(
+            line["storm_during_p99_us"] / line["floor_during_p99_us"], 2)
+    return line
 
 
 def main():
