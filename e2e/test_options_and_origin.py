@@ -5,7 +5,7 @@ import subprocess
 import pytest
 import websockets
 
-from conftest import BINARY, RunningServer
+from conftest import BINARY, RunningServer, scrape_metric
 from protocol_client import Client
 
 
@@ -21,6 +21,7 @@ from protocol_client import Client
     (["--allowed-origin", "not an origin"], "--allowed-origin"),
     (["--node-id", "a/b"], "--node-id"),
     (["--node-id="], "--node-id"),
+    (["--max-connections", "0"], "--max-connections"),
 ])
 def test_nonsense_values_exit_with_a_message(args, option):
     result = subprocess.run([BINARY, "--port", "0", *args], capture_output=True, text=True,
@@ -77,3 +78,42 @@ def test_welcome_names_the_node_given_or_the_host_and_port(server):
         assert asyncio.run(welcome_node(named)) == "n2"
     finally:
         named.stop()
+
+
+async def answered(client, request, answer):
+    """Sends `request` and reads until a message of type `answer` (pushes may come between)."""
+    await client.send(request)
+    for _ in range(20):
+        if (await client.recv())["type"] == answer:
+            return True
+    return False
+
+
+async def at_the_connection_limit(server):
+    players = [await Client.connect(server.ws_url) for _ in range(3)]
+    for n, player in enumerate(players):
+        await player.hello(f"P{n}")
+    # The fourth upgrade is closed unanswered; the three play on.
+    with pytest.raises(websockets.exceptions.InvalidHandshake):
+        await Client.connect(server.ws_url)
+    for player in players:
+        assert await answered(player, {"type": "lobby"}, "lobbySnapshot")
+    assert "connection limit reached" in server.output()
+    # A place freed is a place taken.
+    await players.pop().close()
+    deadline = asyncio.get_running_loop().time() + 10
+    while scrape_metric(server.port, "matchismo_connections_open") > 2:
+        assert asyncio.get_running_loop().time() < deadline, "the server did not see the close"
+        await asyncio.sleep(0.05)
+    late = await Client.connect(server.ws_url)
+    assert (await late.hello("Late"))["type"] == "welcome"
+    for player in [*players, late]:
+        await player.close()
+
+
+def test_max_connections_refuses_upgrades_beyond_it_until_one_closes():
+    server = RunningServer(["--max-connections", "3"])
+    try:
+        asyncio.run(at_the_connection_limit(server))
+    finally:
+        server.stop()

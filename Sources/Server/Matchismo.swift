@@ -101,6 +101,9 @@ struct Matchismo: AsyncParsableCommand {
   @Option(name: ServerOption.drainTimeout.long, help: ServerOption.drainTimeout.help)
   var drainTimeout = ServerConfiguration.defaults.drainTimeout
 
+  @Option(name: ServerOption.maxConnections.long, help: ServerOption.maxConnections.help)
+  var maxConnections = ServerConfiguration.defaults.maxConnections
+
   @Option(
     name: ServerOption.maxConnectionsPerAddress.long,
     help: ServerOption.maxConnectionsPerAddress.help)
@@ -154,6 +157,7 @@ struct Matchismo: AsyncParsableCommand {
     configuration.passBudget = passBudget
     configuration.crowdShare = crowdShare
     configuration.drainTimeout = drainTimeout
+    configuration.maxConnections = maxConnections
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort
     configuration.metricsHost = metricsHost

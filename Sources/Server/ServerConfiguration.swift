@@ -116,6 +116,11 @@ struct ServerConfiguration: Sendable, Equatable {
   /// Seconds a connection may stay blocked (its client does not read) without progress before
   /// it is cut (4000 "too slow"); 0: never.
   var drainTimeout: Double = 5
+  /// Most WebSocket connections open at once (`TransportConfiguration.maxConnections`). The
+  /// soft open-file limit follows it, and Debian's lws walks a table of that size on every
+  /// close (``FileDescriptorLimit``): docs/BENCHMARKS.md, "What a connection limit costs each
+  /// close".
+  var maxConnections = 100_000
   /// Most WebSocket connections one address may hold at once; 0: no limit (the default: behind
   /// a proxy every player comes from the proxy's address).
   var maxConnectionsPerAddress = 0
@@ -314,6 +319,9 @@ struct ServerConfiguration: Sendable, Equatable {
     if metricsPort != nil && metricsPort == port {
       return "\(ServerOption.metricsPort.flag) must differ from \(ServerOption.port.flag)."
     }
+    if !(1...1_000_000).contains(maxConnections) {
+      return "\(ServerOption.maxConnections.flag) must be 1...1000000."
+    }
     if !(0...1_000_000).contains(maxConnectionsPerAddress) {
       return "\(ServerOption.maxConnectionsPerAddress.flag) must be 0...1000000 (0: no limit)."
     }
@@ -364,6 +372,7 @@ struct ServerConfiguration: Sendable, Equatable {
     configuration.passBudget = Double(passBudget) / 1_000_000
     configuration.crowdShare = Double(crowdShare) / 100
     configuration.drainTimeoutSeconds = drainTimeout
+    configuration.maxConnections = maxConnections
     configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
     configuration.metricsPort = metricsPort
     configuration.metricsHost = metricsHost

@@ -111,6 +111,11 @@ struct ServerOption: Sendable {
     ArgumentHelp(
       "Seconds a connection may stay blocked (the client does not read: its receive window is shut) without progress before it is cut with 4000 (0: never).",
       valueName: "seconds"))
+  static let maxConnections = Self(
+    "max-connections",
+    ArgumentHelp(
+      "Most WebSocket connections open at once (players, spectators, other nodes); an upgrade beyond it is closed unanswered. The open-file limit is raised to it plus 1,024 (within the hard limit). Debian's libwebsockets walks a table of that many entries on every close: size it to what the node will hold.",
+      valueName: "count"))
   static let maxConnectionsPerAddress = Self(
     "max-connections-per-address",
     "Most WebSocket connections one address may hold; one more is closed with 4002 (0: no limit; behind a proxy, name it with --trusted-proxy)."
@@ -157,7 +162,8 @@ struct ServerOption: Sendable {
     noJournal, sync,
     commitInterval, journalStallLimit, walCheckpoint, keepFinishedDays, rateLimit, sendBuffer,
     eventsPerPass, passBudget, crowdShare, drainTimeout,
-    maxConnectionsPerAddress, trustedProxy, allowedOrigin, nodeID, advertiseURL, lease,
+    maxConnections, maxConnectionsPerAddress, trustedProxy, allowedOrigin, nodeID, advertiseURL,
+    lease,
     leaseRenewal,
     metricsPort, metricsHost,
   ]

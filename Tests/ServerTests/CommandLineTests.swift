@@ -40,6 +40,8 @@ import Testing
     (["--drain-timeout=-1"], "--drain-timeout"),
     (["--drain-timeout", "0.1"], "--drain-timeout"),
     (["--drain-timeout", "1e300"], "--drain-timeout"),
+    (["--max-connections", "0"], "--max-connections"),
+    (["--max-connections", "1000001"], "--max-connections"),
     (["--max-connections-per-address=-1"], "--max-connections-per-address"),
   ])
   func refusesNonsense(arguments: [String], option: String) {

@@ -23,7 +23,8 @@ import Testing
       "--reconnect-grace", "30", "--countdown", "0", "--empty-table-grace", "5",
       "--spectator-limit", "7", "--bot-pace", "0.01", "--rate-limit", "5", "--allowed-origin",
       "https://a.example",
-      "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections-per-address", "40",
+      "--send-buffer", "32768", "--drain-timeout", "2.5", "--max-connections", "500",
+      "--max-connections-per-address", "40",
       "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "::1", "--events-per-pass", "0",
       "--pass-budget", "250", "--crowd-share", "30",
     ])
@@ -44,6 +45,7 @@ import Testing
     expected.allowedOrigins = ["https://a.example"]
     expected.sendBufferBytes = 32768
     expected.drainTimeout = 2.5
+    expected.maxConnections = 500
     expected.maxConnectionsPerAddress = 40
     expected.trustedProxies = ["10.0.0.1", "::1"]
     expected.eventsPerPass = 0
@@ -59,7 +61,7 @@ import Testing
     #expect(transport.rateRefillPerSecond == 5 && transport.rateBurst == 10)
     #expect(transport.allowedOrigins == ["https://a.example"])
     #expect(transport.sendBufferBytes == 32768 && transport.drainTimeoutSeconds == 2.5)
-    #expect(transport.maxConnectionsPerAddress == 40)
+    #expect(transport.maxConnections == 500 && transport.maxConnectionsPerAddress == 40)
     #expect(transport.eventsPerPass == 0 && transport.passBudget == 0.000_25)
     #expect(transport.crowdShare == 0.3)
     #expect(transport.trustedProxies == ["10.0.0.1", "::1"])
@@ -85,6 +87,7 @@ import Testing
     #expect(made.sendBufferBytes == transport.sendBufferBytes)
     #expect(made.drainTimeoutSeconds == transport.drainTimeoutSeconds)
     #expect(made.maxConnectionsPerAddress == transport.maxConnectionsPerAddress)
+    #expect(made.maxConnections == transport.maxConnections)
     #expect(made.passBudget == transport.passBudget && made.crowdShare == transport.crowdShare)
 
     let lobby = LobbyConfiguration()

@@ -71,7 +71,7 @@ import Testing
       "--rate-limit", "5",
       "--send-buffer", "32768", "--events-per-pass", "16", "--pass-budget", "250",
       "--crowd-share", "30", "--drain-timeout", "2.5",
-      "--max-connections-per-address", "40",
+      "--max-connections", "500", "--max-connections-per-address", "40",
       "--trusted-proxy", "10.0.0.1",
       "--allowed-origin", "https://a.example", "--node-id", "n9",
       "--advertise-url", "ws://n9:1/ws", "--lease", "4000", "--lease-renewal", "500",

@@ -81,7 +81,7 @@ struct TransportConfiguration: Sendable {
   var hangupIdleSeconds: UInt16 = 60
   /// Most WebSocket connections open at once; further upgrades are refused. `start()` sets the
   /// soft open-file limit to this plus 1,024 (within the hard limit; see `FileDescriptorLimit`).
-  var maxConnections: Int = 100_000
+  var maxConnections: Int = ServerConfiguration.defaults.maxConnections
   /// Inbound bytes handed to the consumer and not yet acknowledged above which connections
   /// that deliver a message stop being read (`lws_rx_flow_control`).
   var inboundHighWaterBytes: Int = 4 << 20
