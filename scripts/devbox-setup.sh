@@ -13,4 +13,4 @@ ldso=$L/ld-linux-x86-64.so.2
 [ -f /usr/lib/x86_64-linux-gnu/libwebsockets-evlib_ev.so ] || {
   mkdir -p /usr/lib/x86_64-linux-gnu && cp "$L/libwebsockets-evlib_ev.so" /usr/lib/x86_64-linux-gnu/; }
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-echo "ulimit -n $(ulimit -n)" >>"$out/env.txt"
+echo "ulimit -n $(ulimit -n), hard $(ulimit -Hn) (lws' table: the server's soft limit, --max-connections + 1,024 within it)" >>"$out/env.txt"
