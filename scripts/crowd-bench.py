@@ -44,10 +44,10 @@ import latency_pool
 
 KEYS = ("ready", "setup_failures", "closes", "resyncs", "lat_p50_us", "lat_p99_us", "lat_max_us",
         "spec_lat_p50_us", "spec_lat_p99_us", "spec_lat_max_us", "crowd_counts", "server_cpu_pct",
-        "loadgen_cpu_pct", "other_cpu_pct", "server_rss_end_kib", "storm", "storm_before_p50_us",
-        "storm_before_p99_us", "storm_during_p50_us", "storm_during_p99_us", "storm_p99_ratio",
-        "storm_spectators", "storm_returned", "storm_returned_p50_s", "storm_returned_latest_s",
-        "storm_resumed")
+        "loadgen_cpu_pct", "other_cpu_pct", "steal_cpu_pct", "server_rss_end_kib", "storm",
+        "storm_before_p50_us", "storm_before_p99_us", "storm_during_p50_us", "storm_during_p99_us",
+        "storm_p99_ratio", "storm_spectators", "storm_returned", "storm_returned_p50_s",
+        "storm_returned_latest_s", "storm_resumed")
 HISTS = ("lat_hist_us", "storm_before_hist_us", "storm_during_hist_us")
 STORM = os.environ.get("STORM")
 

@@ -14,6 +14,8 @@ public struct LoadReport: Sendable {
   public let selfAtStart, selfAtEnd: ProcessSample?
   /// CPU time the whole machine used during the window, in microseconds.
   public let machineCPUMicroseconds: UInt64?
+  /// Of it, the time the hypervisor gave to other machines (steal), in microseconds.
+  public let machineStealMicroseconds: UInt64?
   /// Soak samples of the server's RSS during the window, oldest first (empty without
   /// `--sample-every`).
   public let rssSamples: [RSSSample]
@@ -23,7 +25,8 @@ public struct LoadReport: Sendable {
     configuration: LoadConfiguration, statistics: LoopStatistics, setupSeconds: Double,
     windowSeconds: Double, serverBefore: ProcessSample?, serverAtStart: ProcessSample?,
     serverAtEnd: ProcessSample?, serverAfter: ProcessSample?, selfAtStart: ProcessSample?,
-    selfAtEnd: ProcessSample?, machineCPUMicroseconds: UInt64?, rssSamples: [RSSSample] = []
+    selfAtEnd: ProcessSample?, machineCPUMicroseconds: UInt64?, rssSamples: [RSSSample] = [],
+    machineStealMicroseconds: UInt64? = nil
   ) {
     self.configuration = configuration
     self.statistics = statistics
@@ -36,6 +39,7 @@ public struct LoadReport: Sendable {
     self.selfAtStart = selfAtStart
     self.selfAtEnd = selfAtEnd
     self.machineCPUMicroseconds = machineCPUMicroseconds
+    self.machineStealMicroseconds = machineStealMicroseconds
     self.rssSamples = rssSamples
   }
 
@@ -173,6 +177,10 @@ public struct LoadReport: Sendable {
           other -= Double(serverEnd.cpuMicroseconds &- serverStart.cpuMicroseconds)
         }
         out.append(("other_cpu_pct", .real(max(0, other) / (window * 1e6) * 100, 0)))
+      }
+      if let steal = machineStealMicroseconds {
+        // Of that, what the hypervisor gave other machines, in % of a core.
+        out.append(("steal_cpu_pct", .real(Double(steal) / (window * 1e6) * 100, 0)))
       }
     }
     return out

@@ -65,10 +65,10 @@ public enum LoadRunner {
     sleep(until: timeline.windowStart)
     let serverAtStart = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
     let selfAtStart = ProcSampler.sample(pid: nil)
-    let machineAtStart = ProcSampler.machineCPUMicroseconds()
+    let machineAtStart = ProcSampler.machineCPU()
     let rssSamples = sampleServer(configuration, timeline: timeline, progress: progress)
     sleep(until: timeline.windowEnd)
-    let machineAtEnd = ProcSampler.machineCPUMicroseconds()
+    let machineAtEnd = ProcSampler.machineCPU()
     let serverAtEnd = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
     let selfAtEnd = ProcSampler.sample(pid: nil)
     let windowSeconds = Double(timeline.windowEnd - timeline.windowStart) / 1e9
@@ -78,14 +78,17 @@ public enum LoadRunner {
     var statistics = LoopStatistics()
     for result in coordinator.results { statistics.merge(result) }
     let serverAfter = configuration.serverPID.flatMap { ProcSampler.sample(pid: $0) }
+    let machine = machineAtStart.flatMap { start in
+      machineAtEnd.map { (busy: $0.busy &- start.busy, steal: $0.steal &- start.steal) }
+    }
 
     return LoadReport(
       configuration: configuration, statistics: statistics, setupSeconds: setupSeconds,
       windowSeconds: windowSeconds, serverBefore: serverBefore, serverAtStart: serverAtStart,
       serverAtEnd: serverAtEnd, serverAfter: serverAfter, selfAtStart: selfAtStart,
       selfAtEnd: selfAtEnd,
-      machineCPUMicroseconds: machineAtStart.flatMap { start in machineAtEnd.map { $0 &- start } },
-      rssSamples: rssSamples)
+      machineCPUMicroseconds: machine?.busy, rssSamples: rssSamples,
+      machineStealMicroseconds: machine?.steal)
   }
 
   /// Soak sampling: reads the server's RSS every ``LoadConfiguration/sampleEvery`` seconds from

@@ -50,18 +50,27 @@ public enum ProcSampler {
     return ProcessSample(cpuMicroseconds: (utime + stime) * 1_000_000 / ticks, rssKiB: rss)
   }
 
-  /// CPU time every process on the machine has used (user, nice, system, irq, softirq, steal
-  /// from /proc/stat's first line), in microseconds: with the server's and our own share it
-  /// tells how much other work disturbed a run.
-  public static func machineCPUMicroseconds() -> UInt64? {
+  /// CPU time the whole machine has used so far, in microseconds: busy and steal, as
+  /// ``machineCPU(statLine:ticksPerSecond:)`` reads them.
+  public static func machineCPU() -> (busy: UInt64, steal: UInt64)? {
     guard let stat = readFile("/proc/stat"), let line = stat.split(separator: "\n").first else {
       return nil
     }
+    return machineCPU(statLine: line, ticksPerSecond: UInt64(max(1, sysconf(Int32(_SC_CLK_TCK)))))
+  }
+
+  /// From /proc/stat's first line, in microseconds: `busy`, the time every process used (user,
+  /// nice, system, irq, softirq, steal: with the server's and our own share it tells how much
+  /// other work disturbed a run), and of it `steal`, the time a virtual machine's hypervisor
+  /// gave to others while this machine had work (on the project's shared machines most of what
+  /// disturbs a run: docs/BENCHMARKS.md, "Storms pooled over many runs").
+  static func machineCPU(statLine line: Substring, ticksPerSecond: UInt64) -> (
+    busy: UInt64, steal: UInt64
+  )? {
     let fields = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
-    guard fields.count >= 8 else { return nil }
+    guard fields.count >= 8, ticksPerSecond > 0 else { return nil }
     let busy = fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7]
-    let ticks = UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
-    return busy * 1_000_000 / ticks
+    return (busy * 1_000_000 / ticksPerSecond, fields[7] * 1_000_000 / ticksPerSecond)
   }
 
   /// A whole small file as text.
