@@ -29,7 +29,9 @@ N with the players' latency of all R runs pooled (`"pooled": R`; the load runs' 
 merged): p50 and p99 of every move in the windows, and with STORM the pooled before and from the
 storm (and FLOOR: the control's), and their ratio. A 5 s window at 40 moves a second holds 200
 moves, so one run's p99 is its third slowest move, which one hiccup of the machine sets; the
-pool's rests on R times as many."""
+pool's rests on R times as many. MAX_STEAL=P: the pools leave out the runs whose window the
+hypervisor took more than P % of a core from (`steal_cpu_pct`; the run's line says
+`"left_out_of_pool": true`)."""
 import json
 import os
 import shutil
@@ -190,16 +192,23 @@ def pooled(n, runs):
 def main():
     binaries = os.environ.get("BIN", ".build/release")
     rounds = int(os.environ.get("ROUNDS", "1"))
+    max_steal = float(os.environ.get("MAX_STEAL", "inf"))
     ns = [int(a) for a in sys.argv[1:]] or [0, 1000, 10000]
     runs = {n: [] for n in ns}
     for _ in range(rounds):
         for n in ns:
             fields, hists = run(binaries, n)
-            runs[n].append(hists)
+            if fields.get("steal_cpu_pct", 0) > max_steal:
+                fields["left_out_of_pool"] = True
+            else:
+                runs[n].append(hists)
             print(json.dumps({"spectators": n, **fields}), flush=True)
     if rounds > 1:
         for n in ns:
-            print(json.dumps(pooled(n, runs[n])), flush=True)
+            line = pooled(n, runs[n])
+            if max_steal != float("inf"):
+                line["steal_at_most"] = max_steal
+            print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":
