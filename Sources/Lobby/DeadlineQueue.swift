@@ -8,9 +8,9 @@
 /// keys instead. A crowd of 10,000 that reconnected at once left as many cancelled session
 /// graces in the heap; dropped one by one (a sift each), they held the service thread 9 ms in
 /// one pass (docs/BENCHMARKS.md, "The drain check and the listen queue in steps").
-public struct DeadlineQueue<Key: Hashable & Sendable>: Sendable {
+public struct DeadlineQueue<Key: PartitionKey & Sendable>: Sendable {
   private var heap: [(time: Double, key: Key)] = []
-  private var current: [Key: Double] = [:]
+  private var current = PartitionedDictionary<Key, Double>()
 
   /// An empty queue.
   public init() {}

@@ -21,7 +21,7 @@ public struct LobbyState: Sendable {
   }
 
   /// Something timed.
-  enum Deadline: Hashable, Sendable {
+  enum Deadline: PartitionKey, Sendable {
     /// A table's countdown, held seats or empty-table grace.
     case table(String)
     /// A detached session's grace period.
@@ -44,7 +44,7 @@ public struct LobbyState: Sendable {
   /// Sessions, resumes and invite-code guesses.
   var desk: SessionDesk
   /// Each connection's client address, as the transport tells it (``noteAddress(_:of:)``).
-  var addresses: [ConnectionID: String] = [:]
+  var addresses = PartitionedDictionary<ConnectionID, String>()
   /// Unknown invite codes per client address, across sessions and nodes.
   var addressGuesses: AddressGuesses
   /// The lobby list and its watchers.
@@ -162,7 +162,9 @@ public struct LobbyState: Sendable {
   public func host(of id: String) -> TableHost? { hosts[id] }
 
   /// The connections at table `id` and what they are there.
-  public func members(of id: String) -> [ConnectionID: Role] { hosts[id]?.members ?? [:] }
+  public func members(of id: String) -> PartitionedDictionary<ConnectionID, Role> {
+    hosts[id]?.members ?? [:]
+  }
 
   /// Every open table's id.
   public var tableIDs: [String] { hosts.keys }

@@ -5,7 +5,7 @@
 public struct MemberList: Sendable {
   /// The connections, to send to.
   public private(set) var ids: [ConnectionID] = []
-  private var places: [ConnectionID: Int] = [:]
+  private var places = PartitionedDictionary<ConnectionID, Int>()
 
   public init() {}
 

@@ -23,7 +23,7 @@ public struct RemoteWatch: Sendable {
 
   var watches: [String: Watch] = [:]
   var tableOfLink: [ConnectionID: String] = [:]
-  var tableOfSpectator: [ConnectionID: String] = [:]
+  var tableOfSpectator = PartitionedDictionary<ConnectionID, String>()
   var links: UInt64 = 0
   var asks = 0
   /// Lines of chat said through a link and not yet answered: by the link's message id, the

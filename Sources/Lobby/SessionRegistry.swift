@@ -23,8 +23,8 @@ public struct SessionRegistry: Sendable {
     public var player: String? = nil
   }
 
-  private var sessions: [String: Session] = [:]
-  private var tokens: [ConnectionID: String] = [:]
+  private var sessions = PartitionedDictionary<String, Session>()
+  private var tokens = PartitionedDictionary<ConnectionID, String>()
   /// Sessions opened, seated elsewhere or ended since ``takeChanged()`` (for the journal).
   private var changed: Set<String> = []
   /// Whether the table a spectator watches counts as a change for the journal. A restart never
@@ -147,7 +147,8 @@ public struct SessionRegistry: Sendable {
 
   /// Removes and returns the sessions detached for longer than `grace` seconds.
   public mutating func expire(now: Double, grace: Double) -> [Session] {
-    let expired = sessions.values.filter { ($0.detachedSince.map { now - $0 > grace }) ?? false }
+    let expired = Array(
+      sessions.values.filter { ($0.detachedSince.map { now - $0 > grace }) ?? false })
     for session in expired {
       sessions[session.token] = nil
       changed.insert(session.token)

@@ -20,7 +20,7 @@ public struct TableHost: Sendable {
   /// The spectators' snapshot, encoded once for a crowd arriving at once.
   public private(set) var crowdSnapshots = CrowdSnapshotEncoder()
   /// Every connection at the table, and what it is there.
-  public private(set) var members: [ConnectionID: LobbyState.Role] = [:]
+  public private(set) var members = PartitionedDictionary<ConnectionID, LobbyState.Role>()
   /// The players' connections (`members` with a seat), kept in step: a broadcast builds no array.
   public private(set) var players = MemberList()
   /// The spectators' connections, kept in step: they hear each change after the players, as a
@@ -30,11 +30,11 @@ public struct TableHost: Sendable {
   public internal(set) var crowd = CrowdCount()
   /// Spectators that are other nodes' links, and how many spectators each watches for: each
   /// counts as that many in the table's count, not one.
-  public private(set) var crowdWeights: [ConnectionID: Int] = [:]
+  public private(set) var crowdWeights = PartitionedDictionary<ConnectionID, Int>()
   /// The session (by token) of every member, kept in step with `members`. With the seats'
   /// tokens (held seats included) these are the table's sessions: the host says where each
   /// went (``Outcome/placed``), and the router's desk follows (``LobbyState/place(_:at:)``).
-  public private(set) var sessions: [ConnectionID: String] = [:]
+  public private(set) var sessions = PartitionedDictionary<ConnectionID, String>()
   /// The session (by token) that opened the table: the lobby's per-session cap counts it.
   public let creator: String
   /// How long the table stays open once nobody sits, in seconds: none for a solo table.

@@ -26,7 +26,7 @@ import Protocol
 /// does not sleep while something waits (an executor does not wait for events).
 struct Admission<Item: Admissible> {
   private var queue = FIFO<Item>()
-  private var waitingOf: [ConnectionID: Int] = [:]
+  private var waitingOf = PartitionedDictionary<ConnectionID, Int>()
   private let budget: AdmissionBudget
   /// The pass whose budget this admission spends.
   private var pass: UInt64

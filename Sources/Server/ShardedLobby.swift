@@ -100,7 +100,7 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   /// exclusive hold.
   let journalDown = Atomic<Bool>(false)
   // Service thread only.
-  var routes: [ConnectionID: ConnectionRoute] = [:]
+  var routes = PartitionedDictionary<ConnectionID, ConnectionRoute>()
 
   /// Seconds between two exports of the metrics while only moves happen.
   static let exportInterval = 0.5
