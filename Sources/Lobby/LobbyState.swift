@@ -169,6 +169,14 @@ public struct LobbyState: Sendable {
   /// Every open table's id.
   public var tableIDs: [String] { hosts.keys }
 
+  /// How many open tables there are by `key` of each one's game. `mutating` only to read each
+  /// table where it is stored, without a copy of its host (``TableShards/countTables(by:)``).
+  public mutating func countTables<Key: Equatable>(by key: (any TableArbiter) -> Key) -> [(
+    key: Key, count: Int
+  )] {
+    hosts.countTables(by: key)
+  }
+
   /// How many shards the tables are spread over.
   public var shardCount: Int { hosts.count }
 
