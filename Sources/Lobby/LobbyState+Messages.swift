@@ -121,12 +121,13 @@ extension LobbyState {
       arenaRequest(envelope.message, session, replyTo: replyTo, connection, now: now)
     case .hint, .countMatches:
       guard let (tableID, seat) = seated(session, replyTo: replyTo, connection),
-        let host = hosts[tableID]
+        let answer = hosts.readTable(
+          tableID,
+          {
+            envelope.message == .hint
+              ? $0.hint(for: seat, replyTo: replyTo) : $0.matchCount(for: seat, replyTo: replyTo)
+          })
       else { return }
-      let answer =
-        envelope.message == .hint
-        ? host.table.hint(for: seat, replyTo: replyTo)
-        : host.table.matchCount(for: seat, replyTo: replyTo)
       switch answer {
       case .success(let answer): send(answer, to: connection)
       case .failure(let refusal): reply(refusal, to: connection)
@@ -137,12 +138,15 @@ extension LobbyState {
         out += actions
         return
       }
-      guard let tableID = session.tableID, let host = hosts[tableID] else {
+      guard let tableID = session.tableID,
+        let snapshot = hosts.readTable(
+          tableID, { $0.snapshot(replyTo: replyTo, you: session.seat, now: now) })
+      else {
         reply(
           ProtocolError(.notAtTable, "You are not at a table.", replyTo: replyTo), to: connection)
         return
       }
-      send(host.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+      send(snapshot, to: connection)
     }
   }
 
@@ -244,7 +248,7 @@ extension LobbyState {
     {
       redirect(session, connection, to: entry, role: .player, replyTo: replyTo, now: now)
     } else if let id = feed.quickMatch(game: game, seats: seats, setup: setup),
-      hosts[id]?.table.sitProblem(replyTo: replyTo) == nil
+      (hosts.readTable(id, { $0.sitProblem(replyTo: replyTo) }) ?? nil) == nil
     {
       sit(session, connection, at: id, replyTo: replyTo, now: now)
     } else {
@@ -262,10 +266,12 @@ extension LobbyState {
         reference, session: session, role: .player, replyTo: replyTo, connection, now: now)
     else { return }
     if session.tableID == id, let seat = session.seat {
-      send(hosts[id]!.table.snapshot(replyTo: replyTo, you: seat, now: now), to: connection)
+      send(
+        hosts.readTable(id, { $0.snapshot(replyTo: replyTo, you: seat, now: now) })!,
+        to: connection)
       return
     }
-    if let problem = hosts[id]!.table.sitProblem(replyTo: replyTo) {
+    if let problem = hosts.readTable(id, { $0.sitProblem(replyTo: replyTo) })! {
       reply(problem, to: connection)
       return
     }
@@ -284,10 +290,11 @@ extension LobbyState {
       // Already here (watching, or seated: a player does not become a spectator of their own
       // table, which could close it under them).
       send(
-        hosts[id]!.table.snapshot(replyTo: replyTo, you: session.seat, now: now), to: connection)
+        hosts.readTable(id, { $0.snapshot(replyTo: replyTo, you: session.seat, now: now) })!,
+        to: connection)
       return
     }
-    guard hosts[id]!.table.spectators < configuration.spectatorLimit else {
+    guard hosts.readTable(id, { $0.spectators })! < configuration.spectatorLimit else {
       reply(
         ProtocolError(
           .spectatorLimit, "This table has as many spectators as it takes.", replyTo: replyTo),

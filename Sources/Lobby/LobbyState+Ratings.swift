@@ -33,7 +33,7 @@ extension LobbyState {
     }
     guard let id = table ?? desk.session(for: connection)?.tableID else { return }
     showRatings(at: id, now: now)
-    if let table = hosts[id]?.table { publishRow(of: table, now: now) }
+    publishRow(of: id, now: now)
   }
 
   /// The ratings at `game` known of `players`: a person read from the store and never rated at
@@ -52,8 +52,10 @@ extension LobbyState {
   /// Gives table `id` what is known of its players' ratings; its members hear of any change.
   /// Its row in the lobby shows them once the caller publishes it.
   mutating func showRatings(at id: String, now: Double) {
-    guard let table = hosts[id]?.table else { return }
-    handle(.ratings(knownRatings(of: table.seatedPlayers, game: table.gameName)), at: id, now: now)
+    guard let (players, game) = hosts.readTable(id, { ($0.seatedPlayers, $0.gameName) }) else {
+      return
+    }
+    handle(.ratings(knownRatings(of: players, game: game)), at: id, now: now)
   }
 
   /// What is known of the ratings of table `id`'s players and of `newcomer`, about to sit:

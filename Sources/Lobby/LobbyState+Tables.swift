@@ -35,8 +35,11 @@ extension LobbyState {
   /// state (turns, computers whose plans a move changes, or an arena's sprint, whose end the
   /// arena scores). Written here and at retirement.
   mutating func reindex(_ id: String) {
-    guard let table = hosts[id]?.table else { return }
-    openTables[id] = table.isTurnBased || table.hasBots || table.sprint != nil
+    guard
+      let decidedWhole = hosts.readTable(
+        id, { $0.isTurnBased || $0.hasBots || $0.sprint != nil })
+    else { return }
+    openTables[id] = decidedWhole
   }
 
   /// Takes table `id` off every book the router keeps (its map, the open tables, its
@@ -204,7 +207,7 @@ extension LobbyState {
       return
     }
     deadlines.schedule(.table(id), at: outcome.deadline)
-    if let table = hosts[id]?.table { publishRow(of: table, now: now) }
+    publishRow(of: id, now: now)
   }
 
   // MARK: - Restart

@@ -293,11 +293,16 @@ public struct LobbyState: Sendable {
 
   // MARK: - The lobby list
 
-  /// Tells the feed of table `id`'s current row at `now`, scheduling a flush if one is due.
-  mutating func publishRow(of table: any TableArbiter, now: Double) {
-    var listing = table.listing
-    if configuration.cluster { listing.node = configuration.nodeID }
-    if let at = feed.update(listing, code: table.code, isPrivate: table.isPrivate, now: now) {
+  /// Tells the feed of table `id`'s current row at `now` (if it is open), scheduling a flush if
+  /// one is due.
+  mutating func publishRow(of id: String, now: Double) {
+    guard
+      let (listing, code, isPrivate) = hosts.readTable(
+        id, { ($0.listing, $0.code, $0.isPrivate) })
+    else { return }
+    var row = listing
+    if configuration.cluster { row.node = configuration.nodeID }
+    if let at = feed.update(row, code: code, isPrivate: isPrivate, now: now) {
       deadlines.schedule(.lobbyFlush, at: at)
     }
   }

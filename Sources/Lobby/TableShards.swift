@@ -95,6 +95,13 @@ struct TableShards: Sendable {
     return counts
   }
 
+  /// What `body` reads of table `id`'s game, read where its host is stored, or nil when no
+  /// such table is open. `mutating` only for that in-place access (nothing changes): `self[id]`
+  /// copies the host out, every map it holds.
+  mutating func readTable<Result>(_ id: String, _ body: (any TableArbiter) -> Result) -> Result? {
+    withHost(id) { body($0.table) }
+  }
+
   /// Whether table `id` is open (without copying its host out).
   func contains(_ id: String) -> Bool {
     shards[index(of: id)].hosts.index(forKey: id) != nil
