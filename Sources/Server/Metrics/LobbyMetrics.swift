@@ -31,12 +31,6 @@ struct LobbyMetrics: Sendable {
   /// A table's game and phase, the labels of the tables gauge.
   private struct TableKey: Hashable {
     var game: String
-    var phase: String
-  }
-
-  /// A table's game and phase as counted (``LobbyState/countTables(by:)``).
-  private struct TableKind: Equatable {
-    var game: String
     var phase: TablePhase
   }
 
@@ -112,13 +106,11 @@ struct LobbyMetrics: Sendable {
   private mutating func exportTables(_ state: inout LobbyState) {
     // The game and phase alone: a whole row (its players, its settings as JSON) per table
     // twice a second was a fifth of a quiet server's instructions (callgrind).
-    var counts: [TableKey: Int] = [:]
-    for (kind, count) in state.countTables(by: { TableKind(game: $0.gameName, phase: $0.phase) }) {
-      counts[TableKey(game: kind.game, phase: kind.phase.rawValue), default: 0] += count
-    }
+    let counts = Dictionary(
+      uniqueKeysWithValues: state.countTables { TableKey(game: $0.gameName, phase: $0.phase) })
     for key in counts.keys where tables[key] == nil {
       tables[key] = CoreMetrics.Gauge(
-        label: MetricName.tables, dimensions: [("game", key.game), ("phase", key.phase)],
+        label: MetricName.tables, dimensions: [("game", key.game), ("phase", key.phase.rawValue)],
         factory: factory)
     }
     for (key, gauge) in tables {
