@@ -8,7 +8,10 @@
 #   scripts/callgrind-moves.sh [SERVER_BINARY] [RATE] [WINDOW]     # defaults: release, 200, 15
 #
 # LOAD_ARGS="--mode play --tables 20 --seats 2 --reaction 0.3" measures real play instead (sets,
-# deals, games ending): each message is then a choice or a re-deal vote, counted alike.
+# deals, games ending): each message is then a choice or a re-deal vote, counted alike. Many
+# tables take long to seat under valgrind: LOAD_SECONDS (default WINDOW + 15) keeps the load
+# going past the window, so that its connections' closes at its end stay out of the count, e.g.
+# LOAD_SECONDS=135 LOAD_ARGS="--mode play --tables 2000 --seats 2 --reaction 40" (people's pace).
 #
 # Debian's valgrind 3.19 needs two work-arounds for a Swift 6.3 binary, both applied here to
 # copies in a temporary directory, never to the build: the binary's DWARF 5 debug info is
@@ -49,7 +52,7 @@ for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && brea
 moves() { curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^matchismo_moves_accepted_total/ {print $2}'; }
 # shellcheck disable=SC2086 # LOAD_ARGS is a list of options
 "$LOAD" --port "$PORT" ${LOAD_ARGS:---mode open --tables 250 --seats 4 --rate "$RATE"} --warmup 5 \
-  --duration $((WINDOW + 15)) --setup-timeout 200 >"$WORK/load.txt" 2>&1 &
+  --duration "${LOAD_SECONDS:-$((WINDOW + 15))}" --setup-timeout 200 >"$WORK/load.txt" 2>&1 &
 for _ in $(seq 600); do
   m=$(moves)
   [[ "$m" =~ ^[0-9]+$ ]] && ((m > 100)) && break

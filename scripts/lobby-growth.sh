@@ -3,7 +3,7 @@
 # without a pause"): copies scripts/lobby-growth/LobbyGrowthProbe.swift into Tests/LobbyTests,
 # builds the tests in release (some minutes), runs the probe RUNS times (default 3), and takes
 # the probe out again, whatever happens. PROBE=TableCountProbe runs the other probe there (the
-# metrics' count of the tables, "Counting the tables in place").
+# metrics' count of the tables, "The tables counted as they change").
 #
 #   scripts/lobby-growth.sh                                  # 60,000 spectators, 3 runs
 #   LOBBY_GROWTH_SPECTATORS=12000 RUNS=1 scripts/lobby-growth.sh

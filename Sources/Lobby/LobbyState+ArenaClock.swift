@@ -105,7 +105,7 @@ extension LobbyState {
       return
     }
     let table = openTable(setup, isPrivate: true, creator: "arena", now: now)
-    hosts[table]?.table.setSprint(arena.sprint)
+    hosts.withHost(table) { $0.table.setSprint(arena.sprint) }
     reindex(table)
     arena.started(table: table, players: group)
     arenaBook.arenas[id] = arena
@@ -124,7 +124,7 @@ extension LobbyState {
   /// After table `id` changed: a sprint that ended there is scored in its arena.
   mutating func runArenaTable(_ id: String, now: Double) {
     guard let arenaID = arenaBook.tables[id],
-      let ranks = hosts[id]?.table.takeSprintResult(),
+      let ranks = hosts.withHost(id, { $0.table.takeSprintResult() }) ?? nil,
       var arena = arenaBook.arenas[arenaID], let players = arena.games[id]
     else { return }
     var byPlayer: [String: Int] = [:]

@@ -45,7 +45,7 @@ extension LobbyState {
       let id = openTable(
         setup, isPrivate: true, creator: "computers", bots: Array(repeating: .expert, count: 4),
         now: now)
-      hosts[id]?.table.playOnAlone()
+      hosts.withHost(id) { $0.table.playOnAlone() }
       settle(id, now: now)
     }
   }

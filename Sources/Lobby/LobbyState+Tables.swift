@@ -26,7 +26,7 @@ extension LobbyState {
   /// Puts `host` in the router's map: its table is open from now on.
   mutating func host(_ host: TableHost) {
     let id = host.table.id
-    hosts[id] = host
+    hosts.insert(host)
     reindex(id)
     openedBy[host.creator, default: 0] += 1
   }

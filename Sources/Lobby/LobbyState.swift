@@ -169,12 +169,11 @@ public struct LobbyState: Sendable {
   /// Every open table's id.
   public var tableIDs: [String] { hosts.keys }
 
-  /// How many open tables there are by `key` of each one's game. `mutating` only to read each
-  /// table where it is stored, without a copy of its host (``TableShards/countTables(by:)``).
-  public mutating func countTables<Key: Equatable>(by key: (any TableArbiter) -> Key) -> [(
-    key: Key, count: Int
-  )] {
-    hosts.countTables(by: key)
+  /// How many open tables there are by game and phase, kept as tables open, change and close
+  /// (``TableTally``). Not while the shards are lent.
+  public var tableTally: TableTally {
+    precondition(!hosts.lent, "the shards are lent: take them back first")
+    return hosts.tally
   }
 
   /// How many shards the tables are spread over.

@@ -8,7 +8,11 @@ import Protocol
 /// (``LobbyState/choose(_:replyTo:from:ticket:in:now:)``), and gives them back
 /// (``LobbyState/takeBack(_:)``) before anything else is decided.
 public struct TableShard: Sendable {
-  var hosts: [String: TableHost] = [:]
+  /// The tables, by id. Changed only through ``insert(_:)``, ``withHost(_:_:)`` and
+  /// ``removeValue(forKey:)``, which keep ``tally``.
+  private(set) var hosts: [String: TableHost] = [:]
+  /// How many of these tables there are by game and phase, kept as they change.
+  private(set) var tally = TableTally()
   /// Moves this shard's tables accepted.
   var movesAccepted = 0
   /// Moves refused at this shard's tables, by the code of the error sent back.
@@ -22,10 +26,57 @@ public struct TableShard: Sendable {
   public init() {}
 
   /// Runs `body` on the host of table `id` where it is stored (one look-up, no copy of the
-  /// host), or returns nil when the shard has no such table.
+  /// host), or returns nil when the shard has no such table. A change of the table's phase
+  /// moves it in ``tally`` (its game never changes). Inlined: a move's one way to its table.
+  @inline(__always)
   mutating func withHost<Result>(_ id: String, _ body: (inout TableHost) -> Result) -> Result? {
     guard let index = hosts.index(forKey: id) else { return nil }
-    return body(&hosts.values[index])
+    var phases: (before: TablePhase, after: TablePhase)?
+    let result = Self.run(body, on: &hosts.values[index], phases: &phases)
+    if let (before, after) = phases, before != after {
+      let game = Self.gameName(of: &hosts.values[index])
+      tally.change(
+        from: TableTally.Kind(game: game, phase: before),
+        to: TableTally.Kind(game: game, phase: after))
+    }
+    return result
+  }
+
+  /// `body` on `host`, where it is stored, noting the table's phase before and after. The
+  /// phase alone is read on every move: the game's name costs a retain and a release more,
+  /// and its result goes back untouched (a tuple of it and the kinds copied a move's outcome:
+  /// callgrind).
+  @inline(__always)
+  private static func run<Result>(
+    _ body: (inout TableHost) -> Result, on host: inout TableHost,
+    phases: inout (before: TablePhase, after: TablePhase)?
+  ) -> Result {
+    let before = host.table.phase
+    let result = body(&host)
+    phases = (before, host.table.phase)
+    return result
+  }
+
+  /// The game of the table `host` holds, read where it is stored.
+  private static func gameName(of host: inout TableHost) -> String {
+    host.table.gameName
+  }
+
+  /// Opens `host`'s table here (replacing a table of the same id, which nothing does).
+  mutating func insert(_ host: TableHost) {
+    let id = host.table.id
+    if let replaced = hosts.updateValue(host, forKey: id) {
+      tally.remove(TableTally.Kind(of: replaced.table))
+    }
+    tally.add(TableTally.Kind(of: host.table))
+  }
+
+  /// Closes table `id` here: its host, or nil when the shard has no such table.
+  @discardableResult
+  mutating func removeValue(forKey id: String) -> TableHost? {
+    guard let host = hosts.removeValue(forKey: id) else { return nil }
+    tally.remove(TableTally.Kind(of: host.table))
+    return host
   }
 }
 
@@ -53,10 +104,14 @@ struct TableShards: Sendable {
     return number
   }
 
-  /// The table with `id` and its members.
+  /// The table with `id` and its members (a copy of its host: every map it holds).
   subscript(id: String) -> TableHost? {
-    get { shards[index(of: id)].hosts[id] }
-    _modify { yield &shards[index(of: id)].hosts[id] }
+    shards[index(of: id)].hosts[id]
+  }
+
+  /// Opens `host`'s table in its shard.
+  mutating func insert(_ host: TableHost) {
+    shards[index(of: host.table.id)].insert(host)
   }
 
   /// Runs `body` on the host of table `id` where it is stored, or returns nil when no such
@@ -65,34 +120,12 @@ struct TableShards: Sendable {
     shards[index(of: id)].withHost(id, body)
   }
 
-  /// How many open tables there are by `key` of each one's game, each host read where it is
-  /// stored. `mutating` only for that in-place access (nothing changes): a host read out of its
-  /// dictionary is a copy, a retain and a release of every map it holds (some 1,500
-  /// instructions, callgrind), and the metrics count every table twice a second. Meant for few
-  /// distinct keys (a game and a phase): they are found by a linear search, which costs less
-  /// than hashing a game's name for each table.
-  mutating func countTables<Key: Equatable>(by key: (any TableArbiter) -> Key) -> [(
-    key: Key, count: Int
-  )] {
-    var counts: [(key: Key, count: Int)] = []
-    func count(_ host: inout TableHost) {
-      let key = key(host.table)
-      if let seen = counts.firstIndex(where: { $0.key == key }) {
-        counts[seen].count += 1
-      } else {
-        counts.append((key, 1))
-      }
-    }
-    for shard in shards.indices {
-      // Indices by hand: `hosts.indices` would hold a second reference to the storage, and the
-      // access below would then copy it.
-      var slot = shards[shard].hosts.startIndex
-      while slot != shards[shard].hosts.endIndex {
-        count(&shards[shard].hosts.values[slot])
-        shards[shard].hosts.formIndex(after: &slot)
-      }
-    }
-    return counts
+  /// How many open tables there are by game and phase: the shards' tallies, kept as tables
+  /// change, added up (a few counts a shard, whatever the number of tables).
+  var tally: TableTally {
+    var all = TableTally()
+    for shard in shards { all.merge(shard.tally) }
+    return all
   }
 
   /// What `body` reads of table `id`'s game, read where its host is stored, or nil when no
@@ -109,7 +142,7 @@ struct TableShards: Sendable {
 
   @discardableResult
   mutating func removeValue(forKey id: String) -> TableHost? {
-    shards[index(of: id)].hosts.removeValue(forKey: id)
+    shards[index(of: id)].removeValue(forKey: id)
   }
 
   /// How many tables are open.

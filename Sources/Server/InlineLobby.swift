@@ -237,6 +237,6 @@ final class InlineLobby: ServiceThreadHandler {
     now: Double, state: inout LobbyState, metrics: inout LobbyMetrics?
   ) {
     guard metrics != nil else { return }
-    metrics!.export(&state, now: now)
+    metrics!.export(state, now: now)
   }
 }

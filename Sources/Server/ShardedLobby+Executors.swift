@@ -161,7 +161,7 @@ extension ShardedLobby {
       pending.actions += state.catchUp(now: time)
       handOver(&pending)
       if metrics != nil && time >= lastExport + Self.exportInterval {
-        metrics!.export(&state, now: time)
+        metrics!.export(state, now: time)
         lastExport = time
       }
       var wake = state.nextDeadline()

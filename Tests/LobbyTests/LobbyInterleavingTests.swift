@@ -267,6 +267,19 @@ import Testing
         }
         #expect(table.spectators == members.values.filter { $0 == .spectator }.count)
       }
+      // The tables counted by game and phase as they change (the metrics' gauge) are the
+      // tables there are, read one by one.
+      var kinds: [TableTally.Kind: Int] = [:]
+      for id in ids {
+        let table = try #require(state.table(id))
+        kinds[TableTally.Kind(game: table.gameName, phase: table.phase), default: 0] += 1
+      }
+      let tally = state.tableTally
+      #expect(tally.total == ids.count, "step \(steps): \(tally.counts)")
+      for count in tally.counts {
+        #expect(count.tables == kinds[count.kind] ?? 0, "step \(steps): \(count)")
+      }
+      #expect(Set(tally.counts.map(\.kind)).count == tally.counts.count, "each kind once")
     }
   }
 

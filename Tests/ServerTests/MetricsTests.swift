@@ -35,13 +35,13 @@ import Testing
       now: 0)
     _ = state.receive(
       ClientMessageDecoder.decode(Array(#"{"type":"choose","card":3}"#.utf8)), from: player, now: 0)
-    lobby.export(&state, now: 0)
+    lobby.export(state, now: 0)
     // A second export of the same state adds nothing.
-    lobby.export(&state, now: 0.1)
+    lobby.export(state, now: 0.1)
     _ = state.receive(
       ClientMessageDecoder.decode(Array(#"{"type":"playSolo","game":"set"}"#.utf8)), from: player,
       now: 1)
-    lobby.export(&state, now: 1)
+    lobby.export(state, now: 1)
 
     let lines = samples(metrics)
     #expect(lines.contains(#"matchismo_moves_rejected_total{reason="notAtTable"} 1"#))
@@ -50,7 +50,7 @@ import Testing
     #expect(lobby.nextTableExport == nil)
 
     // Within the throttle interval the table count waits, and says when it is due.
-    lobby.export(&state, now: 1.1)
+    lobby.export(state, now: 1.1)
     #expect(lobby.nextTableExport == 1 + LobbyMetrics.tableExportInterval)
 
     // Accepted moves alone, then a refusal after them: each export adds what it missed.
@@ -64,15 +64,15 @@ import Testing
         replyTo: nil, you: 0, now: 2)["table"]?["board"]?.elements ?? []
     let first = try #require(board.first?["id"]?.intValue)
     choose(first)
-    lobby.export(&state, now: 2)
+    lobby.export(state, now: 2)
     #expect(samples(metrics).contains("matchismo_moves_accepted_total 1"))
     choose(first)
     choose(first)
-    lobby.export(&state, now: 2)
+    lobby.export(state, now: 2)
     #expect(samples(metrics).contains("matchismo_moves_accepted_total 3"))
     choose(1_000)
     choose(first)
-    lobby.export(&state, now: 2)
+    lobby.export(state, now: 2)
     let after = samples(metrics)
     #expect(after.contains("matchismo_moves_accepted_total 4"), "\(after)")
     #expect(after.contains(#"matchismo_moves_rejected_total{reason="notAtTable"} 1"#))

@@ -20,19 +20,13 @@ struct LobbyMetrics: Sendable {
   private var exportedRedirects = 0
   private let givenUp: CoreMetrics.Counter
   private var exportedGivenUp = 0
-  private var tables: [TableKey: CoreMetrics.Gauge] = [:]
+  private var tables: [TableTally.Kind: CoreMetrics.Gauge] = [:]
   private var exportedAccepted = 0
   private var exportedRejected: [ErrorCode: Int] = [:]
   private var exportedRefusals = -1
   private var lastTableExport = -Double.infinity
   /// When the table gauges are next due (`nil`: they are up to date).
   private(set) var nextTableExport: Double?
-
-  /// A table's game and phase, the labels of the tables gauge.
-  private struct TableKey: Hashable {
-    var game: String
-    var phase: TablePhase
-  }
 
   init(factory: any MetricsFactory) {
     self.factory = factory
@@ -53,10 +47,8 @@ struct LobbyMetrics: Sendable {
     sessions.record(0)
   }
 
-  /// Exports what a batch changed; `now` is the executor's clock, for the throttle. `state` is
-  /// `inout` only so that the tables are counted in place (``LobbyState/countTables(by:)``);
-  /// nothing in it changes.
-  mutating func export(_ state: inout LobbyState, now: Double) {
+  /// Exports what a batch changed; `now` is the executor's clock, for the throttle.
+  mutating func export(_ state: LobbyState, now: Double) {
     // Most batches only accept moves: one count, without adding up every shard's refusals
     // (that was 6 % of real play's instructions when every batch did it, callgrind).
     let refusals = state.refusalStamp
@@ -76,7 +68,7 @@ struct LobbyMetrics: Sendable {
       exportedGivenUp = state.tablesGivenUp
     }
     if now >= lastTableExport + Self.tableExportInterval {
-      exportTables(&state)
+      exportTables(state.tableTally)
       lastTableExport = now
       nextTableExport = nil
     } else {
@@ -102,19 +94,17 @@ struct LobbyMetrics: Sendable {
     exportedAccepted = accepted
   }
 
-  /// Sets the tables gauge of every game and phase seen so far (0 where none is left).
-  private mutating func exportTables(_ state: inout LobbyState) {
-    // The game and phase alone: a whole row (its players, its settings as JSON) per table
-    // twice a second was a fifth of a quiet server's instructions (callgrind).
-    let counts = Dictionary(
-      uniqueKeysWithValues: state.countTables { TableKey(game: $0.gameName, phase: $0.phase) })
-    for key in counts.keys where tables[key] == nil {
-      tables[key] = CoreMetrics.Gauge(
-        label: MetricName.tables, dimensions: [("game", key.game), ("phase", key.phase.rawValue)],
+  /// Sets the tables gauge of every game and phase seen so far (0 where none is left) from
+  /// the lobby's `tally`, kept as tables change (``TableTally``).
+  private mutating func exportTables(_ tally: TableTally) {
+    for count in tally.counts where tables[count.kind] == nil {
+      tables[count.kind] = CoreMetrics.Gauge(
+        label: MetricName.tables,
+        dimensions: [("game", count.kind.game), ("phase", count.kind.phase.rawValue)],
         factory: factory)
     }
-    for (key, gauge) in tables {
-      gauge.record(counts[key] ?? 0)
+    for (kind, gauge) in tables {
+      gauge.record(tally.tables(of: kind))
     }
   }
 }
