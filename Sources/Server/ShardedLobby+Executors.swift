@@ -160,12 +160,13 @@ extension ShardedLobby {
       let time = now()
       pending.actions += state.catchUp(now: time)
       handOver(&pending)
-      if metrics != nil && time >= lastExport + Self.exportInterval {
+      // `measuresLatency`, not `metrics != nil`: the comparison copies the metrics out.
+      if measuresLatency && time >= lastExport + Self.exportInterval {
         metrics!.export(state, now: time)
         lastExport = time
       }
       var wake = state.nextDeadline()
-      if metrics != nil {
+      if measuresLatency {
         let export = lastExport + Self.exportInterval
         wake = min(wake ?? export, export)
       }

@@ -92,7 +92,8 @@ final class ShardedLobby: ServiceThreadHandler, @unchecked Sendable {
   // Guarded by `lock`, held exclusively.
   var metrics: LobbyMetrics?
   var lastExport = -Double.infinity
-  /// Whether each accepted move's received time goes to `perform` (with metrics).
+  /// Whether there are metrics: each accepted move's received time goes to `perform`, and the
+  /// lobby's are exported. Asked rather than `metrics != nil`, which copies the metrics out.
   let measuresLatency: Bool
   /// The journal's writer, whose `failing` the lobby hears of; nil without a journal.
   let journal: JournalWriter?

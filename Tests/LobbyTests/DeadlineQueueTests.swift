@@ -50,4 +50,30 @@ struct DeadlineQueueTests {
     #expect(queue.storedCount == 5 && queue.staleSifted == 5)
     #expect(queue.popDue(now: 7) == [5, 6, 7])
   }
+
+  /// The earliest deadline, once looked at, is remembered until something changes it: moved or
+  /// cancelled, the top no longer answers; a new earlier one does.
+  @Test func aTopLookedAtThenMovedOrCancelledIsNotTheEarliestAnyMore() {
+    var queue = DeadlineQueue<String>()
+    queue.schedule("a", at: 1)
+    queue.schedule("b", at: 2)
+    queue.schedule("c", at: 3)
+    #expect(queue.earliest() == 1)
+    #expect(queue.earliest() == 1)
+    queue.schedule("a", at: 5)
+    #expect(queue.earliest() == 2, "the top moved later")
+    queue.schedule("b", at: nil)
+    #expect(queue.earliest() == 3, "the top cancelled")
+    queue.schedule("d", at: 0.5)
+    #expect(queue.earliest() == 0.5, "a new top")
+    queue.schedule("c", at: 0.1)
+    #expect(queue.earliest() == 0.1, "another key moved to the top")
+    queue.schedule("c", at: 0.1)
+    #expect(queue.popDue(now: 1) == ["c", "d"])
+    #expect(queue.earliest() == 5)
+    queue.schedule("a", at: 0.2)
+    #expect(queue.earliest() == 0.2, "the top moved earlier")
+    #expect(queue.popDue(now: 10) == ["a"])
+    #expect(queue.earliest() == nil)
+  }
 }

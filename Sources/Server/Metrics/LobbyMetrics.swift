@@ -7,9 +7,10 @@ import Protocol
 /// only. (A move's latency ends when its frames are let go: the transport records it,
 /// ``TransportMetrics/moveShown(receivedAt:)``.)
 struct LobbyMetrics: Sendable {
-  /// Seconds between two counts of the tables by game and phase. Counting walks every table,
-  /// too much for every batch under load; a batch that comes sooner marks the count due at
-  /// ``nextTableExport``, when the executor wakes for it.
+  /// Seconds between two exports of the tables by game and phase (the lobby keeps the counts,
+  /// ``TableTally``; setting every gauge takes the metrics' locks, more than a batch of moves
+  /// needs); a batch that comes sooner marks the export due at ``nextTableExport``, when the
+  /// executor wakes for it.
   static let tableExportInterval = 0.5
 
   private let factory: any MetricsFactory
