@@ -76,6 +76,8 @@ public enum StatusLine {
       }
     }
     if let selectionNews { sentences.insert(selectionNews, at: 0) }
+    // Most moves say one sentence ("Ada chose …"): it is the line, not copied run by run.
+    if sentences.count == 1 { return sentences[0] }
     var runs: [StyledRun] = []
     for (i, sentence) in sentences.enumerated() {
       if i > 0 {
