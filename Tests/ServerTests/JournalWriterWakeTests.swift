@@ -10,9 +10,13 @@ import Testing
 /// The service thread's way of waking the journal's writer: the batches of one pass of its
 /// loop are queued without a wake, and one wake before the loop waits writes them all.
 @Suite struct JournalWriterWakeTests {
+  /// A writer whose service thread is never pressed: the process-wide pressure flag is set by
+  /// the real servers other suites run beside this one, and a pressed loop takes the writer
+  /// off the batch policy (``JournalWriterUrgencyTests``).
   private static func startedWriter() -> JournalWriter {
     let writer = JournalWriter(
-      store: MemoryJournalStore(), logger: Logger(label: "test"), released: { _ in })
+      store: MemoryJournalStore(), logger: Logger(label: "test"), loopPressed: { false },
+      released: { _ in })
     writer.start()
     return writer
   }
