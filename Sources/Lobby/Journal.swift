@@ -8,13 +8,13 @@ import Protocol
 public enum JournalEntry: Hashable, Sendable {
   /// A table's state around its game, whole; replaces the table's previous record. A new deal
   /// (``TableRecord/deal``) starts its moves afresh.
-  case table(TableRecord)
+  indirect case table(TableRecord)
   /// A move accepted at a table: the `index`th (from 0) of deal number `deal`.
   case move(JournalMove)
   /// The table closed: nothing of it is to be rebuilt.
   case tableClosed(String)
   /// A session, whole (by the hash of its token); replaces the session's previous entry.
-  case session(SessionRecord)
+  indirect case session(SessionRecord)
   /// The session ended: it is not to be rebuilt.
   case sessionEnded(String)
   /// The session (by the hash of its token) went to another node of the cluster, which takes
@@ -22,15 +22,15 @@ public enum JournalEntry: Hashable, Sendable {
   /// shares keeps it as it is.
   case sessionReleased(String)
   /// A game ended: keep its record (its id is the store's to give).
-  case finished(FinishedGame)
+  indirect case finished(FinishedGame)
   /// A game ended with more moves than its table keeps in memory (``TableRules/recordCap``):
   /// keep its record (whose own `moves` are empty) with every move of deal `deal` of `table`
   /// as the journal holds them, with their times. Comes after the move that ended the game, so
   /// a store that applies entries in order has the whole deal at hand.
-  case finishedInJournal(FinishedGame, table: String, deal: Int)
+  indirect case finishedInJournal(FinishedGame, table: String, deal: Int)
   /// An arena, whole; replaces the arena's previous entry (a finished arena is kept as it
   /// ended, its final standings).
-  case arena(Arena)
+  indirect case arena(Arena)
 }
 
 /// One accepted move of a table's current deal, as the journal keeps it.

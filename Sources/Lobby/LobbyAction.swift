@@ -22,7 +22,7 @@ public enum LobbyAction: Sendable {
   case journal(JournalEntry)
   /// Read finished games from the store and answer `connection` (``RecordRequest``): the only
   /// question the lobby cannot answer from memory.
-  case query(RecordRequest)
+  indirect case query(RecordRequest)
   /// Tell the other nodes of the cluster what changed at this node's tables, once what is
   /// queued for the journal before it is written (``LobbyConfiguration/cluster``).
   case publish([ClusterChange])

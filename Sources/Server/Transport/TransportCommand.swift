@@ -27,7 +27,7 @@ enum TransportCommand: Sendable {
   /// Hand `news` to the consumer as a ``TransportEvent/news(_:done:)``, on the service thread,
   /// like a connection's event (any thread posts it; never held); `done` is called once the
   /// consumer has handled it and handed its commands over.
-  case news(ClusterNews, done: @Sendable () -> Void)
+  indirect case news(ClusterNews, done: @Sendable () -> Void)
   /// Close the connection at once, ahead of anything queued or held for it, and drop whatever
   /// comes for it later. Never held.
   case closeAtOnce(ConnectionID, code: UInt16, reason: String)
