@@ -43,7 +43,7 @@ public enum ClientMessageDecoder {
       let fields = try ClientFieldScanner.scan(bytes)
       // The id is read first, so that every later refusal can carry it back.
       let id = try messageID(fields[.id])
-      let reader = FieldReader(fields: fields, replyTo: id)
+      let reader = FieldReader(fields: consume fields, replyTo: id)
       return .success(ClientEnvelope(id: id, message: try message(reader)))
     } catch {
       return .failure(error)
