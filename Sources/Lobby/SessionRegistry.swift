@@ -23,8 +23,9 @@ public struct SessionRegistry: Sendable {
     public var player: String? = nil
   }
 
-  private var sessions = PartitionedDictionary<String, Session>()
-  private var tokens = PartitionedDictionary<ConnectionID, String>()
+  private var sessions = PartitionedDictionary<SessionKey, Session>()
+  /// The key of the session each connection holds (its token's hash taken once).
+  private var tokens = PartitionedDictionary<ConnectionID, SessionKey>()
   /// Sessions opened, seated elsewhere or ended since ``takeChanged()`` (for the journal).
   private var changed: Set<String> = []
   /// Whether the table a spectator watches counts as a change for the journal. A restart never
@@ -48,15 +49,16 @@ public struct SessionRegistry: Sendable {
   }
 
   /// The session with `token`.
-  public func session(token: String) -> Session? { sessions[token] }
+  public func session(token: String) -> Session? { sessions[SessionKey(token)] }
 
   /// Opens a new session for `connection`.
   public mutating func open(
     token: String, name: String, player: String? = nil, connection: ConnectionID
   ) -> Session {
     let session = Session(token: token, name: name, connection: connection, player: player)
-    sessions[token] = session
-    tokens[connection] = token
+    let key = SessionKey(token)
+    sessions[key] = session
+    tokens[connection] = key
     changed.insert(token)
     return session
   }
@@ -66,29 +68,32 @@ public struct SessionRegistry: Sendable {
   public mutating func resume(token: String, connection: ConnectionID) -> (
     session: Session, replaced: ConnectionID?
   )? {
-    guard var session = sessions[token] else { return nil }
+    let key = SessionKey(token)
+    guard var session = sessions[key] else { return nil }
     let previous = session.connection
     if let previous { tokens[previous] = nil }
     session.connection = connection
     session.detachedSince = nil
-    sessions[token] = session
-    tokens[connection] = token
+    sessions[key] = session
+    tokens[connection] = key
     return (session, previous == connection ? nil : previous)
   }
 
   /// The session `token` now belongs to the person `player` (a resume that says who it is).
   public mutating func setPlayer(token: String, _ player: String) {
-    guard let session = sessions[token], session.player != player else { return }
-    sessions[token]?.player = player
+    let key = SessionKey(token)
+    guard let session = sessions[key], session.player != player else { return }
+    sessions[key]?.player = player
     changed.insert(token)
   }
 
   /// Seats the session of `token` at a table (or nowhere); `seat` nil: it watches the table.
   public mutating func seat(token: String, tableID: String?, seat: Int?) {
-    let before = sessions[token]
+    let key = SessionKey(token)
+    let before = sessions[key]
     guard before?.tableID != tableID || before?.seat != seat else { return }
-    sessions[token]?.tableID = tableID
-    sessions[token]?.seat = seat
+    sessions[key]?.tableID = tableID
+    sessions[key]?.seat = seat
     // From watching or nowhere to watching or nowhere: nothing the journal keeps changed.
     guard journalsWatching || before == nil || before?.seat != nil || seat != nil else { return }
     changed.insert(token)
@@ -102,7 +107,7 @@ public struct SessionRegistry: Sendable {
 
   /// A session read back from the journal after a restart: detached since `now`.
   public mutating func restore(_ record: SessionRecord, now: Double) {
-    sessions[record.token] = Session(
+    sessions[SessionKey(record.token)] = Session(
       token: record.token, name: record.name, connection: nil, tableID: record.tableID,
       seat: record.seat, detachedSince: now, player: record.player)
   }
@@ -117,18 +122,19 @@ public struct SessionRegistry: Sendable {
   /// The connection dropped: its session is kept, detached since `now`.
   @discardableResult
   public mutating func detach(_ connection: ConnectionID, now: Double) -> Session? {
-    guard let token = tokens.removeValue(forKey: connection) else { return nil }
-    sessions[token]?.connection = nil
-    sessions[token]?.detachedSince = now
-    return sessions[token]
+    guard let key = tokens.removeValue(forKey: connection) else { return nil }
+    sessions[key]?.connection = nil
+    sessions[key]?.detachedSince = now
+    return sessions[key]
   }
 
   /// Forgets the session with `token` if it has been detached for longer than `grace` seconds
   /// at `now`; returns it when it was forgotten.
   public mutating func expire(token: String, now: Double, grace: Double) -> Session? {
-    guard let session = sessions[token], let since = session.detachedSince, now - since > grace
+    let key = SessionKey(token)
+    guard let session = sessions[key], let since = session.detachedSince, now - since > grace
     else { return nil }
-    sessions[token] = nil
+    sessions[key] = nil
     changed.insert(token)
     return session
   }
@@ -136,7 +142,7 @@ public struct SessionRegistry: Sendable {
   /// Forgets the session with `token`, handed on to another node of the cluster, and the
   /// connection holding it; returns it. Counted as changed, like an end.
   public mutating func release(token: String) -> Session? {
-    guard let session = sessions.removeValue(forKey: token) else { return nil }
+    guard let session = sessions.removeValue(forKey: SessionKey(token)) else { return nil }
     if let connection = session.connection { tokens[connection] = nil }
     changed.insert(token)
     return session
@@ -150,7 +156,7 @@ public struct SessionRegistry: Sendable {
     let expired = Array(
       sessions.values.filter { ($0.detachedSince.map { now - $0 > grace }) ?? false })
     for session in expired {
-      sessions[session.token] = nil
+      sessions[SessionKey(session.token)] = nil
       changed.insert(session.token)
     }
     return expired

@@ -195,4 +195,36 @@ import Testing
     registry.seat(token: "A", tableID: nil, seat: nil)
     #expect(registry.takeChanged() == ["A"])
   }
+
+  /// Past the size at which its maps are kept in parts, every session is still found by its
+  /// connection and by its token, resumed on another connection and forgotten (the keys carry
+  /// their token's hash, ``SessionKey``).
+  @Test func manySessionsAreFoundByConnectionAndTokenInParts() throws {
+    var registry = SessionRegistry()
+    let count = UInt64(4 * PartitionedDictionary<Int, Int>.partsFrom)
+    for n in 0..<count {
+      _ = registry.open(token: "token-\(n)", name: "P\(n)", connection: ConnectionID(n))
+    }
+    #expect(registry.count == Int(count))
+    for n in 0..<count {
+      #expect(registry.session(for: ConnectionID(n))?.token == "token-\(n)")
+      #expect(registry.session(token: "token-\(n)")?.name == "P\(n)")
+    }
+    #expect(registry.session(token: "token-\(count)") == nil)
+    // Every other session moves to a new connection; the old one holds nothing.
+    for n in stride(from: 0, to: count, by: 2) {
+      let resumption = registry.resume(token: "token-\(n)", connection: ConnectionID(count + n))
+      let resumed = try #require(resumption)
+      #expect(resumed.replaced == ConnectionID(n))
+      #expect(registry.session(for: ConnectionID(n)) == nil)
+      #expect(registry.session(for: ConnectionID(count + n))?.token == "token-\(n)")
+    }
+    // The others drop and are forgotten after the grace period.
+    for n in stride(from: 1, to: count, by: 2) { registry.detach(ConnectionID(n), now: 0) }
+    let expired = registry.expire(now: 100, grace: 10)
+    #expect(expired.count == Int(count / 2))
+    #expect(registry.count == Int(count / 2))
+    #expect(registry.session(token: "token-1") == nil)
+    #expect(registry.session(token: "token-0")?.connection == ConnectionID(count))
+  }
 }
