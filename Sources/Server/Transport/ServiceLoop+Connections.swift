@@ -49,8 +49,8 @@ extension ServiceLoop {
   /// `LWS_CALLBACK_ESTABLISHED`: the connection gets its id and state, and is reported.
   func established(_ wsi: OpaquePointer, session: UnsafeMutablePointer<shim_session>?) -> Int32 {
     guard let session else { return -1 }
-    let id = ConnectionID(
-      rawValue: connectionNumbers.wrappingAdd(1, ordering: .relaxed).oldValue)
+    let id = connections.newClientID(
+      number: connectionNumbers.wrappingAdd(1, ordering: .relaxed).oldValue)
     let state = adopt(wsi, as: id, session: session, isLink: false)
     let address = peerAddress(wsi)
     if addressLimit.isOn, let address {

@@ -39,10 +39,10 @@ final class ServiceLoop {
 
   /// The context and its loop, from `createContext` to `destroy`.
   private(set) var eventLoop: LWSEventLoop?
-  /// Every established connection; holds its state alive until `LWS_CALLBACK_CLOSED`. In parts
-  /// once large (``PartitionedDictionary``): a crowd arriving never waits for all of it to be
-  /// copied at once.
-  var connections = PartitionedDictionary<ConnectionID, ConnectionState>()
+  /// Every established connection; holds its state alive until `LWS_CALLBACK_CLOSED`. Found by
+  /// the slot its id names (``ConnectionTable``): no hashing on a move's way, and a crowd
+  /// arriving never waits for a rehash of all of it (the slots grow as an array of references).
+  var connections = ConnectionTable()
   /// The commands taken from the inbox by the drain under way (its storage kept between them).
   var commandBuffer: [TransportCommand] = []
   /// Whether ``drainInbox()`` runs (it hands news to the handler, whose call may ask again).
