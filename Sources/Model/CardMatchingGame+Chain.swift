@@ -47,7 +47,9 @@ extension CardMatchingGame {
   /// Why `card` may not join `selection` under the chain rule, or nil when it may.
   func chainRefusal(adding card: Card, to selection: [Int]) -> MoveRejection? {
     guard isChained else { return nil }
-    let chainIDs = Set(chain.map(\.id))
+    // A loop, not `chain.map(\.id)`: for the reason in `retire`.
+    var chainIDs = Set<Int>()
+    for card in chain { chainIDs.insert(card.id) }
     let fromChain = selection.count { chainIDs.contains($0) }
     if chainIDs.contains(card.id) {
       return fromChain > 0 ? .secondChainCard(card.id) : nil
