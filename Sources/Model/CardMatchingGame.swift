@@ -231,19 +231,18 @@ public struct CardMatchingGame<Card: MatchableCard>: Hashable, Sendable {
 
   /// Takes matched cards out of play: kept in place, or replaced from the deck while the board
   /// would otherwise shrink below its size, and removed beyond that.
+  ///
+  /// Loops only: neither a key path into the generic card (`cards.map(\.id)`) nor the standard
+  /// library's `sort()` is carried to the modules that specialize this function, and with
+  /// either it ran generic on every match (~15,700 instructions, 6 % of real play's;
+  /// `scripts/callgrind-moves.sh`, docs/BENCHMARKS.md).
   private mutating func retire(_ cards: [Card]) -> [GameEvent<Card>] {
     switch settings.matchedCards {
     case .keep:
-      // A loop, not `cards.map(\.id)`: neither a key path into the generic card nor the
-      // standard library's `sort()` (below) is carried to the modules that specialize this
-      // function, and with either it ran generic on every match (~15,700 instructions, 6 % of
-      // real play's; `scripts/callgrind-moves.sh`, docs/BENCHMARKS.md).
       for card in cards { matchedOnBoard.insert(card.id) }
       return []
     case .replace:
-      // Plain loops over ids, for the reason in dropFromOtherSelections.
-      // The slots in order, each put in its place as it is found (a match is a few cards), not
-      // `sort()`ed: see the key path above.
+      // The slots in order, each put in its place as it is found (a match is a few cards).
       var slots: [Int] = []
       for card in cards {
         let id = card.id

@@ -47,10 +47,7 @@ struct ConnectionTable {
   /// it. A client's id must come from ``newClientID(number:)``.
   subscript(id: ConnectionID) -> ConnectionState? {
     get {
-      if id.isLink { return links[id] }
-      let slot = Int(truncatingIfNeeded: id.rawValue & Self.slotMask)
-      guard slot < slots.count, let state = slots[slot], state.id == id else { return nil }
-      return state
+      id.isLink ? links[id] : held(id)
     }
     set {
       guard let newValue else {
@@ -81,8 +78,8 @@ struct ConnectionTable {
       if state != nil { count -= 1 }
       return state
     }
+    guard let state = held(id) else { return nil }
     let slot = Self.slot(of: id)
-    guard slot < slots.count, let state = slots[slot], state.id == id else { return nil }
     slots[slot] = nil
     freeSlots.append(slot)
     count -= 1
@@ -92,6 +89,14 @@ struct ConnectionTable {
   /// Every connection's state, in no particular order.
   var values: [ConnectionState] {
     slots.compactMap { $0 } + Array(links.values)
+  }
+
+  /// The state in client `id`'s slot, if the slot holds that connection (not an earlier or a
+  /// later one).
+  private func held(_ id: ConnectionID) -> ConnectionState? {
+    let slot = Self.slot(of: id)
+    guard slot < slots.count, let state = slots[slot], state.id == id else { return nil }
+    return state
   }
 
   private static func slot(of id: ConnectionID) -> Int {
