@@ -51,24 +51,53 @@ def test_passes_slowed_by_their_cost_leave_the_journals_writer_batched(start_ser
     assert scrape_metric(server.port, "matchismo_journal_urgent_turns_total") == 0
 
 
+# Issue 36's bound on the players: their p99 with the crowd at most this many times the same
+# table's without it, on the same server.
+PLAYERS_BOUND = 1.5
+# A p99 of 160 or 400 moves is their second or fourth slowest: one hiccup of this machine sets
+# it (the table without a crowd alone gave 1.1-2.0 ms in three runs a minute apart). Where the
+# bound is missed both windows are measured again, up to this many times in all. A crowd that
+# costs the players every time misses it in each: with 150 of its writes a pass rather than 4
+# (a scratch build) the players' p99 was 6.5-7.9 ms against 1.4-2.7 without it, three times.
+ATTEMPTS = 3
+
+
 @pytest.mark.alone  # timed under load: run with nothing beside it (see conftest)
 def test_two_thousand_spectators_watch_and_nobody_is_cut(start_server):
     """Two thousand spectators join one table at once (when its invite code is known) and
     watch it play: nobody is cut, every spectator reads every version in order (no gap, no
     resync), the count reaches the 2,004 members a few times rather than once per arrival (the
-    old rule made 2,000 diffs for each member: two million frames, and cut everyone), and the
-    players see each move before the crowd does."""
+    old rule made 2,000 diffs for each member: two million frames, and cut everyone), the
+    players see each move before the crowd does, and the crowd adds at most half to the
+    players' p99."""
     server = start_server(*FAST)  # the default --spectator-limit takes the crowd
-    # The table without a crowd, for the printed comparison (4 s of moves after 1 s of warm-up).
-    quiet = load(server, 0, 4, warmup=1)
-    # The journal's writer keeps the batch policy at a table without a crowd, and takes the
-    # short slice while the crowd's fan-out holds the service thread.
-    assert scrape_metric(server.port, "matchismo_journal_urgent_turns_total") == 0
-    crowd = load(server, CROWD, 10)
-    assert scrape_metric(server.port, "matchismo_journal_urgent_turns_total") > 0
+    tries = []
+    for attempt in range(ATTEMPTS):
+        # The table without a crowd (4 s of moves after 1 s of warm-up), then with it.
+        quiet = load(server, 0, 4, warmup=1)
+        if attempt == 0:
+            # The journal's writer keeps the batch policy at a table without a crowd, and takes
+            # the short slice while the crowd's fan-out holds the service thread.
+            assert scrape_metric(server.port, "matchismo_journal_urgent_turns_total") == 0
+        crowd = load(server, CROWD, 10)
+        if attempt == 0:
+            assert scrape_metric(server.port, "matchismo_journal_urgent_turns_total") > 0
+        watched_without_a_cut(crowd)
+        tries.append((quiet["lat_p99_us"], crowd["lat_p99_us"]))
+        print(f"players' p50/p99 without a crowd {quiet['lat_p50_us']}/{quiet['lat_p99_us']} µs, "
+              f"with {CROWD} spectators {crowd['lat_p50_us']}/{crowd['lat_p99_us']} µs")
+        if crowd["lat_p99_us"] <= PLAYERS_BOUND * quiet["lat_p99_us"]:
+            break
+    else:
+        pytest.fail(f"the players' p99 (µs, without and with {CROWD} spectators) was over "
+                    f"{PLAYERS_BOUND}× in each of {ATTEMPTS} tries: {tries}")
+
+
+def watched_without_a_cut(crowd):
+    """A crowd's run, its report `crowd`: everyone seated and nobody cut, every spectator read
+    every version in order within a quarter of a second (p99), the players first, and the count
+    coalesced."""
     print(json.dumps({k: crowd[k] for k in crowd if k.startswith(("lat_", "spec", "crowd", "server", "setup"))}))
-    print(f"players' p50/p99 without a crowd {quiet['lat_p50_us']}/{quiet['lat_p99_us']} µs, "
-          f"with {CROWD} spectators {crowd['lat_p50_us']}/{crowd['lat_p99_us']} µs")
     members = 4 + CROWD
     assert crowd["ready"] == members and crowd["setup_failures"] == 0, crowd
     assert crowd["closes"] == {} and crowd["errors"] == {}, crowd
@@ -82,8 +111,6 @@ def test_two_thousand_spectators_watch_and_nobody_is_cut(start_server):
     # The spectators see each move within a quarter of a second (p99), the players first.
     assert crowd["spec_lat_p99_us"] <= 250_000, crowd
     assert crowd["lat_p50_us"] <= crowd["spec_lat_p50_us"], crowd
-    # The players' own latency is printed above: issue 36's bound (p99 at most 1.5× the
-    # table's without a crowd) is a benchmark's (docs/BENCHMARKS.md, "A crowd"), not yet met.
 
 
 STORMED = 300
