@@ -55,7 +55,7 @@ def test_passes_slowed_by_their_cost_leave_the_journals_writer_batched(start_ser
 # table's without it, on the same server.
 PLAYERS_BOUND = 1.5
 # A p99 of 160 or 400 moves is their second or fourth slowest: one hiccup of this machine sets
-# it (the table without a crowd alone gave 1.1-2.0 ms in three runs a minute apart). Where the
+# it (the table without a crowd gave 1.1-2.0 ms in three runs a minute apart). Where the
 # bound is missed both windows are measured again, up to this many times in all. A crowd that
 # costs the players every time misses it in each: with 150 of its writes a pass rather than 4
 # (a scratch build) the players' p99 was 6.5-7.9 ms against 1.4-2.7 without it, three times.
