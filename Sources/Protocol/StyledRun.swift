@@ -3,49 +3,72 @@
 /// A text run has only `text` (and maybe `color`); a card run names the card and carries how
 /// to draw it small.
 public struct StyledRun: Hashable, Sendable {
+  /// Everything but ``card``, shared by every copy of the run: a run is copied many times a
+  /// move (into each status line, each diff's writer, each look back), and a copy of ten
+  /// fields (five strings) was a retain and a release of each, ~4,000 instructions a move in
+  /// real play (callgrind; docs/BENCHMARKS.md). Now one.
+  private var shared: SharedRunFields
+
   /// The text, or for a card the symbol glyph repeated `count` times (a plain-text fallback).
   public var text: String {
-    didSet { tail = nil }
+    get { shared.fields.text }
+    set { change { $0.text = newValue } }
   }
   /// A CSS hex colour, or nil for the default.
   public var color: String? {
-    didSet { tail = nil }
+    get { shared.fields.color }
+    set { change { $0.color = newValue } }
   }
   /// The id of the card this run shows, for card runs.
   public var card: Int?
   /// The card's symbol name (Set), for card runs.
   public var symbol: String? {
-    didSet { tail = nil }
+    get { shared.fields.symbol }
+    set { change { $0.symbol = newValue } }
   }
   /// How many symbols the card shows (Set), for card runs.
   public var count: Int? {
-    didSet { tail = nil }
+    get { shared.fields.count }
+    set { change { $0.count = newValue } }
   }
   /// The card's shading name (Set), for card runs.
   public var shading: String? {
-    didSet { tail = nil }
+    get { shared.fields.shading }
+    set { change { $0.shading = newValue } }
   }
   /// Fill opacity: 1 solid, 0.35 striped, 0 open.
   public var alpha: Double? {
-    didSet { tail = nil }
+    get { shared.fields.alpha }
+    set { change { $0.alpha = newValue } }
   }
   /// Outline width in pixels.
   public var stroke: Double? {
-    didSet { tail = nil }
+    get { shared.fields.stroke }
+    set { change { $0.stroke = newValue } }
   }
   /// What a screen reader says for a card run ("three striped green ovals", "queen of hearts").
   public var label: String? {
-    didSet { tail = nil }
+    get { shared.fields.label }
+    set { change { $0.label = newValue } }
   }
   /// For a run that names a player: their seat (a client marks it in the seat's colour).
   public var seat: Int? {
-    didSet { tail = nil }
+    get { shared.fields.seat }
+    set { change { $0.seat = newValue } }
   }
 
   /// The run's bytes from `"text"` on, written once (``cachingItsBytes()``): a card's run is
   /// written many times as it was made, its five strings escaped each time. Any change to a
   /// field written after `card` drops it.
-  private var tail: WrittenTail?
+  private var tail: [UInt8]? { shared.tail }
+
+  /// Sets fields other than `card`: the shared ones are copied (runs are made, rarely changed)
+  /// and the bytes kept for them dropped.
+  private mutating func change(_ body: (inout RunFields) -> Void) {
+    var fields = shared.fields
+    body(&fields)
+    shared = SharedRunFields(fields: fields, tail: nil)
+  }
 
   /// A plain text run.
   public static func text(_ text: String, color: String? = nil) -> StyledRun {
@@ -63,16 +86,12 @@ public struct StyledRun: Hashable, Sendable {
     count: Int? = nil, shading: String? = nil, alpha: Double? = nil, stroke: Double? = nil,
     label: String? = nil, seat: Int? = nil
   ) {
-    self.text = text
-    self.color = color
     self.card = card
-    self.symbol = symbol
-    self.count = count
-    self.shading = shading
-    self.alpha = alpha
-    self.stroke = stroke
-    self.label = label
-    self.seat = seat
+    shared = SharedRunFields(
+      fields: RunFields(
+        text: text, color: color, symbol: symbol, count: count, shading: shading, alpha: alpha,
+        stroke: stroke, label: label, seat: seat),
+      tail: nil)
   }
 
   /// The run as a JSON object, with card fields only when present.
@@ -101,7 +120,7 @@ extension StyledRun {
     var out = JSONWriter()
     plain.write(to: &out)
     var run = self
-    run.tail = WrittenTail(bytes: Array(out.bytes.dropFirst()))
+    run.shared = SharedRunFields(fields: shared.fields, tail: Array(out.bytes.dropFirst()))
     return run
   }
 
@@ -115,7 +134,7 @@ extension StyledRun {
       } else {
         out.byte(UInt8(ascii: "{"))
       }
-      out.bytes.append(contentsOf: tail.bytes)
+      out.bytes.append(contentsOf: tail)
       return
     }
     if let card {
@@ -173,7 +192,8 @@ public enum StatusColor {
 extension StyledRun {
   /// Runs are equal when their fields are: the bytes a run keeps follow from them.
   public static func == (a: StyledRun, b: StyledRun) -> Bool {
-    a.text == b.text && a.color == b.color && a.card == b.card && a.symbol == b.symbol
+    if a.shared === b.shared { return a.card == b.card }
+    return a.text == b.text && a.color == b.color && a.card == b.card && a.symbol == b.symbol
       && a.count == b.count && a.shading == b.shading && a.alpha == b.alpha
       && a.stroke == b.stroke && a.label == b.label && a.seat == b.seat
   }
@@ -192,10 +212,27 @@ extension StyledRun {
   }
 }
 
-/// The bytes a run writes after its `card` (``StyledRun/cachingItsBytes()``), shared by every
-/// copy of the run.
-private final class WrittenTail: Sendable {
-  let bytes: [UInt8]
+/// A run's fields other than its card (``StyledRun``).
+private struct RunFields: Sendable {
+  var text: String
+  var color: String?
+  var symbol: String?
+  var count: Int?
+  var shading: String?
+  var alpha: Double?
+  var stroke: Double?
+  var label: String?
+  var seat: Int?
+}
 
-  init(bytes: [UInt8]) { self.bytes = bytes }
+/// A run's fields other than its card, and the bytes it writes after its `card`
+/// (``StyledRun/cachingItsBytes()``), shared by every copy of the run; never changed.
+private final class SharedRunFields: Sendable {
+  let fields: RunFields
+  let tail: [UInt8]?
+
+  init(fields: RunFields, tail: [UInt8]?) {
+    self.fields = fields
+    self.tail = tail
+  }
 }
