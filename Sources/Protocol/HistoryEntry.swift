@@ -41,18 +41,18 @@ public struct HistoryEntry: Hashable, Sendable {
   ) -> [StyledRun] {
     var runs: [StyledRun] = [StatusLine.name(seat, names)]
     runs.reserveCapacity(2 * cards.count + 6)
-    runs.append(.text(kind == .match ? " matched " : " missed with "))
+    runs.append(kind == .match ? StatusLine.Runs.matched : StatusLine.Runs.missedWith)
     for (i, id) in cards.enumerated() {
-      if i > 0 { runs.append(.text(" ")) }
+      if i > 0 { runs.append(StatusLine.Runs.space) }
       let card = Card.fullDeck[id]
       var run = card.statusRun
       run.card = naming.handle(card)
       runs.append(run)
     }
     switch kind {
-    case .match: runs += [.text(" for "), .text("+\(points)", color: StatusColor.gain)]
+    case .match: runs += [StatusLine.Runs.forPoints, .text("+\(points)", color: StatusColor.gain)]
     case .mismatch where points > 0:
-      runs += [.text(": "), .text("−\(points)", color: StatusColor.loss)]
+      runs += [StatusLine.Runs.colon, .text("−\(points)", color: StatusColor.loss)]
     case .mismatch: break
     }
     runs += StatusLine.choiceRuns(choiceCost, after: kind == .match || points > 0)

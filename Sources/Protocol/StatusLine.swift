@@ -27,7 +27,7 @@ public enum StatusLine {
     func cardList(_ cards: [Card]) -> [StyledRun] {
       var runs: [StyledRun] = []
       for (i, card) in cards.enumerated() {
-        if i > 0 { runs.append(.text(" ")) }
+        if i > 0 { runs.append(Runs.space) }
         runs.append(run(card))
       }
       return runs
@@ -40,30 +40,30 @@ public enum StatusLine {
     for event in events {
       switch event {
       case .selected(let seat, let card):
-        selectionNews = [name(seat, names), .text(" chose "), run(card)]
+        selectionNews = [name(seat, names), Runs.chose, run(card)]
       case .deselected(let seat, let card) where selectionNews == nil && !judged:
-        selectionNews = [name(seat, names), .text(" let go of "), run(card)]
+        selectionNews = [name(seat, names), Runs.letGoOf, run(card)]
       case .matched(let seat, let cards, let points):
         selectionNews = nil
         judged = true
         sentences.append(
-          [name(seat, names), .text(" matched ")] + cardList(cards) + [
-            .text(" for "), .text("+\(points)", color: StatusColor.gain),
-          ] + choiceRuns(choiceCosts[seat] ?? 0, after: true) + [.text(".")])
+          [name(seat, names), Runs.matched] + cardList(cards) + [
+            Runs.forPoints, .text("+\(points)", color: StatusColor.gain),
+          ] + choiceRuns(choiceCosts[seat] ?? 0, after: true) + [Runs.fullStop])
       case .mismatched(let seat, let cards, let penalty):
         selectionNews = nil
         judged = true
         let choices = choiceRuns(choiceCosts[seat] ?? 0, after: penalty > 0)
         sentences.append(
-          possessive(seat, names) + [.text(" ")] + cardList(cards)
+          possessive(seat, names) + [Runs.space] + cardList(cards)
             + (penalty == 0 && choices.isEmpty
-              ? [.text(" don't match.")]
+              ? [Runs.dontMatchFullStop]
               : (penalty == 0
-                ? [.text(" don't match")]
-                : [.text(" don't match: "), .text("−\(penalty)", color: StatusColor.loss)])
-                + choices + [.text(".")]))
+                ? [Runs.dontMatch]
+                : [Runs.dontMatchColon, .text("−\(penalty)", color: StatusColor.loss)])
+                + choices + [Runs.fullStop]))
       case .turn(let seat):
-        sentences.append(possessive(seat, names) + [.text(" turn.")])
+        sentences.append(possessive(seat, names) + [Runs.turn])
       case .dealt(let cards, .noMatch):
         sentences.append([.text("No match on the table: \(cards.count) more cards dealt.")])
       case .redealt:
@@ -82,8 +82,8 @@ public enum StatusLine {
     for (i, sentence) in sentences.enumerated() {
       if i > 0 {
         // A sentence without its full stop ("Ada chose ◆") gets one before the next.
-        if let last = runs.last?.text.last, !".!?…".contains(last) { runs.append(.text(".")) }
-        runs.append(.text(" "))
+        if let last = runs.last?.text.last, !".!?…".contains(last) { runs.append(Runs.fullStop) }
+        runs.append(Runs.space)
       }
       runs += sentence
     }
@@ -95,8 +95,8 @@ public enum StatusLine {
   public static func choiceRuns(_ cost: Int, after: Bool) -> [StyledRun] {
     guard cost > 0 else { return [] }
     return [
-      .text(after ? ", " : ": "), .text("−\(cost)", color: StatusColor.loss),
-      .text(cost == 1 ? " for a choice" : " for the choices"),
+      after ? Runs.comma : Runs.colon, .text("−\(cost)", color: StatusColor.loss),
+      cost == 1 ? Runs.forAChoice : Runs.forTheChoices,
     ]
   }
 
@@ -107,10 +107,10 @@ public enum StatusLine {
         .text("Game over: \(best.score) points from \(best.matches) matches.")
       ]
     }
-    var runs: [StyledRun] = [.text("Game over: ")]
+    var runs: [StyledRun] = [Runs.gameOverColon]
     let winners = standings.filter { $0.rank == 1 }
     for (i, winner) in winners.enumerated() {
-      if i > 0 { runs.append(.text(" and ")) }
+      if i > 0 { runs.append(Runs.and) }
       runs.append(name(winner.seat, names))
     }
     runs.append(.text(winners.count > 1 ? " tie with \(best.score)." : " wins with \(best.score)."))
@@ -125,7 +125,7 @@ public enum StatusLine {
   /// The run naming the player at `seat`, then its possessive ending: "Ada" "'s".
   public static func possessive(_ seat: Int, _ names: [String]) -> [StyledRun] {
     let run = name(seat, names)
-    return [run, .text(possessiveEnding(run.text))]
+    return [run, possessiveEnding(run.text) == "'" ? Runs.apostrophe : Runs.apostropheS]
   }
 
   /// The run naming the player at `seat` (marked with the seat, for its colour).
