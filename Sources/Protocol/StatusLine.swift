@@ -117,15 +117,15 @@ public enum StatusLine {
     return runs
   }
 
-  /// What makes `name` possessive: "'s", or "'" after an s ("Ada's", "Gus'").
-  static func possessiveEnding(_ name: String) -> String {
-    name.hasSuffix("s") || name.hasSuffix("S") ? "'" : "'s"
+  /// The run that makes `name` possessive: "'s", or "'" after an s ("Ada's", "Gus'").
+  static func possessiveEnding(_ name: String) -> StyledRun {
+    name.hasSuffix("s") || name.hasSuffix("S") ? Runs.apostrophe : Runs.apostropheS
   }
 
   /// The run naming the player at `seat`, then its possessive ending: "Ada" "'s".
   public static func possessive(_ seat: Int, _ names: [String]) -> [StyledRun] {
     let run = name(seat, names)
-    return [run, possessiveEnding(run.text) == "'" ? Runs.apostrophe : Runs.apostropheS]
+    return [run, possessiveEnding(run.text)]
   }
 
   /// The run naming the player at `seat` (marked with the seat, for its colour).
